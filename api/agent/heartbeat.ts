@@ -1,0 +1,69 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { recordHeartbeat } from '../../db/repositories/hypervisors.js';
+import { HYPERVISOR_CAPABILITIES, HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
+import { z } from '../zod.js';
+import { AgentSettings, agentSettings } from './settings.js';
+
+const capacity = z.number().int().nonnegative();
+
+const HeartbeatRequest = z
+  .object({
+    agent_version: z.string().min(1).max(64),
+    capabilities: z.array(z.enum(HYPERVISOR_CAPABILITIES)).max(HYPERVISOR_CAPABILITIES.length),
+    free: z.object({ cpu_cores: capacity, memory_mb: capacity, disk_mb: capacity }),
+  })
+  .openapi('HeartbeatRequest');
+
+const HeartbeatAck = z
+  .object({
+    object: z.literal('agent_heartbeat_ack'),
+    attributes: z.object({
+      hypervisor_uuid: z.string().uuid(),
+      status: z.enum(HYPERVISOR_STATUSES),
+      maintenance: z.boolean(),
+      server_time: z.string(),
+      settings: AgentSettings,
+    }),
+  })
+  .openapi('HeartbeatAck');
+
+const route = createRoute({
+  method: 'post',
+  path: '/heartbeat',
+  tags: ['Agent'],
+  summary: 'Liveness, agent version, capabilities and free capacity',
+  description:
+    'Send every `settings.heartbeat_interval_ms`. A hypervisor silent for HYPERVISOR_UNREACHABLE_AFTER_MS is ' +
+    'marked `unreachable` until its next heartbeat.',
+  request: { body: jsonBody(HeartbeatRequest) },
+  responses: { 200: jsonContent(HeartbeatAck, 'Recorded.'), ...commonErrors },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const hypervisorId = c.var.principal.hypervisorId!;
+    const state = await recordHeartbeat(c.var.deps.db, hypervisorId, {
+      agentVersion: body.agent_version,
+      capabilities: [...new Set(body.capabilities)],
+      freeCpuCores: body.free.cpu_cores,
+      freeMemoryMb: body.free.memory_mb,
+      freeDiskMb: body.free.disk_mb,
+    });
+    return c.json(
+      {
+        object: 'agent_heartbeat_ack' as const,
+        attributes: {
+          hypervisor_uuid: hypervisorId,
+          status: state?.status ?? 'revoked',
+          maintenance: state?.maintenance ?? false,
+          server_time: new Date().toISOString(),
+          settings: agentSettings(c.var.deps.config),
+        },
+      },
+      200,
+    );
+  });
+}

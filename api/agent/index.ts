@@ -1,0 +1,16 @@
+import { requireAgentCredential } from '../middleware/auth.js';
+import { AGENT_BASE } from '../paths.js';
+import { createApiRouter, exceptUnder } from '../router.js';
+import * as enroll from './enroll.js';
+import * as heartbeat from './heartbeat.js';
+import * as metrics from './metrics.js';
+import * as reports from './reports.js';
+import * as nextTask from './tasks-next.js';
+
+/** The Agent API (SPEC.md §4), mounted at /api/cloudsvc/agent. `enroll` is the one route without the agent credential. */
+export function agentApi() {
+  const app = createApiRouter();
+  app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], requireAgentCredential));
+  for (const route of [enroll, heartbeat, metrics, nextTask, reports]) route.register(app);
+  return app;
+}

@@ -1,0 +1,74 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { storeSamples } from '../../db/repositories/metrics.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
+import { z } from '../zod.js';
+
+const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const MAX_SAMPLES = 1000;
+/** An agent clock this far ahead is wrong; such samples would sit past every query window. */
+const MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
+
+const MetricsRequest = z
+  .object({
+    samples: z
+      .array(
+        z.object({
+          instance_uuid: z.string().uuid(),
+          sampled_at: z.string().datetime({ offset: true }),
+          cpu_percent: z.number().min(0).max(100_000),
+          memory_used_mb: z.number().int().nonnegative(),
+          disk_read_bytes: counter,
+          disk_write_bytes: counter,
+          net_rx_bytes: counter,
+          net_tx_bytes: counter,
+        }),
+      )
+      .max(MAX_SAMPLES),
+  })
+  .openapi('MetricsRequest');
+
+const MetricsAck = z
+  .object({
+    object: z.literal('agent_metrics_ack'),
+    attributes: z.object({ received: z.number().int(), stored: z.number().int() }),
+  })
+  .openapi('MetricsAck');
+
+const route = createRoute({
+  method: 'post',
+  path: '/metrics',
+  tags: ['Agent'],
+  summary: 'Per-instance samples',
+  description:
+    `Up to ${MAX_SAMPLES} samples per call: CPU (percent of one core, so up to 100 × cores), memory in use, and ` +
+    'disk and network byte counts for the sample interval. Samples of instances not on this hypervisor, samples ' +
+    'dated more than five minutes ahead, and repeats of a stored (instance, sampled_at) are dropped. Samples are ' +
+    'kept for METRICS_RETENTION_HOURS.',
+  request: { body: jsonBody(MetricsRequest) },
+  responses: { 202: jsonContent(MetricsAck, 'Accepted.'), ...commonErrors },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { samples } = c.req.valid('json');
+    const horizon = Date.now() + MAX_CLOCK_AHEAD_MS;
+    const usable = samples
+      .map((s) => ({
+        instanceId: s.instance_uuid,
+        sampledAt: new Date(s.sampled_at),
+        cpuPercent: s.cpu_percent,
+        memoryUsedMb: s.memory_used_mb,
+        diskReadBytes: s.disk_read_bytes,
+        diskWriteBytes: s.disk_write_bytes,
+        netRxBytes: s.net_rx_bytes,
+        netTxBytes: s.net_tx_bytes,
+      }))
+      .filter((s) => s.sampledAt.getTime() <= horizon);
+    const stored = await storeSamples(c.var.deps.db, c.var.principal.hypervisorId!, usable);
+    return c.json(
+      { object: 'agent_metrics_ack' as const, attributes: { received: samples.length, stored } },
+      202,
+    );
+  });
+}

@@ -1,0 +1,77 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { AgentTaskFailure } from '../../domain/agent-tasks.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../schemas.js';
+import { z } from '../zod.js';
+import { acceptReport, type Report } from './task-reports.js';
+
+const sequence = z.number().int().min(1).max(2_147_483_647).openapi({
+  description:
+    'Increases with every report the agent sends for this task; (task_id, sequence) is the idempotency key.',
+});
+
+const REPORT_BODIES = {
+  started: z.object({ sequence }),
+  progress: z.object({
+    sequence,
+    percent: z.number().min(0).max(100).optional(),
+    message: z.string().max(500).optional(),
+  }),
+  completed: z.object({ sequence, result: z.record(z.string(), z.unknown()) }),
+  failed: z.object({ sequence, error: AgentTaskFailure }),
+} as const;
+
+const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
+  started: 'The agent began the task. Becomes a heartbeat of the waiting activity.',
+  progress:
+    'Progress, and the keep-alive of a long task: send at least every `settings.progress_interval_ms`, or the ' +
+    'workflow takes the agent for dead. A report older than the newest one is recorded and ignored.',
+  completed: "The task's result, validated against the task type's result schema; completes the activity.",
+  failed:
+    'The task failed. `retryable: false` tells the workflow that trying again cannot help; otherwise its retry ' +
+    'policy queues a new attempt as a new task.',
+};
+
+const ReportAck = z
+  .object({
+    object: z.literal('agent_task_ack'),
+    attributes: z.object({
+      task_id: z.string().uuid(),
+      sequence: z.number().int(),
+      state: z.enum(['queued', 'leased', 'running', 'completed', 'failed', 'cancelled', 'abandoned']),
+      directive: z.enum(['continue', 'stop']).openapi({
+        description:
+          '`stop`: abandon the task (it was cancelled, superseded or has finished); report nothing more.',
+      }),
+    }),
+  })
+  .openapi('AgentTaskAck');
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  for (const kind of Object.keys(REPORT_BODIES) as (keyof typeof REPORT_BODIES)[]) {
+    const route = createRoute({
+      method: 'post',
+      path: `/tasks/{task}/${kind}`,
+      tags: ['Agent'],
+      summary: `Report: ${kind}`,
+      description: `${DESCRIPTIONS[kind]} Idempotent on (task, sequence): a repeat gets the first answer again.`,
+      request: { params: uuidParam('task'), body: jsonBody(REPORT_BODIES[kind].openapi(`Report_${kind}`)) },
+      responses: {
+        200: jsonContent(ReportAck, 'Taken; `directive` says whether to go on.'),
+        ...commonErrors,
+        ...notFoundResponse,
+      },
+    });
+    app.openapi(route, async (c) => {
+      const { db, temporal, config } = c.var.deps;
+      const report = { kind, ...c.req.valid('json') } as Report;
+      const answer = await acceptReport(
+        { db, temporal, leaseMs: config.AGENT_TASK_LEASE_MS },
+        c.var.principal.hypervisorId!,
+        c.req.valid('param').task,
+        report,
+      );
+      return c.json(answer, 200);
+    });
+  }
+}

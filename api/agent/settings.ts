@@ -1,0 +1,25 @@
+import type { Config } from '../../platform/config.js';
+import { z } from '../zod.js';
+
+/**
+ * Pacing the panel gives its agents at enrollment and on every heartbeat, derived from its own
+ * timeouts, so an agent keeps the panel's deadlines without its own configuration.
+ */
+export const AgentSettings = z.object({
+  heartbeat_interval_ms: z.number().int(),
+  progress_interval_ms: z.number().int(),
+  poll_wait_ms: z.number().int(),
+});
+
+export function agentSettings(config: Config): z.infer<typeof AgentSettings> {
+  return {
+    // Three heartbeats fit in the silence that marks a hypervisor unreachable.
+    heartbeat_interval_ms: Math.max(1_000, Math.floor(config.HYPERVISOR_UNREACHABLE_AFTER_MS / 3)),
+    // Three progress reports fit in both the activity heartbeat timeout and the task lease.
+    progress_interval_ms: Math.max(
+      200,
+      Math.floor(Math.min(config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS, config.AGENT_TASK_LEASE_MS) / 3),
+    ),
+    poll_wait_ms: config.AGENT_POLL_MAX_WAIT_MS,
+  };
+}

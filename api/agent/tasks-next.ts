@@ -1,0 +1,77 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { leaseNextTask } from '../../db/repositories/agent-tasks.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, jsonContent } from '../schemas.js';
+import { z } from '../zod.js';
+
+export const AgentTask = z
+  .object({
+    object: z.literal('agent_task'),
+    attributes: z.object({
+      task_id: z.string().uuid(),
+      type: z.string().openapi({ example: 'instance.power' }),
+      params: z.record(z.string(), z.unknown()),
+      attempt: z.number().int(),
+      correlation_id: z.string().nullable(),
+      lease_expires_at: z.string(),
+      created_at: z.string(),
+    }),
+  })
+  .openapi('AgentTask');
+
+const route = createRoute({
+  method: 'get',
+  path: '/tasks/next',
+  tags: ['Agent'],
+  summary: "Long-poll for the next task of this agent's hypervisor",
+  description:
+    'Waits up to `wait_ms` (at most AGENT_POLL_MAX_WAIT_MS) for a task. The task is leased to this agent until ' +
+    '`lease_expires_at`; every report renews the lease. A task whose lease lapses (the agent died mid-task) is ' +
+    'offered again, so task execution must be idempotent. 204 when nothing came within the wait.',
+  request: {
+    query: z.object({ wait_ms: z.coerce.number().int().min(0).optional().openapi({ example: 20000 }) }),
+  },
+  responses: {
+    200: jsonContent(AgentTask, 'A task, leased to this agent.'),
+    204: { description: 'No task within the wait.' },
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { db, config, taskFeed } = c.var.deps;
+    const { hypervisorId, credentialId } = c.var.principal;
+    const waitMs = Math.min(
+      c.req.valid('query').wait_ms ?? config.AGENT_POLL_MAX_WAIT_MS,
+      config.AGENT_POLL_MAX_WAIT_MS,
+    );
+    const deadline = Date.now() + waitMs;
+    const signal = c.req.raw.signal;
+
+    for (;;) {
+      if (signal.aborted) return c.body(null, 204);
+      const task = await leaseNextTask(db, hypervisorId!, credentialId, config.AGENT_TASK_LEASE_MS);
+      if (task) {
+        return c.json(
+          {
+            object: 'agent_task' as const,
+            attributes: {
+              task_id: task.id,
+              type: task.type,
+              params: task.params,
+              attempt: task.attempt,
+              correlation_id: task.correlation_id,
+              lease_expires_at: task.lease_expires_at!.toISOString(),
+              created_at: task.created_at.toISOString(),
+            },
+          },
+          200,
+        );
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return c.body(null, 204);
+      await taskFeed.wait(hypervisorId!, Math.min(remaining, taskFeed.recheckMs), signal);
+    }
+  });
+}

@@ -1,0 +1,54 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { ApiError } from '../domain/errors.js';
+import { adminApi } from './admin/index.js';
+import { agentApi } from './agent/index.js';
+import { applicationApi } from './application/index.js';
+import { clientApi } from './client/index.js';
+import { consoleInternalApi } from './console-internal/index.js';
+import type { AppDeps, AppEnv } from './context.js';
+import { respondWithError } from './error-envelope.js';
+import { requestContext } from './middleware/request-context.js';
+import { registerOpenApi } from './openapi.js';
+import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
+import { createApiRouter } from './router.js';
+
+/** Paths registered for other methods, to tell a wrong method (405) from an unknown route (404). */
+function allowedMethods(app: OpenAPIHono<AppEnv>) {
+  const routes = app.routes
+    .filter((r) => r.method !== 'ALL')
+    .map((r) => ({
+      method: r.method,
+      pattern: new RegExp(`^${r.path.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`),
+    }));
+  return (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+}
+
+export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = createApiRouter();
+  app.use('*', requestContext(deps));
+
+  const apis = {
+    client: clientApi(),
+    application: applicationApi(),
+    agent: agentApi(),
+  };
+  app.route(CLIENT_BASE, apis.client);
+  app.route(CONSOLE_INTERNAL_BASE, consoleInternalApi());
+  app.route(APPLICATION_BASE, apis.application);
+  app.route(AGENT_BASE, apis.agent);
+  app.route(ADMIN_BASE, adminApi());
+  registerOpenApi(app, apis);
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  const methodsFor = allowedMethods(app);
+  app.notFound((c) => {
+    const allowed = methodsFor(c.req.path);
+    if (allowed.length > 0) {
+      return respondWithError(c, new ApiError('SVC-REQ-405', { headers: { Allow: allowed.join(', ') } }));
+    }
+    return respondWithError(c, new ApiError('SVC-RTE-404'));
+  });
+  app.onError((error, c) => respondWithError(c, error));
+  return app;
+}

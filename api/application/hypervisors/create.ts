@@ -1,0 +1,54 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { isUniqueViolation } from '../../../db/errors.js';
+import { insertHypervisor, locationExists } from '../../../db/repositories/hypervisors.js';
+import { ApiError } from '../../../domain/errors.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
+import { HypervisorFields, unique } from './fields.js';
+
+const route = createRoute({
+  method: 'post',
+  path: '/hypervisors',
+  tags: ['Hypervisors'],
+  summary: 'Register a hypervisor',
+  description: 'The hypervisor starts `pending`; issue an enrollment token and give it to its agent.',
+  request: { body: jsonBody(HypervisorFields.openapi('HypervisorCreate')) },
+  responses: {
+    201: jsonContent(HypervisorEnvelope, 'The hypervisor.'),
+    ...commonErrors,
+    ...conflictResponse('A hypervisor with this name exists (SVC-CONFLICT-409).'),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const { db } = c.var.deps;
+    if (!(await locationExists(db, body.location_uuid))) {
+      throw new ApiError('SVC-REQ-400', {
+        fields: [{ field: 'location_uuid', detail: 'No such location.' }],
+      });
+    }
+    try {
+      const row = await insertHypervisor(db, {
+        name: body.name,
+        locationId: body.location_uuid,
+        cpuCores: body.cpu_cores,
+        memoryMb: body.memory_mb,
+        diskMb: body.disk_mb,
+        capabilities: unique(body.capabilities),
+        storageBackends: unique(body.storage_backends),
+      });
+      return c.json(serializeHypervisor(row), 201);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ApiError('SVC-CONFLICT-409', {
+          detail: 'A hypervisor with this name exists.',
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  });
+}

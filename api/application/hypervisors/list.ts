@@ -1,0 +1,35 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listHypervisors } from '../../../db/repositories/hypervisors.js';
+import { pagination } from '../../../domain/pagination.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/hypervisors',
+  tags: ['Hypervisors'],
+  summary: 'List hypervisors',
+  description: 'By name. Paginated with `page` and `per_page`.',
+  request: { query: PageQuery },
+  responses: {
+    200: jsonContent(listEnvelope(HypervisorEnvelope, 'HypervisorList'), 'A page of hypervisors.'),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await listHypervisors(c.var.deps.db, request);
+    return c.json(
+      {
+        object: 'list' as const,
+        data: rows.map(serializeHypervisor),
+        meta: { pagination: pagination(request, total, rows.length) },
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,35 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { updateHypervisor } from '../../../db/repositories/hypervisors.js';
+import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
+import { z } from '../../zod.js';
+
+const route = createRoute({
+  method: 'post',
+  path: '/hypervisors/{hypervisor}/maintenance',
+  tags: ['Hypervisors'],
+  summary: 'Turn maintenance on or off',
+  description:
+    'A hypervisor in maintenance is offered no new placements; its agent keeps running the tasks of instances already on it.',
+  request: {
+    params: uuidParam('hypervisor'),
+    body: jsonBody(z.object({ enabled: z.boolean() }).openapi('MaintenanceRequest')),
+  },
+  responses: {
+    200: jsonContent(HypervisorEnvelope, 'The hypervisor.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const row = await updateHypervisor(c.var.deps.db, c.req.valid('param').hypervisor, {
+      maintenance: c.req.valid('json').enabled,
+    });
+    if (!row) throw notFound();
+    return c.json(serializeHypervisor(row), 200);
+  });
+}

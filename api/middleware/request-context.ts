@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../domain/errors.js';
+import type { AppDeps, AppEnv } from '../context.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return (length !== null && length !== '0') || headers.has('transfer-encoding');
+}
+
+/**
+ * Runs first on every request: binds the dependencies, takes or makes the request id (SPEC.md
+ * §1 convention 3), echoes it, gives the request a logger that carries it, and refuses a body
+ * that is not JSON before any route reads it.
+ */
+export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const offered = c.req.header('x-request-id');
+    const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
+    const logger = deps.logger.child({ request_id: requestId });
+    c.set('deps', deps);
+    c.set('requestId', requestId);
+    c.set('logger', logger);
+    c.header('X-Request-Id', requestId);
+
+    if (BODY_METHODS.has(c.req.method) && hasBody(c.req.raw.headers)) {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) throw new ApiError('SVC-REQ-415');
+    }
+
+    const started = performance.now();
+    await next();
+    logger.debug('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  };
+}

@@ -1,0 +1,86 @@
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/pagination.js';
+import { z } from './zod.js';
+
+/** Schemas every API shares, so each route file only names its own. */
+
+export const ErrorEnvelope = z
+  .object({
+    errors: z.array(
+      z.object({
+        code: z.string().openapi({ example: 'SVC-RES-404' }),
+        status: z.number().int().openapi({ example: 404 }),
+        detail: z.string().openapi({ example: 'The requested resource was not found.' }),
+        source: z.object({ field: z.string() }).optional(),
+      }),
+    ),
+    support_id: z.string().openapi({ example: 'sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00' }),
+  })
+  .openapi('Error');
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelope } },
+});
+
+/** The error responses every authenticated route can give. */
+export const commonErrors = {
+  400: errorResponse('Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON).'),
+  401: errorResponse('Missing, unknown, revoked or expired credential (SVC-AUTH-401).'),
+  403: errorResponse('A credential of another type (SVC-AUTH-403).'),
+  415: errorResponse('A request body that is not application/json (SVC-REQ-415).'),
+  500: errorResponse('Unexpected error (SVC-SYS-000); quote the support_id.'),
+} as const;
+
+export const notFoundResponse = {
+  404: errorResponse('Unknown, foreign or malformed identifier (SVC-RES-404).'),
+};
+export const conflictResponse = (description: string) => ({ 409: errorResponse(description) });
+export const rateLimitedResponse = {
+  429: errorResponse('Rate limit reached (SVC-REQ-429); see Retry-After.'),
+};
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+const uuidSchema = (name: string) =>
+  z
+    .string()
+    .uuid()
+    .openapi({ param: { name, in: 'path' }, example: '9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d' });
+
+/** A path of one UUID parameter, typed by its name. */
+export const uuidParam = <N extends string>(name: N) =>
+  z.object({ [name]: uuidSchema(name) } as Record<N, ReturnType<typeof uuidSchema>>);
+
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PER_PAGE)
+    .default(DEFAULT_PER_PAGE)
+    .openapi({ example: 25 }),
+});
+
+export const PaginationMeta = z
+  .object({
+    pagination: z.object({
+      total: z.number().int(),
+      count: z.number().int(),
+      per_page: z.number().int(),
+      current_page: z.number().int(),
+      total_pages: z.number().int(),
+    }),
+  })
+  .openapi('ListMeta');
+
+export const listEnvelope = <T extends z.ZodType>(item: T, name: string) =>
+  z.object({ object: z.literal('list'), data: z.array(item), meta: PaginationMeta }).openapi(name);

@@ -1,0 +1,48 @@
+import type { Instance } from '../../db/repositories/instances.js';
+import { z } from '../zod.js';
+
+export const InstanceAttributes = z
+  .object({
+    uuid: z.string().uuid(),
+    name: z.string(),
+    hostname: z.string(),
+    status: z.string().openapi({ example: 'running' }),
+    cpu_cores: z.number().int(),
+    memory_mb: z.number().int(),
+    disk_mb: z.number().int(),
+    primary_ipv4: z.string().nullable(),
+    primary_ipv6: z.string().nullable(),
+    virtualization: z.string().openapi({ example: 'kvm' }),
+    boot_order: z.array(z.string()).openapi({ example: ['disk', 'cdrom'] }),
+    timezone: z.string().openapi({ example: 'UTC' }),
+    created_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
+    updated_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
+  })
+  .openapi('InstanceAttributes');
+
+export const InstanceEnvelope = z
+  .object({ object: z.literal('cloud_instance'), attributes: InstanceAttributes })
+  .openapi('Instance');
+
+/** The only way an instance row reaches a response (SPEC.md §2 "Instance"). */
+export function serializeInstance(row: NonNullable<Instance>): z.infer<typeof InstanceEnvelope> {
+  return {
+    object: 'cloud_instance',
+    attributes: {
+      uuid: row.id,
+      name: row.name,
+      hostname: row.hostname,
+      status: row.status,
+      cpu_cores: row.cpu_cores,
+      memory_mb: row.memory_mb,
+      disk_mb: row.disk_mb,
+      primary_ipv4: row.primary_ipv4,
+      primary_ipv6: row.primary_ipv6,
+      virtualization: row.virtualization,
+      boot_order: row.boot_order,
+      timezone: row.timezone,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    },
+  };
+}

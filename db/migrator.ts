@@ -1,0 +1,30 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as core from './migrations/20261122T0100_core.js';
+import * as agentReports from './migrations/20261122T0200_agent_reports_and_metrics.js';
+
+/** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
+const MIGRATIONS: Record<string, Migration> = {
+  '20261122T0100_core': core,
+  '20261122T0200_agent_reports_and_metrics': agentReports,
+};
+
+export interface MigrationOutcome {
+  readonly applied: string[];
+}
+
+/**
+ * Brings the schema up to date. Safe to run from several processes at once: Kysely's migrator
+ * holds a PostgreSQL advisory lock for the whole run, so a second runner waits and then finds
+ * nothing left to do.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    throw new Error('database migration failed', { cause: error });
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

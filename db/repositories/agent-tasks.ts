@@ -1,0 +1,233 @@
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+import type { AgentReportKind, AgentTaskStatus } from '../schema.js';
+
+export const LIVE_TASK_STATUSES: readonly AgentTaskStatus[] = ['queued', 'leased', 'running'];
+export const FINISHED_TASK_STATUSES: readonly AgentTaskStatus[] = [
+  'completed',
+  'failed',
+  'cancelled',
+  'abandoned',
+];
+
+export interface NewAgentTask {
+  readonly hypervisorId: string;
+  readonly type: string;
+  readonly params: Record<string, unknown>;
+  readonly taskToken: Uint8Array;
+  readonly workflowId: string;
+  readonly activityId: string;
+  readonly attempt: number;
+  readonly correlationId: string | null;
+}
+
+/**
+ * Queues the task of one activity attempt. A retried attempt supersedes the earlier ones, whose
+ * task tokens are dead: those are abandoned so no agent runs or reports them any more.
+ */
+export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('agent_tasks')
+      .set({ status: 'abandoned', finished_at: sql`now()`, updated_at: sql`now()` })
+      .where('workflow_id', '=', task.workflowId)
+      .where('activity_id', '=', task.activityId)
+      .where('attempt', '<', task.attempt)
+      .where('status', 'in', LIVE_TASK_STATUSES)
+      .execute();
+    const inserted = await trx
+      .insertInto('agent_tasks')
+      .values({
+        hypervisor_id: task.hypervisorId,
+        type: task.type,
+        params: JSON.stringify(task.params),
+        task_token: Buffer.from(task.taskToken),
+        workflow_id: task.workflowId,
+        activity_id: task.activityId,
+        attempt: task.attempt,
+        correlation_id: task.correlationId,
+      })
+      // The same attempt delivered twice (a worker crash before completing async) reuses its row.
+      .onConflict((oc) =>
+        oc
+          .columns(['workflow_id', 'activity_id', 'attempt'])
+          .doUpdateSet({ task_token: Buffer.from(task.taskToken) }),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  });
+}
+
+/** Cancels every unfinished task of a workflow; returns how many. */
+export async function cancelTasksOfWorkflow(db: Database, workflowId: string): Promise<number> {
+  const rows = await db
+    .updateTable('agent_tasks')
+    .set({ status: 'cancelled', finished_at: sql`now()`, updated_at: sql`now()` })
+    .where('workflow_id', '=', workflowId)
+    .where('status', 'in', LIVE_TASK_STATUSES)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+const OFFERED_COLUMNS = [
+  'id',
+  'type',
+  'params',
+  'attempt',
+  'correlation_id',
+  'created_at',
+  'lease_expires_at',
+] as const;
+
+/**
+ * Leases the oldest task of a hypervisor that is queued, or whose lease lapsed (its agent went
+ * away mid-task), to one agent credential. SKIP LOCKED lets concurrent pollers each take a
+ * different task instead of queueing behind one another.
+ */
+export async function leaseNextTask(
+  db: Database,
+  hypervisorId: string,
+  credentialId: string,
+  leaseMs: number,
+) {
+  return db
+    .updateTable('agent_tasks')
+    .set({
+      status: sql`case when status = 'running' then 'running' else 'leased' end`,
+      leased_to: credentialId,
+      lease_expires_at: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
+      updated_at: sql`now()`,
+    })
+    .where(
+      'id',
+      '=',
+      db
+        .selectFrom('agent_tasks')
+        .select('id')
+        .where('hypervisor_id', '=', hypervisorId)
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'queued'),
+            eb.and([
+              eb('status', 'in', ['leased', 'running']),
+              eb('lease_expires_at', '<', sql<Date>`now()`),
+            ]),
+          ]),
+        )
+        .orderBy('created_at')
+        .limit(1)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(OFFERED_COLUMNS)
+    .executeTakeFirst();
+}
+
+export type OfferedTask = NonNullable<Awaited<ReturnType<typeof leaseNextTask>>>;
+
+/** A task with the state the report bridge needs, locked for the rest of the transaction. */
+export async function lockTaskOfHypervisor(db: Database, taskId: string, hypervisorId: string) {
+  return db
+    .selectFrom('agent_tasks')
+    .select(['id', 'type', 'status', 'task_token', 'last_sequence', 'workflow_id'])
+    .where('id', '=', taskId)
+    .where('hypervisor_id', '=', hypervisorId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export type LockedTask = NonNullable<Awaited<ReturnType<typeof lockTaskOfHypervisor>>>;
+
+export async function findReport(db: Database, taskId: string, sequence: number) {
+  return db
+    .selectFrom('agent_task_reports')
+    .select(['kind', 'response'])
+    .where('task_id', '=', taskId)
+    .where('sequence', '=', sequence)
+    .executeTakeFirst();
+}
+
+export async function insertReport(
+  db: Database,
+  report: { taskId: string; sequence: number; kind: AgentReportKind; payload: unknown; response: unknown },
+): Promise<void> {
+  await db
+    .insertInto('agent_task_reports')
+    .values({
+      task_id: report.taskId,
+      sequence: report.sequence,
+      kind: report.kind,
+      payload: JSON.stringify(report.payload),
+      response: JSON.stringify(report.response),
+    })
+    .execute();
+}
+
+export interface TaskUpdate {
+  readonly status?: AgentTaskStatus;
+  readonly sequence: number;
+  readonly leaseMs?: number;
+  readonly progress?: Record<string, unknown>;
+  readonly result?: Record<string, unknown>;
+  readonly error?: Record<string, unknown>;
+}
+
+export async function updateTask(db: Database, taskId: string, update: TaskUpdate): Promise<void> {
+  const finished = update.status !== undefined && FINISHED_TASK_STATUSES.includes(update.status);
+  await db
+    .updateTable('agent_tasks')
+    .set(() => ({
+      updated_at: sql`now()`,
+      last_sequence: sql`greatest(last_sequence, ${update.sequence})`,
+      ...(update.status === undefined ? {} : { status: update.status }),
+      ...(update.status === 'running' ? { started_at: sql`coalesce(started_at, now())` } : {}),
+      ...(finished ? { finished_at: sql`now()`, lease_expires_at: null } : {}),
+      ...(update.leaseMs === undefined || finished
+        ? {}
+        : { lease_expires_at: sql`now() + ${`${update.leaseMs} milliseconds`}::interval` }),
+      ...(update.progress === undefined ? {} : { progress: JSON.stringify(update.progress) }),
+      ...(update.result === undefined ? {} : { result: JSON.stringify(update.result) }),
+      ...(update.error === undefined ? {} : { error: JSON.stringify(update.error) }),
+    }))
+    .where('id', '=', taskId)
+    .execute();
+}
+
+export async function findTask(db: Database, taskId: string) {
+  return db
+    .selectFrom('agent_tasks')
+    .select([
+      'id',
+      'hypervisor_id',
+      'type',
+      'params',
+      'status',
+      'attempt',
+      'last_sequence',
+      'progress',
+      'result',
+      'error',
+      'workflow_id',
+      'created_at',
+      'started_at',
+      'finished_at',
+    ])
+    .where('id', '=', taskId)
+    .executeTakeFirst();
+}
+
+export async function listTasksOfWorkflow(db: Database, workflowId: string) {
+  return db
+    .selectFrom('agent_tasks')
+    .select(['id', 'type', 'status', 'attempt', 'last_sequence', 'created_at', 'finished_at'])
+    .where('workflow_id', '=', workflowId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Wakes the API processes long-polling for this hypervisor's tasks (LISTEN agent_tasks). */
+export async function announceTask(db: Database, hypervisorId: string): Promise<void> {
+  await sql`select pg_notify('agent_tasks', ${hypervisorId})`.execute(db);
+}

@@ -1,0 +1,36 @@
+import type { Database } from '../database.js';
+
+/** Locations, plans and images: the catalogue instances are made from. Upserts keyed by code. */
+
+export async function upsertLocation(db: Database, location: { code: string; name: string }) {
+  return db
+    .insertInto('locations')
+    .values(location)
+    .onConflict((oc) => oc.column('code').doUpdateSet({ name: location.name }))
+    .returning(['id', 'code', 'name'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function upsertPlan(
+  db: Database,
+  plan: { code: string; name: string; cpu_cores: number; memory_mb: number; disk_mb: number },
+) {
+  return db
+    .insertInto('plans')
+    .values(plan)
+    .onConflict((oc) => oc.column('code').doUpdateSet({ name: plan.name }))
+    .returning(['id', 'code', 'name', 'cpu_cores', 'memory_mb', 'disk_mb'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function upsertImage(
+  db: Database,
+  image: { code: string; name: string; os_family: string; min_disk_mb: number },
+) {
+  return db
+    .insertInto('images')
+    .values(image)
+    .onConflict((oc) => oc.column('code').doUpdateSet({ name: image.name }))
+    .returning(['id', 'code', 'name'])
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import { type CredentialType, issueSecret } from '../../domain/credentials.js';
+import type { Database } from '../database.js';
+
+export interface ActiveCredential {
+  readonly id: string;
+  readonly type: CredentialType;
+  readonly userId: string | null;
+  readonly hypervisorId: string | null;
+}
+
+/** The credential with this hash, if it is neither revoked nor expired. */
+export async function findActiveCredential(
+  db: Database,
+  tokenHash: string,
+): Promise<ActiveCredential | undefined> {
+  const row = await db
+    .selectFrom('credentials')
+    .select(['id', 'type', 'user_id', 'hypervisor_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      type: row.type as CredentialType,
+      userId: row.user_id,
+      hypervisorId: row.hypervisor_id,
+    }
+  );
+}
+
+export interface NewCredential {
+  readonly type: CredentialType;
+  readonly tokenHash: string;
+  readonly hint: string;
+  readonly label?: string | null;
+  readonly userId?: string | null;
+  readonly hypervisorId?: string | null;
+  readonly expiresAt?: Date | null;
+}
+
+export async function insertCredential(
+  db: Database,
+  credential: NewCredential,
+): Promise<{ id: string; createdAt: Date }> {
+  const row = await db
+    .insertInto('credentials')
+    .values({
+      type: credential.type,
+      token_hash: credential.tokenHash,
+      hint: credential.hint,
+      label: credential.label ?? null,
+      user_id: credential.userId ?? null,
+      hypervisor_id: credential.hypervisorId ?? null,
+      expires_at: credential.expiresAt ?? null,
+    })
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, createdAt: row.created_at };
+}
+
+/** Revokes by id, or by the non-secret hint shown at issuance. Returns how many were revoked. */
+export async function revokeCredential(db: Database, idOrHint: string): Promise<string[]> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrHint);
+  const rows = await db
+    .updateTable('credentials')
+    .set({ revoked_at: sql`now()` })
+    .where(isUuid ? 'id' : 'hint', '=', idOrHint)
+    .where('revoked_at', 'is', null)
+    .where('type', 'in', ['client', 'application', 'console_gateway'])
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Ends every live credential of a hypervisor's agent (revoke-agent) and its unused enrollment tokens. */
+export async function revokeHypervisorCredentials(db: Database, hypervisorId: string): Promise<number> {
+  const rows = await db
+    .updateTable('credentials')
+    .set({ revoked_at: sql`now()` })
+    .where('hypervisor_id', '=', hypervisorId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/**
+ * Spends a one-time enrollment token: the update that marks it used is the check, so two
+ * concurrent enrollments with one token cannot both succeed.
+ */
+export async function consumeEnrollmentToken(
+  db: Database,
+  tokenHash: string,
+): Promise<{ id: string; hypervisorId: string } | undefined> {
+  const row = await db
+    .updateTable('credentials')
+    .set({ used_at: sql`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where('type', '=', 'enrollment')
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning(['id', 'hypervisor_id'])
+    .executeTakeFirst();
+  return row?.hypervisor_id ? { id: row.id, hypervisorId: row.hypervisor_id } : undefined;
+}
+
+export async function listCredentialsOfUser(db: Database, userId: string) {
+  return db
+    .selectFrom('credentials')
+    .select(['id', 'type', 'hint', 'label', 'created_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function revokeUnusedEnrollmentTokens(db: Database, hypervisorId: string): Promise<void> {
+  await db
+    .updateTable('credentials')
+    .set({ revoked_at: sql`now()` })
+    .where('hypervisor_id', '=', hypervisorId)
+    .where('type', '=', 'enrollment')
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Issues a credential and stores its hash; the token is returned to be shown once. */
+export async function createCredential(
+  db: Database,
+  credential: Omit<NewCredential, 'tokenHash' | 'hint'>,
+): Promise<{ id: string; token: string; hint: string; createdAt: Date }> {
+  const secret = issueSecret(credential.type);
+  const { id, createdAt } = await insertCredential(db, {
+    ...credential,
+    tokenHash: secret.hash,
+    hint: secret.hint,
+  });
+  return { id, token: secret.token, hint: secret.hint, createdAt };
+}

@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { PageRequest } from '../../domain/pagination.js';
+import { offsetOf } from '../../domain/pagination.js';
+import type { Database } from '../database.js';
+import type { NewInstance } from '../schema.js';
+
+const INSTANCE_COLUMNS = [
+  'id',
+  'user_id',
+  'hypervisor_id',
+  'name',
+  'hostname',
+  'status',
+  'cpu_cores',
+  'memory_mb',
+  'disk_mb',
+  'primary_ipv4',
+  'primary_ipv6',
+  'virtualization',
+  'boot_order',
+  'timezone',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type Instance = Awaited<ReturnType<typeof findInstanceOfUser>> & {};
+
+/** One instance of one user: a foreign or deleted instance is indistinguishable from none. */
+export async function findInstanceOfUser(db: Database, userId: string, instanceId: string) {
+  return db
+    .selectFrom('instances')
+    .select(INSTANCE_COLUMNS)
+    .where('id', '=', instanceId)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findInstance(db: Database, instanceId: string) {
+  return db
+    .selectFrom('instances')
+    .select(INSTANCE_COLUMNS)
+    .where('id', '=', instanceId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listInstancesOfUser(db: Database, userId: string, page: PageRequest) {
+  const base = db.selectFrom('instances').where('user_id', '=', userId).where('deleted_at', 'is', null);
+  const [rows, total] = await Promise.all([
+    base
+      .select(INSTANCE_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.total) };
+}
+
+export async function insertInstance(db: Database, instance: NewInstance) {
+  return db.insertInto('instances').values(instance).returning(INSTANCE_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/**
+ * Moves an instance to `next` only if it is still in one of `expected`: the check and the write
+ * are one statement, so two racing operations cannot both win.
+ */
+export async function transitionInstanceStatus(
+  db: Database,
+  instanceId: string,
+  expected: readonly string[],
+  next: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('instances')
+    .set({ status: next, updated_at: sql`now()` })
+    .where('id', '=', instanceId)
+    .where('status', 'in', expected)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function setInstanceStatus(db: Database, instanceId: string, status: string): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({ status, updated_at: sql`now()` })
+    .where('id', '=', instanceId)
+    .execute();
+}

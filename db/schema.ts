@@ -1,0 +1,250 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Column types as the `pg` driver returns them; kept by hand beside db/migrations/. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+/** bigint columns come back as strings from pg (no precision lost). */
+type BigIntColumn = ColumnType<string, number | bigint | string, number | bigint | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  name: string;
+  is_admin: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface LocationsTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface PlansTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  created_at: Timestamp;
+}
+
+export interface ImagesTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  os_family: string;
+  min_disk_mb: Generated<number>;
+  is_public: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export type HypervisorStatus = 'pending' | 'online' | 'unreachable' | 'revoked';
+
+export interface HypervisorsTable {
+  id: Generated<string>;
+  name: string;
+  location_id: string;
+  status: Generated<HypervisorStatus>;
+  maintenance: Generated<boolean>;
+  capabilities: Json<string[]>;
+  storage_backends: Json<string[]>;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  free_cpu_cores: number | null;
+  free_memory_mb: number | null;
+  free_disk_mb: number | null;
+  agent_version: string | null;
+  reported_capabilities: NullableJson<string[]>;
+  last_seen_at: NullableTimestamp;
+  enrolled_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CredentialsTable {
+  id: Generated<string>;
+  type: string;
+  token_hash: string;
+  hint: string;
+  label: string | null;
+  user_id: string | null;
+  hypervisor_id: string | null;
+  expires_at: NullableTimestamp;
+  used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface InstancesTable {
+  id: Generated<string>;
+  user_id: string;
+  location_id: string;
+  hypervisor_id: string | null;
+  plan_id: string | null;
+  image_id: string | null;
+  name: string;
+  hostname: string;
+  status: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  primary_ipv4: string | null;
+  primary_ipv6: string | null;
+  virtualization: string;
+  boot_order: Json<string[]>;
+  timezone: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface IpPoolsTable {
+  id: Generated<string>;
+  location_id: string;
+  name: string;
+  family: 4 | 6;
+  cidr: string;
+  gateway: string | null;
+  created_at: Timestamp;
+}
+
+export interface IpAddressesTable {
+  id: Generated<string>;
+  pool_id: string;
+  address: string;
+  kind: Generated<'fixed' | 'floating'>;
+  user_id: string | null;
+  instance_id: string | null;
+  is_primary: Generated<boolean>;
+  rdns: string | null;
+  created_at: Timestamp;
+}
+
+export interface ReservationsTable {
+  id: Generated<string>;
+  hypervisor_id: string;
+  instance_id: string | null;
+  purpose: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  expires_at: NullableTimestamp;
+  released_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface MigrationLeasesTable {
+  instance_id: string;
+  migration_id: string;
+  holder: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyRecordsTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: NullableJson<unknown>;
+  created_at: Timestamp;
+}
+
+export type AgentTaskStatus =
+  | 'queued'
+  | 'leased'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'abandoned';
+
+export interface AgentTasksTable {
+  id: Generated<string>;
+  hypervisor_id: string;
+  type: string;
+  params: Json<Record<string, unknown>>;
+  status: Generated<AgentTaskStatus>;
+  task_token: Buffer;
+  workflow_id: string;
+  activity_id: string;
+  attempt: number;
+  correlation_id: string | null;
+  leased_to: string | null;
+  lease_expires_at: NullableTimestamp;
+  last_sequence: Generated<number>;
+  progress: NullableJson<Record<string, unknown>>;
+  result: NullableJson<Record<string, unknown>>;
+  error: NullableJson<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export type AgentReportKind = 'started' | 'progress' | 'completed' | 'failed';
+
+export interface AgentTaskReportsTable {
+  task_id: string;
+  sequence: number;
+  kind: AgentReportKind;
+  payload: Json<unknown>;
+  response: Json<unknown>;
+  created_at: Timestamp;
+}
+
+export interface InstanceMetricsTable {
+  instance_id: string;
+  sampled_at: Timestamp;
+  hypervisor_id: string;
+  cpu_percent: number;
+  memory_used_mb: number;
+  disk_read_bytes: BigIntColumn;
+  disk_write_bytes: BigIntColumn;
+  net_rx_bytes: BigIntColumn;
+  net_tx_bytes: BigIntColumn;
+}
+
+export interface ActivityLogTable {
+  id: Generated<string>;
+  user_id: string | null;
+  instance_id: string | null;
+  actor: string;
+  event: string;
+  detail: Json<Record<string, unknown>>;
+  correlation_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  users: UsersTable;
+  locations: LocationsTable;
+  plans: PlansTable;
+  images: ImagesTable;
+  hypervisors: HypervisorsTable;
+  credentials: CredentialsTable;
+  instances: InstancesTable;
+  ip_pools: IpPoolsTable;
+  ip_addresses: IpAddressesTable;
+  reservations: ReservationsTable;
+  migration_leases: MigrationLeasesTable;
+  idempotency_records: IdempotencyRecordsTable;
+  agent_tasks: AgentTasksTable;
+  agent_task_reports: AgentTaskReportsTable;
+  instance_metrics: InstanceMetricsTable;
+  activity_log: ActivityLogTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type InstanceRow = Selectable<InstancesTable>;
+export type NewInstance = Insertable<InstancesTable>;
+export type HypervisorRow = Selectable<HypervisorsTable>;
+export type HypervisorUpdate = Updateable<HypervisorsTable>;
+export type CredentialRow = Selectable<CredentialsTable>;
+export type AgentTaskRow = Selectable<AgentTasksTable>;

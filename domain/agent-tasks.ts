@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { BOOT_DEVICES, POWER_ACTIONS } from './instances.js';
+
+/**
+ * The catalogue of semantic agent tasks, shared by the panel (which validates what it
+ * dispatches and what agents report) and the agent (which validates what it executes).
+ * A task names what should become true, never how: no URIs, host paths or commands.
+ */
+const instanceId = z.string().uuid();
+const powerState = z.enum(['running', 'stopped']);
+
+export const AGENT_TASKS = {
+  'instance.create': {
+    params: z.object({
+      instance_id: instanceId,
+      hostname: z.string().min(1).max(253),
+      cpu_cores: z.number().int().positive(),
+      memory_mb: z.number().int().positive(),
+      disk_mb: z.number().int().positive(),
+      image: z.string().min(1),
+      boot_order: z.array(z.enum(BOOT_DEVICES)).min(1),
+      ipv4: z.string().nullable(),
+      ipv6: z.string().nullable(),
+      start: z.boolean(),
+    }),
+    result: z.object({ power_state: powerState }),
+  },
+  'instance.power': {
+    params: z.object({ instance_id: instanceId, action: z.enum(POWER_ACTIONS) }),
+    result: z.object({ power_state: powerState }),
+  },
+  'instance.delete': {
+    params: z.object({ instance_id: instanceId }),
+    result: z.object({ deleted: z.boolean() }),
+  },
+} as const;
+
+export type AgentTaskType = keyof typeof AGENT_TASKS;
+export const AGENT_TASK_TYPES = Object.keys(AGENT_TASKS) as AgentTaskType[];
+export type AgentTaskParams<T extends AgentTaskType> = z.infer<(typeof AGENT_TASKS)[T]['params']>;
+export type AgentTaskResult<T extends AgentTaskType> = z.infer<(typeof AGENT_TASKS)[T]['result']>;
+
+export function isAgentTaskType(type: string): type is AgentTaskType {
+  return Object.hasOwn(AGENT_TASKS, type);
+}
+
+/**
+ * How an agent reports a failed task. `retryable: false` means trying again cannot help (the
+ * instance does not exist, the request is invalid); the workflow then stops retrying.
+ */
+export const AgentTaskFailure = z.object({
+  code: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Z0-9_.-]+$/),
+  message: z.string().min(1).max(2000),
+  retryable: z.boolean().default(true),
+});
+export type AgentTaskFailure = z.infer<typeof AgentTaskFailure>;
+
+/** Failure codes the panel itself gives a task attempt. */
+export const PANEL_TASK_FAILURES = {
+  invalidResult: 'AGENT_RESULT_INVALID',
+  invalidParams: 'AGENT_TASK_PARAMS_INVALID',
+} as const;

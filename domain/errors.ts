@@ -1,0 +1,70 @@
+/**
+ * The one error catalogue (SPEC.md §7, DESIGN.md "Errors"). Every error response of every API
+ * carries one of these codes, its HTTP status and its customer-safe detail, never a cause.
+ */
+export const ERROR_CATALOGUE = {
+  'SVC-SYS-000': {
+    status: 500,
+    detail: 'An unexpected error occurred. Quote the support id when contacting support.',
+  },
+  'SVC-SYS-503': { status: 503, detail: 'A dependency of the service is unavailable. Try again shortly.' },
+  'SVC-REQ-400': { status: 400, detail: 'The request is not valid.' },
+  'SVC-REQ-JSON': { status: 400, detail: 'The request body is not valid JSON.' },
+  'SVC-REQ-415': { status: 415, detail: 'The request body must be sent as application/json.' },
+  'SVC-REQ-405': { status: 405, detail: 'The method is not allowed on this path.' },
+  'SVC-REQ-429': { status: 429, detail: 'Too many requests. Retry after the time given in Retry-After.' },
+  'SVC-RTE-404': { status: 404, detail: 'No such route.' },
+  'SVC-RES-404': { status: 404, detail: 'The requested resource was not found.' },
+  'SVC-AUTH-401': { status: 401, detail: 'A valid credential is required.' },
+  'SVC-AUTH-403': { status: 403, detail: 'This credential is not allowed to use this API.' },
+  'SVC-IDEMP-409': { status: 409, detail: 'The Idempotency-Key was already used with a different request.' },
+  'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
+  'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
+  INSTANCE_MIGRATING: {
+    status: 409,
+    detail: 'The instance is being migrated; try again once the migration ends.',
+  },
+  'SVC-HV-409': { status: 409, detail: 'The hypervisor is not accepting work.' },
+  'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
+  'SVC-TASK-409': { status: 409, detail: 'The task has already finished.' },
+} as const satisfies Record<string, { status: number; detail: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface FieldIssue {
+  readonly field: string;
+  readonly detail: string;
+}
+
+/**
+ * An error with a catalogue code. `detail` may refine the catalogue text but must stay
+ * customer-safe; `cause` is for the log only and never reaches a response.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: string;
+  readonly fields: readonly FieldIssue[];
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    options: {
+      detail?: string;
+      cause?: unknown;
+      fields?: readonly FieldIssue[];
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    const entry = ERROR_CATALOGUE[code];
+    super(options.detail ?? entry.detail, { cause: options.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = entry.status;
+    this.detail = options.detail ?? entry.detail;
+    this.fields = options.fields ?? [];
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const notFound = (): ApiError => new ApiError('SVC-RES-404');

@@ -1,0 +1,23 @@
+/**
+ * What a hypervisor can advertise. `live_migration` gates LIVE_REQUIRED migrations (SPEC.md §3);
+ * the passthrough and NUMA/hugepage capabilities are what host-bound instances need.
+ */
+export const HYPERVISOR_CAPABILITIES = [
+  'live_migration',
+  'cpu_host_passthrough',
+  'gpu_passthrough',
+  'pci_passthrough',
+  'numa_pinning',
+  'hugepages',
+] as const;
+export type HypervisorCapability = (typeof HYPERVISOR_CAPABILITIES)[number];
+
+export const STORAGE_BACKENDS = ['local', 'lvm', 'zfs', 'ceph', 'nfs'] as const;
+export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
+
+/**
+ * Hypervisor status: `pending` until its agent first enrolls; `online` while heartbeats arrive;
+ * `unreachable` once they stop for HYPERVISOR_UNREACHABLE_AFTER_MS; `revoked` after revoke-agent,
+ * until an agent enrolls again with a new token.
+ */
+export const HYPERVISOR_STATUSES = ['pending', 'online', 'unreachable', 'revoked'] as const;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const ms = z.coerce.number().int().nonnegative();
+
+/**
+ * Every server-side configuration variable, in one place (the README lists them).
+ * The agent, which runs on hypervisors, has its own (agent/config.ts).
+ */
+const schema = z.object({
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (npm start provides an embedded one)'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+  DATABASE_NAMED_STATEMENTS: bool.default(true),
+  TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('cloudsvc'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  AUTH_CACHE_TTL_MS: ms.default(5_000),
+  ENROLLMENT_TOKEN_TTL_MS: ms.default(60 * 60 * 1000),
+  ENROLLMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  AGENT_TASK_LEASE_MS: ms.default(30_000),
+  AGENT_TASK_HEARTBEAT_TIMEOUT_MS: ms.default(30_000),
+  AGENT_POLL_MAX_WAIT_MS: ms.default(20_000),
+  HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
+  METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`invalid configuration:\n${problems}`);
+  }
+  return parsed.data;
+}
+
+/** A configuration for code that builds one programmatically (tests, bench, npm start). */
+export function configWith(overrides: Partial<Record<keyof Config, string>>): Config {
+  return loadConfig({ ...process.env, ...overrides });
+}

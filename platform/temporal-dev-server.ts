@@ -1,0 +1,84 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { waitForPort } from './ports.js';
+
+const run = promisify(execFile);
+
+/** The Temporal CLI, from scripts/temporal-cli.sh (which may build it once, taking minutes). */
+export async function temporalCli(): Promise<string> {
+  const script = fileURLToPath(new URL('../scripts/temporal-cli.sh', import.meta.url));
+  const { stdout } = await run('bash', [script], { maxBuffer: 1 << 20, timeout: 30 * 60 * 1000 });
+  const path = stdout.trim().split('\n').pop();
+  if (!path) throw new Error('scripts/temporal-cli.sh printed no path');
+  return path;
+}
+
+export interface DevServerOptions {
+  readonly port: number;
+  /** Web UI port; the UI is off without one. */
+  readonly uiPort?: number;
+  /** SQLite file that keeps workflows across restarts; in memory without one. */
+  readonly dbFile?: string;
+  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  readonly stdio?: 'ignore' | 'inherit';
+}
+
+export interface DevServer {
+  readonly address: string;
+  readonly uiUrl: string | undefined;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `temporal server start-dev` on loopback and waits until its frontend answers. */
+export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
+  const cli = await temporalCli();
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port)];
+  args.push('--log-level', options.logLevel ?? 'error');
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+
+  const child = spawn(cli, args, { stdio: options.stdio ?? 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const early = exited.then(() => {
+    throw new Error(`temporal server start-dev exited early (exit code ${child.exitCode})`);
+  });
+  await Promise.race([waitForPort(options.port, 60_000, 'Temporal dev server'), early]);
+  early.catch(() => {});
+  await waitForNamespace(`127.0.0.1:${options.port}`, 'default');
+
+  return {
+    address: `127.0.0.1:${options.port}`,
+    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The frontend port opens a moment before the default namespace can take workflows. */
+async function waitForNamespace(address: string, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { buildApp } from '../api/app.js';
+import type { AppDeps } from '../api/context.js';
+import { type ApiServer, createAppDeps, startApiServer } from '../api/server.js';
+import { createDatabase, type Database } from '../db/database.js';
+import { upsertLocation } from '../db/repositories/catalog.js';
+import { createCredential } from '../db/repositories/credentials.js';
+import { insertHypervisor } from '../db/repositories/hypervisors.js';
+import { insertInstance } from '../db/repositories/instances.js';
+import { insertUser } from '../db/repositories/users.js';
+import type { CredentialType } from '../domain/credentials.js';
+import { type Config, configWith } from '../platform/config.js';
+import { createLogger } from '../platform/logger.js';
+import { createWorker } from '../worker/worker.js';
+
+/**
+ * Builds what a test needs on the run's real PostgreSQL database and Temporal dev server (see
+ * global-setup.ts). Each context has its own task queue, so its workflows run on its own worker.
+ */
+export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
+  return configWith({
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_POOL_SIZE: '4',
+    AUTH_CACHE_TTL_MS: '0',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...overrides,
+  });
+}
+
+export const testLogger = (config: Config) => createLogger(config.LOG_LEVEL, { service: 'test' });
+
+export interface TestApp {
+  readonly config: Config;
+  readonly deps: AppDeps;
+  readonly app: ReturnType<typeof buildApp>;
+  readonly db: Database;
+  close(): Promise<void>;
+}
+
+/** An in-process app (requests through `app.request`). */
+export async function createTestApp(overrides: Partial<Record<keyof Config, string>> = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const deps = await createAppDeps(config, testLogger(config));
+  return { config, deps, app: buildApp(deps), db: deps.db, close: () => deps.close() };
+}
+
+/** A real listening API server, for agent processes and socket-level behaviour. */
+export async function startTestServer(
+  overrides: Partial<Record<keyof Config, string>> = {},
+): Promise<ApiServer & { config: Config }> {
+  const config = testConfig(overrides);
+  const server = await startApiServer(config, testLogger(config));
+  return Object.assign(server, { config });
+}
+
+export interface TestWorker {
+  readonly worker: Worker;
+  stop(): Promise<void>;
+}
+
+/** A worker on the context's task queue, running the bundle built once for the whole run. */
+export async function startTestWorker(config: Config): Promise<TestWorker> {
+  const database = createDatabase({ url: config.DATABASE_URL, poolSize: 4, namedStatements: false });
+  const { worker, connection } = await createWorker({
+    config,
+    db: database.db,
+    bundle: { code: readFileSync(inject('workflowBundlePath'), 'utf8') },
+  });
+  const running = worker.run();
+  return {
+    worker,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await (connection as NativeConnection).close();
+      await database.close();
+    },
+  };
+}
+
+/** Seeding through the repositories the app itself uses. */
+export const seed = {
+  async user(db: Database, options: { admin?: boolean } = {}) {
+    const email = `user-${randomUUID()}@example.test`;
+    return insertUser(db, { email, name: 'Test User', isAdmin: options.admin ?? false });
+  },
+  async key(db: Database, userId: string, type: Extract<CredentialType, 'client' | 'application'>) {
+    return (await createCredential(db, { type, userId })).token;
+  },
+  async gatewayCredential(db: Database) {
+    return (await createCredential(db, { type: 'console_gateway', label: 'test gateway' })).token;
+  },
+  async location(db: Database) {
+    return upsertLocation(db, { code: `loc-${randomUUID().slice(0, 8)}`, name: 'Test location' });
+  },
+  async hypervisor(db: Database, locationId?: string) {
+    const location = locationId ?? (await seed.location(db)).id;
+    return insertHypervisor(db, {
+      name: `hv-${randomUUID().slice(0, 8)}`,
+      locationId: location,
+      cpuCores: 32,
+      memoryMb: 131072,
+      diskMb: 2_000_000,
+      capabilities: ['live_migration'],
+      storageBackends: ['local'],
+    });
+  },
+  async instance(
+    db: Database,
+    fields: {
+      userId: string;
+      locationId: string;
+      hypervisorId?: string | null;
+      status?: string;
+      name?: string;
+    },
+  ) {
+    return insertInstance(db, {
+      user_id: fields.userId,
+      location_id: fields.locationId,
+      hypervisor_id: fields.hypervisorId ?? null,
+      name: fields.name ?? 'web-1',
+      hostname: 'web-1.example.test',
+      status: fields.status ?? 'running',
+      cpu_cores: 2,
+      memory_mb: 2048,
+      disk_mb: 40960,
+      primary_ipv4: '203.0.113.10',
+      primary_ipv6: null,
+      virtualization: 'kvm',
+      boot_order: JSON.stringify(['disk', 'cdrom']),
+      timezone: 'UTC',
+    });
+  },
+};
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+export const jsonHeaders = (token: string) => ({ ...bearer(token), 'Content-Type': 'application/json' });
+
+// Response bodies are asserted field by field in tests; `any` keeps those assertions readable.
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are checked by assertions, not types
+export type Body = any;
+export const json = (res: Response): Promise<Body> => res.json() as Promise<Body>;

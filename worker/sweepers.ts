@@ -1,0 +1,46 @@
+import type { Database } from '../db/database.js';
+import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors.js';
+import { pruneSamples } from '../db/repositories/metrics.js';
+import type { Config } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
+
+/**
+ * Periodic upkeep the worker does beside running workflows: hypervisors whose heartbeats stopped
+ * are marked unreachable, and metric samples past their retention are deleted. Each sweep is one
+ * idempotent statement, so several workers may run them side by side.
+ */
+export function startSweepers(db: Database, config: Config, logger: Logger): () => void {
+  const every = (ms: number, name: string, sweep: () => Promise<void>) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      sweep()
+        .catch((error: unknown) => logger.warn(`${name} sweep failed`, { error }))
+        .finally(() => {
+          running = false;
+        });
+    }, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  };
+
+  const stops = [
+    every(
+      Math.max(500, Math.floor(config.HYPERVISOR_UNREACHABLE_AFTER_MS / 4)),
+      'hypervisor liveness',
+      async () => {
+        const silent = await markSilentHypervisorsUnreachable(db, config.HYPERVISOR_UNREACHABLE_AFTER_MS);
+        for (const id of silent)
+          logger.warn('hypervisor unreachable: heartbeats stopped', { hypervisor_id: id });
+      },
+    ),
+    every(10 * 60 * 1000, 'metrics retention', async () => {
+      const deleted = await pruneSamples(db, config.METRICS_RETENTION_HOURS);
+      if (deleted > 0) logger.info('metric samples pruned', { deleted });
+    }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}

@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import type { Database } from '../db/database.js';
+import type { Config } from '../platform/config.js';
+
+/** The workflows' entry file: TypeScript under tsx, JavaScript once built. */
+export function workflowsPath(): string {
+  const ts = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+  return existsSync(ts) ? ts : fileURLToPath(new URL('../workflows/index.js', import.meta.url));
+}
+
+/** Bundles the workflow code once (a few seconds); tests share one bundle across workers. */
+export async function bundleWorkflows(): Promise<{ code: string }> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: workflowsPath(),
+    webpackConfigHook: (config) => {
+      // ESM sources import './x.js' that is './x.ts' on disk.
+      config.resolve = { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } };
+      return config;
+    },
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+  });
+  return { code };
+}
+
+export interface WorkerOptions {
+  readonly config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
+  readonly db: Database;
+  readonly bundle?: WorkflowBundleOption;
+}
+
+export async function createWorker(
+  options: WorkerOptions,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: options.config.TEMPORAL_ADDRESS });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.config.TEMPORAL_NAMESPACE,
+    taskQueue: options.config.TEMPORAL_TASK_QUEUE,
+    workflowBundle: options.bundle ?? (await bundleWorkflows()),
+    activities: createActivities(options.db),
+  });
+  return { worker, connection };
+}

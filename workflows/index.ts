@@ -1,0 +1,3 @@
+// Every workflow the worker runs. Workflow code imports domain/ only (and types).
+export { powerInstance } from './power-instance.js';
+export { provisionInstance } from './provision-instance.js';
