@@ -93,9 +93,9 @@ describe('GET /api/client/cloud', () => {
       total_pages: 2,
     });
 
-    const page2 = await (
-      await t.app.request('/api/client/cloud?per_page=2&page=2', { headers: bearer(key) })
-    ).json();
+    const page2 = await json(
+      await t.app.request('/api/client/cloud?per_page=2&page=2', { headers: bearer(key) }),
+    );
     expect(page2.data.map((d: { attributes: { uuid: string } }) => d.attributes.uuid)).toEqual([ids[0]]);
   });
 
