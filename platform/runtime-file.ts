@@ -1,0 +1,35 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Where a running `npm start` stack tells other local tools (the CLI) how to reach it. Removed
+ * when the stack stops.
+ */
+export interface RuntimeInfo {
+  readonly databaseUrl: string;
+  readonly temporalAddress: string;
+  readonly apiUrl: string;
+  readonly pid: number;
+}
+
+export const dataDir = () => process.env.CLOUDSVC_DATA_DIR ?? join(process.cwd(), '.data');
+const runtimePath = () => join(dataDir(), 'runtime.json');
+
+export function writeRuntimeFile(info: RuntimeInfo): void {
+  writeFileSync(runtimePath(), `${JSON.stringify(info, null, 2)}\n`);
+}
+
+export function removeRuntimeFile(): void {
+  rmSync(runtimePath(), { force: true });
+}
+
+export function readRuntimeFile(): RuntimeInfo | undefined {
+  if (!existsSync(runtimePath())) return undefined;
+  const info = JSON.parse(readFileSync(runtimePath(), 'utf8')) as RuntimeInfo;
+  try {
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return undefined; // the stack that wrote it is gone
+  }
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialCache } from '../../api/credential-cache.js';
+import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
+import { hashToken } from '../../domain/credentials.js';
+import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
+
+let t: TestApp;
+const keys = {} as Record<'client' | 'application' | 'agent' | 'gateway', string>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const user = await seed.user(t.db);
+  const admin = await seed.user(t.db, { admin: true });
+  const hypervisor = await seed.hypervisor(t.db);
+  keys.client = await seed.key(t.db, user.id, 'client');
+  keys.application = await seed.key(t.db, admin.id, 'application');
+  keys.agent = (await createCredential(t.db, { type: 'agent', hypervisorId: hypervisor.id })).token;
+  keys.gateway = await seed.gatewayCredential(t.db);
+});
+afterAll(() => t.close());
+
+/** One authenticated route of each API, with the credential it takes. */
+const API_ROUTES = [
+  { api: 'client', method: 'GET', path: '/api/client/cloud', key: 'client' },
+  { api: 'application', method: 'GET', path: '/api/application/cloudsvc/hypervisors', key: 'application' },
+  { api: 'agent', method: 'GET', path: '/api/cloudsvc/agent/tasks/next?wait_ms=0', key: 'agent' },
+  {
+    api: 'console gateway',
+    method: 'POST',
+    path: '/api/application/cloudsvc/console/internal/heartbeat',
+    key: 'gateway',
+  },
+  {
+    api: 'admin migration',
+    method: 'GET',
+    path: `/admin/cloudsvc/migrations/${randomUUID()}`,
+    key: 'application',
+  },
+] as const;
+
+describe.each(API_ROUTES)('the $api API', ({ method, path, key }) => {
+  it('refuses a request without a credential with 401', async () => {
+    const res = await t.app.request(path, { method });
+    expect(res.status).toBe(401);
+    expect((await json(res)).errors[0].code).toBe('SVC-AUTH-401');
+  });
+
+  it('refuses an unknown credential with 401', async () => {
+    const res = await t.app.request(path, { method, headers: bearer(`csc_${'x'.repeat(43)}`) });
+    expect(res.status).toBe(401);
+  });
+
+  it.each(['client', 'application', 'agent', 'gateway'] as const)(
+    'answers a %s credential as its type allows',
+    async (offered) => {
+      const res = await t.app.request(path, { method, headers: bearer(keys[offered]) });
+      if (offered === key) {
+        expect([200, 204, 404]).toContain(res.status);
+        if (res.status === 404) expect((await json(res)).errors[0].code).not.toMatch(/AUTH/);
+      } else {
+        expect(res.status).toBe(403);
+        expect((await json(res)).errors[0].code).toBe('SVC-AUTH-403');
+      }
+    },
+  );
+});
+
+describe('client keys', () => {
+  it('stop working once revoked', async () => {
+    const user = await seed.user(t.db);
+    const issued = await createCredential(t.db, { type: 'client', userId: user.id });
+    expect((await t.app.request('/api/client/cloud', { headers: bearer(issued.token) })).status).toBe(200);
+    await revokeCredential(t.db, issued.id);
+    expect((await t.app.request('/api/client/cloud', { headers: bearer(issued.token) })).status).toBe(401);
+  });
+
+  it('are stored only as hashes', async () => {
+    const user = await seed.user(t.db);
+    const issued = await createCredential(t.db, { type: 'client', userId: user.id });
+    const row = await t.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('id', '=', issued.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hashToken(issued.token));
+    expect(JSON.stringify(row)).not.toContain(issued.token);
+  });
+
+  it('are cached for the TTL, and forgotten at once by the process that revokes them', async () => {
+    const user = await seed.user(t.db);
+    const issued = await createCredential(t.db, { type: 'client', userId: user.id });
+    const cache = new CredentialCache(t.db, 60_000);
+    expect(await cache.resolve(hashToken(issued.token))).toBeDefined();
+    await revokeCredential(t.db, issued.id);
+    expect(await cache.resolve(hashToken(issued.token))).toBeDefined();
+    cache.forgetCredential(issued.id);
+    expect(await cache.resolve(hashToken(issued.token))).toBeUndefined();
+  });
+});
