@@ -13,6 +13,10 @@ export const AgentTask = z
       params: z.record(z.string(), z.unknown()),
       attempt: z.number().int(),
       correlation_id: z.string().nullable(),
+      next_sequence: z.number().int().openapi({
+        description:
+          'The first sequence to report with. A task offered again (its agent died) continues after the last report taken.',
+      }),
       lease_expires_at: z.string(),
       created_at: z.string(),
     }),
@@ -62,6 +66,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
               params: task.params,
               attempt: task.attempt,
               correlation_id: task.correlation_id,
+              next_sequence: task.last_sequence + 1,
               lease_expires_at: task.lease_expires_at!.toISOString(),
               created_at: task.created_at.toISOString(),
             },

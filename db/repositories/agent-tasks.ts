@@ -77,6 +77,7 @@ const OFFERED_COLUMNS = [
   'params',
   'attempt',
   'correlation_id',
+  'last_sequence',
   'created_at',
   'lease_expires_at',
 ] as const;

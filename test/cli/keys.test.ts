@@ -17,7 +17,9 @@ afterAll(() => t.close());
 
 async function cli(...args: string[]) {
   try {
-    const { stdout, stderr } = await run('node', [bin, ...args], { env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL } });
+    const { stdout, stderr } = await run('node', [bin, ...args], {
+      env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -34,7 +36,11 @@ describe('cloudsvc CLI', () => {
     expect(issued.code).toBe(0);
     const key = JSON.parse(issued.stdout) as { uuid: string; token: string; hint: string };
     expect(key.token).toMatch(/^csc_/);
-    const row = await t.db.selectFrom('credentials').selectAll().where('id', '=', key.uuid).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('id', '=', key.uuid)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(hashToken(key.token));
 
     expect((await t.app.request('/api/client/cloud', { headers: bearer(key.token) })).status).toBe(200);
@@ -54,7 +60,9 @@ describe('cloudsvc CLI', () => {
     await cli('users:create', '--email', admin, '--admin');
     const issued = await cli('keys:create', '--type', 'application', '--user', admin, '--json');
     const { token } = JSON.parse(issued.stdout) as { token: string };
-    expect((await t.app.request('/api/application/cloudsvc/hypervisors', { headers: bearer(token) })).status).toBe(200);
+    expect(
+      (await t.app.request('/api/application/cloudsvc/hypervisors', { headers: bearer(token) })).status,
+    ).toBe(200);
   });
 
   it('explains bad usage with exit code 2 and changes nothing', async () => {

@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import type { Logger } from '../platform/logger.js';
+import type { AgentSettings, EnrollResponse, HeartbeatResponse, OfferedTask } from './agent-api.js';
+import type { AgentConfig } from './config.js';
+import type { HypervisorDriver } from './drivers/driver.js';
+import { CredentialRefused, PanelClient, sleep } from './panel-client.js';
+import { StateFile } from './state-file.js';
+import { runTask } from './task-runner.js';
+
+export const AGENT_VERSION = '0.1.0';
+
+interface SavedCredential {
+  credential: string;
+  hypervisor_uuid: string;
+  settings: AgentSettings;
+}
+
+/**
+ * The reference agent: enrolls once (keeping its credential in a file), then heartbeats,
+ * long-polls for tasks with AGENT_CONCURRENCY pollers, runs each on the driver, and sends metric
+ * samples. It ends when stopped, or when the panel refuses its credential (revoked).
+ */
+export class Agent {
+  readonly #stop = new AbortController();
+  readonly #panel: PanelClient;
+  readonly #credentialFile: StateFile<SavedCredential | null>;
+  #settings: AgentSettings | undefined;
+  #fatal: Error | undefined;
+  hypervisorId: string | undefined;
+
+  constructor(
+    private readonly config: AgentConfig,
+    private readonly driver: HypervisorDriver,
+    private readonly logger: Logger,
+  ) {
+    this.#panel = new PanelClient(config.AGENT_PANEL_URL, logger, this.#stop.signal);
+    this.#credentialFile = new StateFile(join(config.AGENT_STATE_DIR, 'credential.json'), () => null);
+  }
+
+  /** Runs until stopped; rejects with the reason when the agent cannot go on. */
+  async run(): Promise<void> {
+    await this.#enroll();
+    const loops = [
+      this.#every(
+        () => this.#settings!.heartbeat_interval_ms,
+        () => this.#heartbeat(),
+      ),
+      this.#every(
+        () => this.config.AGENT_METRICS_INTERVAL_MS,
+        () => this.#sendMetrics(),
+      ),
+      ...Array.from({ length: this.config.AGENT_CONCURRENCY }, () => this.#poll()),
+    ];
+    await Promise.all(loops);
+    if (this.#fatal) throw this.#fatal;
+  }
+
+  stop(): void {
+    this.#stop.abort();
+  }
+
+  #die(error: Error): void {
+    if (!this.#fatal) {
+      this.#fatal = error;
+      this.logger.error('agent stopping', { error: error.message });
+    }
+    this.#stop.abort();
+  }
+
+  async #enroll(): Promise<void> {
+    const saved = this.#credentialFile.read();
+    if (saved) {
+      this.#use(saved);
+      this.logger.info('agent credential loaded', { hypervisor_id: saved.hypervisor_uuid });
+      return;
+    }
+    const token = this.config.AGENT_ENROLLMENT_TOKEN;
+    if (!token) throw new Error('no saved credential and no AGENT_ENROLLMENT_TOKEN to enroll with');
+    const { body } = await this.#panel.call<EnrollResponse>('POST', '/enroll', {
+      token,
+      agent_version: AGENT_VERSION,
+    });
+    const credential = {
+      credential: body.attributes.credential,
+      hypervisor_uuid: body.attributes.hypervisor_uuid,
+      settings: body.attributes.settings,
+    };
+    this.#credentialFile.write(credential);
+    this.#use(credential);
+    this.logger.info('agent enrolled', { hypervisor_id: credential.hypervisor_uuid });
+  }
+
+  #use(saved: SavedCredential): void {
+    this.#panel.credential = saved.credential;
+    this.hypervisorId = saved.hypervisor_uuid;
+    this.#settings = saved.settings;
+  }
+
+  async #heartbeat(): Promise<void> {
+    const { body } = await this.#panel.call<HeartbeatResponse>('POST', '/heartbeat', {
+      agent_version: AGENT_VERSION,
+      capabilities: this.config.AGENT_CAPABILITIES,
+      free: this.driver.freeCapacity(),
+    });
+    this.#settings = body.attributes.settings;
+  }
+
+  async #sendMetrics(): Promise<void> {
+    const samples = this.driver.sample(new Date());
+    if (samples.length > 0) await this.#panel.call('POST', '/metrics', { samples });
+  }
+
+  async #poll(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      try {
+        const { status, body } = await this.#panel.call<OfferedTask>(
+          'GET',
+          `/tasks/next?wait_ms=${this.#settings!.poll_wait_ms}`,
+        );
+        if (status !== 200 || !body) continue;
+        await runTask(
+          body.attributes,
+          this.driver,
+          this.#panel,
+          this.#settings!,
+          this.logger,
+          this.#stop.signal,
+          (e) => this.#die(e),
+        );
+      } catch (error) {
+        this.#handle(error);
+      }
+    }
+  }
+
+  /** Runs `work` now and then every `interval()` ms until the agent stops. */
+  async #every(interval: () => number, work: () => Promise<void>): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      try {
+        await work();
+      } catch (error) {
+        this.#handle(error);
+      }
+      await sleep(interval(), this.#stop.signal);
+    }
+  }
+
+  #handle(error: unknown): void {
+    if (this.#stop.signal.aborted) return;
+    if (error instanceof CredentialRefused) this.#die(error);
+    else this.logger.warn('agent request failed', { error: (error as Error).message });
+  }
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
+import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
+
+const FaultMode = z.enum(['fail', 'fail-permanently', 'hang', 'crash-before', 'crash-after']);
+
+/**
+ * The agent's configuration (it runs on a hypervisor, apart from the panel). The simulated
+ * driver's latency and faults are set here too, so tests and demos rehearse every failure.
+ */
+const schema = z.object({
+  AGENT_PANEL_URL: z.string().url(),
+  AGENT_STATE_DIR: z.string().min(1),
+  AGENT_ENROLLMENT_TOKEN: z.string().optional(),
+  AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  AGENT_METRICS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  AGENT_CAPABILITIES: z
+    .string()
+    .default('live_migration')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(HYPERVISOR_CAPABILITIES))),
+  AGENT_CAPACITY: z
+    .string()
+    .default('{"cpu_cores":32,"memory_mb":131072,"disk_mb":2000000}')
+    .transform((s) => JSON.parse(s) as unknown)
+    .pipe(z.object({ cpu_cores: z.number().int(), memory_mb: z.number().int(), disk_mb: z.number().int() })),
+  /** Per task type latency in ms, e.g. {"instance.create":2000,"default":200}. */
+  AGENT_SIM_LATENCY_MS: z
+    .string()
+    .default('{"default":200}')
+    .transform((s) => JSON.parse(s) as unknown)
+    .pipe(z.record(z.string(), z.number().int().nonnegative())),
+  /**
+   * Faults by task type, e.g. {"instance.power":{"mode":"crash-after","times":1}}. Modes: fail
+   * (a retryable failure), fail-permanently, hang (never finishes; keeps reporting progress),
+   * crash-before / crash-after (the process exits before / after the change is applied).
+   * `times` counts across restarts (kept in the state file); absent means always.
+   */
+  AGENT_SIM_FAULTS: z
+    .string()
+    .default('{}')
+    .transform((s) => JSON.parse(s) as unknown)
+    .pipe(
+      z.record(
+        z.enum(AGENT_TASK_TYPES),
+        z.object({ mode: FaultMode, times: z.number().int().positive().optional() }),
+      ),
+    ),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type AgentConfig = z.infer<typeof schema>;
+export type FaultMode = z.infer<typeof FaultMode>;
+
+export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`invalid agent configuration:\n${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,46 @@
+import type { AgentTaskType } from '../../domain/agent-tasks.js';
+
+/** What the agent gives a driver while it executes one task. */
+export interface TaskContext {
+  /** Aborted when the panel says stop (cancelled or superseded) or the agent shuts down. */
+  readonly signal: AbortSignal;
+  progress(percent: number, message?: string): void;
+}
+
+export interface Capacity {
+  readonly cpu_cores: number;
+  readonly memory_mb: number;
+  readonly disk_mb: number;
+}
+
+export interface InstanceSample {
+  readonly instance_uuid: string;
+  readonly sampled_at: string;
+  readonly cpu_percent: number;
+  readonly memory_used_mb: number;
+  readonly disk_read_bytes: number;
+  readonly disk_write_bytes: number;
+  readonly net_rx_bytes: number;
+  readonly net_tx_bytes: number;
+}
+
+/**
+ * The hypervisor edge. Every operation must be idempotent: a task whose agent died mid-way is
+ * offered again, and executing it twice must leave the hypervisor as executing it once.
+ */
+export interface HypervisorDriver {
+  execute(type: AgentTaskType, params: unknown, ctx: TaskContext): Promise<Record<string, unknown>>;
+  freeCapacity(): Capacity;
+  sample(now: Date): InstanceSample[];
+}
+
+/** A failure the driver understood: reported to the panel with its code. */
+export class DriverFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,202 @@
+import { join } from 'node:path';
+import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../domain/agent-tasks.js';
+import type { AgentConfig } from '../config.js';
+import { sleep } from '../panel-client.js';
+import { StateFile } from '../state-file.js';
+import {
+  type Capacity,
+  DriverFailure,
+  type HypervisorDriver,
+  type InstanceSample,
+  type TaskContext,
+} from './driver.js';
+
+export interface SimulatedInstance {
+  hostname: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  image: string;
+  boot_order: string[];
+  ipv4: string | null;
+  ipv6: string | null;
+  power_state: 'running' | 'stopped';
+  created_at: string;
+}
+
+/** One change the simulated hypervisor applied, in order: what tests read to count effects. */
+export interface AppliedChange {
+  type: AgentTaskType;
+  instance_id: string;
+  detail: string;
+  at: string;
+}
+
+export interface SimulatedState {
+  instances: Record<string, SimulatedInstance>;
+  applied: AppliedChange[];
+  /** How often each task type's fault has fired, across restarts (for `times`). */
+  faults_fired: Partial<Record<AgentTaskType, number>>;
+}
+
+export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');
+
+/**
+ * A hypervisor simulated in a local file: instances, their disks, power and addresses. It takes
+ * per-task-type latency and injects the configured faults. It is the one fake in the system,
+ * standing where a libvirt driver would.
+ */
+export class SimulatedDriver implements HypervisorDriver {
+  readonly #file: StateFile<SimulatedState>;
+  #state: SimulatedState;
+
+  constructor(
+    private readonly config: Pick<
+      AgentConfig,
+      'AGENT_STATE_DIR' | 'AGENT_CAPACITY' | 'AGENT_SIM_LATENCY_MS' | 'AGENT_SIM_FAULTS'
+    >,
+  ) {
+    this.#file = new StateFile(simulatedStatePath(config.AGENT_STATE_DIR), () => ({
+      instances: {},
+      applied: [],
+      faults_fired: {},
+    }));
+    this.#state = this.#file.read();
+  }
+
+  async execute(type: AgentTaskType, rawParams: unknown, ctx: TaskContext): Promise<Record<string, unknown>> {
+    const parsed = AGENT_TASKS[type].params.safeParse(rawParams);
+    if (!parsed.success) throw new DriverFailure('INVALID_PARAMS', parsed.error.message, false);
+    const fault = this.#takeFault(type);
+    if (fault === 'crash-before') this.#crash();
+    if (fault === 'fail') throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, true);
+    if (fault === 'fail-permanently')
+      throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, false);
+
+    await this.#work(type, ctx, fault === 'hang');
+    const result = this.#apply(type, parsed.data);
+    if (fault === 'crash-after') this.#crash();
+    return result;
+  }
+
+  freeCapacity(): Capacity {
+    const used = Object.values(this.#state.instances).reduce(
+      (sum, i) => ({ cpu: sum.cpu + i.cpu_cores, mem: sum.mem + i.memory_mb, disk: sum.disk + i.disk_mb }),
+      { cpu: 0, mem: 0, disk: 0 },
+    );
+    const total = this.config.AGENT_CAPACITY;
+    return {
+      cpu_cores: Math.max(0, total.cpu_cores - used.cpu),
+      memory_mb: Math.max(0, total.memory_mb - used.mem),
+      disk_mb: Math.max(0, total.disk_mb - used.disk),
+    };
+  }
+
+  sample(now: Date): InstanceSample[] {
+    return Object.entries(this.#state.instances)
+      .filter(([, i]) => i.power_state === 'running')
+      .map(([id, i]) => ({
+        instance_uuid: id,
+        sampled_at: now.toISOString(),
+        cpu_percent: Math.round(Math.random() * 100 * i.cpu_cores) / 10,
+        memory_used_mb: Math.round(i.memory_mb * (0.3 + Math.random() * 0.4)),
+        disk_read_bytes: Math.floor(Math.random() * 5e6),
+        disk_write_bytes: Math.floor(Math.random() * 5e6),
+        net_rx_bytes: Math.floor(Math.random() * 1e7),
+        net_tx_bytes: Math.floor(Math.random() * 1e7),
+      }));
+  }
+
+  /** The latency of the operation, with progress along the way; a hang lasts until aborted. */
+  async #work(type: AgentTaskType, ctx: TaskContext, hang: boolean): Promise<void> {
+    const latency = this.config.AGENT_SIM_LATENCY_MS[type] ?? this.config.AGENT_SIM_LATENCY_MS.default ?? 0;
+    const steps = latency >= 1000 ? 4 : 1;
+    for (let step = 1; step <= steps && latency > 0; step++) {
+      await sleep(latency / steps, ctx.signal);
+      if (ctx.signal.aborted) break;
+      if (step < steps) ctx.progress(Math.round((step / steps) * 100));
+    }
+    while (hang && !ctx.signal.aborted) await sleep(60_000, ctx.signal);
+    if (ctx.signal.aborted) throw new DriverFailure('ABORTED', `${type} aborted`, true);
+  }
+
+  #apply(type: AgentTaskType, params: unknown): Record<string, unknown> {
+    switch (type) {
+      case 'instance.create':
+        return this.#create(params as AgentTaskParams<'instance.create'>);
+      case 'instance.power':
+        return this.#power(params as AgentTaskParams<'instance.power'>);
+      case 'instance.delete':
+        return this.#delete(params as AgentTaskParams<'instance.delete'>);
+    }
+  }
+
+  #create(p: AgentTaskParams<'instance.create'>) {
+    const existing = this.#state.instances[p.instance_id];
+    if (existing) return { power_state: existing.power_state };
+    const free = this.freeCapacity();
+    if (free.cpu_cores < p.cpu_cores || free.memory_mb < p.memory_mb || free.disk_mb < p.disk_mb) {
+      throw new DriverFailure(
+        'INSUFFICIENT_CAPACITY',
+        'the hypervisor lacks the capacity for this instance',
+        false,
+      );
+    }
+    const power_state = p.start ? 'running' : 'stopped';
+    this.#state.instances[p.instance_id] = {
+      hostname: p.hostname,
+      cpu_cores: p.cpu_cores,
+      memory_mb: p.memory_mb,
+      disk_mb: p.disk_mb,
+      image: p.image,
+      boot_order: p.boot_order,
+      ipv4: p.ipv4,
+      ipv6: p.ipv6,
+      power_state,
+      created_at: new Date().toISOString(),
+    };
+    this.#record('instance.create', p.instance_id, power_state);
+    return { power_state };
+  }
+
+  #power(p: AgentTaskParams<'instance.power'>) {
+    const instance = this.#state.instances[p.instance_id];
+    if (!instance)
+      throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
+    const target = p.action === 'start' || p.action === 'restart' ? 'running' : 'stopped';
+    // Applying the same action twice changes nothing the second time (idempotent), except restart.
+    if (instance.power_state !== target || p.action === 'restart') {
+      instance.power_state = target;
+      this.#record('instance.power', p.instance_id, p.action);
+    }
+    return { power_state: instance.power_state };
+  }
+
+  #delete(p: AgentTaskParams<'instance.delete'>) {
+    if (!this.#state.instances[p.instance_id]) return { deleted: false };
+    delete this.#state.instances[p.instance_id];
+    this.#record('instance.delete', p.instance_id, 'deleted');
+    return { deleted: true };
+  }
+
+  #record(type: AgentTaskType, instanceId: string, detail: string): void {
+    this.#state.applied.push({ type, instance_id: instanceId, detail, at: new Date().toISOString() });
+    this.#file.write(this.#state);
+  }
+
+  #takeFault(type: AgentTaskType) {
+    const fault = this.config.AGENT_SIM_FAULTS[type];
+    if (!fault) return undefined;
+    const fired = this.#state.faults_fired[type] ?? 0;
+    if (fault.times !== undefined && fired >= fault.times) return undefined;
+    this.#state.faults_fired[type] = fired + 1;
+    this.#file.write(this.#state);
+    return fault.mode;
+  }
+
+  #crash(): never {
+    // A real crash: no cleanup, no final report, like a power cut on the hypervisor host.
+    process.kill(process.pid, 'SIGKILL');
+    throw new Error('unreachable');
+  }
+}

@@ -1,0 +1,93 @@
+import { isAgentTaskType } from '../domain/agent-tasks.js';
+import type { Logger } from '../platform/logger.js';
+import type { AgentSettings, OfferedTask, ReportAck } from './agent-api.js';
+import { DriverFailure, type HypervisorDriver } from './drivers/driver.js';
+import { CredentialRefused, type PanelClient } from './panel-client.js';
+
+/**
+ * Runs one task: reports `started`, executes it on the driver while sending a progress report at
+ * least every `progress_interval_ms` (the panel's proof of life for the step), then reports
+ * `completed` or `failed`. Sequences increase from the panel's `next_sequence`. A `stop`
+ * directive aborts the driver and ends all reporting for the task.
+ */
+export async function runTask(
+  offered: OfferedTask['attributes'],
+  driver: HypervisorDriver,
+  panel: PanelClient,
+  settings: AgentSettings,
+  logger: Logger,
+  shutdown: AbortSignal,
+  fatal: (error: Error) => void,
+): Promise<void> {
+  const log = logger.child({
+    task_id: offered.task_id,
+    type: offered.type,
+    correlation_id: offered.correlation_id,
+  });
+  const abort = new AbortController();
+  const onShutdown = () => abort.abort();
+  shutdown.addEventListener('abort', onShutdown, { once: true });
+  let sequence = offered.next_sequence;
+  let latest: { percent?: number; message?: string } = {};
+  let chain = Promise.resolve();
+
+  // Reports go out one at a time, in sequence order, each retried until the panel takes it.
+  const report = (
+    kind: 'started' | 'progress' | 'completed' | 'failed',
+    body: Record<string, unknown> = {},
+  ) => {
+    const payload = { ...body, sequence: sequence++ };
+    const sent = chain.then(async () => {
+      if (abort.signal.aborted && kind === 'progress') return;
+      const { body: ack } = await panel.call<ReportAck>('POST', `/tasks/${offered.task_id}/${kind}`, payload);
+      if (ack.attributes.directive === 'stop' && !abort.signal.aborted) {
+        log.info('panel says stop', { state: ack.attributes.state });
+        abort.abort();
+      }
+    });
+    chain = sent.catch((error: unknown) => {
+      if (error instanceof CredentialRefused) {
+        abort.abort();
+        fatal(error);
+      } else if (!shutdown.aborted) {
+        log.warn('report refused by the panel', { kind, error });
+      }
+    });
+    return chain;
+  };
+
+  const keepAlive = setInterval(() => void report('progress', latest), settings.progress_interval_ms);
+  try {
+    await report('started');
+    if (abort.signal.aborted) return;
+    if (!isAgentTaskType(offered.type)) {
+      throw new DriverFailure('UNKNOWN_TASK_TYPE', `this agent cannot run ${offered.type}`, false);
+    }
+    const result = await driver.execute(offered.type, offered.params, {
+      signal: abort.signal,
+      progress: (percent, message) => {
+        latest = { percent, ...(message ? { message } : {}) };
+        void report('progress', latest);
+      },
+    });
+    clearInterval(keepAlive);
+    if (!abort.signal.aborted) await report('completed', { result });
+    log.info('task completed');
+  } catch (error) {
+    clearInterval(keepAlive);
+    if (abort.signal.aborted) {
+      log.info('task stopped');
+      return;
+    }
+    const failure =
+      error instanceof DriverFailure
+        ? { code: error.code, message: error.message, retryable: error.retryable }
+        : { code: 'AGENT_ERROR', message: (error as Error).message || 'agent error', retryable: true };
+    log.warn('task failed', failure);
+    await report('failed', { error: failure });
+  } finally {
+    clearInterval(keepAlive);
+    shutdown.removeEventListener('abort', onShutdown);
+    await chain;
+  }
+}
