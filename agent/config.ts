@@ -46,7 +46,7 @@ const schema = z.object({
     .default('{}')
     .transform((s) => JSON.parse(s) as unknown)
     .pipe(
-      z.record(
+      z.partialRecord(
         z.enum(AGENT_TASK_TYPES),
         z.object({ mode: FaultMode, times: z.number().int().positive().optional() }),
       ),

@@ -14,6 +14,7 @@ import { insertUser } from '../db/repositories/users.js';
 import type { CredentialType } from '../domain/credentials.js';
 import { type Config, configWith } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
+import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
 
 /**
@@ -66,7 +67,16 @@ export interface TestWorker {
 }
 
 /** A worker on the context's task queue, running the bundle built once for the whole run. */
+let runtimeInstalled = false;
+
 export async function startTestWorker(config: Config): Promise<TestWorker> {
+  if (!runtimeInstalled) {
+    // The SDK's default logger writes every worker state change to the console.
+    installRuntimeLogger(
+      createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'warn', { service: 'worker' }),
+    );
+    runtimeInstalled = true;
+  }
   const database = createDatabase({ url: config.DATABASE_URL, poolSize: 4, namedStatements: false });
   const { worker, connection } = await createWorker({
     config,

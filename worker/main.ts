@@ -1,24 +1,14 @@
-import { Runtime } from '@temporalio/worker';
 import { createDatabase } from '../db/database.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { onShutdown } from '../platform/shutdown.js';
+import { installRuntimeLogger } from './runtime-logger.js';
 import { startSweepers } from './sweepers.js';
 import { createWorker } from './worker.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, { service: 'worker' });
-Runtime.install({
-  logger: {
-    log: (level, message, meta) =>
-      logger[level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : 'debug'](message, meta),
-    trace: () => {},
-    debug: (message, meta) => logger.debug(message, meta),
-    info: (message, meta) => logger.info(message, meta),
-    warn: (message, meta) => logger.warn(message, meta),
-    error: (message, meta) => logger.error(message, meta),
-  },
-});
+installRuntimeLogger(logger);
 
 const database = createDatabase({
   url: config.DATABASE_URL,

@@ -1,6 +1,7 @@
 import { requireClientKey } from '../middleware/auth.js';
 import { createApiRouter } from '../router.js';
 import * as listInstances from './instances/list.js';
+import * as instanceMetrics from './instances/metrics.js';
 import * as powerInstance from './instances/power.js';
 import * as showInstance from './instances/show.js';
 
@@ -8,6 +9,6 @@ import * as showInstance from './instances/show.js';
 export function clientApi() {
   const app = createApiRouter();
   app.use('*', requireClientKey);
-  for (const route of [listInstances, showInstance, powerInstance]) route.register(app);
+  for (const route of [listInstances, showInstance, powerInstance, instanceMetrics]) route.register(app);
   return app;
 }

@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type SimulatedState, simulatedStatePath } from '../agent/drivers/simulated.js';
+import { StateFile } from '../agent/state-file.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface AgentProcess {
+  readonly stateDir: string;
+  readonly output: string[];
+  process: ChildProcess;
+  exited: Promise<number | null>;
+  /** The simulated hypervisor's state as the agent last wrote it. */
+  hypervisor(): SimulatedState;
+  restart(env?: Record<string, string>): void;
+  stop(): Promise<void>;
+}
+
+/** Runs the reference agent (`agent/main.ts`) as its own process, as `npm run agent` does. */
+export function startAgentProcess(
+  env: Record<string, string>,
+  options: { seed?: Partial<SimulatedState>; stateDir?: string } = {},
+): AgentProcess {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'agent-'));
+  const output: string[] = [];
+  const file = new StateFile<SimulatedState>(simulatedStatePath(stateDir), () => ({
+    instances: {},
+    applied: [],
+    faults_fired: {},
+  }));
+  const launch = (extra: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'agent/main.ts')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        AGENT_STATE_DIR: stateDir,
+        AGENT_METRICS_INTERVAL_MS: '60000',
+        LOG_LEVEL: 'info',
+        ...env,
+        ...extra,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    return { child, exited };
+  };
+  if (options.seed) file.write({ ...file.read(), ...options.seed });
+  let current = launch();
+  const agent: AgentProcess = {
+    stateDir,
+    output,
+    process: current.child,
+    exited: current.exited,
+    hypervisor: () => JSON.parse(readFileSync(file.path, 'utf8')) as SimulatedState,
+    restart(extra) {
+      current = launch(extra);
+      agent.process = current.child;
+      agent.exited = current.exited;
+    },
+    async stop() {
+      if (agent.process.exitCode === null && agent.process.signalCode === null) {
+        agent.process.kill('SIGKILL');
+        await agent.exited;
+      }
+    },
+  };
+  return agent;
+}
+
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

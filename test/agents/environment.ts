@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { SimulatedInstance, SimulatedState } from '../../agent/drivers/simulated.js';
+import type { ApiServer } from '../../api/server.js';
+import { createCredential } from '../../db/repositories/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { provisionInstanceWorkflowId } from '../../domain/workflow-ids.js';
+import type { Config } from '../../platform/config.js';
+import type { ProvisionInstanceInput } from '../../workflows/provision-instance.js';
+import { type AgentProcess, eventually, startAgentProcess } from '../agent-process.js';
+import { seed, startTestServer, startTestWorker, type TestWorker } from '../harness.js';
+
+/** Timeouts short enough that failure paths finish in seconds. */
+export const FAST_AGENT_TIMING = {
+  AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '3000',
+  AGENT_TASK_LEASE_MS: '2000',
+  AGENT_POLL_MAX_WAIT_MS: '2000',
+} as const;
+
+export const simulatedInstance = (fields: Partial<SimulatedInstance> = {}): SimulatedInstance => ({
+  hostname: 'web-1.example.test',
+  cpu_cores: 2,
+  memory_mb: 2048,
+  disk_mb: 40960,
+  image: 'debian-12',
+  boot_order: ['disk'],
+  ipv4: '203.0.113.10',
+  ipv6: null,
+  power_state: 'running',
+  created_at: new Date().toISOString(),
+  ...fields,
+});
+
+/**
+ * A listening API, a worker on its own task queue, a customer with a client key, and hypervisors
+ * whose real agent processes enroll through the Agent API.
+ */
+export async function startAgentEnvironment(overrides: Partial<Record<keyof Config, string>> = {}) {
+  const server: ApiServer & { config: Config } = await startTestServer({
+    ...FAST_AGENT_TIMING,
+    ...overrides,
+  });
+  const worker: TestWorker = await startTestWorker(server.config);
+  const db = server.deps.db;
+  const owner = await seed.user(db);
+  const clientKey = await seed.key(db, owner.id, 'client');
+  const agents: AgentProcess[] = [];
+
+  return {
+    server,
+    db,
+    ownerId: owner.id,
+    clientKey,
+    temporal: server.deps.temporal,
+
+    /** A hypervisor, enrolled by a real agent process started with `env` and the driver state `state`. */
+    async hypervisorWithAgent(env: Record<string, string> = {}, state: Partial<SimulatedState> = {}) {
+      const hypervisor = await seed.hypervisor(db);
+      const token = await createCredential(db, {
+        type: 'enrollment',
+        hypervisorId: hypervisor.id,
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      const agent = startAgentProcess(
+        {
+          AGENT_PANEL_URL: server.url,
+          AGENT_ENROLLMENT_TOKEN: token.token,
+          AGENT_SIM_LATENCY_MS: '{"default":0}',
+          ...env,
+        },
+        { seed: state },
+      );
+      agents.push(agent);
+      await eventually(
+        async () => (await findHypervisor(db, hypervisor.id))?.status === 'online',
+        30_000,
+        'enrollment',
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; agent output:\n${agent.output.join('')}`);
+      });
+      return { hypervisor, agent };
+    },
+
+    /** An instance of the customer, created on the hypervisor through the provisioning workflow. */
+    async provisionedInstance(hypervisor: { id: string; location_id: string }) {
+      const instance = await seed.instance(db, {
+        userId: owner.id,
+        locationId: hypervisor.location_id,
+        hypervisorId: hypervisor.id,
+        status: 'provisioning',
+      });
+      const input: ProvisionInstanceInput = {
+        instanceId: instance.id,
+        hypervisorId: hypervisor.id,
+        spec: {
+          instance_id: instance.id,
+          hostname: instance.hostname,
+          cpu_cores: instance.cpu_cores,
+          memory_mb: instance.memory_mb,
+          disk_mb: instance.disk_mb,
+          image: 'debian-12',
+          boot_order: ['disk'],
+          ipv4: instance.primary_ipv4,
+          ipv6: instance.primary_ipv6,
+          start: true,
+        },
+        correlationId: null,
+        timing: { heartbeatTimeoutMs: Number(server.config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS) },
+      };
+      await server.deps.temporal.workflow.execute('provisionInstance', {
+        taskQueue: server.config.TEMPORAL_TASK_QUEUE,
+        workflowId: provisionInstanceWorkflowId(instance.id),
+        args: [input],
+      });
+      return instance;
+    },
+
+    async power(instanceId: string, action: string) {
+      return fetch(`${server.url}/api/client/cloud/${instanceId}/power`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${clientKey}`,
+          'Content-Type': 'application/json',
+          'X-Request-Id': randomUUID(),
+        },
+        body: JSON.stringify({ action }),
+      });
+    },
+
+    async close() {
+      await Promise.all(agents.map((a) => a.stop()));
+      await worker.stop();
+      await server.close();
+    },
+  };
+}
+
+export type AgentEnvironment = Awaited<ReturnType<typeof startAgentEnvironment>>;

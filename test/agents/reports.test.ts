@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCredential } from '../../db/repositories/credentials.js';
+import { findInstance } from '../../db/repositories/instances.js';
+import { storeSamples } from '../../db/repositories/metrics.js';
+import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
+import { json, seed } from '../harness.js';
+import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
+
+/**
+ * The report rules (SPEC.md §6) driven by hand, as an agent would speak them, with no agent
+ * process in the way.
+ */
+let env: AgentEnvironment;
+beforeAll(async () => {
+  env = await startAgentEnvironment();
+});
+afterAll(() => env.close());
+
+async function hypervisorWithCredential() {
+  const hypervisor = await seed.hypervisor(env.db);
+  const { token } = await createCredential(env.db, { type: 'agent', hypervisorId: hypervisor.id });
+  return { hypervisor, token };
+}
+
+const agentCall = (token: string, path: string, body?: unknown) =>
+  fetch(`${env.server.url}/api/cloudsvc/agent${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+async function queuedPowerTask(action = 'stop') {
+  const { hypervisor, token } = await hypervisorWithCredential();
+  const instance = await seed.instance(env.db, {
+    userId: env.ownerId,
+    locationId: hypervisor.location_id,
+    hypervisorId: hypervisor.id,
+    status: 'running',
+  });
+  expect((await env.power(instance.id, action)).status).toBe(202);
+  const res = await agentCall(token, '/tasks/next?wait_ms=10000');
+  expect(res.status).toBe(200);
+  const task = (await json(res)).attributes;
+  return { hypervisor, token, instance, task };
+}
+
+describe('agent reports', () => {
+  it('are idempotent on (task_id, sequence), take out-of-order progress, and complete the workflow once', async () => {
+    const { token, instance, task } = await queuedPowerTask();
+    expect(task.type).toBe('instance.power');
+    expect(task.params).toEqual({ instance_id: instance.id, action: 'stop' });
+    expect(task.next_sequence).toBe(1);
+    const report = (kind: string, body: object) => agentCall(token, `/tasks/${task.task_id}/${kind}`, body);
+
+    const started = await json(await report('started', { sequence: 1 }));
+    expect(started.attributes).toMatchObject({ state: 'running', directive: 'continue' });
+    expect(await json(await report('started', { sequence: 1 }))).toEqual(started);
+
+    await report('progress', { sequence: 3, percent: 60 });
+    const late = await json(await report('progress', { sequence: 2, percent: 30 }));
+    expect(late.attributes).toMatchObject({ state: 'running', directive: 'continue' });
+    const row = await env.db
+      .selectFrom('agent_tasks')
+      .select(['progress', 'last_sequence'])
+      .where('id', '=', task.task_id)
+      .executeTakeFirstOrThrow();
+    expect(row.last_sequence).toBe(3);
+    expect(row.progress).toMatchObject({ percent: 60 });
+
+    const done = await json(await report('completed', { sequence: 4, result: { power_state: 'stopped' } }));
+    expect(done.attributes).toMatchObject({ state: 'completed', directive: 'stop' });
+    // The same completion again: the stored answer, no second completion.
+    expect(
+      await json(await report('completed', { sequence: 4, result: { power_state: 'stopped' } })),
+    ).toEqual(done);
+    // A report after the end: told to stop.
+    expect((await json(await report('progress', { sequence: 5 }))).attributes.directive).toBe('stop');
+
+    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
+    const stored = await env.db
+      .selectFrom('agent_task_reports')
+      .select('sequence')
+      .where('task_id', '=', task.task_id)
+      .execute();
+    expect(stored.map((r) => r.sequence).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('answers a report for another hypervisor’s task, or an unknown one, with 404', async () => {
+    const { task } = await queuedPowerTask();
+    const other = await hypervisorWithCredential();
+    const foreign = await agentCall(other.token, `/tasks/${task.task_id}/started`, { sequence: 1 });
+    expect(foreign.status).toBe(404);
+    expect((await json(foreign)).errors[0].code).toBe('SVC-RES-404');
+    expect((await agentCall(other.token, `/tasks/${randomUUID()}/started`, { sequence: 1 })).status).toBe(
+      404,
+    );
+  });
+
+  it('fails the step for good when the agent says retrying cannot help', async () => {
+    const { token, instance, task } = await queuedPowerTask();
+    const answer = await json(
+      await agentCall(token, `/tasks/${task.task_id}/failed`, {
+        sequence: 1,
+        error: { code: 'INSTANCE_NOT_FOUND', message: 'no such domain', retryable: false },
+      }),
+    );
+    expect(answer.attributes).toMatchObject({ state: 'failed', directive: 'stop' });
+    await expect(
+      env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result(),
+    ).rejects.toThrow();
+    expect((await findInstance(env.db, instance.id))?.status).toBe('running');
+  });
+
+  it('fails a completion whose result has the wrong shape', async () => {
+    const { token, instance, task } = await queuedPowerTask();
+    const answer = await json(
+      await agentCall(token, `/tasks/${task.task_id}/completed`, { sequence: 1, result: { power: 'on' } }),
+    );
+    expect(answer.attributes.state).toBe('failed');
+    // Not final: a result of the wrong shape is retried as a new attempt.
+    const retried = await json(await agentCall(token, '/tasks/next?wait_ms=10000'));
+    expect(retried.attributes.attempt).toBe(2);
+    await agentCall(token, `/tasks/${retried.attributes.task_id}/completed`, {
+      sequence: 1,
+      result: { power_state: 'stopped' },
+    });
+    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+  });
+
+  it('refuses malformed reports without effect', async () => {
+    const { token, task } = await queuedPowerTask();
+    for (const body of [{}, { sequence: 0 }, { sequence: 'one' }]) {
+      const res = await agentCall(token, `/tasks/${task.task_id}/started`, body);
+      expect(res.status).toBe(400);
+    }
+    const bad = await agentCall(token, `/tasks/${task.task_id}/failed`, {
+      sequence: 1,
+      error: { code: 'lower case', message: '' },
+    });
+    expect(bad.status).toBe(400);
+    const row = await env.db
+      .selectFrom('agent_tasks')
+      .select(['status'])
+      .where('id', '=', task.task_id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('leased');
+  });
+
+  it('keeps metric samples only for the agent’s own instances, once each', async () => {
+    const { hypervisor, token } = await hypervisorWithCredential();
+    const mine = await seed.instance(env.db, {
+      userId: env.ownerId,
+      locationId: hypervisor.location_id,
+      hypervisorId: hypervisor.id,
+    });
+    const elsewhere = await seed.instance(env.db, {
+      userId: env.ownerId,
+      locationId: hypervisor.location_id,
+    });
+    const sample = (id: string) => ({
+      instance_uuid: id,
+      sampled_at: new Date().toISOString(),
+      cpu_percent: 12.5,
+      memory_used_mb: 512,
+      disk_read_bytes: 1,
+      disk_write_bytes: 2,
+      net_rx_bytes: 3,
+      net_tx_bytes: 4,
+    });
+    const one = sample(mine.id);
+    const res = await agentCall(token, '/metrics', { samples: [one, sample(elsewhere.id)] });
+    expect(res.status).toBe(202);
+    expect((await json(res)).attributes).toEqual({ received: 2, stored: 1 });
+    expect((await json(await agentCall(token, '/metrics', { samples: [one] }))).attributes.stored).toBe(0);
+    expect(await storeSamples(env.db, hypervisor.id, [])).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
+import { findInstance } from '../../db/repositories/instances.js';
+import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
+import { eventually } from '../agent-process.js';
+import { json } from '../harness.js';
+import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
+
+let env: AgentEnvironment;
+beforeAll(async () => {
+  env = await startAgentEnvironment();
+});
+afterAll(() => env.close());
+
+describe('a task round trip through a real agent', () => {
+  it('provisions on the simulated hypervisor, then a power action from the Client API reaches it', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent({ AGENT_METRICS_INTERVAL_MS: '300' });
+    const instance = await env.provisionedInstance(hypervisor);
+    expect((await findInstance(env.db, instance.id))?.status).toBe('running');
+    expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+
+    const res = await env.power(instance.id, 'stop');
+    expect(res.status).toBe(202);
+    expect((await json(res)).attributes.status).toBe('stopping');
+    const result = await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    expect(result).toEqual({ power_state: 'stopped' });
+    expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
+    expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+
+    const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
+    expect(events).toEqual(['instance.power.stop', 'instance.power.stop.requested', 'instance.provisioned']);
+
+    const tasks = await env.db
+      .selectFrom('agent_tasks')
+      .select(['type', 'status', 'last_sequence'])
+      .where('workflow_id', '=', powerInstanceWorkflowId(instance.id))
+      .execute();
+    expect(tasks).toEqual([{ type: 'instance.power', status: 'completed', last_sequence: 2 }]);
+  });
+
+  it('refuses a power action the status does not allow, and one while another runs', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent({
+      AGENT_SIM_LATENCY_MS: '{"instance.power":1500,"default":0}',
+    });
+    const instance = await env.provisionedInstance(hypervisor);
+    expect((await env.power(instance.id, 'start')).status).toBe(409);
+    expect((await env.power(instance.id, 'restart')).status).toBe(202);
+    const busy = await env.power(instance.id, 'stop');
+    expect(busy.status).toBe(409);
+    expect((await json(busy)).errors[0].code).toBe('SVC-CONFLICT-409');
+    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    expect((await findInstance(env.db, instance.id))?.status).toBe('running');
+  });
+
+  it('stores metric samples sent by the agent, served by the Client API', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent({ AGENT_METRICS_INTERVAL_MS: '200' });
+    const instance = await env.provisionedInstance(hypervisor);
+    const body = await eventually(
+      async () => {
+        const res = await fetch(`${env.server.url}/api/client/cloud/${instance.id}/metrics`, {
+          headers: { Authorization: `Bearer ${env.clientKey}` },
+        });
+        const b = await json(res);
+        return b.attributes.samples.length >= 2 ? b : undefined;
+      },
+      15_000,
+      'metric samples',
+    );
+    expect(body.object).toBe('instance_metrics');
+    const sample = body.attributes.samples[0];
+    expect(Object.keys(sample).sort()).toEqual([
+      'cpu_percent',
+      'disk_read_bytes',
+      'disk_write_bytes',
+      'memory_used_mb',
+      'net_rx_bytes',
+      'net_tx_bytes',
+      'sampled_at',
+    ]);
+  });
+});
