@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
+import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { findInstance } from '../../db/repositories/instances.js';
+import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
+import { eventually } from '../agent-process.js';
+import { seed } from '../harness.js';
+import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
+
+/** Every failure the simulated driver can rehearse, against the real bridge. */
+let env: AgentEnvironment;
+beforeAll(async () => {
+  env = await startAgentEnvironment();
+});
+afterAll(() => env.close());
+
+const powerChanges = (applied: { type: string; instance_id: string }[], instanceId: string) =>
+  applied.filter((a) => a.type === 'instance.power' && a.instance_id === instanceId);
+
+describe('when the agent fails', () => {
+  it('an agent killed mid-task and restarted completes the step once', async () => {
+    // The agent applies the stop on the hypervisor, then dies before it can report.
+    const { hypervisor, agent } = await env.hypervisorWithAgent({
+      AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'crash-after', times: 1 } }),
+    });
+    const instance = await env.provisionedInstance(hypervisor);
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await agent.exited;
+    expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+    expect((await findInstance(env.db, instance.id))?.status).toBe('stopping');
+
+    agent.restart();
+    const result = await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    expect(result).toEqual({ power_state: 'stopped' });
+    expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
+    expect(powerChanges(agent.hypervisor().applied, instance.id)).toHaveLength(1);
+    const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
+    expect(events.filter((e) => e === 'instance.power.stop')).toHaveLength(1);
+  });
+
+  it('a silent agent is found by the heartbeat timeout, and the step is retried as a new task', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent({
+      AGENT_SIM_LATENCY_MS: JSON.stringify({ 'instance.power': 1500, default: 0 }),
+    });
+    const instance = await env.provisionedInstance(hypervisor);
+    const workflowId = powerInstanceWorkflowId(instance.id);
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await eventually(
+      async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
+      10_000,
+      'running',
+    );
+
+    agent.process.kill('SIGSTOP'); // alive but silent: no progress, no heartbeat
+    const tasks = await eventually(
+      async () => {
+        const all = await listTasksOfWorkflow(env.db, workflowId);
+        return all.length === 2 ? all : undefined;
+      },
+      20_000,
+      'a second attempt',
+    );
+    expect(tasks[0]).toMatchObject({ attempt: 1, status: 'abandoned' });
+    agent.process.kill('SIGCONT');
+
+    await env.temporal.workflow.getHandle(workflowId).result();
+    const final = await listTasksOfWorkflow(env.db, workflowId);
+    expect(final.map((t) => [t.attempt, t.status])).toEqual([
+      [1, 'abandoned'],
+      [2, 'completed'],
+    ]);
+    expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
+    expect(powerChanges(agent.hypervisor().applied, instance.id)).toHaveLength(1);
+  });
+
+  it('cancelling the workflow reaches the agent, which stops the task', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent({
+      AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'hang' } }),
+    });
+    const instance = await env.provisionedInstance(hypervisor);
+    const workflowId = powerInstanceWorkflowId(instance.id);
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await eventually(
+      async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
+      10_000,
+      'running',
+    );
+
+    const handle = env.temporal.workflow.getHandle(workflowId);
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow();
+    await eventually(
+      () => agent.output.join('').includes('"msg":"task stopped"'),
+      10_000,
+      'the agent to stop the task',
+    );
+
+    expect((await listTasksOfWorkflow(env.db, workflowId))[0]?.status).toBe('cancelled');
+    expect((await findInstance(env.db, instance.id))?.status).toBe('running');
+    expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
+    expect(events[0]).toBe('instance.power.stop.cancelled');
+    expect(agent.process.exitCode).toBeNull();
+  });
+
+  it('a retryable failure is retried as a new attempt', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent({
+      AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'fail', times: 1 } }),
+    });
+    const instance = await env.provisionedInstance(hypervisor);
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    const tasks = await listTasksOfWorkflow(env.db, powerInstanceWorkflowId(instance.id));
+    expect(tasks.map((t) => t.status)).toEqual(['failed', 'completed']);
+    expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+  });
+
+  it('a revoked agent stops working and exits', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const admin = await seed.user(env.db, { admin: true });
+    const key = await seed.key(env.db, admin.id, 'application');
+    const res = await fetch(
+      `${env.server.url}/api/application/cloudsvc/hypervisors/${hypervisor.id}/revoke-agent`,
+      {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}` },
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(await agent.exited).toBe(77);
+    expect(agent.output.join('')).toContain('refused the agent credential');
+  });
+});
