@@ -5,7 +5,7 @@ import { ApiError } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
 import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
-import { HypervisorFields, unique } from './fields.js';
+import { HypervisorCreateFields, unique } from './fields.js';
 
 const route = createRoute({
   method: 'post',
@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ['Hypervisors'],
   summary: 'Register a hypervisor',
   description: 'The hypervisor starts `pending`; issue an enrollment token and give it to its agent.',
-  request: { body: jsonBody(HypervisorFields.openapi('HypervisorCreate')) },
+  request: { body: jsonBody(HypervisorCreateFields.openapi('HypervisorCreate')) },
   responses: {
     201: jsonContent(HypervisorEnvelope, 'The hypervisor.'),
     ...commonErrors,
