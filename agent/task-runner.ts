@@ -40,7 +40,9 @@ export async function runTask(
     const sent = chain.then(async () => {
       if (abort.signal.aborted && kind === 'progress') return;
       const { body: ack } = await panel.call<ReportAck>('POST', `/tasks/${offered.task_id}/${kind}`, payload);
-      if (ack.attributes.directive === 'stop' && !abort.signal.aborted) {
+      // After completed/failed, `stop` is the panel's normal answer; before, it means abandon.
+      const final = kind === 'completed' || kind === 'failed';
+      if (ack.attributes.directive === 'stop' && !final && !abort.signal.aborted) {
         log.info('panel says stop', { state: ack.attributes.state });
         abort.abort();
       }

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SimulatedInstance, SimulatedState } from '../../agent/drivers/simulated.js';
 import type { ApiServer } from '../../api/server.js';
+import { startProvisioning } from '../../api/workflow-starts.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { provisionInstanceWorkflowId } from '../../domain/workflow-ids.js';
 import type { Config } from '../../platform/config.js';
-import type { ProvisionInstanceInput } from '../../workflows/provision-instance.js';
 import { type AgentProcess, eventually, startAgentProcess } from '../agent-process.js';
 import { seed, startTestServer, startTestWorker, type TestWorker } from '../harness.js';
 
@@ -88,29 +87,14 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
         hypervisorId: hypervisor.id,
         status: 'provisioning',
       });
-      const input: ProvisionInstanceInput = {
-        instanceId: instance.id,
-        hypervisorId: hypervisor.id,
-        spec: {
-          instance_id: instance.id,
-          hostname: instance.hostname,
-          cpu_cores: instance.cpu_cores,
-          memory_mb: instance.memory_mb,
-          disk_mb: instance.disk_mb,
-          image: 'debian-12',
-          boot_order: ['disk'],
-          ipv4: instance.primary_ipv4,
-          ipv6: instance.primary_ipv6,
-          start: true,
-        },
-        correlationId: null,
-        timing: { heartbeatTimeoutMs: Number(server.config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS) },
-      };
-      await server.deps.temporal.workflow.execute('provisionInstance', {
-        taskQueue: server.config.TEMPORAL_TASK_QUEUE,
-        workflowId: provisionInstanceWorkflowId(instance.id),
-        args: [input],
-      });
+      const handle = await startProvisioning(
+        server.deps.temporal,
+        server.config,
+        instance,
+        'debian-12',
+        null,
+      );
+      await handle.result();
       return instance;
     },
 

@@ -73,7 +73,11 @@ describe('hypervisors', () => {
   });
 
   it('refuses bad input with named fields and changes nothing', async () => {
-    const res = await send('POST', '/hypervisors', { ...valid(), capabilities: ['teleport'], storage_backends: [] });
+    const res = await send('POST', '/hypervisors', {
+      ...valid(),
+      capabilities: ['teleport'],
+      storage_backends: [],
+    });
     expect(res.status).toBe(400);
     const fields = (await json(res)).errors.map((e: { source: { field: string } }) => e.source.field);
     expect(fields).toEqual(expect.arrayContaining(['capabilities.0', 'storage_backends']));
@@ -113,12 +117,18 @@ describe('hypervisors', () => {
     const { token } = (await json(await send('POST', `/hypervisors/${hv.uuid}/enrollment-token`))).attributes;
     const shown = await send('GET', `/hypervisors/${hv.uuid}`);
     expect(await shown.text()).not.toContain(token);
-    const rows = await t.db.selectFrom('credentials').selectAll().where('hypervisor_id', '=', hv.uuid).execute();
+    const rows = await t.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('hypervisor_id', '=', hv.uuid)
+      .execute();
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 
   it('lists locations', async () => {
     const body = await json(await send('GET', '/locations'));
-    expect(body.data.some((l: { attributes: { uuid: string } }) => l.attributes.uuid === locationId)).toBe(true);
+    expect(body.data.some((l: { attributes: { uuid: string } }) => l.attributes.uuid === locationId)).toBe(
+      true,
+    );
   });
 });

@@ -1,0 +1,203 @@
+/**
+ * `npm start`: the whole stack on the embedded defaults, for a newcomer with nothing installed.
+ * Temporal dev server (SQLite under the data folder, Web UI on), a database (DATABASE_URL, else
+ * embedded PGlite under the data folder), migrations, the demo seed, then the worker, the API and
+ * the reference agent of the demo hypervisor as child processes. Ctrl-C stops them all; the next
+ * start finds the same data.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { startProvisioning } from '../api/workflow-starts.js';
+import { createDatabase } from '../db/database.js';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { createCredential, findActiveCredential } from '../db/repositories/credentials.js';
+import { findHypervisor } from '../db/repositories/hypervisors.js';
+import { findInstance } from '../db/repositories/instances.js';
+import { type DemoKeys, seedDemo } from '../db/seeds/demo.js';
+import { hashToken } from '../domain/credentials.js';
+import { configWith } from '../platform/config.js';
+import { waitForPort } from '../platform/ports.js';
+import { dataDir, removeRuntimeFile, writeRuntimeFile } from '../platform/runtime-file.js';
+import { connectTemporal } from '../platform/temporal.js';
+import { type DevServer, startTemporalDevServer } from '../platform/temporal-dev-server.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const data = dataDir();
+const logs = join(data, 'logs');
+const env = process.env;
+const apiPort = Number(env.PORT ?? 8080);
+const temporalPort = Number(env.TEMPORAL_PORT ?? 7233);
+const temporalUiPort = Number(env.TEMPORAL_UI_PORT ?? 8233);
+const embeddedDbPort = Number(env.EMBEDDED_DB_PORT ?? 55432);
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const children: { name: string; child: ChildProcess }[] = [];
+let temporal: DevServer | undefined;
+let embedded: EmbeddedDatabase | undefined;
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+  if (stopping) process.exit(code);
+  stopping = true;
+  say('\nstopping cloudsvc…');
+  // The agent and API first (they call the worker's workflows), then the worker, then the servers.
+  for (const name of ['agent', 'api', 'worker']) {
+    const entry = children.find((c) => c.name === name);
+    if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
+    entry.child.kill('SIGTERM');
+    await Promise.race([
+      new Promise((r) => entry.child.once('exit', r)),
+      new Promise((r) => setTimeout(r, 10_000)),
+    ]);
+    if (entry.child.exitCode === null && entry.child.signalCode === null) entry.child.kill('SIGKILL');
+  }
+  await temporal?.stop();
+  await embedded?.stop();
+  removeRuntimeFile();
+  say('stopped.');
+  process.exit(code);
+}
+
+function launch(name: string, entry: string, childEnv: Record<string, string>): ChildProcess {
+  const log = createWriteStream(join(logs, `${name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry)], {
+    cwd: root,
+    env: { ...env, ...childEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    say(`${name} exited (${signal ?? code}); see ${join(logs, `${name}.log`)}`);
+    void stopAll(1);
+  });
+  children.push({ name, child });
+  return child;
+}
+
+async function main() {
+  mkdirSync(logs, { recursive: true });
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  // 1. Temporal: an external cluster, or the dev server keeping its state in the data folder.
+  let temporalAddress = env.TEMPORAL_ADDRESS;
+  let temporalUi = env.TEMPORAL_UI_URL;
+  if (!temporalAddress) {
+    say('starting the Temporal dev server (the first run builds the Temporal CLI: a few minutes)…');
+    temporal = await startTemporalDevServer({
+      port: temporalPort,
+      uiPort: temporalUiPort,
+      dbFile: join(data, 'temporal.sqlite'),
+      logLevel: 'warn',
+    });
+    temporalAddress = temporal.address;
+    temporalUi = temporal.uiUrl;
+  }
+
+  // 2. The database: DATABASE_URL, or embedded PGlite served on loopback.
+  let databaseUrl = env.DATABASE_URL;
+  const serverEnv: Record<string, string> = {};
+  if (!databaseUrl) {
+    say('starting the embedded database…');
+    embedded = await startEmbeddedDatabase(join(data, 'pglite'), embeddedDbPort);
+    databaseUrl = embedded.url;
+    // PGlite runs one session: no named statements, one connection per process (DESIGN.md).
+    serverEnv.DATABASE_NAMED_STATEMENTS = 'false';
+    serverEnv.DATABASE_POOL_SIZE = '1';
+  }
+  const config = configWith({
+    ...serverEnv,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    PORT: String(apiPort),
+  });
+  Object.assign(serverEnv, {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    PORT: String(apiPort),
+  });
+
+  // 3. Schema and demo data.
+  const database = createDatabase({ url: databaseUrl, poolSize: 1, namedStatements: false });
+  const db = database.db;
+  await migrateToLatest(db);
+  const keysFile = join(data, 'demo-keys.json');
+  const knownKeys: DemoKeys = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : {};
+  const demo = await seedDemo(db, knownKeys);
+  writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
+
+  // 4. Worker and API.
+  launch('worker', 'worker/main.ts', serverEnv);
+  launch('api', 'api/main.ts', serverEnv);
+  await waitForPort(apiPort, 60_000, 'the API', config.HOST);
+  const apiUrl = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${apiPort}`;
+  writeRuntimeFile({ databaseUrl, temporalAddress, apiUrl, pid: process.pid });
+
+  // 5. The demo hypervisor's agent, enrolled through the Agent API with a one-time token.
+  const agentDir = join(data, 'agent');
+  const agentEnv: Record<string, string> = {
+    AGENT_PANEL_URL: apiUrl,
+    AGENT_STATE_DIR: agentDir,
+    AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
+  };
+  const credentialFile = join(agentDir, 'credential.json');
+  const saved = existsSync(credentialFile)
+    ? (JSON.parse(readFileSync(credentialFile, 'utf8')) as { credential: string })
+    : undefined;
+  if (!saved || !(await findActiveCredential(db, hashToken(saved.credential)))) {
+    rmSync(credentialFile, { force: true });
+    const token = await createCredential(db, {
+      type: 'enrollment',
+      hypervisorId: demo.hypervisorId,
+      expiresAt: new Date(Date.now() + config.ENROLLMENT_TOKEN_TTL_MS),
+    });
+    agentEnv.AGENT_ENROLLMENT_TOKEN = token.token;
+  }
+  launch('agent', 'agent/main.ts', agentEnv);
+  const deadline = Date.now() + 60_000;
+  while ((await findHypervisor(db, demo.hypervisorId))?.status !== 'online') {
+    if (Date.now() > deadline)
+      throw new Error('the demo agent did not come online; see .data/logs/agent.log');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  // 6. The demo instance, provisioned on the demo hypervisor by the provisioning workflow.
+  if (demo.provisioning) {
+    const instance = await findInstance(db, demo.provisioning.id);
+    const client = await connectTemporal(config);
+    try {
+      await startProvisioning(client.client, config, instance!, demo.provisioning.imageCode, 'npm-start');
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    } finally {
+      await client.close();
+    }
+  }
+  await database.close();
+
+  say(`
+cloudsvc is running.
+
+  API base URL      ${apiUrl}
+    Client API      ${apiUrl}/api/client/cloud
+    Application API ${apiUrl}/api/application/cloudsvc
+    API reference   ${apiUrl}/docs
+  Temporal UI       ${temporalUi ?? '(external Temporal: see its own UI)'}
+  Client key        ${demo.keys.client}
+  Application key   ${demo.keys.application}
+
+  Try: curl -H "Authorization: Bearer ${demo.keys.client}" ${apiUrl}/api/client/cloud
+
+Data in ${data} (logs in ${logs}). Ctrl-C stops everything.`);
+}
+
+main().catch((error: unknown) => {
+  say(`cloudsvc failed to start: ${(error as Error).message}`);
+  void stopAll(1);
+});
