@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { type ActiveCredential, findActiveCredential } from '../db/repositories/credentials.js';
-import type { CredentialType } from '../domain/credentials.js';
+import { type CredentialType, hashToken } from '../domain/credentials.js';
 
 /** Types whose lookups may be cached. Agent and gateway credentials are always read fresh, so
  * revoke-agent takes effect on the very next request. */
@@ -8,7 +8,7 @@ const CACHEABLE: ReadonlySet<CredentialType> = new Set(['client', 'application']
 const MAX_ENTRIES = 10_000;
 
 /**
- * Resolves presented tokens (by hash) to live credentials. Client and application keys are kept
+ * Resolves presented tokens to live credentials (looked up by their hash). Client and application keys are kept
  * for `ttlMs` so the hot path does one query, not two; a key revoked elsewhere (the CLI) stops
  * working within that window, and at once in the process that revoked it.
  */
@@ -20,25 +20,26 @@ export class CredentialCache {
     private readonly ttlMs: number,
   ) {}
 
-  async resolve(tokenHash: string): Promise<ActiveCredential | undefined> {
-    const cached = this.#entries.get(tokenHash);
+  async resolve(token: string): Promise<ActiveCredential | undefined> {
+    // Keyed by the token itself, so a hit costs no hashing; entries live for seconds only.
+    const cached = this.#entries.get(token);
     if (cached && cached.until > Date.now()) return cached.credential;
-    if (cached) this.#entries.delete(tokenHash);
+    if (cached) this.#entries.delete(token);
 
-    const credential = await findActiveCredential(this.db, tokenHash);
+    const credential = await findActiveCredential(this.db, hashToken(token));
     if (credential && this.ttlMs > 0 && CACHEABLE.has(credential.type)) {
       if (this.#entries.size >= MAX_ENTRIES) {
         // Maps iterate in insertion order: the first key is the oldest entry.
         this.#entries.delete(this.#entries.keys().next().value as string);
       }
-      this.#entries.set(tokenHash, { credential, until: Date.now() + this.ttlMs });
+      this.#entries.set(token, { credential, until: Date.now() + this.ttlMs });
     }
     return credential;
   }
 
   forgetCredential(credentialId: string): void {
-    for (const [hash, entry] of this.#entries) {
-      if (entry.credential.id === credentialId) this.#entries.delete(hash);
+    for (const [token, entry] of this.#entries) {
+      if (entry.credential.id === credentialId) this.#entries.delete(token);
     }
   }
 }

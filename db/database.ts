@@ -25,8 +25,18 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+const statementNames = new Map<string, string>();
+
+/** A stable name per SQL text; memoised, as hashing on every query showed in profiles. */
 export function statementName(sqlText: string): string {
-  return `k_${createHash('sha1').update(sqlText).digest('base64url')}`;
+  let name = statementNames.get(sqlText);
+  if (name === undefined) {
+    // Bounded: query shapes are few, but an `in (…)` list makes a new text per length.
+    if (statementNames.size >= 5_000) statementNames.clear();
+    name = `k_${createHash('sha1').update(sqlText).digest('base64url')}`;
+    statementNames.set(sqlText, name);
+  }
+  return name;
 }
 
 /** A pool whose clients send each query as a named statement keyed by its SQL text. */
@@ -43,6 +53,24 @@ function namedStatementPool(pool: pg.Pool) {
   };
 }
 
+/** The pool behind each root handle (not its transactions), for reads that skip Kysely's layers. */
+const roots = new WeakMap<Database, { pool: pg.Pool; namedStatements: boolean }>();
+
+/**
+ * Runs SQL on the pool behind a root handle; undefined for a transaction, which must use its
+ * own connection through Kysely.
+ */
+export async function queryDirect<Row>(
+  db: Database,
+  text: string,
+  values: unknown[],
+): Promise<Row[] | undefined> {
+  const root = roots.get(db);
+  if (!root) return undefined;
+  const config = root.namedStatements ? { name: statementName(text), text, values } : { text, values };
+  return (await root.pool.query(config)).rows as Row[];
+}
+
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -56,5 +84,6 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       pool: options.namedStatements ? (namedStatementPool(pool) as never) : pool,
     }),
   });
+  roots.set(db, { pool, namedStatements: options.namedStatements });
   return { db, pool, close: () => db.destroy() };
 }

@@ -33,6 +33,11 @@ export const AGENT_TASKS = {
     params: z.object({ instance_id: instanceId }),
     result: z.object({ deleted: z.boolean() }),
   },
+  /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
+  'hypervisor.probe': {
+    params: z.object({}),
+    result: z.object({ instances: z.number().int().nonnegative() }),
+  },
 } as const;
 
 export type AgentTaskType = keyof typeof AGENT_TASKS;

@@ -4,3 +4,5 @@
  */
 export const powerInstanceWorkflowId = (instanceId: string) => `instance-power-${instanceId}`;
 export const provisionInstanceWorkflowId = (instanceId: string) => `instance-provision-${instanceId}`;
+export const probeHypervisorWorkflowId = (hypervisorId: string, nonce: string) =>
+  `hypervisor-probe-${hypervisorId}-${nonce}`;

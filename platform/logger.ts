@@ -6,14 +6,6 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-export interface Logger {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-  child(bindings: Record<string, unknown>): Logger;
-}
-
 export function describeError(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
     return {
@@ -26,25 +18,51 @@ export function describeError(error: unknown): Record<string, unknown> {
   return { value: String(error) };
 }
 
-export function createLogger(
-  level: LogLevel,
-  bindings: Record<string, unknown> = {},
-  write: (line: string) => void = (line) => process.stdout.write(line),
-): Logger {
-  const threshold = RANK[level];
-  const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[lvl] < threshold) return;
-    const record: Record<string, unknown> = { time: new Date().toISOString(), level: lvl, msg, ...bindings };
+type Write = (line: string) => void;
+
+// A class, not closures: every request makes a child, and that must cost one allocation.
+export class Logger {
+  readonly #threshold: number;
+
+  constructor(
+    private readonly level: LogLevel,
+    private readonly bindings: Record<string, unknown> = {},
+    private readonly write: Write = (line) => process.stdout.write(line),
+  ) {
+    this.#threshold = RANK[level];
+  }
+
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean {
+    return RANK[level] >= this.#threshold;
+  }
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    this.#emit('debug', msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.#emit('info', msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.#emit('warn', msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.#emit('error', msg, fields);
+  }
+
+  child(bindings: Record<string, unknown>): Logger {
+    return new Logger(this.level, { ...this.bindings, ...bindings }, this.write);
+  }
+
+  #emit(level: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>): void {
+    if (RANK[level] < this.#threshold) return;
+    const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg, ...this.bindings };
     for (const [key, value] of Object.entries(fields ?? {})) {
       record[key] = value instanceof Error ? describeError(value) : value;
     }
-    write(`${JSON.stringify(record)}\n`);
-  };
-  return {
-    debug: (msg, fields) => emit('debug', msg, fields),
-    info: (msg, fields) => emit('info', msg, fields),
-    warn: (msg, fields) => emit('warn', msg, fields),
-    error: (msg, fields) => emit('error', msg, fields),
-    child: (more) => createLogger(level, { ...bindings, ...more }, write),
-  };
+    this.write(`${JSON.stringify(record)}\n`);
+  }
+}
+
+export function createLogger(level: LogLevel, bindings: Record<string, unknown> = {}, write?: Write): Logger {
+  return new Logger(level, bindings, write);
 }

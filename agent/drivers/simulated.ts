@@ -128,6 +128,8 @@ export class SimulatedDriver implements HypervisorDriver {
         return this.#power(params as AgentTaskParams<'instance.power'>);
       case 'instance.delete':
         return this.#delete(params as AgentTaskParams<'instance.delete'>);
+      case 'hypervisor.probe':
+        return { instances: Object.keys(this.#state.instances).length };
     }
   }
 

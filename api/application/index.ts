@@ -5,6 +5,7 @@ import * as createHypervisor from './hypervisors/create.js';
 import * as issueEnrollmentToken from './hypervisors/enrollment-token.js';
 import * as listHypervisors from './hypervisors/list.js';
 import * as setMaintenance from './hypervisors/maintenance.js';
+import * as probeHypervisor from './hypervisors/probe.js';
 import * as revokeAgent from './hypervisors/revoke-agent.js';
 import * as showHypervisor from './hypervisors/show.js';
 import * as updateHypervisor from './hypervisors/update.js';
@@ -26,6 +27,7 @@ export function applicationApi() {
     setMaintenance,
     issueEnrollmentToken,
     revokeAgent,
+    probeHypervisor,
   ]) {
     route.register(app);
   }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { type CredentialType, claimedType, hashToken } from '../../domain/credentials.js';
+import { type CredentialType, claimedType } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 
@@ -13,7 +13,7 @@ function requireCredential(type: CredentialType): MiddlewareHandler<AppEnv> {
     const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
     if (!token) throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
 
-    const credential = await c.var.deps.credentials.resolve(hashToken(token));
+    const credential = await c.var.deps.credentials.resolve(token);
     if (!credential || credential.type !== claimedType(token)) {
       throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
@@ -25,7 +25,6 @@ function requireCredential(type: CredentialType): MiddlewareHandler<AppEnv> {
       userId: credential.userId,
       hypervisorId: credential.hypervisorId,
     });
-    c.set('logger', c.var.logger.child({ credential_id: credential.id }));
     await next();
   };
 }

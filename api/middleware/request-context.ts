@@ -31,6 +31,7 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
       if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) throw new ApiError('SVC-REQ-415');
     }
 
+    if (!logger.enabled('debug')) return next();
     const started = performance.now();
     await next();
     logger.debug('request', {

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { PageRequest } from '../../domain/pagination.js';
 import { offsetOf } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import type { NewInstance } from '../schema.js';
+import { precompiled } from '../precompiled.js';
+import type { DB, NewInstance } from '../schema.js';
 
 const INSTANCE_COLUMNS = [
   'id',
@@ -25,15 +26,20 @@ const INSTANCE_COLUMNS = [
 
 export type Instance = Awaited<ReturnType<typeof findInstanceOfUser>> & {};
 
-/** One instance of one user: a foreign or deleted instance is indistinguishable from none. */
-export async function findInstanceOfUser(db: Database, userId: string, instanceId: string) {
-  return db
+// The show-instance read runs on every GET of an instance: compiled once.
+const instanceOfUser = precompiled((db: Kysely<DB>, userId: string, instanceId: string) =>
+  db
     .selectFrom('instances')
     .select(INSTANCE_COLUMNS)
     .where('id', '=', instanceId)
     .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null),
+);
+
+/** One instance of one user: a foreign or deleted instance is indistinguishable from none. */
+export async function findInstanceOfUser(db: Database, userId: string, instanceId: string) {
+  const [row] = await instanceOfUser(db, userId, instanceId);
+  return row;
 }
 
 export async function findInstance(db: Database, instanceId: string) {

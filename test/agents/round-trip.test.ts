@@ -3,7 +3,7 @@ import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
 import { eventually } from '../agent-process.js';
-import { json } from '../harness.js';
+import { json, seed } from '../harness.js';
 import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
 
 let env: AgentEnvironment;
@@ -77,5 +77,20 @@ describe('a task round trip through a real agent', () => {
       'net_tx_bytes',
       'sampled_at',
     ]);
+  });
+
+  it('probes a hypervisor end to end from the Application API', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent();
+    await env.provisionedInstance(hypervisor);
+    const admin = await seed.user(env.db, { admin: true });
+    const key = await seed.key(env.db, admin.id, 'application');
+    const res = await fetch(`${env.server.url}/api/application/cloudsvc/hypervisors/${hypervisor.id}/probe`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    const body = (await json(res)).attributes;
+    expect(body).toMatchObject({ hypervisor_uuid: hypervisor.id, instances: 1 });
+    expect(body.round_trip_ms).toBeGreaterThanOrEqual(0);
   });
 });

@@ -38,13 +38,23 @@ async function npmStart(dataDir: string, ports: Record<string, number>): Promise
   });
   child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
-  const text = await eventually(() => {
-    const all = output.join('');
-    if (child.exitCode !== null) throw new Error(`npm start exited: ${all}`);
-    return all.includes('Ctrl-C stops everything') ? all : undefined;
-  }, 150_000, 'npm start');
+  const text = await eventually(
+    () => {
+      const all = output.join('');
+      if (child.exitCode !== null) throw new Error(`npm start exited: ${all}`);
+      return all.includes('Ctrl-C stops everything') ? all : undefined;
+    },
+    150_000,
+    'npm start',
+  );
   const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text)?.[1] ?? '';
-  return { child, output, apiUrl: field('API base URL'), clientKey: field('Client key'), applicationKey: field('Application key') };
+  return {
+    child,
+    output,
+    apiUrl: field('API base URL'),
+    clientKey: field('Client key'),
+    applicationKey: field('Application key'),
+  };
 }
 
 /** Ctrl-C; resolves with what the stack printed once it is gone (npm itself exits at once on SIGINT). */
@@ -56,13 +66,22 @@ async function stop(started: Started): Promise<string> {
 }
 
 describe('npm start', () => {
-  it('starts the stack, serves the printed keys, stops everything on Ctrl-C and keeps its data', { timeout: 300_000 }, async () => {
+  it('starts the stack, serves the printed keys, stops everything on Ctrl-C and keeps its data', {
+    timeout: 300_000,
+  }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cloudsvc-start-'));
-    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), db: await freePort() };
+    const ports = {
+      api: await freePort(),
+      temporal: await freePort(),
+      ui: await freePort(),
+      db: await freePort(),
+    };
 
     const first = await npmStart(dataDir, ports);
     expect(first.output.join('')).toContain(`Temporal UI       http://127.0.0.1:${ports.ui}`);
-    const list = await fetch(`${first.apiUrl}/api/client/cloud`, { headers: { Authorization: `Bearer ${first.clientKey}` } });
+    const list = await fetch(`${first.apiUrl}/api/client/cloud`, {
+      headers: { Authorization: `Bearer ${first.clientKey}` },
+    });
     expect(list.status).toBe(200);
     const demo = (await json(list)).data[0].attributes;
     expect(demo.name).toBe('demo-instance');
@@ -73,12 +92,16 @@ describe('npm start', () => {
     );
     expect(hypervisors.data[0].attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
     // The demo agent provisions the instance through the real task path.
-    await eventually(async () => {
-      const res = await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}`, {
-        headers: { Authorization: `Bearer ${first.clientKey}` },
-      });
-      return (await json(res)).attributes.status === 'running';
-    }, 60_000, 'the demo instance to run');
+    await eventually(
+      async () => {
+        const res = await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}`, {
+          headers: { Authorization: `Bearer ${first.clientKey}` },
+        });
+        return (await json(res)).attributes.status === 'running';
+      },
+      60_000,
+      'the demo instance to run',
+    );
 
     expect(await stop(first)).toContain('stopped.');
     for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
@@ -86,7 +109,9 @@ describe('npm start', () => {
     const second = await npmStart(dataDir, ports);
     expect(second.clientKey).toBe(first.clientKey);
     const again = await json(
-      await fetch(`${second.apiUrl}/api/client/cloud`, { headers: { Authorization: `Bearer ${second.clientKey}` } }),
+      await fetch(`${second.apiUrl}/api/client/cloud`, {
+        headers: { Authorization: `Bearer ${second.clientKey}` },
+      }),
     );
     expect(again.data.map((d: { attributes: { uuid: string } }) => d.attributes.uuid)).toEqual([demo.uuid]);
     expect(await stop(second)).toContain('stopped.');
