@@ -1,0 +1,32 @@
+# cloudsvc: one image for the api, worker and migrate services (docker-compose.yml).
+# glibc base: the Temporal SDK's native bridge ships glibc builds only.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY api api
+COPY activities activities
+COPY agent agent
+COPY bench bench
+COPY cli cli
+COPY db db
+COPY domain domain
+COPY platform platform
+COPY scripts scripts
+COPY worker worker
+COPY workflows workflows
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY bin bin
+USER node
+EXPOSE 8080
+# The worker bundles workflows from dist/workflows at start; the api listens on PORT.
+CMD ["node", "dist/api/main.js"]

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../../platform/config.js';
+
+/**
+ * No Docker engine runs here, so the production shape is checked against the code it runs:
+ * each service's command names a file the build produces, its environment is configuration the
+ * code reads and accepts, and services start in dependency order.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge: true }) as {
+  services: Record<
+    string,
+    {
+      image?: string;
+      build?: string;
+      command?: string[];
+      environment?: Record<string, string>;
+      depends_on?: Record<string, { condition: string }> | string[];
+      volumes?: string[];
+    }
+  >;
+};
+const dockerfile = readFileSync(`${root}Dockerfile`, 'utf8');
+const ours = Object.entries(compose.services).filter(([, s]) => s.build === '.');
+
+describe('docker-compose.yml', () => {
+  it('has the production shape: PostgreSQL, Temporal on it, its UI, and our migrate, api and worker', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'temporal', 'temporal-ui', 'worker']);
+    expect(compose.services.temporal?.environment?.DB).toBe('postgres12');
+    expect(compose.services.temporal?.environment?.POSTGRES_SEEDS).toBe('postgres');
+  });
+
+  it('runs, in each of our services, a file the Dockerfile build produces from a source that exists', () => {
+    expect(ours.map(([name]) => name).sort()).toEqual(['api', 'migrate', 'worker']);
+    for (const [name, service] of ours) {
+      const [node, entry] = service.command ?? [];
+      expect(node, name).toBe('node');
+      expect(entry, name).toMatch(/^dist\/.+\.js$/);
+      const source = entry!.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+      expect(existsSync(`${root}${source}`), `${name}: ${source}`).toBe(true);
+      const folder = source.split('/')[0]!;
+      expect(dockerfile, `Dockerfile copies ${folder}`).toContain(`COPY ${folder} ${folder}`);
+    }
+  });
+
+  it('gives our services configuration the code accepts', () => {
+    for (const [name, service] of ours) {
+      expect(() => loadConfig(service.environment as NodeJS.ProcessEnv), name).not.toThrow();
+    }
+  });
+
+  it('starts api and worker only after migrations succeeded and Temporal is healthy', () => {
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name]?.depends_on).toEqual({
+        migrate: { condition: 'service_completed_successfully' },
+        temporal: { condition: 'service_healthy' },
+      });
+    }
+  });
+
+  it('mounts the Temporal dynamic config that exists in the repository', () => {
+    const mount = compose.services.temporal?.volumes?.[0]?.split(':')[0] ?? '';
+    expect(existsSync(`${root}${mount.replace(/^\.\//, '')}`)).toBe(true);
+    const settings = parse(readFileSync(`${root}docker/temporal-dynamic-config.yaml`, 'utf8'));
+    expect(settings['history.transferProcessorMaxPollRPS'][0].value).toBe(1000);
+  });
+});
+
+describe('Dockerfile', () => {
+  it('builds on a glibc Node 20 image and copies every source folder the build needs', () => {
+    expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
+    const build = JSON.parse(readFileSync(`${root}tsconfig.build.json`, 'utf8')) as { include: string[] };
+    for (const folder of build.include) expect(dockerfile).toContain(`COPY ${folder} ${folder}`);
+  });
+});
