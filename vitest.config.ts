@@ -7,6 +7,7 @@ export default defineConfig({
     // Two cores: two files at a time, each with its own worker, keeps the dev server responsive.
     maxWorkers: 2,
     globalSetup: ['./test/global-setup.ts'],
+    reporters: ['default', './test/summary-reporter.ts'],
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', '.data/**'],
     testTimeout: 60_000,

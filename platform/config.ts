@@ -16,7 +16,6 @@ const schema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('cloudsvc'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   AUTH_CACHE_TTL_MS: ms.default(5_000),

@@ -28,7 +28,14 @@ const ours = Object.entries(compose.services).filter(([, s]) => s.build === '.')
 
 describe('docker-compose.yml', () => {
   it('has the production shape: PostgreSQL, Temporal on it, its UI, and our migrate, api and worker', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'temporal', 'temporal-ui', 'worker']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'api',
+      'migrate',
+      'postgres',
+      'temporal',
+      'temporal-ui',
+      'worker',
+    ]);
     expect(compose.services.temporal?.environment?.DB).toBe('postgres12');
     expect(compose.services.temporal?.environment?.POSTGRES_SEEDS).toBe('postgres');
   });
