@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProvisioning } from '../../api/workflow-starts.js';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
-import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
-import { eventually } from '../agent-process.js';
-import { seed } from '../harness.js';
-import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
+import { powerInstanceWorkflowId, provisionInstanceWorkflowId } from '../../domain/workflow-ids.js';
+import { eventually, startAgentProcess } from '../agent-process.js';
+import { seed, startTestServer, startTestWorker } from '../harness.js';
+import { type AgentEnvironment, FAST_AGENT_TIMING, startAgentEnvironment } from './environment.js';
 
 /** Every failure the simulated driver can rehearse, against the real bridge. */
 let env: AgentEnvironment;
@@ -129,5 +131,64 @@ describe('when the agent fails', () => {
     expect(res.status).toBe(200);
     expect(await agent.exited).toBe(77);
     expect(agent.output.join('')).toContain('refused the agent credential');
+  });
+
+  it('reports are retried with backoff across a panel restart, and the step completes', async () => {
+    const panel = await startTestServer(FAST_AGENT_TIMING);
+    const worker = await startTestWorker(panel.config);
+    let restarted: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    try {
+      const hypervisor = await seed.hypervisor(panel.deps.db);
+      const token = await createCredential(panel.deps.db, {
+        type: 'enrollment',
+        hypervisorId: hypervisor.id,
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      const agent = startAgentProcess({
+        AGENT_PANEL_URL: panel.url,
+        AGENT_ENROLLMENT_TOKEN: token.token,
+        AGENT_SIM_LATENCY_MS: JSON.stringify({ 'instance.create': 2500, default: 0 }),
+      });
+      try {
+        const instance = await seed.instance(panel.deps.db, {
+          userId: env.ownerId,
+          locationId: hypervisor.location_id,
+          hypervisorId: hypervisor.id,
+          status: 'provisioning',
+        });
+        const handle = await startProvisioning(
+          panel.deps.temporal,
+          panel.config,
+          instance,
+          'debian-12',
+          null,
+        );
+        const workflowId = provisionInstanceWorkflowId(instance.id);
+        await eventually(
+          async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
+          15_000,
+          'running',
+        );
+
+        // The panel goes away mid-task and comes back on the same address.
+        const port = new URL(panel.url).port;
+        await panel.close();
+        await new Promise((r) => setTimeout(r, 1500));
+        restarted = await startTestServer({
+          ...FAST_AGENT_TIMING,
+          PORT: port,
+          TEMPORAL_TASK_QUEUE: panel.config.TEMPORAL_TASK_QUEUE,
+        });
+
+        expect(await handle.result()).toEqual({ power_state: 'running' });
+        expect(agent.output.join('')).toContain('panel unreachable; retrying');
+        expect((await findInstance(env.db, instance.id))?.status).toBe('running');
+      } finally {
+        await agent.stop();
+      }
+    } finally {
+      await restarted?.close();
+      await worker.stop();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
-import { storeSamples } from '../../db/repositories/metrics.js';
+import { pruneSamples, storeSamples } from '../../db/repositories/metrics.js';
 import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
 import { json, seed } from '../harness.js';
 import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
@@ -175,5 +175,32 @@ describe('agent reports', () => {
     expect((await json(res)).attributes).toEqual({ received: 2, stored: 1 });
     expect((await json(await agentCall(token, '/metrics', { samples: [one] }))).attributes.stored).toBe(0);
     expect(await storeSamples(env.db, hypervisor.id, [])).toBe(0);
+  });
+
+  it('keeps metric samples for the retention and no longer', async () => {
+    const { hypervisor } = await hypervisorWithCredential();
+    const instance = await seed.instance(env.db, {
+      userId: env.ownerId,
+      locationId: hypervisor.location_id,
+      hypervisorId: hypervisor.id,
+    });
+    const at = (hoursAgo: number) => ({
+      instanceId: instance.id,
+      sampledAt: new Date(Date.now() - hoursAgo * 3_600_000),
+      cpuPercent: 1,
+      memoryUsedMb: 1,
+      diskReadBytes: 0,
+      diskWriteBytes: 0,
+      netRxBytes: 0,
+      netTxBytes: 0,
+    });
+    expect(await storeSamples(env.db, hypervisor.id, [at(1), at(30)])).toBe(2);
+    expect(await pruneSamples(env.db, 24)).toBeGreaterThanOrEqual(1);
+    const left = await env.db
+      .selectFrom('instance_metrics')
+      .select('sampled_at')
+      .where('instance_id', '=', instance.id)
+      .execute();
+    expect(left).toHaveLength(1);
   });
 });
