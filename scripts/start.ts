@@ -38,11 +38,17 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const children: { name: string; child: ChildProcess }[] = [];
 let temporal: DevServer | undefined;
 let embedded: EmbeddedDatabase | undefined;
-let stopping = false;
+let stopping: number | undefined;
 
 async function stopAll(code: number): Promise<never> {
-  if (stopping) process.exit(code);
-  stopping = true;
+  if (stopping !== undefined) {
+    // Ctrl-C reaches this process twice (the terminal's process group, and tsx relaying it): a
+    // repeat within two seconds is that echo. A later one is the user insisting: stop hard.
+    if (Date.now() - stopping < 2_000) return new Promise<never>(() => {});
+    for (const { child } of children) child.kill('SIGKILL');
+    process.exit(code);
+  }
+  stopping = Date.now();
   say('\nstopping cloudsvc…');
   // The agent and API first (they call the worker's workflows), then the worker, then the servers.
   for (const name of ['agent', 'api', 'worker']) {
@@ -72,7 +78,7 @@ function launch(name: string, entry: string, childEnv: Record<string, string>): 
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   child.once('exit', (code, signal) => {
-    if (stopping) return;
+    if (stopping !== undefined) return;
     say(`${name} exited (${signal ?? code}); see ${join(logs, `${name}.log`)}`);
     void stopAll(1);
   });

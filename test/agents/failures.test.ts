@@ -19,6 +19,20 @@ afterAll(() => env.close());
 const powerChanges = (applied: { type: string; instance_id: string }[], instanceId: string) =>
   applied.filter((a) => a.type === 'instance.power' && a.instance_id === instanceId);
 
+/** A provisioned instance whose stop is running on an agent started with `agentEnv`. */
+async function stopRunningOn(agentEnv: Record<string, string>) {
+  const { hypervisor, agent } = await env.hypervisorWithAgent(agentEnv);
+  const instance = await env.provisionedInstance(hypervisor);
+  const workflowId = powerInstanceWorkflowId(instance.id);
+  expect((await env.power(instance.id, 'stop')).status).toBe(202);
+  await eventually(
+    async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
+    10_000,
+    'running',
+  );
+  return { agent, instance, workflowId };
+}
+
 describe('when the agent fails', () => {
   it('an agent killed mid-task and restarted completes the step once', async () => {
     // The agent applies the stop on the hypervisor, then dies before it can report.
@@ -41,17 +55,9 @@ describe('when the agent fails', () => {
   });
 
   it('a silent agent is found by the heartbeat timeout, and the step is retried as a new task', async () => {
-    const { hypervisor, agent } = await env.hypervisorWithAgent({
+    const { agent, instance, workflowId } = await stopRunningOn({
       AGENT_SIM_LATENCY_MS: JSON.stringify({ 'instance.power': 1500, default: 0 }),
     });
-    const instance = await env.provisionedInstance(hypervisor);
-    const workflowId = powerInstanceWorkflowId(instance.id);
-    expect((await env.power(instance.id, 'stop')).status).toBe(202);
-    await eventually(
-      async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
-      10_000,
-      'running',
-    );
 
     agent.process.kill('SIGSTOP'); // alive but silent: no progress, no heartbeat
     const tasks = await eventually(
@@ -76,17 +82,9 @@ describe('when the agent fails', () => {
   });
 
   it('cancelling the workflow reaches the agent, which stops the task', async () => {
-    const { hypervisor, agent } = await env.hypervisorWithAgent({
+    const { agent, instance, workflowId } = await stopRunningOn({
       AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'hang' } }),
     });
-    const instance = await env.provisionedInstance(hypervisor);
-    const workflowId = powerInstanceWorkflowId(instance.id);
-    expect((await env.power(instance.id, 'stop')).status).toBe(202);
-    await eventually(
-      async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
-      10_000,
-      'running',
-    );
 
     const handle = env.temporal.workflow.getHandle(workflowId);
     await handle.cancel();
@@ -180,7 +178,8 @@ describe('when the agent fails', () => {
           TEMPORAL_TASK_QUEUE: panel.config.TEMPORAL_TASK_QUEUE,
         });
 
-        expect(await handle.result()).toEqual({ power_state: 'running' });
+        // The first panel's Temporal client closed with it: follow the workflow from another one.
+        expect(await env.temporal.workflow.getHandle(handle.workflowId).result()).toEqual({ power_state: 'running' });
         expect(agent.output.join('')).toContain('panel unreachable; retrying');
         expect((await findInstance(env.db, instance.id))?.status).toBe('running');
       } finally {
