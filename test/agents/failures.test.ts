@@ -179,7 +179,9 @@ describe('when the agent fails', () => {
         });
 
         // The first panel's Temporal client closed with it: follow the workflow from another one.
-        expect(await env.temporal.workflow.getHandle(handle.workflowId).result()).toEqual({ power_state: 'running' });
+        expect(await env.temporal.workflow.getHandle(handle.workflowId).result()).toEqual({
+          power_state: 'running',
+        });
         expect(agent.output.join('')).toContain('panel unreachable; retrying');
         expect((await findInstance(env.db, instance.id))?.status).toBe('running');
       } finally {
