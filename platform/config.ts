@@ -26,6 +26,7 @@ const schema = z.object({
   AGENT_POLL_MAX_WAIT_MS: ms.default(20_000),
   HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
   METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),
+  AGENT_TASK_RETENTION_HOURS: z.coerce.number().int().min(1).default(720),
 });
 
 export type Config = z.infer<typeof schema>;

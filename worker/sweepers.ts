@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { pruneFinishedTasks } from '../db/repositories/agent-tasks.js';
 import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors.js';
 import { pruneSamples } from '../db/repositories/metrics.js';
 import type { Config } from '../platform/config.js';
@@ -6,7 +7,7 @@ import type { Logger } from '../platform/logger.js';
 
 /**
  * Periodic upkeep the worker does beside running workflows: hypervisors whose heartbeats stopped
- * are marked unreachable, and metric samples past their retention are deleted. Each sweep is one
+ * are marked unreachable; metric samples and finished agent tasks past their retention are deleted. Each sweep is one
  * idempotent statement, so several workers may run them side by side.
  */
 export function startSweepers(db: Database, config: Config, logger: Logger): () => void {
@@ -35,9 +36,10 @@ export function startSweepers(db: Database, config: Config, logger: Logger): () 
           logger.warn('hypervisor unreachable: heartbeats stopped', { hypervisor_id: id });
       },
     ),
-    every(10 * 60 * 1000, 'metrics retention', async () => {
-      const deleted = await pruneSamples(db, config.METRICS_RETENTION_HOURS);
-      if (deleted > 0) logger.info('metric samples pruned', { deleted });
+    every(10 * 60 * 1000, 'retention', async () => {
+      const samples = await pruneSamples(db, config.METRICS_RETENTION_HOURS);
+      const tasks = await pruneFinishedTasks(db, config.AGENT_TASK_RETENTION_HOURS);
+      if (samples + tasks > 0) logger.info('retention applied', { samples, tasks });
     }),
   ];
   return () => {

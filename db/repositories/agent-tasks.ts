@@ -232,3 +232,13 @@ export async function listTasksOfWorkflow(db: Database, workflowId: string) {
 export async function announceTask(db: Database, hypervisorId: string): Promise<void> {
   await sql`select pg_notify('agent_tasks', ${hypervisorId})`.execute(db);
 }
+
+/** Deletes finished tasks (their reports with them) older than the retention; returns how many. */
+export async function pruneFinishedTasks(db: Database, retentionHours: number): Promise<number> {
+  const result = await db
+    .deleteFrom('agent_tasks')
+    .where('status', 'in', FINISHED_TASK_STATUSES)
+    .where('finished_at', '<', sql<Date>`now() - ${`${retentionHours} hours`}::interval`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

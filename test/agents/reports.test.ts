@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTask, pruneFinishedTasks } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { pruneSamples, storeSamples } from '../../db/repositories/metrics.js';
@@ -202,5 +204,36 @@ describe('agent reports', () => {
       .where('instance_id', '=', instance.id)
       .execute();
     expect(left).toHaveLength(1);
+  });
+
+  it('keeps finished tasks for the retention; unfinished ones stay whatever their age', async () => {
+    const { token, task } = await queuedPowerTask();
+    await agentCall(token, `/tasks/${task.task_id}/completed`, {
+      sequence: 1,
+      result: { power_state: 'stopped' },
+    });
+    const age = (id: string, hours: number) =>
+      env.db
+        .updateTable('agent_tasks')
+        .set({ finished_at: sql`now() - ${`${hours} hours`}::interval` })
+        .where('id', '=', id)
+        .execute();
+    await age(task.task_id, 800);
+    const pending = await queuedPowerTask();
+    await env.db
+      .updateTable('agent_tasks')
+      .set({ created_at: sql`now() - interval '900 hours'` })
+      .where('id', '=', pending.task.task_id)
+      .execute();
+
+    expect(await pruneFinishedTasks(env.db, 720)).toBeGreaterThanOrEqual(1);
+    expect(await findTask(env.db, task.task_id)).toBeUndefined();
+    expect(await findTask(env.db, pending.task.task_id)).toBeDefined();
+    const reports = await env.db
+      .selectFrom('agent_task_reports')
+      .select('sequence')
+      .where('task_id', '=', task.task_id)
+      .execute();
+    expect(reports).toEqual([]);
   });
 });
