@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findInstance } from '../../db/repositories/instances.js';
 import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -108,5 +109,54 @@ describe('GET /api/client/cloud', () => {
       'per_page',
     ]);
     expect(body.errors[0].code).toBe('SVC-REQ-400');
+  });
+});
+
+describe('POST /api/client/cloud/{cloudInstance}/power', () => {
+  const power = (id: string, body: unknown, key = owner.key) =>
+    t.app.request(`/api/client/cloud/${id}/power`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('refuses an unknown action with the field named, and changes nothing', async () => {
+    const hypervisor = await seed.hypervisor(t.db, locationId);
+    const instance = await seed.instance(t.db, { userId: owner.id, locationId, hypervisorId: hypervisor.id });
+    const res = await power(instance.id, { action: 'explode' });
+    expect(res.status).toBe(400);
+    expect((await json(res)).errors[0].source.field).toBe('action');
+    expect((await findInstance(t.db, instance.id))?.status).toBe('running');
+  });
+
+  it("answers another tenant's instance with 404", async () => {
+    const hypervisor = await seed.hypervisor(t.db, locationId);
+    const instance = await seed.instance(t.db, { userId: owner.id, locationId, hypervisorId: hypervisor.id });
+    expect((await power(instance.id, { action: 'stop' }, stranger.key)).status).toBe(404);
+  });
+
+  it('refuses an instance under a migration lease with INSTANCE_MIGRATING', async () => {
+    const hypervisor = await seed.hypervisor(t.db, locationId);
+    const instance = await seed.instance(t.db, { userId: owner.id, locationId, hypervisorId: hypervisor.id });
+    await t.db
+      .insertInto('migration_leases')
+      .values({
+        instance_id: instance.id,
+        migration_id: randomUUID(),
+        holder: 'test',
+        expires_at: new Date(Date.now() + 60_000),
+      })
+      .execute();
+    const res = await power(instance.id, { action: 'stop' });
+    expect(res.status).toBe(409);
+    expect((await json(res)).errors[0].code).toBe('INSTANCE_MIGRATING');
+    expect((await findInstance(t.db, instance.id))?.status).toBe('running');
+  });
+
+  it('refuses an instance not placed on a hypervisor yet', async () => {
+    const instance = await seed.instance(t.db, { userId: owner.id, locationId, status: 'stopped' });
+    const res = await power(instance.id, { action: 'start' });
+    expect(res.status).toBe(409);
+    expect((await json(res)).errors[0].code).toBe('SVC-CONFLICT-409');
   });
 });
