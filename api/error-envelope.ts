@@ -5,16 +5,16 @@ import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from './context.js';
 
 /** The one error envelope (DESIGN.md "Errors"): `{ errors: [{ code, status, detail }], support_id }`. */
-export interface ErrorBody {
+interface ErrorBody {
   errors: { code: string; status: number; detail: string; source?: { field: string } }[];
   support_id: string;
 }
 
-export function newSupportId(): string {
+function newSupportId(): string {
   return `sup_${randomUUID().replaceAll('-', '')}`;
 }
 
-export function errorBody(error: ApiError, supportId: string): ErrorBody {
+function errorBody(error: ApiError, supportId: string): ErrorBody {
   const base = { code: error.code, status: error.status };
   const errors =
     error.fields.length === 0
@@ -24,7 +24,7 @@ export function errorBody(error: ApiError, supportId: string): ErrorBody {
 }
 
 /** Turns anything thrown into a catalogue error; what is not one already becomes SVC-SYS-000. */
-export function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
     // Hono's own validators throw these for bodies they cannot read.

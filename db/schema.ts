@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable } from 'kysely';
 
 /** Column types as the `pg` driver returns them; kept by hand beside db/migrations/. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -241,10 +241,4 @@ export interface DB {
   activity_log: ActivityLogTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
-export type InstanceRow = Selectable<InstancesTable>;
 export type NewInstance = Insertable<InstancesTable>;
-export type HypervisorRow = Selectable<HypervisorsTable>;
-export type HypervisorUpdate = Updateable<HypervisorsTable>;
-export type CredentialRow = Selectable<CredentialsTable>;
-export type AgentTaskRow = Selectable<AgentTasksTable>;

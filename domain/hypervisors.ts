@@ -10,10 +10,8 @@ export const HYPERVISOR_CAPABILITIES = [
   'numa_pinning',
   'hugepages',
 ] as const;
-export type HypervisorCapability = (typeof HYPERVISOR_CAPABILITIES)[number];
 
 export const STORAGE_BACKENDS = ['local', 'lvm', 'zfs', 'ceph', 'nfs'] as const;
-export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
 
 /**
  * Hypervisor status: `pending` until its agent first enrolls; `online` while heartbeats arrive;

@@ -18,7 +18,6 @@ export const INSTANCE_STATUSES = [
 ] as const;
 export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
 
-export const VIRTUALIZATION_TYPES = ['kvm'] as const;
 export const BOOT_DEVICES = ['disk', 'cdrom', 'network'] as const;
 
 export const POWER_ACTIONS = ['start', 'stop', 'restart', 'kill'] as const;

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.js';
 import type { Config } from '../platform/config.js';
 
 /** The workflows' entry file: TypeScript under tsx, JavaScript once built. */
-export function workflowsPath(): string {
+function workflowsPath(): string {
   const ts = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
   return existsSync(ts) ? ts : fileURLToPath(new URL('../workflows/index.js', import.meta.url));
 }

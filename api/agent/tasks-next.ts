@@ -4,7 +4,7 @@ import type { AppEnv } from '../context.js';
 import { commonErrors, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 
-export const AgentTask = z
+const AgentTask = z
   .object({
     object: z.literal('agent_task'),
     attributes: z.object({

@@ -108,15 +108,6 @@ export async function consumeEnrollmentToken(
   return row?.hypervisor_id ? { id: row.id, hypervisorId: row.hypervisor_id } : undefined;
 }
 
-export async function listCredentialsOfUser(db: Database, userId: string) {
-  return db
-    .selectFrom('credentials')
-    .select(['id', 'type', 'hint', 'label', 'created_at', 'revoked_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .execute();
-}
-
 export async function revokeUnusedEnrollmentTokens(db: Database, hypervisorId: string): Promise<void> {
   await db
     .updateTable('credentials')
