@@ -31,14 +31,22 @@ export async function runTask(
   let latest: { percent?: number; message?: string } = {};
   let chain = Promise.resolve();
 
-  // Reports go out one at a time, in sequence order, each retried until the panel takes it.
+  let progressWaiting = false;
+
+  // Reports go out one at a time, in sequence order, each retried until the panel takes it. While
+  // the panel is away, at most one progress report waits, carrying the latest progress.
   const report = (
     kind: 'started' | 'progress' | 'completed' | 'failed',
     body: Record<string, unknown> = {},
   ) => {
-    const payload = { ...body, sequence: sequence++ };
+    if (kind === 'progress') {
+      if (progressWaiting) return chain;
+      progressWaiting = true;
+    }
     const sent = chain.then(async () => {
+      if (kind === 'progress') progressWaiting = false;
       if (abort.signal.aborted && kind === 'progress') return;
+      const payload = { ...(kind === 'progress' ? latest : body), sequence: sequence++ };
       const { body: ack } = await panel.call<ReportAck>('POST', `/tasks/${offered.task_id}/${kind}`, payload);
       // After completed/failed, `stop` is the panel's normal answer; before, it means abandon.
       const final = kind === 'completed' || kind === 'failed';
@@ -58,7 +66,7 @@ export async function runTask(
     return chain;
   };
 
-  const keepAlive = setInterval(() => void report('progress', latest), settings.progress_interval_ms);
+  const keepAlive = setInterval(() => void report('progress'), settings.progress_interval_ms);
   try {
     await report('started');
     if (abort.signal.aborted) return;
@@ -69,11 +77,12 @@ export async function runTask(
       signal: abort.signal,
       progress: (percent, message) => {
         latest = { percent, ...(message ? { message } : {}) };
-        void report('progress', latest);
+        void report('progress');
       },
     });
     clearInterval(keepAlive);
-    if (!abort.signal.aborted) await report('completed', { result });
+    if (abort.signal.aborted) return;
+    await report('completed', { result });
     log.info('task completed');
   } catch (error) {
     clearInterval(keepAlive);
