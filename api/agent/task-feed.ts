@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../../platform/logger.js';
 
@@ -12,11 +13,16 @@ export class TaskFeed {
   #client: pg.Client | undefined;
   #listening = false;
   #closed = false;
+  #probe: ((payload: string) => void) | undefined;
 
   constructor(
     private readonly databaseUrl: string,
     private readonly logger: Logger,
   ) {}
+
+  get listening(): boolean {
+    return this.#listening;
+  }
 
   /** How long a waiter sleeps before looking again without a notification. */
   get recheckMs(): number {
@@ -29,7 +35,10 @@ export class TaskFeed {
       connectionString: this.databaseUrl,
       application_name: 'cloudsvc-task-feed',
     });
-    client.on('notification', (message) => this.#wake(message.payload ?? ''));
+    client.on('notification', (message) => {
+      this.#probe?.(message.payload ?? '');
+      this.#wake(message.payload ?? '');
+    });
     client.on('error', (error) => {
       this.logger.warn('task feed connection lost; polling until it is back', { error });
       this.#listening = false;
@@ -40,11 +49,45 @@ export class TaskFeed {
       await client.connect();
       await client.query('LISTEN agent_tasks');
       this.#client = client;
-      this.#listening = true;
+      this.#listening = await this.#notificationsArrive();
+      if (!this.#listening) {
+        this.logger.warn(
+          'notifications do not cross connections here (embedded database?); agents are served by polling',
+        );
+      }
     } catch (error) {
       this.logger.warn('task feed cannot LISTEN; agents are served by polling', { error });
       await client.end().catch(() => {});
     }
+  }
+
+  /**
+   * LISTEN can succeed where notifications never arrive from other connections (PGlite serves
+   * every connection from one session): send one from a second connection and wait for it.
+   */
+  async #notificationsArrive(): Promise<boolean> {
+    const probe = `probe:${randomUUID()}`;
+    const heard = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 1_000);
+      this.#probe = (payload) => {
+        if (payload !== probe) return;
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+    const sender = new pg.Client({
+      connectionString: this.databaseUrl,
+      application_name: 'cloudsvc-task-feed',
+    });
+    try {
+      await sender.connect();
+      await sender.query('select pg_notify($1, $2)', ['agent_tasks', probe]);
+    } finally {
+      await sender.end().catch(() => {});
+    }
+    const arrived = await heard;
+    this.#probe = undefined;
+    return arrived;
   }
 
   /** Resolves when a task is announced for the hypervisor, after `ms`, or when `signal` aborts. */
