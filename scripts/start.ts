@@ -46,6 +46,7 @@ async function stopAll(code: number): Promise<never> {
     // repeat within two seconds is that echo. A later one is the user insisting: stop hard.
     if (Date.now() - stopping < 2_000) return new Promise<never>(() => {});
     for (const { child } of children) child.kill('SIGKILL');
+    temporal?.process.kill('SIGKILL');
     process.exit(code);
   }
   stopping = Date.now();

@@ -179,7 +179,7 @@ export async function updateTask(db: Database, taskId: string, update: TaskUpdat
   const finished = update.status !== undefined && FINISHED_TASK_STATUSES.includes(update.status);
   await db
     .updateTable('agent_tasks')
-    .set(() => ({
+    .set({
       updated_at: sql`now()`,
       last_sequence: sql`greatest(last_sequence, ${update.sequence})`,
       ...(update.status === undefined ? {} : { status: update.status }),
@@ -191,7 +191,7 @@ export async function updateTask(db: Database, taskId: string, update: TaskUpdat
       ...(update.progress === undefined ? {} : { progress: JSON.stringify(update.progress) }),
       ...(update.result === undefined ? {} : { result: JSON.stringify(update.result) }),
       ...(update.error === undefined ? {} : { error: JSON.stringify(update.error) }),
-    }))
+    })
     .where('id', '=', taskId)
     .execute();
 }
