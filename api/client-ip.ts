@@ -4,7 +4,7 @@ import type { AppEnv } from './context.js';
 
 /** The caller's address: the socket's, or with TRUST_PROXY the first X-Forwarded-For hop. */
 export function clientIp(c: Context<AppEnv>): string {
-  if (c.var.deps.config.TRUST_PROXY) {
+  if (c.get('deps').config.TRUST_PROXY) {
     const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
     if (forwarded) return forwarded;
   }

@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,7 @@ const row = (label: string, peak: LoadResult, half: LoadResult) =>
 interface Measured {
   peak: LoadResult;
   half: LoadResult;
+  cpuPerRequestUs: number | undefined;
 }
 
 /** The round with the median peak (its half-peak run with it). */
@@ -82,12 +83,35 @@ function median(all: Measured[]): Measured {
   return [...all].sort((a, b) => a.peak.rps - b.peak.rps)[Math.floor(all.length / 2)]!;
 }
 
-async function measure(port: number, path: string, headers: Record<string, string>): Promise<Measured> {
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc (Linux); undefined elsewhere.
+ * Per request it is the steadiest figure here: throughput on a shared two-core machine swings with
+ * whatever else runs, but the server's own work per request does not.
+ */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(
+  server: ChildProcess,
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<Measured> {
   const target = { port, path, headers };
   await closedLoop(target, CLIENTS, 1); // warm-up: connections, prepared statements, JIT
+  const before = cpuMs(server.pid!);
   const peak = await closedLoop(target, CLIENTS, SECONDS);
+  const after = cpuMs(server.pid!);
   const half = await openLoop(target, peak.rps / 2, SECONDS);
-  return { peak, half };
+  const cpuPerRequestUs =
+    before === undefined || after === undefined ? undefined : ((after - before) * 1000) / peak.requests;
+  return { peak, half, cpuPerRequestUs };
 }
 
 async function main() {
@@ -135,21 +159,26 @@ async function main() {
     );
     const basePort = await freePort();
     const apiPort = await freePort();
-    launch('bench/baseline-server.ts', { ...env, PORT: String(basePort) });
+    const baseline = launch('bench/baseline-server.ts', { ...env, PORT: String(basePort) });
     const api = launch('api/main.ts', { ...env, PORT: String(apiPort) });
     await waitForPort(basePort, 30_000, 'baseline server');
     await waitForPort(apiPort, 30_000, 'cloudsvc API');
     const rounds = { baseline: [] as Measured[], cloudsvc: [] as Measured[] };
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.baseline.push(await measure(basePort, `/instances/${instance.id}`, {}));
+      rounds.baseline.push(await measure(baseline, basePort, `/instances/${instance.id}`, {}));
       rounds.cloudsvc.push(
-        await measure(apiPort, `/api/client/cloud/${instance.id}`, { Authorization: `Bearer ${key}` }),
+        await measure(api, apiPort, `/api/client/cloud/${instance.id}`, { Authorization: `Bearer ${key}` }),
       );
     }
     const base = median(rounds.baseline);
     const ours = median(rounds.cloudsvc);
     for (const [label, all] of Object.entries(rounds)) {
-      console.log(`  ${label.padEnd(9)} rounds: ${all.map((m) => m.peak.rps.toFixed(0)).join(', ')} req/s`);
+      const cpu = all
+        .map((m) => (m.cpuPerRequestUs === undefined ? 'n/a' : m.cpuPerRequestUs.toFixed(1)))
+        .join(', ');
+      console.log(
+        `  ${label.padEnd(9)} rounds: ${all.map((m) => m.peak.rps.toFixed(0)).join(', ')} req/s; server CPU per request: ${cpu} µs`,
+      );
     }
     const ratio = ours.peak.rps / base.peak.rps;
     console.log(row('baseline', base.peak, base.half));

@@ -28,6 +28,7 @@ export class Logger {
     private readonly level: LogLevel,
     private readonly bindings: Record<string, unknown> = {},
     private readonly write: Write = (line) => process.stdout.write(line),
+    private readonly parent?: Logger,
   ) {
     this.#threshold = RANK[level];
   }
@@ -49,13 +50,23 @@ export class Logger {
     this.#emit('error', msg, fields);
   }
 
+  /** Bindings are merged when a line is written, not here: most children never write one. */
   child(bindings: Record<string, unknown>): Logger {
-    return new Logger(this.level, { ...this.bindings, ...bindings }, this.write);
+    return new Logger(this.level, bindings, this.write, this);
+  }
+
+  #allBindings(): Record<string, unknown> {
+    return this.parent ? { ...this.parent.#allBindings(), ...this.bindings } : this.bindings;
   }
 
   #emit(level: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>): void {
     if (RANK[level] < this.#threshold) return;
-    const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg, ...this.bindings };
+    const record: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      level,
+      msg,
+      ...this.#allBindings(),
+    };
     for (const [key, value] of Object.entries(fields ?? {})) {
       record[key] = value instanceof Error ? describeError(value) : value;
     }

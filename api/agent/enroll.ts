@@ -53,7 +53,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config, enrollmentLimiter } = c.var.deps;
+    const { db, config, enrollmentLimiter } = c.get('deps');
     const verdict = enrollmentLimiter.hit(clientIp(c));
     if (!verdict.allowed) {
       throw new ApiError('SVC-REQ-429', { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
@@ -74,7 +74,10 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       return spent.hypervisorId;
     });
     if (!hypervisorId) throw new ApiError('SVC-ENROLL-401');
-    c.var.logger.info('agent enrolled', { hypervisor_id: hypervisorId, agent_version: body.agent_version });
+    c.get('logger').info('agent enrolled', {
+      hypervisor_id: hypervisorId,
+      agent_version: body.agent_version,
+    });
     return c.json(
       {
         object: 'agent_credential' as const,

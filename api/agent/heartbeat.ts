@@ -44,8 +44,8 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const hypervisorId = c.var.principal.hypervisorId!;
-    const state = await recordHeartbeat(c.var.deps.db, hypervisorId, {
+    const hypervisorId = c.get('principal').hypervisorId!;
+    const state = await recordHeartbeat(c.get('deps').db, hypervisorId, {
       agentVersion: body.agent_version,
       capabilities: [...new Set(body.capabilities)],
       freeCpuCores: body.free.cpu_cores,
@@ -60,7 +60,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
           status: state?.status ?? 'revoked',
           maintenance: state?.maintenance ?? false,
           server_time: new Date().toISOString(),
-          settings: agentSettings(c.var.deps.config),
+          settings: agentSettings(c.get('deps').config),
         },
       },
       200,

@@ -65,7 +65,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         netTxBytes: s.net_tx_bytes,
       }))
       .filter((s) => s.sampledAt.getTime() <= horizon);
-    const stored = await storeSamples(c.var.deps.db, c.var.principal.hypervisorId!, usable);
+    const stored = await storeSamples(c.get('deps').db, c.get('principal').hypervisorId!, usable);
     return c.json(
       { object: 'agent_metrics_ack' as const, attributes: { received: samples.length, stored } },
       202,

@@ -63,11 +63,11 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       },
     });
     app.openapi(route, async (c) => {
-      const { db, temporal, config } = c.var.deps;
+      const { db, temporal, config } = c.get('deps');
       const report = { kind, ...c.req.valid('json') } as Report;
       const answer = await acceptReport(
         { db, temporal, leaseMs: config.AGENT_TASK_LEASE_MS },
-        c.var.principal.hypervisorId!,
+        c.get('principal').hypervisorId!,
         c.req.valid('param').task,
         report,
       );

@@ -44,8 +44,8 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config, taskFeed } = c.var.deps;
-    const { hypervisorId, credentialId } = c.var.principal;
+    const { db, config, taskFeed } = c.get('deps');
+    const { hypervisorId, credentialId } = c.get('principal');
     const waitMs = Math.min(
       c.req.valid('query').wait_ms ?? config.AGENT_POLL_MAX_WAIT_MS,
       config.AGENT_POLL_MAX_WAIT_MS,

@@ -30,7 +30,7 @@ export function consoleInternalApi() {
     c.json(
       {
         object: 'console_gateway_heartbeat' as const,
-        attributes: { credential_id: c.var.principal.credentialId, server_time: new Date().toISOString() },
+        attributes: { credential_id: c.get('principal').credentialId, server_time: new Date().toISOString() },
       },
       200,
     ),

@@ -13,7 +13,7 @@ function requireCredential(type: CredentialType): MiddlewareHandler<AppEnv> {
     const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
     if (!token) throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
 
-    const credential = await c.var.deps.credentials.resolve(token);
+    const credential = await c.get('deps').credentials.resolve(token);
     if (!credential || credential.type !== claimedType(token)) {
       throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
     }

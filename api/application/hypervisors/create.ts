@@ -24,7 +24,7 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const { db } = c.var.deps;
+    const { db } = c.get('deps');
     if (!(await locationExists(db, body.location_uuid))) {
       throw new ApiError('SVC-REQ-400', {
         fields: [{ field: 'location_uuid', detail: 'No such location.' }],

@@ -32,7 +32,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config } = c.var.deps;
+    const { db, config } = c.get('deps');
     const hypervisor = await findHypervisor(db, c.req.valid('param').hypervisor);
     if (!hypervisor) throw notFound();
     const secret = issueSecret('enrollment');

@@ -22,7 +22,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
-    const { rows, total } = await listHypervisors(c.var.deps.db, request);
+    const { rows, total } = await listHypervisors(c.get('deps').db, request);
     return c.json(
       {
         object: 'list' as const,

@@ -26,7 +26,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const row = await updateHypervisor(c.var.deps.db, c.req.valid('param').hypervisor, {
+    const row = await updateHypervisor(c.get('deps').db, c.req.valid('param').hypervisor, {
       maintenance: c.req.valid('json').enabled,
     });
     if (!row) throw notFound();

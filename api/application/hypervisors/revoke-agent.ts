@@ -24,7 +24,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db } = c.var.deps;
+    const { db } = c.get('deps');
     const id = c.req.valid('param').hypervisor;
     const row = await db.transaction().execute(async (trx) => {
       if (!(await findHypervisor(trx, id))) return undefined;
@@ -33,7 +33,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       return findHypervisor(trx, id);
     });
     if (!row) throw notFound();
-    c.var.logger.info('agent credential revoked', { hypervisor_id: id });
+    c.get('logger').info('agent credential revoked', { hypervisor_id: id });
     return c.json(serializeHypervisor(row), 200);
   });
 }

@@ -20,7 +20,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const row = await findHypervisor(c.var.deps.db, c.req.valid('param').hypervisor);
+    const row = await findHypervisor(c.get('deps').db, c.req.valid('param').hypervisor);
     if (!row) throw notFound();
     return c.json(serializeHypervisor(row), 200);
   });

@@ -38,7 +38,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db } = c.var.deps;
+    const { db } = c.get('deps');
     const body = c.req.valid('json');
     if (body.location_uuid !== undefined && !(await locationExists(db, body.location_uuid))) {
       throw new ApiError('SVC-REQ-400', {

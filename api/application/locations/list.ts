@@ -31,7 +31,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const rows = await listLocations(c.var.deps.db);
+    const rows = await listLocations(c.get('deps').db);
     const data = rows.map((r) => ({
       object: 'location' as const,
       attributes: { uuid: r.id, code: r.code, name: r.name, created_at: r.created_at.toISOString() },

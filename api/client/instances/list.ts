@@ -21,7 +21,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
-    const { rows, total } = await listInstancesOfUser(c.var.deps.db, c.var.principal.userId!, request);
+    const { rows, total } = await listInstancesOfUser(c.get('deps').db, c.get('principal').userId!, request);
     return c.json(
       {
         object: 'list' as const,

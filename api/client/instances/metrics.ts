@@ -51,7 +51,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db } = c.var.deps;
+    const { db } = c.get('deps');
     const { cloudInstance } = c.req.valid('param');
     const query = c.req.valid('query');
     const until = query.until ? new Date(query.until) : new Date();
@@ -61,7 +61,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         fields: [{ field: 'since', detail: 'since must not be after until.' }],
       });
     }
-    const instance = await findInstanceOfUser(db, c.var.principal.userId!, cloudInstance);
+    const instance = await findInstanceOfUser(db, c.get('principal').userId!, cloudInstance);
     if (!instance) throw notFound();
     const rows = await listSamples(db, instance.id, since, until, MAX_SAMPLES);
     return c.json(

@@ -43,10 +43,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, temporal, config } = c.var.deps;
+    const { db, temporal, config } = c.get('deps');
     const { cloudInstance } = c.req.valid('param');
     const { action } = c.req.valid('json');
-    const userId = c.var.principal.userId!;
+    const userId = c.get('principal').userId!;
 
     const instance = await findInstanceOfUser(db, userId, cloudInstance);
     if (!instance) throw notFound();
@@ -63,7 +63,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       hypervisorId: instance.hypervisor_id,
       action,
       previousStatus: instance.status,
-      correlationId: c.var.requestId,
+      correlationId: c.get('requestId'),
       timing: { heartbeatTimeoutMs: config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS },
     };
     try {
@@ -71,7 +71,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         workflowId: powerInstanceWorkflowId(instance.id),
         args: [input],
-        memo: { correlation_id: c.var.requestId },
+        memo: { correlation_id: c.get('requestId') },
       });
     } catch (error) {
       await transitionInstanceStatus(db, instance.id, [rule.during], instance.status);
@@ -82,7 +82,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       userId,
       actor: `user:${userId}`,
       event: `instance.power.${action}.requested`,
-      correlationId: c.var.requestId,
+      correlationId: c.get('requestId'),
     });
     return c.json(serializeInstance({ ...instance, status: rule.during }), 202);
   });

@@ -21,7 +21,7 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { cloudInstance } = c.req.valid('param');
-    const row = await findInstanceOfUser(c.var.deps.db, c.var.principal.userId!, cloudInstance);
+    const row = await findInstanceOfUser(c.get('deps').db, c.get('principal').userId!, cloudInstance);
     if (!row) throw notFound();
     return c.json(serializeInstance(row), 200);
   });
