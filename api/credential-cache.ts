@@ -8,9 +8,9 @@ const CACHEABLE: ReadonlySet<CredentialType> = new Set(['client', 'application']
 const MAX_ENTRIES = 10_000;
 
 /**
- * Resolves presented tokens to live credentials (looked up by their hash). Client and application keys are kept
- * for `ttlMs` so the hot path does one query, not two; a key revoked elsewhere (the CLI) stops
- * working within that window, and at once in the process that revoked it.
+ * Resolves presented tokens to live credentials (looked up by their hash). Client and application
+ * keys are kept for `ttlMs` so the hot path does one query, not two: a revoked key (keys:revoke)
+ * stops working everywhere within that window.
  */
 export class CredentialCache {
   readonly #entries = new Map<string, { credential: ActiveCredential; until: number }>();
@@ -35,11 +35,5 @@ export class CredentialCache {
       this.#entries.set(token, { credential, until: Date.now() + this.ttlMs });
     }
     return credential;
-  }
-
-  forgetCredential(credentialId: string): void {
-    for (const [token, entry] of this.#entries) {
-      if (entry.credential.id === credentialId) this.#entries.delete(token);
-    }
   }
 }
