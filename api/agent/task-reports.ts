@@ -7,6 +7,7 @@ import {
   insertReport,
   type LockedTask,
   lockTaskOfHypervisor,
+  type TaskUpdate,
   updateTask,
 } from '../../db/repositories/agent-tasks.js';
 import type { AgentReportKind, AgentTaskStatus } from '../../db/schema.js';
@@ -79,7 +80,7 @@ async function applyReport(bridge: Bridge, task: LockedTask, report: Report): Pr
     return ack(task, sequence, task.status, 'stop');
   }
 
-  const settle = async (status: AgentTaskStatus, fields: Parameters<typeof updateTask>[2] = { sequence }) => {
+  const settle = async (status: AgentTaskStatus, fields: Omit<TaskUpdate, 'status' | 'sequence'> = {}) => {
     await updateTask(db, task.id, { ...fields, sequence, status });
     return ack(task, sequence, status, FINISHED_TASK_STATUSES.includes(status) ? 'stop' : 'continue');
   };
@@ -88,7 +89,7 @@ async function applyReport(bridge: Bridge, task: LockedTask, report: Report): Pr
     switch (report.kind) {
       case 'started':
         await temporal.activity.heartbeat(task.task_token, { kind: 'started', sequence });
-        return await settle('running', { sequence, leaseMs });
+        return await settle('running', { leaseMs });
       case 'progress': {
         const progress = { percent: report.percent, message: report.message, sequence };
         if (sequence < task.last_sequence) {
@@ -96,7 +97,7 @@ async function applyReport(bridge: Bridge, task: LockedTask, report: Report): Pr
           return ack(task, sequence, task.status, 'continue');
         }
         await temporal.activity.heartbeat(task.task_token, { kind: 'progress', ...progress });
-        return await settle('running', { sequence, leaseMs, progress });
+        return await settle('running', { leaseMs, progress });
       }
       case 'completed': {
         const schema = isAgentTaskType(task.type) ? AGENT_TASKS[task.type].result : undefined;
@@ -110,10 +111,10 @@ async function applyReport(bridge: Bridge, task: LockedTask, report: Report): Pr
             task.task_token,
             ApplicationFailure.create({ ...error, type: error.code }),
           );
-          return await settle('failed', { sequence, error });
+          return await settle('failed', { error });
         }
         await temporal.activity.complete(task.task_token, parsed.data);
-        return await settle('completed', { sequence, result: parsed.data });
+        return await settle('completed', { result: parsed.data });
       }
       case 'failed':
         await temporal.activity.fail(
@@ -124,7 +125,7 @@ async function applyReport(bridge: Bridge, task: LockedTask, report: Report): Pr
             nonRetryable: !report.error.retryable,
           }),
         );
-        return await settle('failed', { sequence, error: report.error });
+        return await settle('failed', { error: report.error });
     }
   } catch (error) {
     if (error instanceof ActivityCancelledError) {
