@@ -15,7 +15,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { upsertLocation } from '../db/repositories/catalog.js';
@@ -23,6 +22,7 @@ import { createCredential } from '../db/repositories/credentials.js';
 import { findHypervisor, insertHypervisor } from '../db/repositories/hypervisors.js';
 import { insertInstance } from '../db/repositories/instances.js';
 import { insertUser } from '../db/repositories/users.js';
+import { createScratchDatabase } from '../db/scratch-database.js';
 import { probeHypervisorWorkflowId } from '../domain/workflow-ids.js';
 import { configWith } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
@@ -59,13 +59,6 @@ async function kill(child: ChildProcess) {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-}
-
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(text);
-  await client.end();
 }
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;
@@ -116,11 +109,8 @@ async function measure(
 
 async function main() {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  const dbName = `cloudsvc_bench_${Date.now()}`;
-  await adminQuery(`create database ${dbName}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchDatabase(serverUrl, 'cloudsvc_bench');
+  const databaseUrl = scratch.url;
   const temporal = await startTemporalDevServer({ port: await freePort() });
   const { db, close } = createDatabase({ url: databaseUrl, poolSize: 2, namedStatements: false });
 
@@ -260,7 +250,7 @@ async function main() {
     for (const child of children) await kill(child);
     await close();
     await temporal.stop();
-    await adminQuery(`drop database if exists ${dbName} with (force)`);
+    await scratch.drop();
   }
 }
 

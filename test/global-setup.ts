@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
+import { createScratchDatabase } from '../db/scratch-database.js';
 import { freePort } from '../platform/ports.js';
 import { type DevServer, startTemporalDevServer, temporalCli } from '../platform/temporal-dev-server.js';
 import { bundleWorkflows } from '../worker/worker.js';
@@ -26,19 +26,9 @@ declare module 'vitest' {
   }
 }
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 export default async function setup(project: TestProject) {
-  const database = `cloudsvc_test_${Date.now()}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${database}`);
-  await admin.end();
-  const databaseUrl = withDatabase(serverUrl, database);
+  const database = await createScratchDatabase(serverUrl, 'cloudsvc_test');
+  const databaseUrl = database.url;
 
   const [temporal, bundle, cli] = await Promise.all([
     freePort().then((port): Promise<DevServer> => startTemporalDevServer({ port })),
@@ -63,9 +53,6 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await temporal.stop();
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${database} with (force)`);
-    await client.end();
+    await database.drop();
   };
 }

@@ -1,35 +1,20 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
 
 /** A database of its own, so the migrations run from nothing. */
-const name = `cloudsvc_migrate_${Date.now()}_${process.pid}`;
-const adminUrl = inject('databaseUrl');
-const url = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
-
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-beforeAll(() => admin(`create database ${name}`));
-afterAll(() => admin(`drop database if exists ${name} with (force)`));
+let scratch: ScratchDatabase;
+beforeAll(async () => {
+  scratch = await createScratchDatabase(inject('databaseUrl'), 'cloudsvc_migrate');
+});
+afterAll(() => scratch.drop());
 
 describe('migrations', () => {
   it('are safe to run from several processes at once', async () => {
     const handles = Array.from({ length: 4 }, () =>
-      createDatabase({ url, poolSize: 2, namedStatements: false }),
+      createDatabase({ url: scratch.url, poolSize: 2, namedStatements: false }),
     );
     try {
       const outcomes = await Promise.all(handles.map((h) => migrateToLatest(h.db)));
