@@ -118,17 +118,12 @@ async function main() {
     serverEnv.DATABASE_NAMED_STATEMENTS = 'false';
     serverEnv.DATABASE_POOL_SIZE = '1';
   }
-  const config = configWith({
-    ...serverEnv,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: temporalAddress,
-    PORT: String(apiPort),
-  });
   Object.assign(serverEnv, {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(apiPort),
   });
+  const config = configWith(serverEnv);
 
   // 3. Schema and demo data.
   const database = createDatabase({ url: databaseUrl, poolSize: 1, namedStatements: false });
@@ -170,7 +165,7 @@ async function main() {
   const deadline = Date.now() + 60_000;
   while ((await findHypervisor(db, demo.hypervisorId))?.status !== 'online') {
     if (Date.now() > deadline)
-      throw new Error('the demo agent did not come online; see .data/logs/agent.log');
+      throw new Error(`the demo agent did not come online; see ${join(logs, 'agent.log')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 
