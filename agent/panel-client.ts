@@ -31,12 +31,7 @@ export class PanelClient {
     private readonly stopping: AbortSignal,
   ) {}
 
-  async call<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-    options: { retry?: boolean } = {},
-  ): Promise<{ status: number; body: T }> {
+  async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> {
     let delay = RETRY_START_MS;
     for (;;) {
       try {
@@ -69,7 +64,6 @@ export class PanelClient {
           delay_ms: delay,
         });
       }
-      if (options.retry === false) throw new Error(`request to ${path} failed`);
       await sleep(delay, this.stopping);
       delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
