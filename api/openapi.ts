@@ -35,13 +35,16 @@ export function registerOpenApi(app: OpenAPIHono<AppEnv>, apis: Record<DocumentN
   const documentOf = (name: DocumentName) => {
     const spec = DOCUMENTS[name];
     const api = apis[name];
-    api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
-    documents[name] ??= api.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: spec.title, version: VERSION, description: spec.description },
-      servers: [{ url: spec.base }],
-      security: [{ bearer: [] }],
-    });
+    // Built once, on first request: registering the scheme again each time would grow the registry.
+    if (documents[name] === undefined) {
+      api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+      documents[name] = api.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: spec.title, version: VERSION, description: spec.description },
+        servers: [{ url: spec.base }],
+        security: [{ bearer: [] }],
+      });
+    }
     return documents[name];
   };
 

@@ -132,6 +132,9 @@ describe('OpenAPI', () => {
       expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
     }
     const client = await json(await t.app.request('/openapi/client.json'));
+    // Served again, the same document: nothing is registered twice.
+    expect(await json(await t.app.request('/openapi/client.json'))).toEqual(client);
+    expect(Object.keys(client.components.securitySchemes)).toEqual(['bearer']);
     expect(client.servers[0].url).toBe('/api/client/cloud');
     expect(client.paths['/{cloudInstance}'].get.responses['404']).toBeDefined();
     expect(client.components.schemas.Instance).toBeDefined();
