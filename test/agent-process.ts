@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type SimulatedState, simulatedStatePath } from '../agent/drivers/simulated.js';
-import { StateFile } from '../agent/state-file.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -20,17 +19,10 @@ export interface AgentProcess {
 }
 
 /** Runs the reference agent (`agent/main.ts`) as its own process, as `npm run agent` does. */
-export function startAgentProcess(
-  env: Record<string, string>,
-  options: { seed?: Partial<SimulatedState>; stateDir?: string } = {},
-): AgentProcess {
-  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'agent-'));
+export function startAgentProcess(env: Record<string, string>): AgentProcess {
+  const stateDir = mkdtempSync(join(tmpdir(), 'agent-'));
   const output: string[] = [];
-  const file = new StateFile<SimulatedState>(simulatedStatePath(stateDir), () => ({
-    instances: {},
-    applied: [],
-    faults_fired: {},
-  }));
+  const statePath = simulatedStatePath(stateDir);
   const launch = (extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'agent/main.ts')], {
       cwd: root,
@@ -49,14 +41,13 @@ export function startAgentProcess(
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     return { child, exited };
   };
-  if (options.seed) file.write({ ...file.read(), ...options.seed });
   let current = launch();
   const agent: AgentProcess = {
     stateDir,
     output,
     process: current.child,
     exited: current.exited,
-    hypervisor: () => JSON.parse(readFileSync(file.path, 'utf8')) as SimulatedState,
+    hypervisor: () => JSON.parse(readFileSync(statePath, 'utf8')) as SimulatedState,
     restart(extra) {
       current = launch(extra);
       agent.process = current.child;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { SimulatedInstance, SimulatedState } from '../../agent/drivers/simulated.js';
 import type { ApiServer } from '../../api/server.js';
 import { startProvisioning } from '../../api/workflow-starts.js';
 import { createCredential } from '../../db/repositories/credentials.js';
@@ -14,20 +13,6 @@ export const FAST_AGENT_TIMING = {
   AGENT_TASK_LEASE_MS: '2000',
   AGENT_POLL_MAX_WAIT_MS: '2000',
 } as const;
-
-export const simulatedInstance = (fields: Partial<SimulatedInstance> = {}): SimulatedInstance => ({
-  hostname: 'web-1.example.test',
-  cpu_cores: 2,
-  memory_mb: 2048,
-  disk_mb: 40960,
-  image: 'debian-12',
-  boot_order: ['disk'],
-  ipv4: '203.0.113.10',
-  ipv6: null,
-  power_state: 'running',
-  created_at: new Date().toISOString(),
-  ...fields,
-});
 
 /**
  * A listening API, a worker on its own task queue, a customer with a client key, and hypervisors
@@ -51,23 +36,20 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
     clientKey,
     temporal: server.deps.temporal,
 
-    /** A hypervisor, enrolled by a real agent process started with `env` and the driver state `state`. */
-    async hypervisorWithAgent(env: Record<string, string> = {}, state: Partial<SimulatedState> = {}) {
+    /** A hypervisor, enrolled by a real agent process started with `env`. */
+    async hypervisorWithAgent(env: Record<string, string> = {}) {
       const hypervisor = await seed.hypervisor(db);
       const token = await createCredential(db, {
         type: 'enrollment',
         hypervisorId: hypervisor.id,
         expiresAt: new Date(Date.now() + 60_000),
       });
-      const agent = startAgentProcess(
-        {
-          AGENT_PANEL_URL: server.url,
-          AGENT_ENROLLMENT_TOKEN: token.token,
-          AGENT_SIM_LATENCY_MS: '{"default":0}',
-          ...env,
-        },
-        { seed: state },
-      );
+      const agent = startAgentProcess({
+        AGENT_PANEL_URL: server.url,
+        AGENT_ENROLLMENT_TOKEN: token.token,
+        AGENT_SIM_LATENCY_MS: '{"default":0}',
+        ...env,
+      });
       agents.push(agent);
       await eventually(
         async () => (await findHypervisor(db, hypervisor.id))?.status === 'online',
