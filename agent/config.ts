@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
 
-const FaultMode = z.enum(['fail', 'fail-permanently', 'hang', 'crash-before', 'crash-after']);
+export const FAULT_MODES = ['fail', 'fail-permanently', 'hang', 'crash-before', 'crash-after'] as const;
+const FaultMode = z.enum(FAULT_MODES);
 
 /**
  * The agent's configuration (it runs on a hypervisor, apart from the panel). The simulated
@@ -39,7 +40,8 @@ const schema = z.object({
    * Faults by task type, e.g. {"instance.power":{"mode":"crash-after","times":1}}. Modes: fail
    * (a retryable failure), fail-permanently, hang (never finishes; keeps reporting progress),
    * crash-before / crash-after (the process exits before / after the change is applied).
-   * `times` counts across restarts (kept in the state file); absent means always.
+   * `times` counts across restarts (kept in the state file); absent means always. Faults can also
+   * be armed while the agent runs (the simulated driver's faults file).
    */
   AGENT_SIM_FAULTS: z
     .string()

@@ -1,9 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type SimulatedState, simulatedStatePath } from '../agent/drivers/simulated.js';
+import {
+  type ArmedFault,
+  type FaultsFileEntry,
+  type SimulatedState,
+  simulatedFaultsPath,
+  simulatedStatePath,
+} from '../agent/drivers/simulated.js';
+import { StateFile } from '../agent/state-file.js';
+import type { AgentTaskType } from '../domain/agent-tasks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -14,6 +23,8 @@ export interface AgentProcess {
   exited: Promise<number | null>;
   /** The simulated hypervisor's state as the agent last wrote it. */
   hypervisor(): SimulatedState;
+  /** Arms a fault in the running agent, through its faults file: it hits the next task(s) of `type`. */
+  armFault(type: AgentTaskType, fault: ArmedFault): void;
   restart(env?: Record<string, string>): void;
   stop(): Promise<void>;
 }
@@ -23,6 +34,7 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
   const stateDir = mkdtempSync(join(tmpdir(), 'agent-'));
   const output: string[] = [];
   const statePath = simulatedStatePath(stateDir);
+  const faults = new StateFile<FaultsFileEntry[]>(simulatedFaultsPath(stateDir), () => []);
   const launch = (extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'agent/main.ts')], {
       cwd: root,
@@ -48,6 +60,9 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
     process: current.child,
     exited: current.exited,
     hypervisor: () => JSON.parse(readFileSync(statePath, 'utf8')) as SimulatedState,
+    armFault(type, fault) {
+      faults.write([...faults.read(), { id: randomUUID(), type, ...fault }]);
+    },
     restart(extra) {
       current = launch(extra);
       agent.process = current.child;

@@ -1,6 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../domain/agent-tasks.js';
-import type { AgentConfig } from '../config.js';
+import { z } from 'zod';
+import {
+  AGENT_TASK_TYPES,
+  AGENT_TASKS,
+  type AgentTaskParams,
+  type AgentTaskType,
+} from '../../domain/agent-tasks.js';
+import { type AgentConfig, FAULT_MODES, type FaultMode } from '../config.js';
 import { sleep } from '../panel-client.js';
 import { StateFile } from '../state-file.js';
 import {
@@ -32,14 +40,52 @@ export interface AppliedChange {
   at: string;
 }
 
+/**
+ * A fault armed while the driver runs. It hits `times` calls of its task type in a row (default
+ * 1), starting with the `nth` call counted from its arming (default 1: the very next one).
+ */
+export interface ArmedFault {
+  readonly mode: FaultMode;
+  readonly nth?: number;
+  readonly times?: number;
+}
+
+/** An armed fault as the driver keeps it: calls to let through first, then calls to hit. */
+interface PendingFault {
+  id: string;
+  type: AgentTaskType;
+  mode: FaultMode;
+  skip: number;
+  remaining: number;
+}
+
 export interface SimulatedState {
   instances: Record<string, SimulatedInstance>;
   applied: AppliedChange[];
   /** How often each task type's fault has fired, across restarts (for `times`). */
   faults_fired: Partial<Record<AgentTaskType, number>>;
+  /** Faults armed at run time, kept across restarts so a crash fault does not fire again. */
+  armed_faults: PendingFault[];
 }
 
 export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');
+
+/**
+ * Rehearsals arm faults in a running agent by adding entries to this file; the driver reads it
+ * before every task and arms each entry (by `id`) once. Write it whole, by rename.
+ */
+export const simulatedFaultsPath = (stateDir: string) => join(stateDir, 'faults.json');
+
+export const FaultsFile = z.array(
+  z.object({
+    id: z.string().min(1),
+    type: z.enum(AGENT_TASK_TYPES),
+    mode: z.enum(FAULT_MODES),
+    nth: z.number().int().positive().optional(),
+    times: z.number().int().positive().optional(),
+  }),
+);
+export type FaultsFileEntry = z.infer<typeof FaultsFile>[number];
 
 /**
  * A hypervisor simulated in a local file: instances, their disks, power and addresses. It takes
@@ -60,13 +106,27 @@ export class SimulatedDriver implements HypervisorDriver {
       instances: {},
       applied: [],
       faults_fired: {},
+      armed_faults: [],
     }));
     this.#state = this.#file.read();
+    // State files written before faults could be armed at run time have no list.
+    this.#state.armed_faults ??= [];
+  }
+
+  /** The simulated hypervisor as it stands: instances, applied changes, faults. */
+  snapshot(): SimulatedState {
+    return structuredClone(this.#state);
+  }
+
+  /** Arms a fault for the coming calls of `type` (see ArmedFault). */
+  armFault(type: AgentTaskType, fault: ArmedFault): void {
+    this.#arm(FaultsFile.element.parse({ id: randomUUID(), type, ...fault }));
   }
 
   async execute(type: AgentTaskType, rawParams: unknown, ctx: TaskContext): Promise<Record<string, unknown>> {
     const parsed = AGENT_TASKS[type].params.safeParse(rawParams);
     if (!parsed.success) throw new DriverFailure('INVALID_PARAMS', parsed.error.message, false);
+    this.#armFromFile();
     const fault = this.#takeFault(type);
     if (fault === 'crash-before') this.#crash();
     if (fault === 'fail') throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, true);
@@ -186,7 +246,50 @@ export class SimulatedDriver implements HypervisorDriver {
     this.#file.write(this.#state);
   }
 
-  #takeFault(type: AgentTaskType) {
+  #arm(entry: FaultsFileEntry): void {
+    if (this.#state.armed_faults.some((f) => f.id === entry.id)) return;
+    this.#state.armed_faults.push({
+      id: entry.id,
+      type: entry.type,
+      mode: entry.mode,
+      skip: (entry.nth ?? 1) - 1,
+      remaining: entry.times ?? 1,
+    });
+    this.#file.write(this.#state);
+  }
+
+  #armFromFile(): void {
+    const path = simulatedFaultsPath(this.config.AGENT_STATE_DIR);
+    if (!existsSync(path)) return;
+    let entries: FaultsFileEntry[];
+    try {
+      entries = FaultsFile.parse(JSON.parse(readFileSync(path, 'utf8')));
+    } catch (error) {
+      // A rehearsal that cannot say what it wants fails every task until it is fixed, rather
+      // than let them run unfaulted.
+      throw new DriverFailure('INVALID_FAULTS_FILE', `${path}: ${(error as Error).message}`, true);
+    }
+    for (const entry of entries) this.#arm(entry);
+  }
+
+  /** Armed faults first, in the order they were armed; then the configured ones. */
+  #takeFault(type: AgentTaskType): FaultMode | undefined {
+    let armed: FaultMode | undefined;
+    let changed = false;
+    for (const pending of this.#state.armed_faults) {
+      if (pending.type !== type || pending.remaining === 0) continue;
+      changed = true;
+      if (pending.skip > 0) pending.skip--;
+      else if (armed === undefined) {
+        armed = pending.mode;
+        pending.remaining--;
+      }
+    }
+    if (changed) this.#file.write(this.#state);
+    return armed ?? this.#takeConfiguredFault(type);
+  }
+
+  #takeConfiguredFault(type: AgentTaskType): FaultMode | undefined {
     const fault = this.config.AGENT_SIM_FAULTS[type];
     if (!fault) return undefined;
     const fired = this.#state.faults_fired[type] ?? 0;

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadAgentConfig } from '../../agent/config.js';
+import { SimulatedDriver, simulatedFaultsPath } from '../../agent/drivers/simulated.js';
+import type { AgentTaskType } from '../../domain/agent-tasks.js';
+
+/** Faults armed while the simulated hypervisor runs, counted call by call. */
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function driverIn(stateDir: string, env: Record<string, string> = {}) {
+  const config = loadAgentConfig({
+    AGENT_PANEL_URL: 'http://127.0.0.1:1',
+    AGENT_STATE_DIR: stateDir,
+    AGENT_SIM_LATENCY_MS: '{"default":0}',
+    ...env,
+  });
+  return new SimulatedDriver(config);
+}
+
+function newDriver(env: Record<string, string> = {}) {
+  const stateDir = mkdtempSync(join(tmpdir(), 'simulated-'));
+  dirs.push(stateDir);
+  return { stateDir, driver: driverIn(stateDir, env) };
+}
+
+const idle = { signal: new AbortController().signal, progress: () => {} };
+
+/** The outcome of one call: `ok`, or the failure code and whether it may be retried. */
+async function call(driver: SimulatedDriver, type: AgentTaskType = 'hypervisor.probe', params: object = {}) {
+  try {
+    await driver.execute(type, params, idle);
+    return 'ok';
+  } catch (error) {
+    const failure = error as { code: string; retryable: boolean };
+    return `${failure.code}${failure.retryable ? '' : ' (final)'}`;
+  }
+}
+
+const createParams = () => ({
+  instance_id: randomUUID(),
+  hostname: 'web-1.example.test',
+  cpu_cores: 1,
+  memory_mb: 512,
+  disk_mb: 1024,
+  image: 'debian-12',
+  boot_order: ['disk'],
+  ipv4: null,
+  ipv6: null,
+  start: true,
+});
+
+describe('faults armed at run time', () => {
+  it('fire on exactly the nth call of their type from the arming, whatever runs between', async () => {
+    const { driver } = newDriver();
+    expect(await call(driver)).toBe('ok'); // calls before the arming do not count
+    driver.armFault('hypervisor.probe', { mode: 'fail', nth: 3 });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      outcomes.push(await call(driver));
+      // Another type's calls in between do not count.
+      expect(await call(driver, 'instance.create', createParams())).toBe('ok');
+    }
+    expect(outcomes).toEqual(['ok', 'ok', 'SIMULATED_FAILURE', 'ok', 'ok']);
+  });
+
+  it('hit the next `times` calls, then none', async () => {
+    const { driver } = newDriver();
+    driver.armFault('hypervisor.probe', { mode: 'fail-permanently', times: 2 });
+    const outcomes = [await call(driver), await call(driver), await call(driver)];
+    expect(outcomes).toEqual(['SIMULATED_FAILURE (final)', 'SIMULATED_FAILURE (final)', 'ok']);
+  });
+
+  it('of one type fire in the order they were armed', async () => {
+    const { driver } = newDriver();
+    driver.armFault('hypervisor.probe', { mode: 'fail' });
+    driver.armFault('hypervisor.probe', { mode: 'fail-permanently' });
+    const outcomes = [await call(driver), await call(driver), await call(driver)];
+    expect(outcomes).toEqual(['SIMULATED_FAILURE', 'SIMULATED_FAILURE (final)', 'ok']);
+  });
+
+  it('come before the configured faults, which still fire as AGENT_SIM_FAULTS says', async () => {
+    const { driver } = newDriver({
+      AGENT_SIM_FAULTS: JSON.stringify({ 'hypervisor.probe': { mode: 'fail-permanently', times: 1 } }),
+    });
+    driver.armFault('hypervisor.probe', { mode: 'fail' });
+    const outcomes = [await call(driver), await call(driver), await call(driver)];
+    expect(outcomes).toEqual(['SIMULATED_FAILURE', 'SIMULATED_FAILURE (final)', 'ok']);
+  });
+
+  it('hang until the task is stopped', async () => {
+    const { driver } = newDriver();
+    driver.armFault('hypervisor.probe', { mode: 'hang' });
+    const stop = new AbortController();
+    const running = driver.execute('hypervisor.probe', {}, { signal: stop.signal, progress: () => {} });
+    const early = await Promise.race([running.then(() => 'finished'), sleep(300).then(() => 'running')]);
+    expect(early).toBe('running');
+    stop.abort();
+    await expect(running).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(await call(driver)).toBe('ok');
+  });
+
+  it('refuse a call number or count that is not a positive integer', () => {
+    const { driver } = newDriver();
+    expect(() => driver.armFault('hypervisor.probe', { mode: 'fail', nth: 0 })).toThrow();
+    expect(() => driver.armFault('hypervisor.probe', { mode: 'fail', times: 1.5 })).toThrow();
+  });
+});
+
+describe('the faults file', () => {
+  const writeFaults = (stateDir: string, entries: unknown) =>
+    writeFileSync(simulatedFaultsPath(stateDir), JSON.stringify(entries));
+
+  it('arms each entry once, for the next task of its type, and a restart does not arm it again', async () => {
+    const { stateDir, driver } = newDriver();
+    expect(await call(driver)).toBe('ok');
+    writeFaults(stateDir, [{ id: 'a', type: 'hypervisor.probe', mode: 'fail' }]);
+    expect([await call(driver), await call(driver)]).toEqual(['SIMULATED_FAILURE', 'ok']);
+
+    const restarted = driverIn(stateDir);
+    expect(await call(restarted)).toBe('ok');
+    writeFaults(stateDir, [
+      { id: 'a', type: 'hypervisor.probe', mode: 'fail' },
+      { id: 'b', type: 'hypervisor.probe', mode: 'fail-permanently', nth: 2 },
+    ]);
+    const outcomes = [await call(restarted), await call(restarted), await call(restarted)];
+    expect(outcomes).toEqual(['ok', 'SIMULATED_FAILURE (final)', 'ok']);
+  });
+
+  it('that cannot be read fails every task until it is fixed, rather than run them unfaulted', async () => {
+    const { stateDir, driver } = newDriver();
+    writeFaults(stateDir, [{ id: 'a', type: 'hypervisor.probe', mode: 'explode' }]);
+    expect(await call(driver)).toBe('INVALID_FAULTS_FILE');
+    writeFileSync(simulatedFaultsPath(stateDir), '[{"id":');
+    expect(await call(driver)).toBe('INVALID_FAULTS_FILE');
+    writeFaults(stateDir, []);
+    expect(await call(driver)).toBe('ok');
+  });
+});
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
