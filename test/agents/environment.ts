@@ -4,8 +4,9 @@ import { startProvisioning } from '../../api/workflow-starts.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import type { Config } from '../../platform/config.js';
-import { type AgentProcess, eventually, startAgentProcess } from '../agent-process.js';
+import { eventually, startAgentProcess } from '../agent-process.js';
 import { seed, startTestServer, startTestWorker, type TestWorker } from '../harness.js';
+import { startInProcessAgent } from '../in-process-agent.js';
 
 /** Timeouts short enough that failure paths finish in seconds. */
 export const FAST_AGENT_TIMING = {
@@ -16,7 +17,8 @@ export const FAST_AGENT_TIMING = {
 
 /**
  * A listening API, a worker on its own task queue, a customer with a client key, and hypervisors
- * whose real agent processes enroll through the Agent API.
+ * whose agents enroll through the Agent API: the real `Agent` inside the test process, or a real
+ * agent process where a test needs one (a crash, a stopped process, an exit code).
  */
 export async function startAgentEnvironment(overrides: Partial<Record<keyof Config, string>> = {}) {
   const server: ApiServer & { config: Config } = await startTestServer({
@@ -27,7 +29,33 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
   const db = server.deps.db;
   const owner = await seed.user(db);
   const clientKey = await seed.key(db, owner.id, 'client');
-  const agents: AgentProcess[] = [];
+  const agents: { stop(): Promise<void> }[] = [];
+
+  /** A new hypervisor whose agent, launched by `start` with an enrollment token, brings it online. */
+  async function enrolled<A extends { output: string[]; stop(): Promise<void> }>(
+    start: (panelEnv: Record<string, string>) => A,
+  ) {
+    const hypervisor = await seed.hypervisor(db);
+    const token = await createCredential(db, {
+      type: 'enrollment',
+      hypervisorId: hypervisor.id,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const agent = start({
+      AGENT_PANEL_URL: server.url,
+      AGENT_ENROLLMENT_TOKEN: token.token,
+      AGENT_SIM_LATENCY_MS: '{"default":0}',
+    });
+    agents.push(agent);
+    await eventually(
+      async () => (await findHypervisor(db, hypervisor.id))?.status === 'online',
+      30_000,
+      'enrollment',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; agent output:\n${agent.output.join('')}`);
+    });
+    return { hypervisor, agent };
+  }
 
   return {
     server,
@@ -36,29 +64,14 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
     clientKey,
     temporal: server.deps.temporal,
 
+    /** A hypervisor, enrolled by the agent running in this process, configured with `env`. */
+    hypervisorWithAgent(env: Record<string, string> = {}) {
+      return enrolled((panelEnv) => startInProcessAgent({ ...panelEnv, ...env }));
+    },
+
     /** A hypervisor, enrolled by a real agent process started with `env`. */
-    async hypervisorWithAgent(env: Record<string, string> = {}) {
-      const hypervisor = await seed.hypervisor(db);
-      const token = await createCredential(db, {
-        type: 'enrollment',
-        hypervisorId: hypervisor.id,
-        expiresAt: new Date(Date.now() + 60_000),
-      });
-      const agent = startAgentProcess({
-        AGENT_PANEL_URL: server.url,
-        AGENT_ENROLLMENT_TOKEN: token.token,
-        AGENT_SIM_LATENCY_MS: '{"default":0}',
-        ...env,
-      });
-      agents.push(agent);
-      await eventually(
-        async () => (await findHypervisor(db, hypervisor.id))?.status === 'online',
-        30_000,
-        'enrollment',
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}; agent output:\n${agent.output.join('')}`);
-      });
-      return { hypervisor, agent };
+    hypervisorWithAgentProcess(env: Record<string, string> = {}) {
+      return enrolled((panelEnv) => startAgentProcess({ ...panelEnv, ...env }));
     },
 
     /** An instance of the customer, created on the hypervisor through the provisioning workflow. */

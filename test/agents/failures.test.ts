@@ -1,27 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppliedChange } from '../../agent/drivers/simulated.js';
 import { startProvisioning } from '../../api/workflow-starts.js';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { powerInstanceWorkflowId, provisionInstanceWorkflowId } from '../../domain/workflow-ids.js';
-import { eventually, startAgentProcess } from '../agent-process.js';
+import { eventually } from '../agent-process.js';
 import { seed, startTestServer, startTestWorker } from '../harness.js';
+import { startInProcessAgent } from '../in-process-agent.js';
 import { type AgentEnvironment, FAST_AGENT_TIMING, startAgentEnvironment } from './environment.js';
 
-/** Every failure the simulated driver can rehearse, against the real bridge. */
+/**
+ * Every failure the simulated driver can rehearse, against the real bridge. Crashes, a stopped
+ * (silent) agent and exit codes need an agent process; the rest run the agent in this process.
+ */
 let env: AgentEnvironment;
 beforeAll(async () => {
   env = await startAgentEnvironment();
 });
 afterAll(() => env.close());
 
-const powerChanges = (applied: { type: string; instance_id: string }[], instanceId: string) =>
+const powerChanges = (applied: AppliedChange[], instanceId: string) =>
   applied.filter((a) => a.type === 'instance.power' && a.instance_id === instanceId);
 
-/** A provisioned instance whose stop is running on an agent started with `agentEnv`. */
-async function stopRunningOn(agentEnv: Record<string, string>) {
-  const { hypervisor, agent } = await env.hypervisorWithAgent(agentEnv);
+/** A provisioned instance whose stop is running on `started`'s agent. */
+async function stopRunningOn<A>(
+  started: Promise<{ hypervisor: { id: string; location_id: string }; agent: A }>,
+) {
+  const { hypervisor, agent } = await started;
   const instance = await env.provisionedInstance(hypervisor);
   const workflowId = powerInstanceWorkflowId(instance.id);
   expect((await env.power(instance.id, 'stop')).status).toBe(202);
@@ -36,7 +43,7 @@ async function stopRunningOn(agentEnv: Record<string, string>) {
 describe('when the agent fails', () => {
   it('an agent killed mid-task and restarted completes the step once', async () => {
     // The agent applies the stop on the hypervisor, then dies before it can report.
-    const { hypervisor, agent } = await env.hypervisorWithAgent({
+    const { hypervisor, agent } = await env.hypervisorWithAgentProcess({
       AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'crash-after', times: 1 } }),
     });
     const instance = await env.provisionedInstance(hypervisor);
@@ -54,10 +61,27 @@ describe('when the agent fails', () => {
     expect(events.filter((e) => e === 'instance.power.stop')).toHaveLength(1);
   });
 
+  it('a crash armed in a running agent process kills it before the change; restarted, it applies it once', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgentProcess();
+    const instance = await env.provisionedInstance(hypervisor);
+    agent.armFault('instance.power', { mode: 'crash-before' });
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    expect(await agent.exited).toBeNull(); // killed by a signal
+    expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+
+    agent.restart();
+    const result = await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    expect(result).toEqual({ power_state: 'stopped' });
+    expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
+    expect(powerChanges(agent.hypervisor().applied, instance.id)).toHaveLength(1);
+  });
+
   it('a silent agent is found by the heartbeat timeout, and the step is retried as a new task', async () => {
-    const { agent, instance, workflowId } = await stopRunningOn({
-      AGENT_SIM_LATENCY_MS: JSON.stringify({ 'instance.power': 1500, default: 0 }),
-    });
+    const { agent, instance, workflowId } = await stopRunningOn(
+      env.hypervisorWithAgentProcess({
+        AGENT_SIM_LATENCY_MS: JSON.stringify({ 'instance.power': 1500, default: 0 }),
+      }),
+    );
 
     agent.process.kill('SIGSTOP'); // alive but silent: no progress, no heartbeat
     const tasks = await eventually(
@@ -82,9 +106,11 @@ describe('when the agent fails', () => {
   });
 
   it('cancelling the workflow reaches the agent, which stops the task', async () => {
-    const { agent, instance, workflowId } = await stopRunningOn({
-      AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'hang' } }),
-    });
+    const { agent, instance, workflowId } = await stopRunningOn(
+      env.hypervisorWithAgent({
+        AGENT_SIM_FAULTS: JSON.stringify({ 'instance.power': { mode: 'hang' } }),
+      }),
+    );
 
     const handle = env.temporal.workflow.getHandle(workflowId);
     await handle.cancel();
@@ -100,7 +126,7 @@ describe('when the agent fails', () => {
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
     expect(events[0]).toBe('instance.power.stop.cancelled');
-    expect(agent.process.exitCode).toBeNull();
+    expect(agent.running).toBe(true);
   });
 
   it('a retryable failure is retried as a new attempt', async () => {
@@ -115,8 +141,26 @@ describe('when the agent fails', () => {
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
   });
 
-  it('a revoked agent stops working and exits', async () => {
+  it('a fault armed while the agent runs hits its next task, and only that one', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const workflowId = powerInstanceWorkflowId(instance.id);
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.temporal.workflow.getHandle(workflowId).result();
+
+    agent.armFault('instance.power', { mode: 'fail' });
+    expect((await env.power(instance.id, 'start')).status).toBe(202);
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ power_state: 'running' });
+    const tasks = await listTasksOfWorkflow(env.db, workflowId);
+    expect(tasks.map((t) => t.status)).toEqual(['completed', 'failed', 'completed']);
+    expect(powerChanges(agent.hypervisor().applied, instance.id).map((c) => c.detail)).toEqual([
+      'stop',
+      'start',
+    ]);
+  });
+
+  it('a revoked agent stops working and exits', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgentProcess();
     const admin = await seed.user(env.db, { admin: true });
     const key = await seed.key(env.db, admin.id, 'application');
     const res = await fetch(
@@ -142,7 +186,7 @@ describe('when the agent fails', () => {
         hypervisorId: hypervisor.id,
         expiresAt: new Date(Date.now() + 60_000),
       });
-      const agent = startAgentProcess({
+      const agent = startInProcessAgent({
         AGENT_PANEL_URL: panel.url,
         AGENT_ENROLLMENT_TOKEN: token.token,
         AGENT_SIM_LATENCY_MS: JSON.stringify({ 'instance.create': 2500, default: 0 }),
