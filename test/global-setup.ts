@@ -5,7 +5,7 @@ import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { createScratchDatabase } from '../db/scratch-database.js';
+import { createScratchDatabase, freezeAsTemplate, type ScratchDatabase } from '../db/scratch-database.js';
 import { freePort } from '../platform/ports.js';
 import { type DevServer, startTemporalDevServer, temporalCli } from '../platform/temporal-dev-server.js';
 import { bundleWorkflows } from '../worker/worker.js';
@@ -13,13 +13,16 @@ import { bundleWorkflows } from '../worker/worker.js';
 /**
  * One Temporal dev server and one fresh PostgreSQL database for the whole run, and one workflow
  * bundle that every test worker loads. PostgreSQL comes from DATABASE_URL (default: the local
- * server); the run's database is created here and dropped at the end.
+ * server). A migrated template is made first; the run's database is a copy of it, and so is each
+ * isolated database a test file asks for (harness.ts). Both are dropped at the end.
  */
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    databaseServerUrl: string;
+    databaseTemplate: string;
     temporalAddress: string;
     workflowBundlePath: string;
     temporalCliPath: string;
@@ -27,18 +30,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const database = await createScratchDatabase(serverUrl, 'cloudsvc_test');
-  const databaseUrl = database.url;
-
-  const [temporal, bundle, cli] = await Promise.all([
+  const [temporal, bundle, cli, { template, database }] = await Promise.all([
     freePort().then((port): Promise<DevServer> => startTemporalDevServer({ port })),
     bundleWorkflows(),
     temporalCli(),
-    (async () => {
-      const { db, close } = createDatabase({ url: databaseUrl, poolSize: 1, namedStatements: false });
-      await migrateToLatest(db);
-      await close();
-    })(),
+    migratedDatabases(),
   ]);
 
   const dir = join(tmpdir(), `cloudsvc-test-${process.pid}`);
@@ -46,7 +42,9 @@ export default async function setup(project: TestProject) {
   const workflowBundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(workflowBundlePath, bundle.code);
 
-  project.provide('databaseUrl', databaseUrl);
+  project.provide('databaseUrl', database.url);
+  project.provide('databaseServerUrl', serverUrl);
+  project.provide('databaseTemplate', template.name);
   project.provide('temporalAddress', temporal.address);
   project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('temporalCliPath', cli);
@@ -54,5 +52,24 @@ export default async function setup(project: TestProject) {
   return async () => {
     await temporal.stop();
     await database.drop();
+    await template.drop();
+  };
+}
+
+async function migratedDatabases(): Promise<{ template: ScratchDatabase; database: ScratchDatabase }> {
+  const empty = await createScratchDatabase(serverUrl, 'cloudsvc_template');
+  const { db, close } = createDatabase({ url: empty.url, poolSize: 1, namedStatements: false });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await close();
+    await empty.drop();
+    throw error;
+  }
+  await close();
+  const template = await freezeAsTemplate(serverUrl, empty);
+  return {
+    template,
+    database: await createScratchDatabase(serverUrl, 'cloudsvc_test', { template: template.name }),
   };
 }
