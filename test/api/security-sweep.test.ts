@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_BASE,
+  AGENT_BASE,
+  APPLICATION_BASE,
+  CLIENT_BASE,
+  CONSOLE_INTERNAL_BASE,
+} from '../../api/paths.js';
+import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
+import { createCredential } from '../../db/repositories/credentials.js';
+import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
+import { type Body, createTestApp, isolatedDatabase, json, seed, tableDigest } from '../harness.js';
+
+/**
+ * Every route the app registers, swept with every credential it must refuse (SPEC.md §5, README
+ * "Credentials"): none, an unknown one, each valid credential of another type; and for each path
+ * id, an unknown one, a malformed one, and another tenant's. Routes are read from the app itself,
+ * so a route is swept the day it is registered; a public one must be declared below. The sweep
+ * runs on a database of its own, which must be unchanged at the end.
+ */
+const database = await isolatedDatabase();
+const t = await createTestApp({ DATABASE_URL: database.url });
+
+/** Routes that take no bearer credential, each with a request that exercises it. */
+const PUBLIC_ROUTES: Record<string, string> = {
+  'GET /healthz': '/healthz',
+  'GET /docs': '/docs',
+  'GET /openapi/:name{(client|application|agent)\\.json}': '/openapi/client.json',
+  // Takes its one-time token in the body (checked below), not as a bearer credential.
+  'POST /api/cloudsvc/agent/enroll': '/api/cloudsvc/agent/enroll',
+};
+
+/** Each API and the one credential type it takes; the longest base that matches a path wins. */
+const APIS: { base: string; takes: CredentialType; tenant?: string }[] = [
+  { base: CONSOLE_INTERNAL_BASE, takes: 'console_gateway' },
+  { base: CLIENT_BASE, takes: 'client', tenant: 'customer' },
+  { base: APPLICATION_BASE, takes: 'application' },
+  { base: AGENT_BASE, takes: 'agent', tenant: 'hypervisor' },
+  { base: ADMIN_BASE, takes: 'application' },
+];
+
+/**
+ * For each path parameter of a tenant's API, a resource of another tenant: the caller must get
+ * the same 404 as for an unknown id. A new kind of id in those APIs must be declared here.
+ */
+const FOREIGN: Record<string, (s: Seeded) => string> = {
+  cloudInstance: (s) => s.foreignInstanceId,
+  task: (s) => s.foreignTaskId,
+};
+
+interface Seeded {
+  credentials: Record<CredentialType, string>;
+  foreignInstanceId: string;
+  foreignTaskId: string;
+}
+
+interface Route {
+  method: string;
+  path: string;
+  params: string[];
+  /** A valid JSON body, for routes that take one, so that what is refused is the credential. */
+  body?: unknown;
+}
+
+const routes = await registeredRoutes();
+let seeded: Seeded;
+let digestBefore: Record<string, string>;
+
+beforeAll(async () => {
+  const db = t.db;
+  const customer = await seed.user(db);
+  const other = await seed.user(db);
+  const admin = await seed.user(db, { admin: true });
+  const location = await seed.location(db);
+  const ownHypervisor = await seed.hypervisor(db, location.id);
+  const otherHypervisor = await seed.hypervisor(db, location.id);
+  const foreignInstance = await seed.instance(db, { userId: other.id, locationId: location.id });
+  const foreignTaskId = await queueAgentTask(db, {
+    hypervisorId: otherHypervisor.id,
+    type: 'instance.power',
+    params: { instance_id: foreignInstance.id, action: 'stop' },
+    taskToken: new Uint8Array([1]),
+    workflowId: `sweep-${randomUUID()}`,
+    activityId: '1',
+    attempt: 1,
+    correlationId: null,
+  });
+  const issue = async (type: 'agent' | 'enrollment') =>
+    (
+      await createCredential(db, {
+        type,
+        hypervisorId: ownHypervisor.id,
+        expiresAt: type === 'enrollment' ? new Date(Date.now() + 3_600_000) : null,
+      })
+    ).token;
+  seeded = {
+    credentials: {
+      client: await seed.key(db, customer.id, 'client'),
+      application: await seed.key(db, admin.id, 'application'),
+      agent: await issue('agent'),
+      console_gateway: await seed.gatewayCredential(db),
+      enrollment: await issue('enrollment'),
+    },
+    foreignInstanceId: foreignInstance.id,
+    foreignTaskId,
+  };
+  digestBefore = await tableDigest(db);
+});
+
+afterAll(async () => {
+  await t.close();
+  await database.drop();
+});
+
+const apiOf = (path: string) =>
+  APIS.filter((api) => path === api.base || path.startsWith(`${api.base}/`)).sort(
+    (a, b) => b.base.length - a.base.length,
+  )[0];
+
+const pathWith = (route: Route, value: (param: string) => string) =>
+  route.path.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string) => value(name));
+
+function send(route: Route, path: string, token?: string) {
+  const hasBody = route.body !== undefined;
+  return t.app.request(path, {
+    method: route.method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: hasBody ? JSON.stringify(route.body) : undefined,
+  });
+}
+
+async function answer(res: Response) {
+  const body: Body = await res.json().catch(() => undefined);
+  return { status: res.status, code: body?.errors?.[0]?.code };
+}
+
+describe('every registered route', () => {
+  it('was found', () => {
+    expect(routes.length).toBeGreaterThan(Object.keys(PUBLIC_ROUTES).length);
+    for (const key of Object.keys(PUBLIC_ROUTES)) {
+      expect(routes.map((r) => `${r.method} ${r.path}`)).toContain(key);
+    }
+  });
+
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (key in PUBLIC_ROUTES) continue;
+
+    describe(key, () => {
+      const api = apiOf(route.path);
+      it('belongs to an API that takes a credential, or is declared public', () => {
+        expect(
+          api?.base,
+          `${key} is under no API; declare it in PUBLIC_ROUTES if it is public`,
+        ).toBeDefined();
+      });
+      if (!api) return;
+      const unknownIds = () => pathWith(route, () => randomUUID());
+
+      it('refuses a request without a credential: 401 SVC-AUTH-401', async () => {
+        const res = await send(route, unknownIds());
+        expect(await answer(res)).toEqual({ status: 401, code: 'SVC-AUTH-401' });
+        expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      });
+
+      it('refuses an unknown credential of its own type: 401 SVC-AUTH-401', async () => {
+        const res = await send(route, unknownIds(), `${CREDENTIAL_PREFIXES[api.takes]}${randomUUID()}`);
+        expect(await answer(res)).toEqual({ status: 401, code: 'SVC-AUTH-401' });
+      });
+
+      for (const type of CREDENTIAL_TYPES.filter((c) => c !== api.takes)) {
+        it(`refuses a valid ${type} credential: 403 SVC-AUTH-403`, async () => {
+          const res = await send(route, unknownIds(), seeded.credentials[type]);
+          expect(await answer(res)).toEqual({ status: 403, code: 'SVC-AUTH-403' });
+        });
+      }
+
+      if (route.params.length === 0) return;
+
+      it('answers an unknown id with 404 SVC-RES-404', async () => {
+        const res = await send(route, unknownIds(), seeded.credentials[api.takes]);
+        expect(await answer(res)).toEqual({ status: 404, code: 'SVC-RES-404' });
+      });
+
+      it('answers a malformed id with 404 SVC-RES-404', async () => {
+        const res = await send(
+          route,
+          pathWith(route, () => 'not-a-uuid'),
+          seeded.credentials[api.takes],
+        );
+        expect(await answer(res)).toEqual({ status: 404, code: 'SVC-RES-404' });
+      });
+
+      if (!api.tenant) return;
+
+      it(`answers another ${api.tenant}'s id with 404 SVC-RES-404`, async () => {
+        for (const param of route.params) {
+          expect(FOREIGN[param], `declare in FOREIGN how to make another tenant's :${param}`).toBeDefined();
+        }
+        const res = await send(
+          route,
+          pathWith(route, (param) => FOREIGN[param]!(seeded)),
+          seeded.credentials[api.takes],
+        );
+        expect(await answer(res)).toEqual({ status: 404, code: 'SVC-RES-404' });
+      });
+    });
+  }
+});
+
+describe('after the sweep of the credentialed routes', () => {
+  // Before the public routes: a refused enrollment is counted against its address, by design.
+  it('nothing in the database changed', async () => {
+    expect(await tableDigest(t.db)).toEqual(digestBefore);
+  });
+});
+
+describe('public routes', () => {
+  for (const [key, path] of Object.entries(PUBLIC_ROUTES)) {
+    if (key.startsWith('POST ')) continue;
+    it(`${key} answers 200 with or without any credential`, async () => {
+      for (const token of [undefined, ...Object.values(seeded.credentials)]) {
+        const res = await t.app.request(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+        expect(res.status).toBe(200);
+      }
+    });
+  }
+
+  it('enroll refuses a credential of any other type in place of its token: 401 SVC-ENROLL-401', async () => {
+    for (const type of CREDENTIAL_TYPES.filter((c) => c !== 'enrollment')) {
+      const res = await t.app.request(PUBLIC_ROUTES['POST /api/cloudsvc/agent/enroll']!, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: seeded.credentials[type], agent_version: '1.0.0' }),
+      });
+      expect(await answer(res), type).toEqual({ status: 401, code: 'SVC-ENROLL-401' });
+    }
+  });
+});
+
+/** The app's routes (not its middleware), with a valid body from the OpenAPI documents where one is taken. */
+async function registeredRoutes(): Promise<Route[]> {
+  const bodies = new Map<string, unknown>();
+  for (const name of ['client', 'application', 'agent']) {
+    const doc: Body = await json(await t.app.request(`/openapi/${name}.json`));
+    const base: string = doc.servers[0].url;
+    for (const [path, operations] of Object.entries<Body>(doc.paths)) {
+      for (const [method, operation] of Object.entries<Body>(operations)) {
+        const schema = operation.requestBody?.content?.['application/json']?.schema;
+        if (!schema) continue;
+        const honoPath = `${base}${path.replace(/\{(\w+)\}/g, ':$1')}`.replace(/\/$/, '');
+        bodies.set(`${method.toUpperCase()} ${honoPath}`, exampleOf(schema, doc));
+      }
+    }
+  }
+  const seen = new Map<string, Route>();
+  for (const { method, path } of t.app.routes) {
+    const key = `${method} ${path}`;
+    if (method === 'ALL' || seen.has(key)) continue;
+    const params = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    seen.set(key, { method, path, params, body: bodies.get(key) });
+  }
+  return [...seen.values()];
+}
+
+/** The smallest value a JSON schema accepts: required properties only, lower bounds, first choices. */
+function exampleOf(schema: Body, doc: Body): unknown {
+  if (schema.$ref) return exampleOf(doc.components.schemas[schema.$ref.split('/').pop()], doc);
+  if (schema.example !== undefined) return schema.example;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf ?? schema.oneOf) return exampleOf((schema.anyOf ?? schema.oneOf)[0], doc);
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      // An update whose fields are all optional still wants one of them.
+      const names: string[] = schema.required ?? Object.keys(schema.properties ?? {}).slice(0, 1);
+      return Object.fromEntries(names.map((name) => [name, exampleOf(schema.properties[name], doc)]));
+    }
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => exampleOf(schema.items, doc));
+    case 'integer':
+    case 'number':
+      return Math.max(
+        schema.minimum ?? 1,
+        schema.exclusiveMinimum === undefined ? 1 : schema.exclusiveMinimum + 1,
+      );
+    case 'boolean':
+      return false;
+    case 'string':
+      return stringOf(schema);
+    default:
+      return null;
+  }
+}
+
+function stringOf(schema: Body): string {
+  if (schema.format === 'uuid') return randomUUID();
+  if (schema.format === 'date-time') return new Date().toISOString();
+  const length = Math.max(schema.minLength ?? 1, 1);
+  const candidates = ['x', 'X', '0', 'x-0'].map((c) => c.repeat(length));
+  return candidates.find((c) => !schema.pattern || new RegExp(schema.pattern).test(c)) ?? candidates[0]!;
+}
