@@ -1,8 +1,16 @@
-import { isAgentTaskType } from '../domain/agent-tasks.js';
+import { AgentTaskFailure, AgentTaskProgressMessage, isAgentTaskType } from '../domain/agent-tasks.js';
+import { storableText } from '../domain/input-bounds.js';
 import type { Logger } from '../platform/logger.js';
 import type { AgentSettings, OfferedTask, ReportAck } from './agent-api.js';
 import { DriverFailure, type HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, type PanelClient } from './panel-client.js';
+
+// Messages come from the hypervisor and may hold anything; made storable here, so that the panel
+// never refuses a report for its text and the outcome of the task is not lost with it.
+const progressMessage = (message: string) =>
+  storableText(message, { max: AgentTaskProgressMessage.maxLength!, multiline: true });
+const failureMessage = (message: string) =>
+  storableText(message, { max: AgentTaskFailure.shape.message.maxLength!, multiline: true }) || 'agent error';
 
 /**
  * Runs one task: reports `started`, executes it on the driver while sending a progress report at
@@ -76,7 +84,7 @@ export async function runTask(
     const result = await driver.execute(offered.type, offered.params, {
       signal: abort.signal,
       progress: (percent, message) => {
-        latest = { percent, ...(message ? { message } : {}) };
+        latest = { percent, ...(message ? { message: progressMessage(message) } : {}) };
         void report('progress');
       },
     });
@@ -92,8 +100,8 @@ export async function runTask(
     }
     const failure =
       error instanceof DriverFailure
-        ? { code: error.code, message: error.message, retryable: error.retryable }
-        : { code: 'AGENT_ERROR', message: (error as Error).message || 'agent error', retryable: true };
+        ? { code: error.code, message: failureMessage(error.message), retryable: error.retryable }
+        : { code: 'AGENT_ERROR', message: failureMessage((error as Error).message ?? ''), retryable: true };
     log.warn('task failed', failure);
     await report('failed', { error: failure });
   } finally {

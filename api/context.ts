@@ -5,7 +5,6 @@ import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { TaskFeed } from './agent/task-feed.js';
 import type { CredentialCache } from './credential-cache.js';
-import type { RateLimiter } from './rate-limiter.js';
 
 /** What every handler may use; set once at start-up, so tests build an app with their own. */
 export interface AppDeps {
@@ -14,7 +13,6 @@ export interface AppDeps {
   readonly temporal: TemporalClient;
   readonly logger: Logger;
   readonly credentials: CredentialCache;
-  readonly enrollmentLimiter: RateLimiter;
   readonly taskFeed: TaskFeed;
 }
 

@@ -1,3 +1,4 @@
+import { INT4_MAX } from '../domain/input-bounds.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/pagination.js';
 import { z } from './zod.js';
 
@@ -27,6 +28,7 @@ export const commonErrors = {
   400: errorResponse('Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON).'),
   401: errorResponse('Missing, unknown, revoked or expired credential (SVC-AUTH-401).'),
   403: errorResponse('A credential of another type (SVC-AUTH-403).'),
+  413: errorResponse('A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413).'),
   415: errorResponse('A request body that is not application/json (SVC-REQ-415).'),
   500: errorResponse('Unexpected error (SVC-SYS-000); quote the support_id.'),
 } as const;
@@ -35,6 +37,10 @@ export const notFoundResponse = {
   404: errorResponse('Unknown, foreign or malformed identifier (SVC-RES-404).'),
 };
 export const conflictResponse = (description: string) => ({ 409: errorResponse(description) });
+/** Routes that take no credential accept only small bodies. */
+export const unauthenticatedBodyLimitResponse = {
+  413: errorResponse('A request body larger than UNAUTHENTICATED_BODY_LIMIT_BYTES (SVC-REQ-413).'),
+};
 export const rateLimitedResponse = {
   429: errorResponse('Rate limit reached (SVC-REQ-429); see Retry-After.'),
 };
@@ -60,7 +66,7 @@ export const uuidParam = <N extends string>(name: N) =>
   z.object({ [name]: uuidSchema(name) } as Record<N, ReturnType<typeof uuidSchema>>);
 
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ example: 1 }),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1).openapi({ example: 1 }),
   per_page: z.coerce
     .number()
     .int()

@@ -8,7 +8,6 @@ import { TaskFeed } from './agent/task-feed.js';
 import { buildApp } from './app.js';
 import type { AppDeps } from './context.js';
 import { CredentialCache } from './credential-cache.js';
-import { RateLimiter } from './rate-limiter.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -36,7 +35,6 @@ export async function createAppDeps(
     db: database.db,
     temporal: temporal.client,
     credentials: new CredentialCache(database.db, config.AUTH_CACHE_TTL_MS),
-    enrollmentLimiter: new RateLimiter(config.ENROLLMENT_RATE_LIMIT_PER_MINUTE, 60_000),
     taskFeed,
     async close() {
       await taskFeed.close();

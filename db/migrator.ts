@@ -1,11 +1,13 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as core from './migrations/20261122T0100_core.js';
 import * as agentReports from './migrations/20261122T0200_agent_reports_and_metrics.js';
+import * as rateLimits from './migrations/20261122T0400_rate_limits.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261122T0100_core': core,
   '20261122T0200_agent_reports_and_metrics': agentReports,
+  '20261122T0400_rate_limits': rateLimits,
 };
 
 export interface MigrationOutcome {

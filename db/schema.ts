@@ -211,6 +211,12 @@ export interface InstanceMetricsTable {
   net_tx_bytes: BigIntColumn;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_ends_at: Timestamp;
+}
+
 export interface ActivityLogTable {
   id: Generated<string>;
   user_id: string | null;
@@ -239,6 +245,7 @@ export interface DB {
   agent_task_reports: AgentTaskReportsTable;
   instance_metrics: InstanceMetricsTable;
   activity_log: ActivityLogTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

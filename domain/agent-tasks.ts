@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableJsonObject, text } from './input-bounds.js';
 import { BOOT_DEVICES, POWER_ACTIONS } from './instances.js';
 
 /**
@@ -59,10 +60,16 @@ export const AgentTaskFailure = z.object({
     .min(1)
     .max(64)
     .regex(/^[A-Z0-9_.-]+$/),
-  message: z.string().min(1).max(2000),
+  message: text({ max: 2000, multiline: true }),
   retryable: z.boolean().default(true),
 });
 export type AgentTaskFailure = z.infer<typeof AgentTaskFailure>;
+
+/** The optional message of a progress report. */
+export const AgentTaskProgressMessage = text({ max: 500, min: 0, multiline: true });
+
+/** A completed report's result as stored (jsonb), before its task type's own result schema. */
+export const AgentTaskResultBody = storableJsonObject({ maxLength: 65_536 });
 
 /** Failure codes the panel itself gives a task attempt. */
 export const PANEL_TASK_FAILURES = {

@@ -10,6 +10,7 @@ export const ERROR_CATALOGUE = {
   'SVC-SYS-503': { status: 503, detail: 'A dependency of the service is unavailable. Try again shortly.' },
   'SVC-REQ-400': { status: 400, detail: 'The request is not valid.' },
   'SVC-REQ-JSON': { status: 400, detail: 'The request body is not valid JSON.' },
+  'SVC-REQ-413': { status: 413, detail: 'The request body is larger than this route accepts.' },
   'SVC-REQ-415': { status: 415, detail: 'The request body must be sent as application/json.' },
   'SVC-REQ-405': { status: 405, detail: 'The method is not allowed on this path.' },
   'SVC-REQ-429': { status: 429, detail: 'Too many requests. Retry after the time given in Retry-After.' },

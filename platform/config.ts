@@ -17,7 +17,10 @@ const schema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  /** Proxies in front of the API that append to X-Forwarded-For; 0 takes the socket's address. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(16).default(0),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  UNAUTHENTICATED_BODY_LIMIT_BYTES: z.coerce.number().int().min(256).default(4_096),
   AUTH_CACHE_TTL_MS: ms.default(5_000),
   ENROLLMENT_TOKEN_TTL_MS: ms.default(60 * 60 * 1000),
   ENROLLMENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),

@@ -5,18 +5,27 @@ import {
   revokeHypervisorCredentials,
 } from '../../db/repositories/credentials.js';
 import { markEnrolled } from '../../db/repositories/hypervisors.js';
+import { refundRateLimitHit } from '../../db/repositories/rate-limits.js';
 import { hashToken, issueSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
+import { text } from '../../domain/input-bounds.js';
 import { clientIp } from '../client-ip.js';
 import type { AppEnv } from '../context.js';
-import { commonErrors, jsonBody, jsonContent, rateLimitedResponse } from '../schemas.js';
+import { enforceRateLimit } from '../rate-limit.js';
+import {
+  commonErrors,
+  jsonBody,
+  jsonContent,
+  rateLimitedResponse,
+  unauthenticatedBodyLimitResponse,
+} from '../schemas.js';
 import { z } from '../zod.js';
 import { AgentSettings, agentSettings } from './settings.js';
 
 const EnrollRequest = z
   .object({
-    token: z.string().min(1).max(200).openapi({ description: 'The one-time enrollment token.' }),
-    agent_version: z.string().min(1).max(64),
+    token: text({ max: 200 }).openapi({ description: 'The one-time enrollment token.' }),
+    agent_version: text({ max: 64 }),
   })
   .openapi('EnrollRequest');
 
@@ -41,24 +50,32 @@ const route = createRoute({
   description:
     'Needs no Authorization header: the body carries the one-time token. A used, expired, revoked or unknown ' +
     'token is refused with SVC-ENROLL-401. Enrolling ends any earlier credential of the same hypervisor. ' +
-    'Each client IP may try ENROLLMENT_RATE_LIMIT_PER_MINUTE times a minute (429 with Retry-After beyond).',
+    'Each client IP may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a minute, counted across all API processes ' +
+    '(429 with Retry-After beyond; a successful enrollment does not count). The body may be at most ' +
+    'UNAUTHENTICATED_BODY_LIMIT_BYTES.',
   security: [],
   request: { body: jsonBody(EnrollRequest) },
   responses: {
     201: jsonContent(AgentCredential, 'Enrolled.'),
     ...commonErrors,
+    ...unauthenticatedBodyLimitResponse,
     ...rateLimitedResponse,
   },
 });
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config, enrollmentLimiter } = c.get('deps');
-    const verdict = enrollmentLimiter.hit(clientIp(c));
-    if (!verdict.allowed) {
-      throw new ApiError('SVC-REQ-429', { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
-    }
+    const { db, config } = c.get('deps');
     const body = c.req.valid('json');
+    // Counted before the token is looked at, so concurrent guesses cannot all slip under the
+    // limit; an enrollment that succeeds gives its hit back, so a fleet of agents enrolling from
+    // one address is limited only by its failures.
+    const limitKey = `enroll:${clientIp(c)}`;
+    await enforceRateLimit(db, {
+      key: limitKey,
+      limit: config.ENROLLMENT_RATE_LIMIT_PER_MINUTE,
+      windowMs: 60_000,
+    });
     const secret = issueSecret('agent');
     const hypervisorId = await db.transaction().execute(async (trx) => {
       const spent = await consumeEnrollmentToken(trx, hashToken(body.token));
@@ -74,6 +91,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       return spent.hypervisorId;
     });
     if (!hypervisorId) throw new ApiError('SVC-ENROLL-401');
+    await refundRateLimitHit(db, limitKey);
     c.get('logger').info('agent enrolled', {
       hypervisor_id: hypervisorId,
       agent_version: body.agent_version,

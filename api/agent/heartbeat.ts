@@ -1,16 +1,17 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { recordHeartbeat } from '../../db/repositories/hypervisors.js';
 import { HYPERVISOR_CAPABILITIES, HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
+import { int4, text } from '../../domain/input-bounds.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 import { AgentSettings, agentSettings } from './settings.js';
 
-const capacity = z.number().int().nonnegative();
+const capacity = int4();
 
 const HeartbeatRequest = z
   .object({
-    agent_version: z.string().min(1).max(64),
+    agent_version: text({ max: 64 }),
     capabilities: z.array(z.enum(HYPERVISOR_CAPABILITIES)).max(HYPERVISOR_CAPABILITIES.length),
     free: z.object({ cpu_cores: capacity, memory_mb: capacity, disk_mb: capacity }),
   })

@@ -1,4 +1,5 @@
 import { requireAgentCredential } from '../middleware/auth.js';
+import { limitAuthenticatedBody, limitUnauthenticatedBody } from '../middleware/body-limit.js';
 import { AGENT_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
 import * as enroll from './enroll.js';
@@ -10,7 +11,9 @@ import * as nextTask from './tasks-next.js';
 /** The Agent API (SPEC.md §4), mounted at /api/cloudsvc/agent. `enroll` is the one route without the agent credential. */
 export function agentApi() {
   const app = createApiRouter();
+  app.use('/enroll', limitUnauthenticatedBody);
   app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], requireAgentCredential));
+  app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], limitAuthenticatedBody));
   for (const route of [enroll, heartbeat, metrics, nextTask, reports]) route.register(app);
   return app;
 }

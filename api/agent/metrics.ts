@@ -1,9 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { storeSamples } from '../../db/repositories/metrics.js';
+import { int4 } from '../../domain/input-bounds.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 
+// bigint columns: JSON numbers stay exact up to 2^53.
 const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const MAX_SAMPLES = 1000;
 /** An agent clock this far ahead is wrong; such samples would sit past every query window. */
@@ -17,7 +19,7 @@ const MetricsRequest = z
           instance_uuid: z.string().uuid(),
           sampled_at: z.string().datetime({ offset: true }),
           cpu_percent: z.number().min(0).max(100_000),
-          memory_used_mb: z.number().int().nonnegative(),
+          memory_used_mb: int4(),
           disk_read_bytes: counter,
           disk_write_bytes: counter,
           net_rx_bytes: counter,

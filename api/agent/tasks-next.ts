@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { leaseNextTask } from '../../db/repositories/agent-tasks.js';
+import { INT4_MAX } from '../../domain/input-bounds.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
@@ -33,7 +34,9 @@ const route = createRoute({
     '`lease_expires_at`; every report renews the lease. A task whose lease lapses (the agent died mid-task) is ' +
     'offered again, so task execution must be idempotent. 204 when nothing came within the wait.',
   request: {
-    query: z.object({ wait_ms: z.coerce.number().int().min(0).optional().openapi({ example: 20000 }) }),
+    query: z.object({
+      wait_ms: z.coerce.number().int().min(0).max(INT4_MAX).optional().openapi({ example: 20000 }),
+    }),
   },
   responses: {
     200: jsonContent(AgentTask, 'A task, leased to this agent.'),

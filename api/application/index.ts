@@ -1,4 +1,5 @@
 import { requireApplicationKey } from '../middleware/auth.js';
+import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { APPLICATION_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
 import * as createHypervisor from './hypervisors/create.js';
@@ -18,6 +19,7 @@ import * as listLocations from './locations/list.js';
 export function applicationApi() {
   const app = createApiRouter();
   app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], requireApplicationKey));
+  app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], limitAuthenticatedBody));
   for (const route of [
     listLocations,
     listHypervisors,

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireGatewayCredential } from '../middleware/auth.js';
+import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
 import { commonErrors, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
@@ -25,7 +26,7 @@ const heartbeat = createRoute({
  */
 export function consoleInternalApi() {
   const app = createApiRouter();
-  app.use('*', requireGatewayCredential);
+  app.use('*', requireGatewayCredential, limitAuthenticatedBody);
   app.openapi(heartbeat, (c) =>
     c.json(
       {

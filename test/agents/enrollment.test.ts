@@ -11,7 +11,7 @@ let t: TestApp;
 let appKey: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ TRUST_PROXY: 'true', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' });
+  t = await createTestApp({ TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' });
   const admin = await seed.user(t.db, { admin: true });
   appKey = await seed.key(t.db, admin.id, 'application');
 });

@@ -1,13 +1,14 @@
 import { HYPERVISOR_CAPABILITIES, STORAGE_BACKENDS } from '../../../domain/hypervisors.js';
+import { int4, text } from '../../../domain/input-bounds.js';
 import { z } from '../../zod.js';
 
 /** The writable fields of a hypervisor, shared by update (all optional) and create. */
 export const HypervisorFields = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: text({ max: 100, trim: true }),
   location_uuid: z.string().uuid(),
-  cpu_cores: z.number().int().positive().max(4096),
-  memory_mb: z.number().int().positive(),
-  disk_mb: z.number().int().positive(),
+  cpu_cores: int4(1).max(4096),
+  memory_mb: int4(1),
+  disk_mb: int4(1),
   capabilities: z.array(z.enum(HYPERVISOR_CAPABILITIES)).max(HYPERVISOR_CAPABILITIES.length),
   storage_backends: z.array(z.enum(STORAGE_BACKENDS)).min(1),
 });
