@@ -9,8 +9,11 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Resolves presented tokens to live credentials (looked up by their hash). Client and application
- * keys are kept for `ttlMs` so the hot path does one query, not two: a revoked key (keys:revoke)
- * stops working everywhere within that window.
+ * keys are kept for `ttlMs` so the hot path does one query, not two. The bound: a key revoked
+ * (keys:revoke), or whose user stops being an administrator, is refused everywhere at most `ttlMs`
+ * after the change. An entry's time counts from before its lookup was sent, as the database may
+ * have read the row at any moment after that, and on the monotonic clock, which a change of the
+ * wall clock cannot stretch.
  */
 export class CredentialCache {
   readonly #entries = new Map<string, { credential: ActiveCredential; until: number }>();
@@ -23,16 +26,17 @@ export class CredentialCache {
   async resolve(token: string): Promise<ActiveCredential | undefined> {
     // Keyed by the token itself, so a hit costs no hashing; entries live for seconds only.
     const cached = this.#entries.get(token);
-    if (cached && cached.until > Date.now()) return cached.credential;
+    if (cached && cached.until > performance.now()) return cached.credential;
     if (cached) this.#entries.delete(token);
 
+    const lookedUpAt = performance.now();
     const credential = await findActiveCredential(this.db, hashToken(token));
     if (credential && this.ttlMs > 0 && CACHEABLE.has(credential.type)) {
       if (this.#entries.size >= MAX_ENTRIES) {
         // Maps iterate in insertion order: the first key is the oldest entry.
         this.#entries.delete(this.#entries.keys().next().value as string);
       }
-      this.#entries.set(token, { credential, until: Date.now() + this.ttlMs });
+      this.#entries.set(token, { credential, until: lookedUpAt + this.ttlMs });
     }
     return credential;
   }

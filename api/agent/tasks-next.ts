@@ -1,5 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { leaseNextTask } from '../../db/repositories/agent-tasks.js';
+import { isCredentialActive } from '../../db/repositories/credentials.js';
+import { ApiError } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonContent } from '../schemas.js';
@@ -32,7 +34,8 @@ const route = createRoute({
   description:
     'Waits up to `wait_ms` (at most AGENT_POLL_MAX_WAIT_MS) for a task. The task is leased to this agent until ' +
     '`lease_expires_at`; every report renews the lease. A task whose lease lapses (the agent died mid-task) is ' +
-    'offered again, so task execution must be idempotent. 204 when nothing came within the wait.',
+    'offered again, so task execution must be idempotent. 204 when nothing came within the wait. A credential ' +
+    'revoked while the poll waits gets 401, never a task.',
   request: {
     query: z.object({
       wait_ms: z.coerce.number().int().min(0).max(INT4_MAX).optional().openapi({ example: 20000 }),
@@ -58,7 +61,15 @@ export function register(app: OpenAPIHono<AppEnv>): void {
 
     for (;;) {
       if (signal.aborted) return c.body(null, 204);
-      const task = await leaseNextTask(db, hypervisorId!, credentialId, config.AGENT_TASK_LEASE_MS);
+      // The credential was checked when the poll began, maybe seconds ago: a task leased to it is
+      // handed out only if it is still live at the lease, or the lease is undone with the 401.
+      const task = await db.transaction().execute(async (trx) => {
+        const leased = await leaseNextTask(trx, hypervisorId!, credentialId, config.AGENT_TASK_LEASE_MS);
+        if (leased && !(await isCredentialActive(trx, credentialId))) {
+          throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
+        }
+        return leased;
+      });
       if (task) {
         return c.json(
           {

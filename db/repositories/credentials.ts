@@ -9,17 +9,24 @@ export interface ActiveCredential {
   readonly hypervisorId: string | null;
 }
 
-/** The credential with this hash, if it is neither revoked nor expired. */
+/**
+ * The credential with this hash, if it is neither revoked nor expired. An application key is
+ * live only while its user is an administrator: demoting the user ends the use of their keys.
+ */
 export async function findActiveCredential(
   db: Database,
   tokenHash: string,
 ): Promise<ActiveCredential | undefined> {
   const row = await db
     .selectFrom('credentials')
-    .select(['id', 'type', 'user_id', 'hypervisor_id'])
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .leftJoin('users', 'users.id', 'credentials.user_id')
+    .select(['credentials.id', 'credentials.type', 'credentials.user_id', 'credentials.hypervisor_id'])
+    .where('credentials.token_hash', '=', tokenHash)
+    .where('credentials.revoked_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb('credentials.expires_at', 'is', null), eb('credentials.expires_at', '>', sql<Date>`now()`)]),
+    )
+    .where((eb) => eb.or([eb('credentials.type', '<>', 'application'), eb('users.is_admin', '=', true)]))
     .executeTakeFirst();
   return (
     row && {
@@ -29,6 +36,18 @@ export async function findActiveCredential(
       hypervisorId: row.hypervisor_id,
     }
   );
+}
+
+/** Whether the credential is still neither revoked nor expired (a long poll checks before it hands out work). */
+export async function isCredentialActive(db: Database, credentialId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('credentials')
+    .select('id')
+    .where('id', '=', credentialId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface NewCredential {
