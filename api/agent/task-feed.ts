@@ -2,11 +2,19 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../../platform/logger.js';
 
+export interface ReconnectBackoff {
+  readonly startMs: number;
+  readonly maxMs: number;
+}
+
+const DEFAULT_BACKOFF: ReconnectBackoff = { startMs: 250, maxMs: 30_000 };
+
 /**
  * Wakes long-polling agents when a task is queued for their hypervisor. The worker announces
  * each task with NOTIFY agent_tasks; this process LISTENs on one dedicated connection. Where
  * LISTEN is unavailable (embedded PGlite) or a notification is missed, waiters also re-check on
- * a short interval, which also finds tasks whose lease lapsed.
+ * a short interval, which also finds tasks whose lease lapsed. A lost connection, and every failed
+ * attempt to get it back, is retried with capped exponential backoff until it listens again.
  */
 export class TaskFeed {
   readonly #waiters = new Map<string, Set<() => void>>();
@@ -14,11 +22,16 @@ export class TaskFeed {
   #listening = false;
   #closed = false;
   #probe: ((payload: string) => void) | undefined;
+  #retryDelayMs: number;
+  #retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly databaseUrl: string,
     private readonly logger: Logger,
-  ) {}
+    private readonly backoff: ReconnectBackoff = DEFAULT_BACKOFF,
+  ) {
+    this.#retryDelayMs = backoff.startMs;
+  }
 
   get listening(): boolean {
     return this.#listening;
@@ -29,35 +42,63 @@ export class TaskFeed {
     return this.#listening ? 1_000 : 100;
   }
 
+  /** Connects and listens; on failure, agents are served by polling while it retries. */
   async start(): Promise<void> {
+    await this.#connect();
+  }
+
+  async #connect(): Promise<void> {
     if (this.#closed) return;
     const client = new pg.Client({
       connectionString: this.databaseUrl,
       application_name: 'cloudsvc-task-feed',
     });
+    let established = false;
+    let lost = false;
+    const onLost = (error?: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (this.#client === client) {
+        this.#client = undefined;
+        this.#listening = false;
+      }
+      void client.end().catch(() => {});
+      if (this.#closed) return;
+      const retryInMs = this.#retryDelayMs;
+      this.#retryDelayMs = Math.min(retryInMs * 2, this.backoff.maxMs);
+      this.logger.warn(
+        established
+          ? 'task feed connection lost; polling until it is back'
+          : 'task feed cannot LISTEN; polling until it can',
+        { error, retry_in_ms: retryInMs },
+      );
+      this.#retryTimer = setTimeout(() => void this.#connect(), retryInMs);
+      this.#retryTimer.unref();
+    };
     client.on('notification', (message) => {
       this.#probe?.(message.payload ?? '');
       this.#wake(message.payload ?? '');
     });
-    client.on('error', (error) => {
-      this.logger.warn('task feed connection lost; polling until it is back', { error });
-      this.#listening = false;
-      this.#client = undefined;
-      if (!this.#closed) setTimeout(() => void this.start().catch(() => {}), 1_000).unref();
-    });
+    client.on('error', onLost);
+    client.on('end', () => onLost(new Error('connection ended')));
     try {
       await client.connect();
       await client.query('LISTEN agent_tasks');
       this.#client = client;
-      this.#listening = await this.#notificationsArrive();
-      if (!this.#listening) {
+      const arrived = await this.#notificationsArrive();
+      if (lost || this.#closed) return;
+      established = true;
+      this.#listening = arrived;
+      this.#retryDelayMs = this.backoff.startMs;
+      if (arrived) {
+        this.logger.info('task feed listening');
+      } else {
         this.logger.warn(
           'notifications do not cross connections here (embedded database?); agents are served by polling',
         );
       }
     } catch (error) {
-      this.logger.warn('task feed cannot LISTEN; agents are served by polling', { error });
-      await client.end().catch(() => {});
+      onLost(error);
     }
   }
 
@@ -79,15 +120,15 @@ export class TaskFeed {
       connectionString: this.databaseUrl,
       application_name: 'cloudsvc-task-feed',
     });
+    sender.on('error', () => {});
     try {
       await sender.connect();
       await sender.query('select pg_notify($1, $2)', ['agent_tasks', probe]);
+      return await heard;
     } finally {
+      this.#probe = undefined;
       await sender.end().catch(() => {});
     }
-    const arrived = await heard;
-    this.#probe = undefined;
-    return arrived;
   }
 
   /** Resolves when a task is announced for the hypervisor, after `ms`, or when `signal` aborts. */
@@ -114,6 +155,7 @@ export class TaskFeed {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#retryTimer);
     for (const waiters of this.#waiters.values()) for (const done of [...waiters]) done();
     await this.#client?.end().catch(() => {});
   }

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TaskFeed } from '../../api/agent/task-feed.js';
 import { startEmbeddedDatabase } from '../../db/embedded.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
 import { createLogger } from '../../platform/logger.js';
 import { freePort } from '../../platform/ports.js';
+import { eventually } from '../agent-process.js';
 
 const logger = createLogger('silent');
 
@@ -48,6 +51,133 @@ describe('the task feed', () => {
     } finally {
       await feed.close();
       await db.stop();
+    }
+  });
+});
+
+/** A logger whose records the test reads. */
+function recordingLogger() {
+  const records: { msg: string; retry_in_ms?: number }[] = [];
+  return { records, logger: createLogger('info', {}, (line) => records.push(JSON.parse(line))) };
+}
+
+async function notify(url: string, hypervisorId: string): Promise<void> {
+  const sender = new pg.Client({ connectionString: url });
+  await sender.connect();
+  try {
+    await sender.query('select pg_notify($1, $2)', ['agent_tasks', hypervisorId]);
+  } finally {
+    await sender.end();
+  }
+}
+
+/** The feed hears a notification sent from another connection (far sooner than the 30 s wait). */
+async function hears(feed: TaskFeed, notifyUrl: string): Promise<boolean> {
+  const hypervisorId = randomUUID();
+  let woke = false;
+  const waiting = feed.wait(hypervisorId, 30_000).then(() => {
+    woke = true;
+  });
+  await notify(notifyUrl, hypervisorId);
+  await Promise.race([waiting, new Promise((r) => setTimeout(r, 5_000))]);
+  return woke;
+}
+
+describe('the task feed after its connection fails', () => {
+  // A database of its own, so that ending the feed's backends touches no other test's feed.
+  let scratch: ScratchDatabase;
+  let database: string;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(inject('databaseUrl'), 'cloudsvc_feed');
+    database = new URL(scratch.url).pathname.slice(1);
+  });
+  afterAll(() => scratch.drop());
+
+  async function terminateFeedBackends(): Promise<number> {
+    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    await admin.connect();
+    try {
+      const result = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = 'cloudsvc-task-feed' and datname = $1`,
+        [database],
+      );
+      return result.rowCount ?? 0;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('listens again after its backend is terminated, twice', async () => {
+    const { records, logger } = recordingLogger();
+    const feed = new TaskFeed(scratch.url, logger, { startMs: 100, maxMs: 1_000 });
+    try {
+      await feed.start();
+      expect(feed.listening).toBe(true);
+      for (let round = 1; round <= 2; round++) {
+        expect(await terminateFeedBackends()).toBeGreaterThanOrEqual(1);
+        await eventually(
+          () => records.filter((r) => r.msg.startsWith('task feed connection lost')).length >= round,
+          10_000,
+          `the loss of round ${round}`,
+        );
+        await eventually(() => feed.listening, 10_000, `listening again after round ${round}`);
+        expect(await hears(feed, scratch.url)).toBe(true);
+      }
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('keeps retrying, with capped exponential backoff, while reconnecting fails', async () => {
+    // A TCP relay to PostgreSQL that the test closes (refusing connections) and opens again.
+    const upstream = new URL(scratch.url);
+    const port = await freePort();
+    const sockets = new Set<Socket>();
+    const relay = createServer((client) => {
+      const server = tcpConnect(Number(upstream.port || 5432), upstream.hostname);
+      for (const [a, b] of [
+        [client, server],
+        [server, client],
+      ] as const) {
+        sockets.add(a);
+        a.on('error', () => b.destroy());
+        a.on('close', () => {
+          sockets.delete(a);
+          b.destroy();
+        });
+        a.pipe(b);
+      }
+    });
+    const open = () => new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+    const shut = () =>
+      new Promise<void>((resolve) => {
+        relay.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    const relayed = new URL(scratch.url);
+    relayed.host = `127.0.0.1:${port}`;
+
+    const { records, logger } = recordingLogger();
+    const feed = new TaskFeed(relayed.toString(), logger, { startMs: 100, maxMs: 400 });
+    await open();
+    try {
+      await feed.start();
+      expect(feed.listening).toBe(true);
+
+      await shut();
+      const failures = () => records.filter((r) => r.msg.startsWith('task feed cannot LISTEN'));
+      await eventually(() => failures().length >= 3, 10_000, 'three failed reconnects');
+      expect(feed.listening).toBe(false);
+      const delays = records.filter((r) => r.retry_in_ms !== undefined).map((r) => r.retry_in_ms);
+      expect(delays.slice(0, 4)).toEqual([100, 200, 400, 400]);
+
+      await open();
+      await eventually(() => feed.listening, 10_000, 'listening once the database is reachable');
+      expect(await hears(feed, scratch.url)).toBe(true);
+    } finally {
+      await feed.close();
+      await shut();
     }
   });
 });
