@@ -20,6 +20,7 @@ const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge
       environment?: Record<string, string>;
       depends_on?: Record<string, { condition: string }> | string[];
       volumes?: string[];
+      ports?: string[];
     }
   >;
 };
@@ -66,6 +67,19 @@ describe('docker-compose.yml', () => {
         temporal: { condition: 'service_healthy' },
       });
     }
+  });
+
+  it('publishes only the API beyond this machine: the Temporal UI and PostgreSQL on loopback', () => {
+    const published = Object.entries(compose.services).flatMap(([name, s]) =>
+      (s.ports ?? []).map((port) => ({ name, port })),
+    );
+    expect(published.map((p) => p.name).sort()).toEqual(['api', 'postgres', 'temporal-ui']);
+    for (const { name, port } of published.filter((p) => p.name !== 'api')) {
+      // host_ip:host_port:container_port (the host port may be ${VAR:-default}); without a host
+      // address Docker binds every interface.
+      expect(port, name).toMatch(/^127\.0\.0\.1:(\d+|\$\{[A-Z_]+:-\d+\}):\d+$/);
+    }
+    expect(compose.services['temporal-ui']?.ports).toEqual(['127.0.0.1:8233:8080']);
   });
 
   it('mounts the Temporal dynamic config that exists in the repository', () => {
