@@ -1,7 +1,13 @@
 import { CompleteAsyncError, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../db/database.js';
-import { announceTask, cancelTasksOfWorkflow, queueAgentTask } from '../db/repositories/agent-tasks.js';
+import {
+  announceTask,
+  cancelTasksOfWorkflow,
+  queueAgentTask,
+  taskStatus,
+  withdrawQueuedTask,
+} from '../db/repositories/agent-tasks.js';
 import { AGENT_TASKS, type AgentTaskType, PANEL_TASK_FAILURES } from '../domain/agent-tasks.js';
 
 export interface AgentTaskRequest {
@@ -9,19 +15,28 @@ export interface AgentTaskRequest {
   readonly type: AgentTaskType;
   readonly params: Record<string, unknown>;
   readonly correlationId: string | null;
+  readonly pickupTimeoutMs: number;
 }
+
+/** How often a queued task is looked at (and its activity kept alive) while no agent has taken it. */
+const QUEUE_CHECK_MS = 1_000;
 
 /**
  * The bridge from Temporal to agents (DESIGN.md): an activity that needs a hypervisor queues a
  * semantic task holding its task token and completes asynchronously. The agent's reports, taken
  * by the Agent API, heartbeat and complete this very attempt.
+ *
+ * Waiting in the queue is not silence: a busy agent may leave a task queued for a while, so until
+ * an agent takes it this activity heartbeats it itself, up to the pickup timeout. From the moment
+ * it is taken, only the agent's reports keep it alive.
  */
 export function createAgentTaskActivities(db: Database) {
   return {
     async runAgentTask(request: AgentTaskRequest): Promise<Record<string, unknown>> {
-      const { info } = Context.current();
-      const workflowId = info.workflowExecution?.workflowId;
-      if (!workflowId) throw ApplicationFailure.nonRetryable('runAgentTask runs only inside a workflow');
+      const context = Context.current();
+      const { info } = context;
+      const execution = info.workflowExecution;
+      if (!execution) throw ApplicationFailure.nonRetryable('runAgentTask runs only inside a workflow');
       const parsed = AGENT_TASKS[request.type].params.safeParse(request.params);
       if (!parsed.success) {
         throw ApplicationFailure.nonRetryable(
@@ -34,14 +49,38 @@ export function createAgentTaskActivities(db: Database) {
         type: request.type,
         params: parsed.data,
         taskToken: info.taskToken,
-        workflowId,
+        workflowId: execution.workflowId,
+        runId: execution.runId,
         activityId: info.activityId,
         attempt: info.attempt,
         correlationId: request.correlationId,
       });
       await announceTask(db, request.hypervisorId);
-      Context.current().log.info('agent task queued', { taskId, type: request.type, attempt: info.attempt });
-      throw new CompleteAsyncError();
+      context.log.info('agent task queued', { taskId, type: request.type, attempt: info.attempt });
+
+      const checkMs = Math.min(QUEUE_CHECK_MS, Math.max(50, Math.floor(info.heartbeatTimeoutMs ?? 3000) / 3));
+      const deadline = Date.now() + request.pickupTimeoutMs;
+      for (;;) {
+        if ((await taskStatus(db, taskId)) !== 'queued') throw new CompleteAsyncError();
+        if (Date.now() >= deadline) {
+          if (await withdrawQueuedTask(db, taskId, PANEL_TASK_FAILURES.notPickedUp)) {
+            throw ApplicationFailure.create({
+              type: PANEL_TASK_FAILURES.notPickedUp,
+              message: `no agent of the hypervisor took the ${request.type} task within ${request.pickupTimeoutMs} ms`,
+              nonRetryable: true,
+            });
+          }
+          throw new CompleteAsyncError();
+        }
+        context.heartbeat({ stage: 'queued' });
+        try {
+          await context.sleep(checkMs);
+        } catch (cancelled) {
+          // The workflow gave the step up (or an agent already completed it): no agent may take it now.
+          await withdrawQueuedTask(db, taskId, 'CANCELLED');
+          throw cancelled;
+        }
+      }
     },
 
     /** Run when a workflow is cancelled or fails: no agent may start or go on with its tasks. */

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as core from './migrations/20261122T0100_core.js';
 import * as agentReports from './migrations/20261122T0200_agent_reports_and_metrics.js';
 import * as rateLimits from './migrations/20261122T0400_rate_limits.js';
+import * as operations from './migrations/20261122T0500_operations.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261122T0100_core': core,
   '20261122T0200_agent_reports_and_metrics': agentReports,
   '20261122T0400_rate_limits': rateLimits,
+  '20261122T0500_operations': operations,
 };
 
 export interface MigrationOutcome {

@@ -1,4 +1,6 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
+import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
+import type { InstanceStatus } from '../domain/instances/statuses.js';
 
 /** Column types as the `pg` driver returns them; kept by hand beside db/migrations/. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -90,7 +92,9 @@ export interface InstancesTable {
   image_id: string | null;
   name: string;
   hostname: string;
-  status: string;
+  status: InstanceStatus;
+  /** The running operation, if any: the one record that says an operation is under way. */
+  operation_id: string | null;
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;
@@ -173,10 +177,12 @@ export interface AgentTasksTable {
   status: Generated<AgentTaskStatus>;
   task_token: Buffer;
   workflow_id: string;
+  run_id: string;
   activity_id: string;
   attempt: number;
   correlation_id: string | null;
   leased_to: string | null;
+  leased_at: NullableTimestamp;
   lease_expires_at: NullableTimestamp;
   last_sequence: Generated<number>;
   progress: NullableJson<Record<string, unknown>>;
@@ -197,6 +203,23 @@ export interface AgentTaskReportsTable {
   payload: Json<unknown>;
   response: Json<unknown>;
   created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+}
+
+export interface InstanceOperationsTable {
+  id: string;
+  instance_id: string;
+  kind: InstanceOperation;
+  state: Generated<OperationState>;
+  from_status: InstanceStatus;
+  workflow_id: string;
+  workflow_type: string;
+  workflow_input: Json<unknown>;
+  actor: string;
+  correlation_id: string | null;
+  outcome: NullableJson<Record<string, unknown>>;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
 }
 
 export interface InstanceMetricsTable {
@@ -236,6 +259,7 @@ export interface DB {
   hypervisors: HypervisorsTable;
   credentials: CredentialsTable;
   instances: InstancesTable;
+  instance_operations: InstanceOperationsTable;
   ip_pools: IpPoolsTable;
   ip_addresses: IpAddressesTable;
   reservations: ReservationsTable;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableJsonObject, text } from './input-bounds.js';
-import { BOOT_DEVICES, POWER_ACTIONS } from './instances.js';
+import { BOOT_DEVICES, POWER_ACTIONS, POWER_STATES } from './instances/statuses.js';
 
 /**
  * The catalogue of semantic agent tasks, shared by the panel (which validates what it
@@ -8,7 +8,7 @@ import { BOOT_DEVICES, POWER_ACTIONS } from './instances.js';
  * A task names what should become true, never how: no URIs, host paths or commands.
  */
 const instanceId = z.string().uuid();
-const powerState = z.enum(['running', 'stopped']);
+const powerState = z.enum(POWER_STATES);
 
 export const AGENT_TASKS = {
   'instance.create': {
@@ -75,4 +75,6 @@ export const AgentTaskResultBody = storableJsonObject({ maxLength: 65_536 });
 export const PANEL_TASK_FAILURES = {
   invalidResult: 'AGENT_RESULT_INVALID',
   invalidParams: 'AGENT_TASK_PARAMS_INVALID',
+  /** No agent of the hypervisor took the task within AGENT_TASK_PICKUP_TIMEOUT_MS. */
+  notPickedUp: 'AGENT_TASK_NOT_PICKED_UP',
 } as const;

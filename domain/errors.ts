@@ -28,6 +28,10 @@ export const ERROR_CATALOGUE = {
   'SVC-HV-409': { status: 409, detail: 'The hypervisor is not accepting work.' },
   'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
   'SVC-TASK-409': { status: 409, detail: 'The task has already finished.' },
+  'SVC-REPORT-409': {
+    status: 409,
+    detail: 'This sequence number of the task was already used by a report of another kind.',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,8 +1,15 @@
+import type { InstanceOperation } from './instances/operations.js';
+
 /**
- * Workflow ids derived from what they act on, so a second start of the same operation finds the
- * first (SPEC.md §1: at most one power action, one provisioning per instance at a time).
+ * Workflow ids. Each instance operation has its own, derived from the operation's id: a retried
+ * start of the same operation finds its run, and no two operations ever share an id (or a run's
+ * agent tasks). The instance and the operation kind come first so an id reads in the Temporal UI.
  */
-export const powerInstanceWorkflowId = (instanceId: string) => `instance-power-${instanceId}`;
-export const provisionInstanceWorkflowId = (instanceId: string) => `instance-provision-${instanceId}`;
+export const instanceOperationWorkflowId = (
+  kind: InstanceOperation,
+  instanceId: string,
+  operationId: string,
+) => `instance-${kind}-${instanceId}-${operationId}`;
+
 export const probeHypervisorWorkflowId = (hypervisorId: string, nonce: string) =>
   `hypervisor-probe-${hypervisorId}-${nonce}`;

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_TYPE, SEARCH_ATTRIBUTES } from '../domain/search-attributes.js';
 import { waitForPort } from './ports.js';
 
 const run = promisify(execFile);
@@ -54,6 +55,8 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   for (const [key, value] of Object.entries(LOW_LATENCY_DYNAMIC_CONFIG))
     args.push('--dynamic-config-value', `${key}=${value}`);
+  for (const name of Object.values(SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${name}=${SEARCH_ATTRIBUTE_TYPE}`);
 
   const child = spawn(cli, args, { stdio: options.stdio ?? 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -9,8 +9,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { startProvisioning } from '../api/workflow-starts.js';
 import { createDatabase } from '../db/database.js';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
@@ -19,11 +17,14 @@ import { findHypervisor } from '../db/repositories/hypervisors.js';
 import { findInstance } from '../db/repositories/instances.js';
 import { type DemoKeys, seedDemo } from '../db/seeds/demo.js';
 import { hashToken } from '../domain/credentials.js';
+import { ApiError } from '../domain/errors.js';
 import { configWith } from '../platform/config.js';
+import { createLogger } from '../platform/logger.js';
 import { waitForPort } from '../platform/ports.js';
 import { dataDir, removeRuntimeFile, writeRuntimeFile } from '../platform/runtime-file.js';
 import { connectTemporal } from '../platform/temporal.js';
 import { type DevServer, startTemporalDevServer } from '../platform/temporal-dev-server.js';
+import { provisionInstance } from '../services/instances/provision.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const data = dataDir();
@@ -174,9 +175,16 @@ async function main() {
     const instance = await findInstance(db, demo.provisioning.id);
     const client = await connectTemporal(config);
     try {
-      await startProvisioning(client.client, config, instance!, demo.provisioning.imageCode, 'npm-start');
+      await provisionInstance(
+        { db, temporal: client.client, config, logger: createLogger('warn', { service: 'start' }) },
+        { type: 'system', name: 'npm-start' },
+        instance!,
+        demo.provisioning.imageCode,
+        'npm-start',
+      );
     } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      // A resumed start finds the provisioning already under way.
+      if (!(error instanceof ApiError && error.code === 'SVC-OP-409')) throw error;
     } finally {
       await client.close();
     }

@@ -14,6 +14,7 @@ import { insertInstance } from '../db/repositories/instances.js';
 import { insertUser } from '../db/repositories/users.js';
 import { createScratchDatabase, type ScratchDatabase } from '../db/scratch-database.js';
 import type { CredentialType } from '../domain/credentials.js';
+import type { InstanceStatus } from '../domain/instances/statuses.js';
 import { type Config, configWith } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { installRuntimeLogger } from '../worker/runtime-logger.js';
@@ -161,7 +162,7 @@ export const seed = {
       userId: string;
       locationId: string;
       hypervisorId?: string | null;
-      status?: string;
+      status?: InstanceStatus;
       name?: string;
     },
   ) {

@@ -2,6 +2,7 @@ import { createDatabase } from '../db/database.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { onShutdown } from '../platform/shutdown.js';
+import { connectTemporal } from '../platform/temporal.js';
 import { installRuntimeLogger } from './runtime-logger.js';
 import { startSweepers } from './sweepers.js';
 import { createWorker } from './worker.js';
@@ -17,7 +18,8 @@ const database = createDatabase({
   applicationName: 'cloudsvc-worker',
 });
 const { worker, connection } = await createWorker({ config, db: database.db });
-const stopSweepers = startSweepers(database.db, config, logger);
+const temporal = await connectTemporal(config);
+const stopSweepers = startSweepers({ db: database.db, temporal: temporal.client, config, logger });
 logger.info('worker running', {
   task_queue: config.TEMPORAL_TASK_QUEUE,
   namespace: config.TEMPORAL_NAMESPACE,
@@ -29,5 +31,6 @@ onShutdown(logger, async () => {
 });
 await worker.run();
 await connection.close();
+await temporal.close();
 await database.close();
 process.exit(0);

@@ -1,16 +1,17 @@
-import type { Database } from '../db/database.js';
 import { pruneFinishedTasks } from '../db/repositories/agent-tasks.js';
 import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors.js';
 import { pruneSamples } from '../db/repositories/metrics.js';
-import type { Config } from '../platform/config.js';
-import type { Logger } from '../platform/logger.js';
+import type { ServiceDeps } from '../services/context.js';
+import { reconcileOperations } from '../services/operations/reconcile.js';
 
 /**
  * Periodic upkeep the worker does beside running workflows: hypervisors whose heartbeats stopped
- * are marked unreachable; metric samples and finished agent tasks past their retention are deleted. Each sweep is one
- * idempotent statement, so several workers may run them side by side.
+ * are marked unreachable; operations whose workflow was never started, or whose run ended without
+ * settling, are reconciled; metric samples and finished agent tasks past their retention are
+ * deleted. Each sweep is idempotent, so several workers may run them side by side.
  */
-export function startSweepers(db: Database, config: Config, logger: Logger): () => void {
+export function startSweepers(deps: ServiceDeps): () => void {
+  const { db, config, logger } = deps;
   const every = (ms: number, name: string, sweep: () => Promise<void>) => {
     let running = false;
     const timer = setInterval(() => {
@@ -34,6 +35,13 @@ export function startSweepers(db: Database, config: Config, logger: Logger): () 
         const silent = await markSilentHypervisorsUnreachable(db, config.HYPERVISOR_UNREACHABLE_AFTER_MS);
         for (const id of silent)
           logger.warn('hypervisor unreachable: heartbeats stopped', { hypervisor_id: id });
+      },
+    ),
+    every(
+      Math.max(500, Math.floor(config.OPERATION_RECONCILE_AFTER_MS / 2)),
+      'operation reconciliation',
+      async () => {
+        await reconcileOperations(deps);
       },
     ),
     every(10 * 60 * 1000, 'retention', async () => {

@@ -1,49 +1,40 @@
-import { CancellationScope, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { POWER_RULES, type PowerAction } from '../domain/instances.js';
-import { type AgentStepTiming, agentStep, bookkeeping } from './activity-options.js';
+import { OPERATION_RULES } from '../domain/instances/operations.js';
+import { type PowerAction, statusOfPowerState } from '../domain/instances/statuses.js';
+import { type OperationContext, runOperation, step } from './lib/operation.js';
+import { agentStep } from './lib/steps.js';
 
 export interface PowerInstanceInput {
-  readonly instanceId: string;
-  readonly hypervisorId: string;
+  readonly operation: OperationContext;
   readonly action: PowerAction;
-  /** Where the instance was before the API moved it to the transitional status. */
-  readonly previousStatus: string;
-  readonly correlationId: string | null;
-  readonly timing: AgentStepTiming;
 }
 
 /**
- * Runbook: ask the instance's hypervisor to apply the power action; record the power state it
- * reports. If the action fails or is cancelled, the hypervisor's task is withdrawn and the
- * instance goes back to the status it had.
+ * Runbook: ask the instance's hypervisor to apply the power action, then record the power state
+ * it reports (a stop that leaves the guest running is recorded as running). Nothing to undo: the
+ * hypervisor either applied the action or did not.
  */
 export async function powerInstance(input: PowerInstanceInput): Promise<{ power_state: string }> {
-  const { settleInstance, cancelAgentTasksOfWorkflow } = bookkeeping();
-  const runTask = agentStep('quick', input.timing);
-  try {
-    const result = await runTask(
-      input.hypervisorId,
-      'instance.power',
-      { instance_id: input.instanceId, action: input.action },
-      input.correlationId,
+  const { operation, action } = input;
+  const runTask = agentStep('quick', operation.timing);
+  return runOperation(operation, async () => {
+    step(`Asking the hypervisor to ${action} the instance`);
+    const reported = await runTask(
+      {
+        hypervisorId: operation.hypervisorId,
+        type: 'instance.power',
+        params: { instance_id: operation.instanceId, action },
+        correlationId: operation.correlationId,
+      },
+      `${action} instance ${operation.instanceId}`,
     );
-    await settleInstance({
-      instanceId: input.instanceId,
-      status: result.power_state === 'running' ? POWER_RULES[input.action].after : 'stopped',
-      event: `instance.power.${input.action}`,
-      correlationId: input.correlationId,
-    });
-    return result;
-  } catch (error) {
-    await CancellationScope.nonCancellable(async () => {
-      await cancelAgentTasksOfWorkflow(workflowInfo().workflowId);
-      await settleInstance({
-        instanceId: input.instanceId,
-        status: input.previousStatus,
-        event: `instance.power.${input.action}.${isCancellation(error) ? 'cancelled' : 'failed'}`,
-        correlationId: input.correlationId,
-      });
-    });
-    throw error;
-  }
+    const status = statusOfPowerState(reported.power_state);
+    return {
+      status,
+      detail: {
+        power_state: reported.power_state,
+        ...(status === OPERATION_RULES[action].outcome ? {} : { expected: OPERATION_RULES[action].outcome }),
+      },
+      result: reported,
+    };
+  });
 }

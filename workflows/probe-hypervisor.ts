@@ -1,8 +1,9 @@
-import { type AgentStepTiming, agentStep } from './activity-options.js';
+import { step } from './lib/operation.js';
+import { agentStep, type StepTiming } from './lib/steps.js';
 
 export interface ProbeHypervisorInput {
   readonly hypervisorId: string;
-  readonly timing: AgentStepTiming;
+  readonly timing: StepTiming;
 }
 
 /**
@@ -14,7 +15,11 @@ export async function probeHypervisor(
   input: ProbeHypervisorInput,
 ): Promise<{ round_trip_ms: number; instances: number }> {
   const runTask = agentStep('quick', input.timing);
+  step('Waiting for the agent to answer');
   const dispatched = Date.now();
-  const result = await runTask(input.hypervisorId, 'hypervisor.probe', {}, null);
+  const result = await runTask(
+    { hypervisorId: input.hypervisorId, type: 'hypervisor.probe', params: {}, correlationId: null },
+    `probe hypervisor ${input.hypervisorId}`,
+  );
   return { round_trip_ms: Date.now() - dispatched, instances: result.instances };
 }

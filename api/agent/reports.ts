@@ -1,7 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentTaskFailure } from '../../domain/agent-tasks.js';
 import type { AppEnv } from '../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../schemas.js';
+import {
+  commonErrors,
+  conflictResponse,
+  ErrorEnvelope,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../schemas.js';
 import { z } from '../zod.js';
 import { acceptReport, type Report } from './task-reports.js';
 
@@ -60,13 +68,24 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         200: jsonContent(ReportAck, 'Taken; `directive` says whether to go on.'),
         ...commonErrors,
         ...notFoundResponse,
+        ...conflictResponse('The sequence was already used by a report of another kind (SVC-REPORT-409).'),
+        503: {
+          description:
+            'Temporal could not be reached (SVC-SYS-503). The report is recorded: send the same report again.',
+          content: { 'application/json': { schema: ErrorEnvelope } },
+        },
       },
     });
     app.openapi(route, async (c) => {
       const { db, temporal, config } = c.get('deps');
       const report = { kind, ...c.req.valid('json') } as Report;
       const answer = await acceptReport(
-        { db, temporal, leaseMs: config.AGENT_TASK_LEASE_MS },
+        {
+          db,
+          temporal,
+          leaseMs: config.AGENT_TASK_LEASE_MS,
+          temporalTimeoutMs: config.TEMPORAL_RPC_TIMEOUT_MS,
+        },
         c.get('principal').hypervisorId!,
         c.req.valid('param').task,
         report,

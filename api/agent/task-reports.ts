@@ -1,12 +1,20 @@
-import { ActivityCancelledError, ActivityNotFoundError, type Client } from '@temporalio/client';
+import {
+  ActivityCancelledError,
+  ActivityNotFoundError,
+  ActivityPausedError,
+  ActivityResetError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../../db/database.js';
 import {
   FINISHED_TASK_STATUSES,
   findReport,
+  finishLiveTask,
   insertReport,
   type LockedTask,
   lockTaskOfHypervisor,
+  markReportDelivered,
   type TaskUpdate,
   updateTask,
 } from '../../db/repositories/agent-tasks.js';
@@ -17,7 +25,7 @@ import {
   isAgentTaskType,
   PANEL_TASK_FAILURES,
 } from '../../domain/agent-tasks.js';
-import { notFound } from '../../domain/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 
 export type Directive = 'continue' | 'stop';
 
@@ -36,107 +44,220 @@ interface Bridge {
   readonly db: Database;
   readonly temporal: Client;
   readonly leaseMs: number;
+  /** TEMPORAL_RPC_TIMEOUT_MS: how long a report waits for Temporal before answering 503. */
+  readonly temporalTimeoutMs: number;
 }
 
-const ack = (
-  task: LockedTask,
-  sequence: number,
-  state: AgentTaskStatus,
-  directive: Directive,
-): ReportAck => ({
+/** What Temporal must be told of a report, once it is recorded. */
+type Delivery =
+  | { kind: 'none' }
+  | { kind: 'heartbeat'; details: Record<string, unknown> }
+  | { kind: 'complete'; result: Record<string, unknown> }
+  | { kind: 'fail'; code: string; message: string; nonRetryable: boolean };
+
+interface Recorded {
+  readonly task: LockedTask;
+  readonly answer: ReportAck;
+  /** undefined once Temporal has it (or there was nothing to tell). */
+  readonly delivery: Delivery | undefined;
+}
+
+const ack = (task: LockedTask, sequence: number, state: AgentTaskStatus): ReportAck => ({
   object: 'agent_task_ack',
-  attributes: { task_id: task.id, sequence, state, directive },
+  attributes: {
+    task_id: task.id,
+    sequence,
+    state,
+    directive: FINISHED_TASK_STATUSES.includes(state) ? 'stop' : 'continue',
+  },
 });
 
 /**
- * Takes one agent report (SPEC.md §6). Reports are idempotent on (task_id, sequence): the first
- * answer is stored with the report, and a repeat of the pair gets it back with no second effect.
- * The report becomes the matching call on the Temporal activity that waits for the task.
+ * Takes one agent report (SPEC.md §6) in two steps, so no database transaction is ever open while
+ * Temporal is called:
+ *
+ * 1. In a short transaction the report is recorded with its answer and the task's new state
+ *    (a completion is recorded as completed right here, whatever Temporal says later).
+ * 2. After the commit, the report is handed to Temporal (heartbeat, complete or fail of the waiting
+ *    activity attempt) within TEMPORAL_RPC_TIMEOUT_MS, and marked delivered.
+ *
+ * If Temporal cannot be reached the agent gets 503 and retries the same (task, sequence); the
+ * repeat finds the report recorded but undelivered and delivers it then. A delivered repeat gets
+ * the stored answer with no second effect. A repeated sequence with another kind is refused.
  */
-export async function acceptReport(bridge: Bridge, hypervisorId: string, taskId: string, report: Report) {
-  return bridge.db.transaction().execute(async (trx) => {
-    const task = await lockTaskOfHypervisor(trx, taskId, hypervisorId);
-    if (!task) throw notFound();
-    const earlier = await findReport(trx, taskId, report.sequence);
-    if (earlier) return earlier.response as ReportAck;
+export async function acceptReport(
+  bridge: Bridge,
+  hypervisorId: string,
+  taskId: string,
+  report: Report,
+): Promise<ReportAck> {
+  const recorded = await bridge.db
+    .transaction()
+    .execute((trx) => record(trx, bridge.leaseMs, hypervisorId, taskId, report));
+  if (!recorded.delivery) return recorded.answer;
+  return deliver(bridge, recorded, report.sequence, recorded.delivery);
+}
 
-    const answer = await applyReport({ ...bridge, db: trx }, task, report);
-    await insertReport(trx, {
+async function record(
+  db: Database,
+  leaseMs: number,
+  hypervisorId: string,
+  taskId: string,
+  report: Report,
+): Promise<Recorded> {
+  const task = await lockTaskOfHypervisor(db, taskId, hypervisorId);
+  if (!task) throw notFound();
+  const { sequence } = report;
+
+  const earlier = await findReport(db, taskId, sequence);
+  if (earlier) {
+    if (earlier.kind !== report.kind) {
+      throw new ApiError('SVC-REPORT-409', {
+        detail: `Sequence ${sequence} of this task was already used by a ${earlier.kind} report.`,
+      });
+    }
+    const answer = earlier.response as ReportAck;
+    if (earlier.delivered_at) return { task, answer, delivery: undefined };
+    return { task, answer, delivery: deliveryOf(task, earlier.payload as Report) };
+  }
+
+  const save = async (answer: ReportAck, delivery: Delivery) => {
+    const delivered = delivery.kind === 'none';
+    await insertReport(db, {
       taskId,
-      sequence: report.sequence,
+      sequence,
       kind: report.kind as AgentReportKind,
       payload: report,
       response: answer,
+      delivered,
     });
-    return answer;
-  });
-}
-
-async function applyReport(bridge: Bridge, task: LockedTask, report: Report): Promise<ReportAck> {
-  const { db, temporal, leaseMs } = bridge;
-  const { sequence } = report;
-  if (FINISHED_TASK_STATUSES.includes(task.status)) {
-    // Too late: the task was cancelled, superseded by a retry, or already finished.
-    return ack(task, sequence, task.status, 'stop');
-  }
-
-  const settle = async (status: AgentTaskStatus, fields: Omit<TaskUpdate, 'status' | 'sequence'> = {}) => {
-    await updateTask(db, task.id, { ...fields, sequence, status });
-    return ack(task, sequence, status, FINISHED_TASK_STATUSES.includes(status) ? 'stop' : 'continue');
+    return { task, answer, delivery: delivered ? undefined : delivery };
   };
 
-  try {
-    switch (report.kind) {
-      case 'started':
-        await temporal.activity.heartbeat(task.task_token, { kind: 'started', sequence });
-        return await settle('running', { leaseMs });
-      case 'progress': {
-        const progress = { percent: report.percent, message: report.message, sequence };
-        if (sequence < task.last_sequence) {
-          // An older report arriving late: recorded, but it must not roll progress back.
-          return ack(task, sequence, task.status, 'continue');
-        }
-        await temporal.activity.heartbeat(task.task_token, { kind: 'progress', ...progress });
-        return await settle('running', { leaseMs, progress });
+  if (FINISHED_TASK_STATUSES.includes(task.status)) {
+    // Too late: the task was cancelled, superseded by a retry, or already finished.
+    return save(ack(task, sequence, task.status), { kind: 'none' });
+  }
+  if (report.kind === 'progress' && sequence < task.last_sequence) {
+    // An older report arriving late: recorded, but it must not roll progress back.
+    return save(ack(task, sequence, task.status), { kind: 'none' });
+  }
+
+  const delivery = deliveryOf(task, report);
+  const update: TaskUpdate = stateChange(report, delivery, leaseMs);
+  await updateTask(db, task.id, update);
+  return save(ack(task, sequence, update.status ?? task.status), delivery);
+}
+
+/** What the report does to Temporal; derived from the report alone, so a repeat derives the same. */
+function deliveryOf(task: LockedTask, report: Report): Delivery {
+  switch (report.kind) {
+    case 'started':
+      return { kind: 'heartbeat', details: { kind: 'started', sequence: report.sequence } };
+    case 'progress':
+      return {
+        kind: 'heartbeat',
+        details: {
+          kind: 'progress',
+          sequence: report.sequence,
+          percent: report.percent,
+          message: report.message,
+        },
+      };
+    case 'completed': {
+      const schema = isAgentTaskType(task.type) ? AGENT_TASKS[task.type].result : undefined;
+      const parsed = schema?.safeParse(report.result);
+      if (!parsed?.success) {
+        return {
+          kind: 'fail',
+          code: PANEL_TASK_FAILURES.invalidResult,
+          message: 'The agent reported a result of the wrong shape.',
+          nonRetryable: false,
+        };
       }
-      case 'completed': {
-        const schema = isAgentTaskType(task.type) ? AGENT_TASKS[task.type].result : undefined;
-        const parsed = schema?.safeParse(report.result);
-        if (!parsed?.success) {
-          const error = {
-            code: PANEL_TASK_FAILURES.invalidResult,
-            message: 'The agent reported a result of the wrong shape.',
-          };
-          await temporal.activity.fail(
-            task.task_token,
-            ApplicationFailure.create({ ...error, type: error.code }),
-          );
-          return await settle('failed', { error });
-        }
-        await temporal.activity.complete(task.task_token, parsed.data);
-        return await settle('completed', { result: parsed.data });
-      }
-      case 'failed':
-        await temporal.activity.fail(
-          task.task_token,
+      return { kind: 'complete', result: parsed.data as Record<string, unknown> };
+    }
+    case 'failed':
+      return {
+        kind: 'fail',
+        code: report.error.code,
+        message: report.error.message,
+        nonRetryable: !report.error.retryable,
+      };
+  }
+}
+
+function stateChange(report: Report, delivery: Delivery, leaseMs: number): TaskUpdate {
+  const { sequence } = report;
+  switch (delivery.kind) {
+    case 'heartbeat':
+      return {
+        sequence,
+        status: 'running',
+        leaseMs,
+        ...(report.kind === 'progress'
+          ? { progress: { percent: report.percent, message: report.message, sequence } }
+          : {}),
+      };
+    case 'complete':
+      return { sequence, status: 'completed', result: delivery.result };
+    case 'fail':
+      return { sequence, status: 'failed', error: { code: delivery.code, message: delivery.message } };
+    case 'none':
+      return { sequence };
+  }
+}
+
+async function deliver(
+  bridge: Bridge,
+  recorded: Recorded,
+  sequence: number,
+  delivery: Delivery,
+): Promise<ReportAck> {
+  const { db, temporal } = bridge;
+  const { task } = recorded;
+  const token = task.task_token;
+  const call = () => {
+    switch (delivery.kind) {
+      case 'heartbeat':
+        return temporal.activity.heartbeat(token, delivery.details);
+      case 'complete':
+        return temporal.activity.complete(token, delivery.result);
+      case 'fail':
+        return temporal.activity.fail(
+          token,
           ApplicationFailure.create({
-            message: report.error.message,
-            type: report.error.code,
-            nonRetryable: !report.error.retryable,
+            message: delivery.message,
+            type: delivery.code,
+            nonRetryable: delivery.nonRetryable,
           }),
         );
-        return await settle('failed', { error: report.error });
+      case 'none':
+        return Promise.resolve();
     }
+  };
+
+  let answer = recorded.answer;
+  try {
+    await temporal.withDeadline(Date.now() + bridge.temporalTimeoutMs, call);
   } catch (error) {
     if (error instanceof ActivityCancelledError) {
       // The workflow no longer wants this: acknowledge the cancellation and tell the agent to stop.
-      await temporal.activity.reportCancellation(task.task_token).catch(() => {});
-      return settle('cancelled');
+      await temporal
+        .withDeadline(Date.now() + bridge.temporalTimeoutMs, () =>
+          temporal.activity.reportCancellation(token),
+        )
+        .catch(() => {});
+      if (await finishLiveTask(db, task.id, 'cancelled')) answer = ack(task, sequence, 'cancelled');
+    } else if (error instanceof ActivityNotFoundError) {
+      // Nothing waits for this attempt any more (timed out and retried, or its run ended). A task
+      // still under way is abandoned; a completion or failure stays recorded as what the agent did.
+      if (delivery.kind === 'heartbeat' && (await finishLiveTask(db, task.id, 'abandoned')))
+        answer = ack(task, sequence, 'abandoned');
+    } else if (!(error instanceof ActivityPausedError || error instanceof ActivityResetError)) {
+      throw new ApiError('SVC-SYS-503', { cause: error });
     }
-    if (error instanceof ActivityNotFoundError) {
-      // The attempt is gone (timed out and retried, or its workflow ended): nothing waits for this task.
-      return settle('abandoned');
-    }
-    throw error;
   }
+  await markReportDelivered(db, task.id, sequence, answer);
+  return answer;
 }

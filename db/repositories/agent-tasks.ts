@@ -16,14 +16,16 @@ export interface NewAgentTask {
   readonly params: Record<string, unknown>;
   readonly taskToken: Uint8Array;
   readonly workflowId: string;
+  readonly runId: string;
   readonly activityId: string;
   readonly attempt: number;
   readonly correlationId: string | null;
 }
 
 /**
- * Queues the task of one activity attempt. A retried attempt supersedes the earlier ones, whose
- * task tokens are dead: those are abandoned so no agent runs or reports them any more.
+ * Queues the task of one activity execution (workflow run, activity, attempt). A retried attempt
+ * supersedes the earlier ones of the same run, whose task tokens are dead: those are abandoned so
+ * no agent runs or reports them any more.
  */
 export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<string> {
   return db.transaction().execute(async (trx) => {
@@ -31,6 +33,7 @@ export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<
       .updateTable('agent_tasks')
       .set({ status: 'abandoned', finished_at: sql`now()`, updated_at: sql`now()` })
       .where('workflow_id', '=', task.workflowId)
+      .where('run_id', '=', task.runId)
       .where('activity_id', '=', task.activityId)
       .where('attempt', '<', task.attempt)
       .where('status', 'in', LIVE_TASK_STATUSES)
@@ -43,6 +46,7 @@ export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<
         params: JSON.stringify(task.params),
         task_token: Buffer.from(task.taskToken),
         workflow_id: task.workflowId,
+        run_id: task.runId,
         activity_id: task.activityId,
         attempt: task.attempt,
         correlation_id: task.correlationId,
@@ -50,13 +54,37 @@ export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<
       // The same attempt delivered twice (a worker crash before completing async) reuses its row.
       .onConflict((oc) =>
         oc
-          .columns(['workflow_id', 'activity_id', 'attempt'])
+          .columns(['workflow_id', 'run_id', 'activity_id', 'attempt'])
           .doUpdateSet({ task_token: Buffer.from(task.taskToken) }),
       )
       .returning('id')
       .executeTakeFirstOrThrow();
     return inserted.id;
   });
+}
+
+export async function taskStatus(db: Database, taskId: string): Promise<AgentTaskStatus | undefined> {
+  const row = await db.selectFrom('agent_tasks').select('status').where('id', '=', taskId).executeTakeFirst();
+  return row?.status;
+}
+
+/**
+ * Takes back a task no agent has taken yet; false when an agent took it first (its reports then
+ * decide how it ends).
+ */
+export async function withdrawQueuedTask(db: Database, taskId: string, code: string): Promise<boolean> {
+  const result = await db
+    .updateTable('agent_tasks')
+    .set({
+      status: 'abandoned',
+      error: JSON.stringify({ code, message: 'withdrawn before an agent took it' }),
+      finished_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', taskId)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Cancels every unfinished task of a workflow; returns how many. */
@@ -98,6 +126,7 @@ export async function leaseNextTask(
     .set({
       status: sql`case when status = 'running' then 'running' else 'leased' end`,
       leased_to: credentialId,
+      leased_at: sql`coalesce(leased_at, now())`,
       lease_expires_at: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
       updated_at: sql`now()`,
     })
@@ -144,7 +173,7 @@ export type LockedTask = NonNullable<Awaited<ReturnType<typeof lockTaskOfHypervi
 export async function findReport(db: Database, taskId: string, sequence: number) {
   return db
     .selectFrom('agent_task_reports')
-    .select(['kind', 'response'])
+    .select(['kind', 'payload', 'response', 'delivered_at'])
     .where('task_id', '=', taskId)
     .where('sequence', '=', sequence)
     .executeTakeFirst();
@@ -152,7 +181,14 @@ export async function findReport(db: Database, taskId: string, sequence: number)
 
 export async function insertReport(
   db: Database,
-  report: { taskId: string; sequence: number; kind: AgentReportKind; payload: unknown; response: unknown },
+  report: {
+    taskId: string;
+    sequence: number;
+    kind: AgentReportKind;
+    payload: unknown;
+    response: unknown;
+    delivered: boolean;
+  },
 ): Promise<void> {
   await db
     .insertInto('agent_task_reports')
@@ -162,8 +198,39 @@ export async function insertReport(
       kind: report.kind,
       payload: JSON.stringify(report.payload),
       response: JSON.stringify(report.response),
+      delivered_at: report.delivered ? sql`now()` : null,
     })
     .execute();
+}
+
+/** Temporal has the report: repeats of it get `response` with no second delivery. */
+export async function markReportDelivered(
+  db: Database,
+  taskId: string,
+  sequence: number,
+  response: unknown,
+): Promise<void> {
+  await db
+    .updateTable('agent_task_reports')
+    .set({ delivered_at: sql`coalesce(delivered_at, now())`, response: JSON.stringify(response) })
+    .where('task_id', '=', taskId)
+    .where('sequence', '=', sequence)
+    .execute();
+}
+
+/** Ends a task the agent is still working on (its step was cancelled, or its attempt is gone). */
+export async function finishLiveTask(
+  db: Database,
+  taskId: string,
+  status: AgentTaskStatus,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('agent_tasks')
+    .set({ status, finished_at: sql`now()`, updated_at: sql`now()`, lease_expires_at: null })
+    .where('id', '=', taskId)
+    .where('status', 'in', LIVE_TASK_STATUSES)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export interface TaskUpdate {

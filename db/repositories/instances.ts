@@ -69,31 +69,3 @@ export async function listInstancesOfUser(db: Database, userId: string, page: Pa
 export async function insertInstance(db: Database, instance: NewInstance) {
   return db.insertInto('instances').values(instance).returning(INSTANCE_COLUMNS).executeTakeFirstOrThrow();
 }
-
-/**
- * Moves an instance to `next` only if it is still in one of `expected`: the check and the write
- * are one statement, so two racing operations cannot both win.
- */
-export async function transitionInstanceStatus(
-  db: Database,
-  instanceId: string,
-  expected: readonly string[],
-  next: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('instances')
-    .set({ status: next, updated_at: sql`now()` })
-    .where('id', '=', instanceId)
-    .where('status', 'in', expected)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-export async function setInstanceStatus(db: Database, instanceId: string, status: string): Promise<void> {
-  await db
-    .updateTable('instances')
-    .set({ status, updated_at: sql`now()` })
-    .where('id', '=', instanceId)
-    .execute();
-}

@@ -140,7 +140,7 @@ describe('heartbeat and revocation', () => {
     const { credential } = (await json(await enroll(await issueToken(hv.id)))).attributes;
     await heartbeat(credential);
     const config = { ...t.config, HYPERVISOR_UNREACHABLE_AFTER_MS: 600 };
-    const stop = startSweepers(t.db, config, createLogger('silent'));
+    const stop = startSweepers({ ...t.deps, config, logger: createLogger('silent') });
     try {
       await eventually(
         async () => (await findHypervisor(t.db, hv.id))?.status === 'unreachable',

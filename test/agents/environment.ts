@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiServer } from '../../api/server.js';
-import { startProvisioning } from '../../api/workflow-starts.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { listOperationsOfInstance } from '../../db/repositories/instance-operations.js';
 import type { Config } from '../../platform/config.js';
+import { provisionInstance } from '../../services/instances/provision.js';
 import { eventually, startAgentProcess } from '../agent-process.js';
 import { seed, startTestServer, startTestWorker, type TestWorker } from '../harness.js';
 import { startInProcessAgent } from '../in-process-agent.js';
@@ -82,15 +83,29 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
         hypervisorId: hypervisor.id,
         status: 'provisioning',
       });
-      const handle = await startProvisioning(
-        server.deps.temporal,
-        server.config,
+      const begun = await provisionInstance(
+        server.deps,
+        { type: 'system', name: 'test' },
         instance,
         'debian-12',
         null,
       );
-      await handle.result();
+      await server.deps.temporal.workflow.getHandle(begun.workflowId).result();
       return instance;
+    },
+
+    /** The instance's newest operation (its workflow id finds its run and its agent tasks). */
+    async latestOperation(instanceId: string) {
+      const [latest] = await listOperationsOfInstance(db, instanceId, 1);
+      if (!latest) throw new Error(`instance ${instanceId} has no operation`);
+      return latest;
+    },
+
+    /** Waits for the instance's newest operation's workflow to end; its result, or its failure. */
+    async operationResult(instanceId: string) {
+      const [latest] = await listOperationsOfInstance(db, instanceId, 1);
+      if (!latest) throw new Error(`instance ${instanceId} has no operation`);
+      return server.deps.temporal.workflow.getHandle(latest.workflow_id).result();
     },
 
     async power(instanceId: string, action: string) {

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppliedChange } from '../../agent/drivers/simulated.js';
-import { startProvisioning } from '../../api/workflow-starts.js';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
-import { powerInstanceWorkflowId, provisionInstanceWorkflowId } from '../../domain/workflow-ids.js';
+import { provisionInstance } from '../../services/instances/provision.js';
 import { eventually } from '../agent-process.js';
 import { seed, startTestServer, startTestWorker } from '../harness.js';
 import { startInProcessAgent } from '../in-process-agent.js';
@@ -30,8 +29,8 @@ async function stopRunningOn<A>(
 ) {
   const { hypervisor, agent } = await started;
   const instance = await env.provisionedInstance(hypervisor);
-  const workflowId = powerInstanceWorkflowId(instance.id);
   expect((await env.power(instance.id, 'stop')).status).toBe(202);
+  const workflowId = (await env.latestOperation(instance.id)).workflow_id;
   await eventually(
     async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
     10_000,
@@ -53,12 +52,12 @@ describe('when the agent fails', () => {
     expect((await findInstance(env.db, instance.id))?.status).toBe('stopping');
 
     agent.restart();
-    const result = await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    const result = await env.operationResult(instance.id);
     expect(result).toEqual({ power_state: 'stopped' });
     expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
     expect(powerChanges(agent.hypervisor().applied, instance.id)).toHaveLength(1);
     const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
-    expect(events.filter((e) => e === 'instance.power.stop')).toHaveLength(1);
+    expect(events.filter((e) => e === 'instance.stop.completed')).toHaveLength(1);
   });
 
   it('a crash armed in a running agent process kills it before the change; restarted, it applies it once', async () => {
@@ -70,7 +69,7 @@ describe('when the agent fails', () => {
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
 
     agent.restart();
-    const result = await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    const result = await env.operationResult(instance.id);
     expect(result).toEqual({ power_state: 'stopped' });
     expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
     expect(powerChanges(agent.hypervisor().applied, instance.id)).toHaveLength(1);
@@ -125,7 +124,7 @@ describe('when the agent fails', () => {
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
-    expect(events[0]).toBe('instance.power.stop.cancelled');
+    expect(events[0]).toBe('instance.stop.cancelled');
     expect(agent.running).toBe(true);
   });
 
@@ -135,8 +134,8 @@ describe('when the agent fails', () => {
     });
     const instance = await env.provisionedInstance(hypervisor);
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
-    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
-    const tasks = await listTasksOfWorkflow(env.db, powerInstanceWorkflowId(instance.id));
+    await env.operationResult(instance.id);
+    const tasks = await listTasksOfWorkflow(env.db, (await env.latestOperation(instance.id)).workflow_id);
     expect(tasks.map((t) => t.status)).toEqual(['failed', 'completed']);
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
   });
@@ -144,15 +143,14 @@ describe('when the agent fails', () => {
   it('a fault armed while the agent runs hits its next task, and only that one', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
-    const workflowId = powerInstanceWorkflowId(instance.id);
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
-    await env.temporal.workflow.getHandle(workflowId).result();
+    await env.operationResult(instance.id);
 
     agent.armFault('instance.power', { mode: 'fail' });
     expect((await env.power(instance.id, 'start')).status).toBe(202);
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ power_state: 'running' });
-    const tasks = await listTasksOfWorkflow(env.db, workflowId);
-    expect(tasks.map((t) => t.status)).toEqual(['completed', 'failed', 'completed']);
+    expect(await env.operationResult(instance.id)).toEqual({ power_state: 'running' });
+    const tasks = await listTasksOfWorkflow(env.db, (await env.latestOperation(instance.id)).workflow_id);
+    expect(tasks.map((t) => t.status)).toEqual(['failed', 'completed']);
     expect(powerChanges(agent.hypervisor().applied, instance.id).map((c) => c.detail)).toEqual([
       'stop',
       'start',
@@ -198,14 +196,13 @@ describe('when the agent fails', () => {
           hypervisorId: hypervisor.id,
           status: 'provisioning',
         });
-        const handle = await startProvisioning(
-          panel.deps.temporal,
-          panel.config,
+        const { workflowId } = await provisionInstance(
+          panel.deps,
+          { type: 'system', name: 'test' },
           instance,
           'debian-12',
           null,
         );
-        const workflowId = provisionInstanceWorkflowId(instance.id);
         await eventually(
           async () => (await listTasksOfWorkflow(env.db, workflowId))[0]?.status === 'running',
           15_000,
@@ -223,7 +220,7 @@ describe('when the agent fails', () => {
         });
 
         // The first panel's Temporal client closed with it: follow the workflow from another one.
-        expect(await env.temporal.workflow.getHandle(handle.workflowId).result()).toEqual({
+        expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({
           power_state: 'running',
         });
         expect(agent.output.join('')).toContain('panel unreachable; retrying');

@@ -5,7 +5,6 @@ import { findTask, pruneFinishedTasks } from '../../db/repositories/agent-tasks.
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { pruneSamples, storeSamples } from '../../db/repositories/metrics.js';
-import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
 import { json, seed } from '../harness.js';
 import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
 
@@ -79,7 +78,7 @@ describe('agent reports', () => {
     // A report after the end: told to stop.
     expect((await json(await report('progress', { sequence: 5 }))).attributes.directive).toBe('stop');
 
-    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    await env.operationResult(instance.id);
     expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
     const stored = await env.db
       .selectFrom('agent_task_reports')
@@ -110,7 +109,7 @@ describe('agent reports', () => {
     );
     expect(answer.attributes).toMatchObject({ state: 'failed', directive: 'stop' });
     await expect(
-      env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result(),
+      env.operationResult(instance.id),
     ).rejects.toThrow();
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');
   });
@@ -128,7 +127,7 @@ describe('agent reports', () => {
       sequence: 1,
       result: { power_state: 'stopped' },
     });
-    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    await env.operationResult(instance.id);
   });
 
   it('refuses malformed reports without effect', async () => {

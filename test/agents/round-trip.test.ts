@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { findInstance } from '../../db/repositories/instances.js';
-import { powerInstanceWorkflowId } from '../../domain/workflow-ids.js';
 import { eventually } from '../agent-process.js';
 import { json, seed } from '../harness.js';
 import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
@@ -22,18 +21,23 @@ describe('a task round trip through a real agent', () => {
     const res = await env.power(instance.id, 'stop');
     expect(res.status).toBe(202);
     expect((await json(res)).attributes.status).toBe('stopping');
-    const result = await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    const result = await env.operationResult(instance.id);
     expect(result).toEqual({ power_state: 'stopped' });
     expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
 
     const events = (await listActivityOfInstance(env.db, instance.id)).map((e) => e.event);
-    expect(events).toEqual(['instance.power.stop', 'instance.power.stop.requested', 'instance.provisioned']);
+    expect(events).toEqual([
+      'instance.stop.completed',
+      'instance.stop.requested',
+      'instance.provision.completed',
+      'instance.provision.requested',
+    ]);
 
     const tasks = await env.db
       .selectFrom('agent_tasks')
       .select(['type', 'status', 'last_sequence'])
-      .where('workflow_id', '=', powerInstanceWorkflowId(instance.id))
+      .where('workflow_id', '=', (await env.latestOperation(instance.id)).workflow_id)
       .execute();
     expect(tasks).toEqual([{ type: 'instance.power', status: 'completed', last_sequence: 2 }]);
   });
@@ -47,8 +51,8 @@ describe('a task round trip through a real agent', () => {
     expect((await env.power(instance.id, 'restart')).status).toBe(202);
     const busy = await env.power(instance.id, 'stop');
     expect(busy.status).toBe(409);
-    expect((await json(busy)).errors[0].code).toBe('SVC-CONFLICT-409');
-    await env.temporal.workflow.getHandle(powerInstanceWorkflowId(instance.id)).result();
+    expect((await json(busy)).errors[0].code).toBe('SVC-OP-409');
+    await env.operationResult(instance.id);
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');
   });
 

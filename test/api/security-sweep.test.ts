@@ -82,6 +82,7 @@ beforeAll(async () => {
     params: { instance_id: foreignInstance.id, action: 'stop' },
     taskToken: new Uint8Array([1]),
     workflowId: `sweep-${randomUUID()}`,
+    runId: randomUUID(),
     activityId: '1',
     attempt: 1,
     correlationId: null,

@@ -1,0 +1,80 @@
+import type { Database } from '../db/database.js';
+import { recordActivity } from '../db/repositories/activity-log.js';
+import { findOperation, settleOperation } from '../db/repositories/instance-operations.js';
+import { OPERATION_RULES, statusAfterFailure } from '../domain/instances/operations.js';
+import type { InstanceStatus } from '../domain/instances/statuses.js';
+
+export interface OperationCompletion {
+  readonly operationId: string;
+  readonly status: InstanceStatus;
+  readonly detail: Record<string, unknown>;
+}
+
+export interface OperationFailure {
+  readonly operationId: string;
+  readonly cancelled: boolean;
+  readonly error: { code: string; message: string };
+  readonly compensationFailures: readonly { step: string; message: string }[];
+}
+
+/**
+ * Settling an instance operation: the compare-and-set and its activity-log line in one
+ * transaction. Each returns whether it settled; a preempted or already settled operation changes
+ * nothing, so a retried activity is harmless.
+ */
+export function createOperationActivities(db: Database) {
+  return {
+    async completeOperation(completion: OperationCompletion): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const operation = await findOperation(trx, completion.operationId);
+        if (!operation) return false;
+        const instanceId = await settleOperation(trx, {
+          operationId: operation.id,
+          state: 'succeeded',
+          expectedStatus: OPERATION_RULES[operation.kind].during,
+          status: completion.status,
+          outcome: completion.detail,
+        });
+        if (!instanceId) return false;
+        await recordActivity(trx, {
+          instanceId,
+          actor: 'system',
+          event: `instance.${operation.kind}.completed`,
+          detail: { operation_id: operation.id, status: completion.status, ...completion.detail },
+          correlationId: operation.correlation_id,
+        });
+        return true;
+      });
+    },
+
+    async failOperation(failure: OperationFailure): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const operation = await findOperation(trx, failure.operationId);
+        if (!operation) return false;
+        const status = statusAfterFailure(operation.kind, operation.from_status);
+        const outcome = {
+          error: failure.error,
+          ...(failure.compensationFailures.length > 0
+            ? { compensation_failures: failure.compensationFailures }
+            : {}),
+        };
+        const instanceId = await settleOperation(trx, {
+          operationId: operation.id,
+          state: failure.cancelled ? 'cancelled' : 'failed',
+          expectedStatus: OPERATION_RULES[operation.kind].during,
+          status,
+          outcome,
+        });
+        if (!instanceId) return false;
+        await recordActivity(trx, {
+          instanceId,
+          actor: 'system',
+          event: `instance.${operation.kind}.${failure.cancelled ? 'cancelled' : 'failed'}`,
+          detail: { operation_id: operation.id, status, ...outcome },
+          correlationId: operation.correlation_id,
+        });
+        return true;
+      });
+    },
+  };
+}

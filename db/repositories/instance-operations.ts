@@ -1,0 +1,234 @@
+import { sql } from 'kysely';
+import {
+  type InstanceOperation,
+  OPERATION_RULES,
+  type OperationState,
+} from '../../domain/instances/operations.js';
+import type { InstanceStatus } from '../../domain/instances/statuses.js';
+import type { Database } from '../database.js';
+
+export interface OperationStart {
+  readonly operationId: string;
+  readonly instanceId: string;
+  readonly kind: InstanceOperation;
+  readonly workflowId: string;
+  readonly workflowType: string;
+  readonly workflowInput: unknown;
+  readonly actor: string;
+  readonly correlationId: string | null;
+}
+
+export type BeginResult =
+  | {
+      readonly begun: true;
+      readonly fromStatus: InstanceStatus;
+      readonly preempted: PreemptedOperation | null;
+    }
+  | {
+      readonly begun: false;
+      /** undefined when the instance does not exist (or is deleted). */
+      readonly facts?: {
+        status: InstanceStatus;
+        runningOperation: InstanceOperation | null;
+        migrating: boolean;
+      };
+    };
+
+export interface PreemptedOperation {
+  readonly id: string;
+  readonly kind: InstanceOperation;
+  readonly workflowId: string;
+}
+
+interface BeginRow {
+  status: InstanceStatus;
+  running_kind: InstanceOperation | null;
+  running_id: string | null;
+  running_workflow_id: string | null;
+  running_from: InstanceStatus | null;
+  migrating: boolean;
+  begun: boolean;
+}
+
+/**
+ * The compare-and-set that begins an operation (DESIGN.md "Structure as the project grows"): in
+ * one statement, the instance must be in one of the operation's start statuses, have no running
+ * operation or only one it preempts, and hold no migration lease; then the operation row is
+ * written, the instance moves to the running status and points at it, and a preempted operation
+ * is closed. Runs inside a transaction: the instance row is locked by a statement of its own
+ * first, so that when two requests race, the loser's compare-and-set reads (with a fresh
+ * snapshot) the operation the winner committed, not a half-updated row.
+ */
+export async function beginOperation(trx: Database, start: OperationStart): Promise<BeginResult> {
+  if (!trx.isTransaction) throw new Error('beginOperation runs inside a transaction');
+  await sql`select 1 from instances where id = ${start.instanceId} for update`.execute(trx);
+  const db = trx;
+  const rule = OPERATION_RULES[start.kind];
+  const preempts = rule.preempts.length > 0 ? rule.preempts : [''];
+  const result = await sql<BeginRow>`
+    with current as (
+      select i.id, i.status, i.operation_id,
+             o.kind as running_kind, o.workflow_id as running_workflow_id, o.from_status as running_from,
+             exists (
+               select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now()
+             ) as migrating
+        from instances i
+        left join instance_operations o on o.id = i.operation_id
+       where i.id = ${start.instanceId} and i.deleted_at is null
+         for update of i
+    ),
+    allowed as (
+      select * from current
+       where status = any(${[...rule.from]}::text[])
+         and (operation_id is null or running_kind = any(${[...preempts]}::text[]))
+         and not migrating
+    ),
+    operation as (
+      insert into instance_operations
+        (id, instance_id, kind, from_status, workflow_id, workflow_type, workflow_input, actor, correlation_id)
+      select ${start.operationId}, id, ${start.kind},
+             -- A preempting operation returns, on failure, to where the preempted one began.
+             coalesce(running_from, status),
+             ${start.workflowId}, ${start.workflowType}, ${JSON.stringify(start.workflowInput)}::jsonb,
+             ${start.actor}, ${start.correlationId}
+        from allowed
+      returning id, from_status
+    ),
+    preempted as (
+      update instance_operations set state = 'preempted', finished_at = now()
+       where id = (select operation_id from allowed) and state = 'running'
+    ),
+    moved as (
+      update instances i set status = ${rule.during}, operation_id = (select id from operation), updated_at = now()
+        from allowed where i.id = allowed.id
+      returning i.id
+    )
+    select current.status, current.running_kind, current.operation_id as running_id,
+           current.running_workflow_id, coalesce(current.running_from, current.status) as running_from,
+           current.migrating, exists (select 1 from moved) as begun
+      from current`.execute(db);
+
+  const row = result.rows[0];
+  if (!row) return { begun: false };
+  if (!row.begun) {
+    return {
+      begun: false,
+      facts: { status: row.status, runningOperation: row.running_kind, migrating: row.migrating },
+    };
+  }
+  return {
+    begun: true,
+    fromStatus: row.running_from ?? row.status,
+    preempted:
+      row.running_id && row.running_kind && row.running_workflow_id
+        ? { id: row.running_id, kind: row.running_kind, workflowId: row.running_workflow_id }
+        : null,
+  };
+}
+
+export interface OperationSettlement {
+  readonly operationId: string;
+  readonly state: Exclude<OperationState, 'running' | 'preempted'>;
+  /** The status the operation holds the instance in while it runs. */
+  readonly expectedStatus: InstanceStatus;
+  /** The status the instance takes. */
+  readonly status: InstanceStatus;
+  readonly outcome?: Record<string, unknown>;
+}
+
+/**
+ * Ends an operation: a compare-and-set on the operation still being the instance's running one
+ * and the instance still in the operation's status. An operation that was preempted, or already
+ * settled, changes nothing. Returns the instance id when it settled.
+ */
+export async function settleOperation(
+  db: Database,
+  settlement: OperationSettlement,
+): Promise<string | undefined> {
+  const result = await sql<{ instance_id: string }>`
+    with moved as (
+      update instances set status = ${settlement.status}, operation_id = null, updated_at = now()
+       where operation_id = ${settlement.operationId} and status = ${settlement.expectedStatus}
+         and id = (select instance_id from instance_operations where id = ${settlement.operationId})
+      returning id
+    )
+    update instance_operations
+       set state = ${settlement.state}, outcome = ${JSON.stringify(settlement.outcome ?? {})}::jsonb,
+           finished_at = now()
+     where id = ${settlement.operationId} and state = 'running' and exists (select 1 from moved)
+    returning instance_id`.execute(db);
+  return result.rows[0]?.instance_id;
+}
+
+/**
+ * Closes an operation whose workflow run is gone (terminated, or never started and past
+ * repair): the instance returns to `status` if the operation still holds it.
+ */
+export async function abandonOperation(db: Database, operationId: string, status: InstanceStatus) {
+  const result = await sql<{ instance_id: string }>`
+    with closed as (
+      update instance_operations set state = 'abandoned', finished_at = now()
+       where id = ${operationId} and state = 'running'
+      returning instance_id
+    )
+    update instances i set status = ${status}, operation_id = null, updated_at = now()
+      from closed where i.id = closed.instance_id and i.operation_id = ${operationId}
+    returning i.id as instance_id`.execute(db);
+  return result.rows[0]?.instance_id;
+}
+
+export async function findOperation(db: Database, operationId: string) {
+  return db
+    .selectFrom('instance_operations')
+    .select([
+      'id',
+      'instance_id',
+      'kind',
+      'state',
+      'from_status',
+      'workflow_id',
+      'workflow_type',
+      'workflow_input',
+      'actor',
+      'correlation_id',
+      'outcome',
+      'created_at',
+      'finished_at',
+    ])
+    .where('id', '=', operationId)
+    .executeTakeFirst();
+}
+
+export type OperationRow = NonNullable<Awaited<ReturnType<typeof findOperation>>>;
+
+/** Operations still running after `olderThanMs`: the reconciler checks each against Temporal. */
+export async function listLingeringOperations(db: Database, olderThanMs: number, limit = 100) {
+  return db
+    .selectFrom('instance_operations')
+    .select(['id', 'instance_id', 'kind', 'from_status', 'workflow_id', 'workflow_type', 'workflow_input'])
+    .where('state', '=', 'running')
+    .where('created_at', '<', sql<Date>`now() - ${`${olderThanMs} milliseconds`}::interval`)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function listOperationsOfInstance(db: Database, instanceId: string, limit = 50) {
+  return db
+    .selectFrom('instance_operations')
+    .select([
+      'id',
+      'kind',
+      'state',
+      'from_status',
+      'workflow_id',
+      'actor',
+      'outcome',
+      'created_at',
+      'finished_at',
+    ])
+    .where('instance_id', '=', instanceId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

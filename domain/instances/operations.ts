@@ -1,0 +1,104 @@
+import type { ErrorCode } from '../errors.js';
+import type { InstanceStatus, PowerAction } from './statuses.js';
+
+/**
+ * The instance operations model: for every long operation on an instance, the statuses it may
+ * start from, the status while it runs, the status it is expected to end in, where a failure
+ * leaves the instance, and which running operations it may preempt. The repository's
+ * compare-and-set (db/repositories/instance-operations.ts) enforces exactly this table; nothing
+ * else decides whether an operation may begin.
+ */
+export const INSTANCE_OPERATIONS = ['provision', 'start', 'stop', 'restart', 'kill'] as const;
+export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
+
+/** Where an operation's row ends; `preempted` by a later operation, `abandoned` when its run vanished. */
+export const OPERATION_STATES = [
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'preempted',
+  'abandoned',
+] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+
+export interface OperationRule {
+  readonly from: readonly InstanceStatus[];
+  readonly during: InstanceStatus;
+  /** The status success is expected to give; the hypervisor's report has the last word. */
+  readonly outcome: InstanceStatus;
+  /** `previous`: back to the status the instance had before the operation (or the one it preempted). */
+  readonly onFailure: InstanceStatus | 'previous';
+  readonly preempts: readonly InstanceOperation[];
+}
+
+export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
+  provision: {
+    from: ['provisioning'],
+    during: 'provisioning',
+    outcome: 'running',
+    onFailure: 'error',
+    preempts: [],
+  },
+  start: { from: ['stopped'], during: 'starting', outcome: 'running', onFailure: 'previous', preempts: [] },
+  stop: { from: ['running'], during: 'stopping', outcome: 'stopped', onFailure: 'previous', preempts: [] },
+  restart: {
+    from: ['running'],
+    during: 'restarting',
+    outcome: 'running',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  // kill is the way out of a hung power transition: it takes over a running start, stop or restart.
+  kill: {
+    from: ['running', 'starting', 'stopping', 'restarting'],
+    during: 'stopping',
+    outcome: 'stopped',
+    onFailure: 'previous',
+    preempts: ['start', 'stop', 'restart'],
+  },
+};
+
+export const powerOperation = (action: PowerAction): InstanceOperation => action;
+
+/** What the instance looked like when an operation was refused. */
+export interface RefusalFacts {
+  readonly status: string;
+  readonly runningOperation: InstanceOperation | null;
+  readonly migrating: boolean;
+}
+
+export type Verdict = { ok: true } | { ok: false; code: ErrorCode; detail: string };
+
+/** Why `operation` may not begin, in the order a caller can act on it; ok when it may. */
+export function mayBegin(operation: InstanceOperation, facts: RefusalFacts): Verdict {
+  const rule = OPERATION_RULES[operation];
+  if (facts.migrating) {
+    return {
+      ok: false,
+      code: 'INSTANCE_MIGRATING',
+      detail: 'The instance is being migrated; try again once the migration ends.',
+    };
+  }
+  if (facts.runningOperation && !rule.preempts.includes(facts.runningOperation)) {
+    return {
+      ok: false,
+      code: 'SVC-OP-409',
+      detail: `Another operation (${facts.runningOperation}) is in progress on this instance.`,
+    };
+  }
+  if (!(rule.from as readonly string[]).includes(facts.status)) {
+    return {
+      ok: false,
+      code: 'SVC-CONFLICT-409',
+      detail: `The instance cannot ${operation} while it is ${facts.status}.`,
+    };
+  }
+  return { ok: true };
+}
+
+/** The status a failed or cancelled operation leaves behind. */
+export function statusAfterFailure(operation: InstanceOperation, previous: InstanceStatus): InstanceStatus {
+  const { onFailure } = OPERATION_RULES[operation];
+  return onFailure === 'previous' ? previous : onFailure;
+}

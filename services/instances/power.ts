@@ -1,0 +1,36 @@
+import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+import { ApiError, notFound } from '../../domain/errors.js';
+import { powerOperation } from '../../domain/instances/operations.js';
+import type { PowerAction } from '../../domain/instances/statuses.js';
+import type { Actor, ServiceDeps } from '../context.js';
+import { beginInstanceOperation } from './operations.js';
+
+export interface PowerRequest {
+  readonly instanceId: string;
+  readonly action: PowerAction;
+  readonly correlationId: string | null;
+}
+
+/**
+ * A customer's power action on their instance: begins the power operation and starts its
+ * workflow. Returns the instance in the operation's transitional status.
+ */
+export async function requestPowerAction(
+  deps: ServiceDeps,
+  actor: Extract<Actor, { type: 'user' }>,
+  request: PowerRequest,
+): Promise<Instance> {
+  const instance = await findInstanceOfUser(deps.db, actor.userId, request.instanceId);
+  if (!instance) throw notFound();
+  const hypervisorId = instance.hypervisor_id;
+  if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
+  const begun = await beginInstanceOperation(deps, actor, {
+    instanceId: instance.id,
+    hypervisorId,
+    kind: powerOperation(request.action),
+    workflowType: 'powerInstance',
+    input: (operation) => ({ operation, action: request.action }),
+    correlationId: request.correlationId,
+  });
+  return { ...instance, status: begun.status };
+}

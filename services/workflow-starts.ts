@@ -1,0 +1,96 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import {
+  defineSearchAttributeKey,
+  type SearchAttributePair,
+  SearchAttributeType,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+} from '@temporalio/common';
+import { SEARCH_ATTRIBUTES } from '../domain/search-attributes.js';
+import type { Config } from '../platform/config.js';
+import type * as workflows from '../workflows/index.js';
+import type { StepTiming } from '../workflows/lib/steps.js';
+
+export type WorkflowType = keyof typeof workflows;
+export type WorkflowInput<W extends WorkflowType> = Parameters<(typeof workflows)[W]>[0];
+
+const KEYS = {
+  instance: defineSearchAttributeKey(SEARCH_ATTRIBUTES.instance, SearchAttributeType.KEYWORD),
+  hypervisor: defineSearchAttributeKey(SEARCH_ATTRIBUTES.hypervisor, SearchAttributeType.KEYWORD),
+  operation: defineSearchAttributeKey(SEARCH_ATTRIBUTES.operation, SearchAttributeType.KEYWORD),
+};
+
+export interface SearchAttributeValues {
+  readonly instance?: string;
+  readonly hypervisor?: string;
+  readonly operation?: string;
+}
+
+/**
+ * How a second start of the same workflow id is treated, per workflow type. An instance
+ * operation's id is its operation's: a start repeated by the reconciler joins the run already
+ * there, and a finished operation is never run again. A probe's id is new every time.
+ */
+const START_POLICIES: Record<
+  WorkflowType,
+  { conflict: WorkflowIdConflictPolicy; reuse: WorkflowIdReusePolicy; executionTimeoutMs?: number }
+> = {
+  powerInstance: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+  },
+  provisionInstance: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+  },
+  probeHypervisor: { conflict: WorkflowIdConflictPolicy.FAIL, reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE },
+};
+
+export interface WorkflowStart<W extends WorkflowType> {
+  readonly type: W;
+  readonly workflowId: string;
+  readonly input: WorkflowInput<W>;
+  readonly searchAttributes: SearchAttributeValues;
+  readonly correlationId: string | null;
+  /** For workflows that must give up as a whole (the probe). */
+  readonly executionTimeoutMs?: number;
+}
+
+function typedSearchAttributes(values: SearchAttributeValues): SearchAttributePair[] {
+  return (Object.keys(KEYS) as (keyof typeof KEYS)[]).flatMap((name) => {
+    const value = values[name];
+    return value === undefined ? [] : [{ key: KEYS[name], value }];
+  });
+}
+
+/**
+ * The one place workflows are started: task queue, id policies, search attributes, the
+ * correlation id as memo, all bounded by TEMPORAL_RPC_TIMEOUT_MS so an unreachable Temporal
+ * answers quickly instead of holding the request.
+ */
+export async function startWorkflow<W extends WorkflowType>(
+  deps: { temporal: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_RPC_TIMEOUT_MS'> },
+  start: WorkflowStart<W>,
+): Promise<WorkflowHandle> {
+  const policy = START_POLICIES[start.type];
+  return deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+    deps.temporal.workflow.start(start.type, {
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: start.workflowId,
+      workflowIdConflictPolicy: policy.conflict,
+      workflowIdReusePolicy: policy.reuse,
+      typedSearchAttributes: typedSearchAttributes(start.searchAttributes),
+      memo: { correlation_id: start.correlationId },
+      ...(start.executionTimeoutMs ? { workflowExecutionTimeout: start.executionTimeoutMs } : {}),
+      args: [start.input] as never,
+    }),
+  );
+}
+
+/** The agent-step timing every workflow input carries, from configuration. */
+export const stepTiming = (
+  config: Pick<Config, 'AGENT_TASK_HEARTBEAT_TIMEOUT_MS' | 'AGENT_TASK_PICKUP_TIMEOUT_MS'>,
+): StepTiming => ({
+  heartbeatTimeoutMs: config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS,
+  pickupTimeoutMs: config.AGENT_TASK_PICKUP_TIMEOUT_MS,
+});

@@ -1,0 +1,57 @@
+import { type ActivityOptions, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import type { AgentTaskParams, AgentTaskResult, AgentTaskType } from '../../domain/agent-tasks.js';
+
+/**
+ * The named kinds of workflow step, each with its timeouts and retries chosen once, never per
+ * call. An agent step waits in two stages: while its task is queued (the agent may be busy) the
+ * worker keeps it alive, up to `pickupTimeoutMs`; once an agent has taken it, the agent's own
+ * reports are its heartbeats, and a silent agent fails the attempt after `heartbeatTimeoutMs`,
+ * so the retry policy queues the task again as a new attempt.
+ */
+export interface StepTiming {
+  /** AGENT_TASK_HEARTBEAT_TIMEOUT_MS, passed in by whoever starts the workflow. */
+  readonly heartbeatTimeoutMs: number;
+  /** AGENT_TASK_PICKUP_TIMEOUT_MS: the longest a task may wait for an agent to take it. */
+  readonly pickupTimeoutMs: number;
+}
+
+/** Database bookkeeping: quick, and retried until the database answers. */
+const BOOKKEEPING: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+};
+
+const AGENT_STEP_LIMITS = {
+  /** Power actions and other changes a hypervisor makes in seconds (plus the wait for a free agent slot). */
+  quick: { startToCloseTimeout: '30 minutes', maximumAttempts: 5 },
+  /** Disk creation, image copies: minutes. */
+  long: { startToCloseTimeout: '3 hours', maximumAttempts: 3 },
+} as const;
+
+export type AgentStepKind = keyof typeof AGENT_STEP_LIMITS;
+
+export const bookkeeping = () => proxyActivities<Activities>(BOOKKEEPING);
+
+/** A typed call of one semantic agent task; `summary` is what the Temporal UI shows for the step. */
+export function agentStep(kind: AgentStepKind, timing: StepTiming) {
+  const limits = AGENT_STEP_LIMITS[kind];
+  const options: ActivityOptions = {
+    startToCloseTimeout: limits.startToCloseTimeout,
+    heartbeatTimeout: timing.heartbeatTimeoutMs,
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: limits.maximumAttempts,
+    },
+  };
+  const { runAgentTask } = proxyActivities<Activities>(options);
+  return async <T extends AgentTaskType>(
+    task: { hypervisorId: string; type: T; params: AgentTaskParams<T>; correlationId: string | null },
+    summary: string,
+  ): Promise<AgentTaskResult<T>> =>
+    (await runAgentTask.executeWithOptions({ ...options, summary }, [
+      { ...task, pickupTimeoutMs: timing.pickupTimeoutMs },
+    ])) as AgentTaskResult<T>;
+}
