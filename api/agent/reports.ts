@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { AgentTaskFailure } from '../../domain/agent-tasks.js';
+import { AgentTaskFailure, AgentTaskProgressMessage, AgentTaskResultBody } from '../../domain/agent-tasks.js';
 import type { AppEnv } from '../context.js';
 import {
   commonErrors,
@@ -23,9 +23,9 @@ const REPORT_BODIES = {
   progress: z.object({
     sequence,
     percent: z.number().min(0).max(100).optional(),
-    message: z.string().max(500).optional(),
+    message: AgentTaskProgressMessage.optional(),
   }),
-  completed: z.object({ sequence, result: z.record(z.string(), z.unknown()) }),
+  completed: z.object({ sequence, result: AgentTaskResultBody }),
   failed: z.object({ sequence, error: AgentTaskFailure }),
 } as const;
 

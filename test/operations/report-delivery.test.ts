@@ -303,3 +303,32 @@ describe('reports while Temporal is unreachable', () => {
     ]);
   });
 });
+
+describe('report bodies', () => {
+  it('a result holding a NUL character is refused with 400 and changes nothing', async () => {
+    const { call, offered } = await handDrivenStop();
+    const refused = await call(`/tasks/${offered.task_id}/completed`, {
+      sequence: 1,
+      result: { power_state: 'stopped', note: 'a\u0000b' },
+    });
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).errors[0].code).toBe('SVC-REQ-400');
+    const db = server.deps.db;
+    expect(
+      await db
+        .selectFrom('agent_task_reports')
+        .select('sequence')
+        .where('task_id', '=', offered.task_id)
+        .execute(),
+    ).toEqual([]);
+    expect(
+      (
+        await db
+          .selectFrom('agent_tasks')
+          .select('status')
+          .where('id', '=', offered.task_id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('leased');
+  });
+});
