@@ -6,6 +6,9 @@
  *     requests/s, p99 <= 5 ms at half of peak.
  *  2. Agent task round trip with a zero-latency driver (dispatch, pickup, completion seen by the
  *     workflow). Target: p50 <= 50 ms, p99 <= 250 ms.
+ *  3. Power actions: alternating stop/start on one instance through the API, zero-latency driver,
+ *     request to settled. Target: p50 <= 100 ms, p99 <= 300 ms, no failures.
+ * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default.
  * The servers run compiled (it builds first), as in production. It uses PostgreSQL at DATABASE_URL (default: the local server), in a database of its own that
  * it drops at the end, and a Temporal dev server of its own.
  */
@@ -20,7 +23,7 @@ import { migrateToLatest } from '../db/migrator.js';
 import { upsertLocation } from '../db/repositories/catalog.js';
 import { createCredential } from '../db/repositories/credentials.js';
 import { findHypervisor, insertHypervisor } from '../db/repositories/hypervisors.js';
-import { insertInstance } from '../db/repositories/instances.js';
+import { findInstance, insertInstance } from '../db/repositories/instances.js';
 import { insertUser } from '../db/repositories/users.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
 import { probeHypervisorWorkflowId } from '../domain/workflow-ids.js';
@@ -29,9 +32,11 @@ import { createLogger } from '../platform/logger.js';
 import { freePort, waitForPort } from '../platform/ports.js';
 import { connectTemporal } from '../platform/temporal.js';
 import { startTemporalDevServer } from '../platform/temporal-dev-server.js';
+import { provisionInstance } from '../services/instances/provision.js';
 import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
 import { closedLoop, type LoadResult, openLoop } from './load.js';
+import { POLL_INTERVAL_MS, powerActionStages, runPowerActions, SETTLE_LIMIT_MS } from './power-actions.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const POOL_SIZE = 10;
@@ -39,6 +44,14 @@ const CLIENTS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROBES = Number(process.env.BENCH_PROBES ?? 200);
+const POWER_ACTIONS = Number(process.env.BENCH_POWER_ACTIONS ?? 100);
+/** Actions before the measured ones: connections, prepared statements and JIT, as the other parts warm up. */
+const POWER_WARM_UP = 4;
+const ALL_PARTS = ['show', 'agent', 'power'] as const;
+const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((p) => p.trim()));
+for (const part of PARTS)
+  if (!(ALL_PARTS as readonly string[]).includes(part))
+    throw new Error(`BENCH_PARTS: unknown part ${part} (parts: ${ALL_PARTS.join(', ')})`);
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const children: ChildProcess[] = [];
@@ -141,44 +154,49 @@ async function main() {
       TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
     };
 
+    const apiPort = await freePort();
+    const api = launch('api/main.ts', { ...env, PORT: String(apiPort) });
+    await waitForPort(apiPort, 30_000, 'cloudsvc API');
+
     // 1. Show-instance against the baseline: both servers up, measured in alternating rounds so
     // that a noisy moment on the machine does not land on one side only; medians reported.
-    console.log(
-      `show-instance: ${ROUNDS} alternating rounds of ${CLIENTS} keep-alive clients for ${SECONDS} s (peak), ` +
-        `then half of that peak for ${SECONDS} s`,
-    );
-    const basePort = await freePort();
-    const apiPort = await freePort();
-    const baseline = launch('bench/baseline-server.ts', { ...env, PORT: String(basePort) });
-    const api = launch('api/main.ts', { ...env, PORT: String(apiPort) });
-    await waitForPort(basePort, 30_000, 'baseline server');
-    await waitForPort(apiPort, 30_000, 'cloudsvc API');
-    const rounds = { baseline: [] as Measured[], cloudsvc: [] as Measured[] };
-    for (let round = 0; round < ROUNDS; round++) {
-      rounds.baseline.push(await measure(baseline, basePort, `/instances/${instance.id}`, {}));
-      rounds.cloudsvc.push(
-        await measure(api, apiPort, `/api/client/cloud/${instance.id}`, { Authorization: `Bearer ${key}` }),
-      );
-    }
-    const base = median(rounds.baseline);
-    const ours = median(rounds.cloudsvc);
-    for (const [label, all] of Object.entries(rounds)) {
-      const cpu = all
-        .map((m) => (m.cpuPerRequestUs === undefined ? 'n/a' : m.cpuPerRequestUs.toFixed(1)))
-        .join(', ');
+    if (PARTS.has('show')) {
       console.log(
-        `  ${label.padEnd(9)} rounds: ${all.map((m) => m.peak.rps.toFixed(0)).join(', ')} req/s; server CPU per request: ${cpu} µs`,
+        `show-instance: ${ROUNDS} alternating rounds of ${CLIENTS} keep-alive clients for ${SECONDS} s (peak), ` +
+          `then half of that peak for ${SECONDS} s`,
+      );
+      const basePort = await freePort();
+      const baseline = launch('bench/baseline-server.ts', { ...env, PORT: String(basePort) });
+      await waitForPort(basePort, 30_000, 'baseline server');
+      const rounds = { baseline: [] as Measured[], cloudsvc: [] as Measured[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        rounds.baseline.push(await measure(baseline, basePort, `/instances/${instance.id}`, {}));
+        rounds.cloudsvc.push(
+          await measure(api, apiPort, `/api/client/cloud/${instance.id}`, { Authorization: `Bearer ${key}` }),
+        );
+      }
+      await kill(baseline);
+      const base = median(rounds.baseline);
+      const ours = median(rounds.cloudsvc);
+      for (const [label, all] of Object.entries(rounds)) {
+        const cpu = all
+          .map((m) => (m.cpuPerRequestUs === undefined ? 'n/a' : m.cpuPerRequestUs.toFixed(1)))
+          .join(', ');
+        console.log(
+          `  ${label.padEnd(9)} rounds: ${all.map((m) => m.peak.rps.toFixed(0)).join(', ')} req/s; server CPU per request: ${cpu} µs`,
+        );
+      }
+      const ratio = ours.peak.rps / base.peak.rps;
+      console.log(row('baseline', base.peak, base.half));
+      console.log(row('cloudsvc', ours.peak, ours.half));
+      console.log(
+        `ratio ${ratio.toFixed(2)}x the baseline's req/s (target >= 0.85x: ${ratio >= 0.85 ? 'met' : 'NOT met'}); ` +
+          `p99 at half peak ${ms(ours.half.p99)} (target <= 5 ms: ${ours.half.p99 <= 5 ? 'met' : 'NOT met'})`,
       );
     }
-    const ratio = ours.peak.rps / base.peak.rps;
-    console.log(row('baseline', base.peak, base.half));
-    console.log(row('cloudsvc', ours.peak, ours.half));
-    console.log(
-      `ratio ${ratio.toFixed(2)}x the baseline's req/s (target >= 0.85x: ${ratio >= 0.85 ? 'met' : 'NOT met'}); ` +
-        `p99 at half peak ${ms(ours.half.p99)} (target <= 5 ms: ${ours.half.p99 <= 5 ? 'met' : 'NOT met'})`,
-    );
+    if (!PARTS.has('agent') && !PARTS.has('power')) return;
 
-    // 2. Agent task round trip, zero-latency driver.
+    // Parts 2 and 3 need a worker and an agent: the worker in this process, the agent compiled.
     const config = configWith({ ...env, LOG_LEVEL: 'warn' });
     installRuntimeLogger(createLogger('warn', { service: 'bench-worker' }));
     const worker = await createWorker({ config, db });
@@ -208,37 +226,136 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const client = await connectTemporal(config);
-    const probe = async () =>
-      (
-        await client.client.workflow.execute('probeHypervisor', {
-          taskQueue: config.TEMPORAL_TASK_QUEUE,
-          workflowId: probeHypervisorWorkflowId(hv.id, randomUUID()),
-          args: [
-            { hypervisorId: hv.id, timing: { heartbeatTimeoutMs: config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS } },
-          ],
-        })
-      ).round_trip_ms;
-    for (let i = 0; i < 20; i++) await probe();
-    const trips: number[] = [];
-    for (let i = 0; i < PROBES; i++) trips.push(await probe());
-    trips.sort((a, b) => a - b);
-    const at = (q: number) => trips[Math.min(trips.length - 1, Math.floor(q * trips.length))]!;
-    console.log(
-      `agent task round trip (${PROBES} sequential, zero-latency driver): p50 ${at(0.5)} ms (target <= 50: ${at(0.5) <= 50 ? 'met' : 'NOT met'}), ` +
-        `p99 ${at(0.99)} ms (target <= 250: ${at(0.99) <= 250 ? 'met' : 'NOT met'})`,
-    );
 
-    const rows = await db
-      .selectFrom('agent_tasks')
-      .select(['created_at', 'started_at', 'finished_at'])
-      .where('hypervisor_id', '=', hv.id)
-      .execute();
-    const mean = (f: (r: (typeof rows)[number]) => number) =>
-      rows.reduce((sum, r) => sum + f(r), 0) / rows.length;
-    console.log(
-      `  stages (mean): queued → started ${mean((r) => r.started_at!.getTime() - r.created_at.getTime()).toFixed(1)} ms, ` +
-        `started → finished ${mean((r) => r.finished_at!.getTime() - r.started_at!.getTime()).toFixed(1)} ms`,
-    );
+    // 2. Agent task round trip, zero-latency driver.
+    if (PARTS.has('agent')) {
+      const probe = async () =>
+        (
+          await client.client.workflow.execute('probeHypervisor', {
+            taskQueue: config.TEMPORAL_TASK_QUEUE,
+            workflowId: probeHypervisorWorkflowId(hv.id, randomUUID()),
+            args: [
+              { hypervisorId: hv.id, timing: { heartbeatTimeoutMs: config.AGENT_TASK_HEARTBEAT_TIMEOUT_MS } },
+            ],
+          })
+        ).round_trip_ms;
+      for (let i = 0; i < 20; i++) await probe();
+      const trips: number[] = [];
+      for (let i = 0; i < PROBES; i++) trips.push(await probe());
+      trips.sort((a, b) => a - b);
+      const at = (q: number) => trips[Math.min(trips.length - 1, Math.floor(q * trips.length))]!;
+      console.log(
+        `agent task round trip (${PROBES} sequential, zero-latency driver): p50 ${at(0.5)} ms (target <= 50: ${at(0.5) <= 50 ? 'met' : 'NOT met'}), ` +
+          `p99 ${at(0.99)} ms (target <= 250: ${at(0.99) <= 250 ? 'met' : 'NOT met'})`,
+      );
+
+      const rows = await db
+        .selectFrom('agent_tasks')
+        .select(['created_at', 'started_at', 'finished_at'])
+        .where('hypervisor_id', '=', hv.id)
+        .execute();
+      const mean = (f: (r: (typeof rows)[number]) => number) =>
+        rows.reduce((sum, r) => sum + f(r), 0) / rows.length;
+      console.log(
+        `  stages (mean): queued → started ${mean((r) => r.started_at!.getTime() - r.created_at.getTime()).toFixed(1)} ms, ` +
+          `started → finished ${mean((r) => r.finished_at!.getTime() - r.started_at!.getTime()).toFixed(1)} ms`,
+      );
+    }
+
+    // 3. Power actions on one instance, provisioned on the agent's hypervisor through its workflow.
+    if (PARTS.has('power')) {
+      const placed = await insertInstance(db, {
+        user_id: user.id,
+        location_id: location.id,
+        hypervisor_id: hv.id,
+        name: 'bench-power',
+        hostname: 'bench-power.example.test',
+        status: 'provisioning',
+        cpu_cores: 2,
+        memory_mb: 2048,
+        disk_mb: 40960,
+        primary_ipv4: '203.0.113.6',
+        primary_ipv6: null,
+        virtualization: 'kvm',
+        boot_order: JSON.stringify(['disk']),
+        timezone: 'UTC',
+      });
+      const deps = {
+        db,
+        temporal: client.client,
+        config,
+        logger: createLogger('warn', { service: 'bench' }),
+      };
+      const provisioning = await provisionInstance(
+        deps,
+        { type: 'system', name: 'bench' },
+        placed,
+        'debian-12',
+        null,
+      );
+      await client.client.workflow.getHandle(provisioning.workflowId).result();
+      if ((await findInstance(db, placed.id))?.status !== 'running')
+        throw new Error('bench instance did not provision');
+
+      const poll = createDatabase({
+        url: databaseUrl,
+        poolSize: 1,
+        namedStatements: true,
+        applicationName: 'bench-settle-poll',
+      });
+      const target = {
+        apiUrl: `http://127.0.0.1:${apiPort}`,
+        clientKey: key,
+        instanceId: placed.id,
+        pollDb: poll.db,
+      };
+      try {
+        const warmUp = await runPowerActions(target, POWER_WARM_UP);
+        const result = warmUp.abortedBecause ? warmUp : await runPowerActions(target, POWER_ACTIONS);
+        const all = [...warmUp.actions, ...(result === warmUp ? [] : result.actions)];
+        const measured = result === warmUp ? [] : result.actions;
+        const failed = all.filter((a) => a.failure !== undefined);
+        const settled = measured
+          .filter((a) => a.failure === undefined)
+          .map((a) => a.settledMs!)
+          .sort((a, b) => a - b);
+        const at = (q: number) =>
+          settled[Math.min(settled.length - 1, Math.floor(q * settled.length))] ?? Number.NaN;
+        const p50 = at(0.5);
+        const p99 = at(0.99);
+        const unsent = POWER_WARM_UP + POWER_ACTIONS - all.length;
+        console.log(
+          `power actions on one instance (${POWER_ACTIONS} alternating stop/start after ${POWER_WARM_UP} warm-up, zero-latency driver; ` +
+            `settled = status stopped/running with no running operation, seen by polling the instance row every ${POLL_INTERVAL_MS} ms): ` +
+            `p50 ${p50.toFixed(1)} ms (target <= 100: ${p50 <= 100 ? 'met' : 'NOT met'}), ` +
+            `p99 ${p99.toFixed(1)} ms (target <= 300: ${p99 <= 300 ? 'met' : 'NOT met'}), ` +
+            `max ${(settled.at(-1) ?? Number.NaN).toFixed(1)} ms, ` +
+            `failures ${failed.length + unsent} (non-202 or not settled in ${SETTLE_LIMIT_MS / 1000} s, warm-up included; ` +
+            `target 0: ${failed.length + unsent === 0 ? 'met' : 'NOT met'})`,
+        );
+        if (result.abortedBecause)
+          console.log(`  stopped after ${all.length} actions (${unsent} not sent): ${result.abortedBecause}`);
+        const reasons = new Map<string, number>();
+        for (const { failure } of failed) reasons.set(failure!, (reasons.get(failure!) ?? 0) + 1);
+        for (const [reason, count] of reasons) console.log(`  failed: ${reason} (${count}x)`);
+        const accepted = measured
+          .flatMap((a) => (a.acceptedMs === undefined ? [] : [a.acceptedMs]))
+          .sort((a, b) => a - b);
+        const stages = await powerActionStages(db, placed.id, measured);
+        if (stages)
+          console.log(
+            `  request → 202 p50 ${accepted[Math.floor(accepted.length / 2)]!.toFixed(1)} ms; stages (median): ` +
+              `request → operation begun ${stages.requestToBegun.toFixed(1)} ms, ` +
+              `begun → task queued ${stages.begunToQueued.toFixed(1)} ms, ` +
+              `queued → started ${stages.queuedToStarted.toFixed(1)} ms, ` +
+              `started → finished ${stages.startedToFinished.toFixed(1)} ms, ` +
+              `finished → settling begun ${stages.finishedToSettling.toFixed(1)} ms, ` +
+              `settling begun → seen settled ${stages.settlingToSeen.toFixed(1)} ms`,
+          );
+      } finally {
+        await poll.close();
+      }
+    }
 
     await client.close();
     await kill(agent);
