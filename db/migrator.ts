@@ -3,6 +3,7 @@ import * as core from './migrations/20261122T0100_core.js';
 import * as agentReports from './migrations/20261122T0200_agent_reports_and_metrics.js';
 import * as rateLimits from './migrations/20261122T0400_rate_limits.js';
 import * as operations from './migrations/20261122T0500_operations.js';
+import * as sshKeys from './migrations/20261122T0600_ssh_keys.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122T0200_agent_reports_and_metrics': agentReports,
   '20261122T0400_rate_limits': rateLimits,
   '20261122T0500_operations': operations,
+  '20261122T0600_ssh_keys': sshKeys,
 };
 
 export interface MigrationOutcome {

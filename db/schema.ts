@@ -108,6 +108,16 @@ export interface InstancesTable {
   deleted_at: NullableTimestamp;
 }
 
+export interface SshKeysTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  public_key: string;
+  fingerprint: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface IpPoolsTable {
   id: Generated<string>;
   location_id: string;
@@ -260,6 +270,7 @@ export interface DB {
   credentials: CredentialsTable;
   instances: InstancesTable;
   instance_operations: InstanceOperationsTable;
+  ssh_keys: SshKeysTable;
   ip_pools: IpPoolsTable;
   ip_addresses: IpAddressesTable;
   reservations: ReservationsTable;

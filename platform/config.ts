@@ -33,6 +33,7 @@ const schema = z.object({
   HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
   METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),
   AGENT_TASK_RETENTION_HOURS: z.coerce.number().int().min(1).default(720),
+  SSH_KEYS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -5,11 +5,17 @@ import * as listInstances from './instances/list.js';
 import * as instanceMetrics from './instances/metrics.js';
 import * as powerInstance from './instances/power.js';
 import * as showInstance from './instances/show.js';
+import * as createSshKey from './ssh-keys/create.js';
+import * as deleteSshKey from './ssh-keys/delete.js';
+import * as listSshKeys from './ssh-keys/list.js';
+import * as updateSshKey from './ssh-keys/update.js';
 
 /** The Client API (SPEC.md §4), mounted at /api/client/cloud. */
 export function clientApi() {
   const app = createApiRouter();
   app.use('*', requireClientKey, limitAuthenticatedBody);
+  // Account-level paths first: registered after `/{cloudInstance}`, `/ssh-keys` would be taken for an id.
+  for (const route of [listSshKeys, createSshKey, updateSshKey, deleteSshKey]) route.register(app);
   for (const route of [listInstances, showInstance, powerInstance, instanceMetrics]) route.register(app);
   return app;
 }

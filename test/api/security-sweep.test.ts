@@ -9,6 +9,7 @@ import {
 } from '../../api/paths.js';
 import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
+import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
 import { type Body, createTestApp, isolatedDatabase, json, seed, tableDigest } from '../harness.js';
 
@@ -47,12 +48,14 @@ const APIS: { base: string; takes: CredentialType; tenant?: string }[] = [
 const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudInstance: (s) => s.foreignInstanceId,
   task: (s) => s.foreignTaskId,
+  keyUuid: (s) => s.foreignSshKeyId,
 };
 
 interface Seeded {
   credentials: Record<CredentialType, string>;
   foreignInstanceId: string;
   foreignTaskId: string;
+  foreignSshKeyId: string;
 }
 
 interface Route {
@@ -87,6 +90,18 @@ beforeAll(async () => {
     attempt: 1,
     correlationId: null,
   });
+  const foreignSshKey = await db.transaction().execute((trx) =>
+    insertSshKeyWithin(
+      trx,
+      {
+        userId: other.id,
+        name: 'other',
+        publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBvaqAz7lrs5U0pWgB8PtJpJyD7yfgrTg5MhMsNRbnVU',
+        fingerprint: 'SHA256:Vyqd6j2p0zoL30psoF20r5aloucBEAHHvJAoATPXVeM',
+      },
+      1,
+    ),
+  );
   const issue = async (type: 'agent' | 'enrollment') =>
     (
       await createCredential(db, {
@@ -105,6 +120,7 @@ beforeAll(async () => {
     },
     foreignInstanceId: foreignInstance.id,
     foreignTaskId,
+    foreignSshKeyId: foreignSshKey!.id,
   };
   digestBefore = await tableDigest(db);
 });

@@ -1,0 +1,34 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listSshKeysOfUser } from '../../../db/repositories/ssh-keys.js';
+import { pagination } from '../../../domain/pagination.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
+
+const SshKeyList = listEnvelope(SshKeyEnvelope, 'SshKeyList');
+
+const route = createRoute({
+  method: 'get',
+  path: '/ssh-keys',
+  tags: ['SSH keys'],
+  summary: "List the caller's SSH keys",
+  description: 'By name. Paginated with `page` (from 1) and `per_page` (1 to 100, default 25).',
+  request: { query: PageQuery },
+  responses: { 200: jsonContent(SshKeyList, 'A page of SSH keys.'), ...commonErrors },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await listSshKeysOfUser(c.get('deps').db, c.get('principal').userId!, request);
+    return c.json(
+      {
+        object: 'list' as const,
+        data: rows.map(serializeSshKey),
+        meta: { pagination: pagination(request, total, rows.length) },
+      },
+      200,
+    );
+  });
+}
