@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { isUniqueViolation } from '../../../db/errors.js';
-import { insertHypervisor, locationExists } from '../../../db/repositories/hypervisors.js';
-import { ApiError } from '../../../domain/errors.js';
+import { createHypervisor } from '../../../services/hypervisors/create.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
 import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
@@ -24,31 +22,15 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const { db } = c.get('deps');
-    if (!(await locationExists(db, body.location_uuid))) {
-      throw new ApiError('SVC-REQ-400', {
-        fields: [{ field: 'location_uuid', detail: 'No such location.' }],
-      });
-    }
-    try {
-      const row = await insertHypervisor(db, {
-        name: body.name,
-        locationId: body.location_uuid,
-        cpuCores: body.cpu_cores,
-        memoryMb: body.memory_mb,
-        diskMb: body.disk_mb,
-        capabilities: unique(body.capabilities),
-        storageBackends: unique(body.storage_backends),
-      });
-      return c.json(serializeHypervisor(row), 201);
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new ApiError('SVC-CONFLICT-409', {
-          detail: 'A hypervisor with this name exists.',
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    const row = await createHypervisor(c.get('deps'), {
+      name: body.name,
+      locationId: body.location_uuid,
+      cpuCores: body.cpu_cores,
+      memoryMb: body.memory_mb,
+      diskMb: body.disk_mb,
+      capabilities: unique(body.capabilities),
+      storageBackends: unique(body.storage_backends),
+    });
+    return c.json(serializeHypervisor(row), 201);
   });
 }

@@ -1,8 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { insertCredential, revokeUnusedEnrollmentTokens } from '../../../db/repositories/credentials.js';
-import { findHypervisor } from '../../../db/repositories/hypervisors.js';
-import { issueSecret } from '../../../domain/credentials.js';
-import { notFound } from '../../../domain/errors.js';
+import { issueEnrollmentToken } from '../../../services/hypervisors/enrollment-token.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { z } from '../../zod.js';
@@ -32,28 +29,16 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config } = c.get('deps');
-    const hypervisor = await findHypervisor(db, c.req.valid('param').hypervisor);
-    if (!hypervisor) throw notFound();
-    const secret = issueSecret('enrollment');
-    const expiresAt = new Date(Date.now() + config.ENROLLMENT_TOKEN_TTL_MS);
-    await db.transaction().execute(async (trx) => {
-      await revokeUnusedEnrollmentTokens(trx, hypervisor.id);
-      await insertCredential(trx, {
-        type: 'enrollment',
-        tokenHash: secret.hash,
-        hint: secret.hint,
-        hypervisorId: hypervisor.id,
-        expiresAt,
-      });
+    const issued = await issueEnrollmentToken(c.get('deps'), {
+      hypervisorId: c.req.valid('param').hypervisor,
     });
     return c.json(
       {
         object: 'enrollment_token' as const,
         attributes: {
-          token: secret.token,
-          hypervisor_uuid: hypervisor.id,
-          expires_at: expiresAt.toISOString(),
+          token: issued.token,
+          hypervisor_uuid: issued.hypervisorId,
+          expires_at: issued.expiresAt.toISOString(),
         },
       },
       201,

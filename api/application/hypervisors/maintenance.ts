@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { updateHypervisor } from '../../../db/repositories/hypervisors.js';
-import { notFound } from '../../../domain/errors.js';
+import { setMaintenance } from '../../../services/hypervisors/maintenance.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
@@ -26,10 +25,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const row = await updateHypervisor(c.get('deps').db, c.req.valid('param').hypervisor, {
-      maintenance: c.req.valid('json').enabled,
+    const row = await setMaintenance(c.get('deps'), {
+      hypervisorId: c.req.valid('param').hypervisor,
+      enabled: c.req.valid('json').enabled,
     });
-    if (!row) throw notFound();
     return c.json(serializeHypervisor(row), 200);
   });
 }

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { revokeHypervisorCredentials } from '../../../db/repositories/credentials.js';
-import { findHypervisor, setHypervisorStatus } from '../../../db/repositories/hypervisors.js';
-import { notFound } from '../../../domain/errors.js';
+import { revokeAgent } from '../../../services/hypervisors/revoke-agent.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
@@ -24,16 +22,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db } = c.get('deps');
-    const id = c.req.valid('param').hypervisor;
-    const row = await db.transaction().execute(async (trx) => {
-      if (!(await findHypervisor(trx, id))) return undefined;
-      await revokeHypervisorCredentials(trx, id);
-      await setHypervisorStatus(trx, id, 'revoked');
-      return findHypervisor(trx, id);
-    });
-    if (!row) throw notFound();
-    c.get('logger').info('agent credential revoked', { hypervisor_id: id });
+    const row = await revokeAgent(
+      { db: c.get('deps').db, logger: c.get('logger') },
+      { hypervisorId: c.req.valid('param').hypervisor },
+    );
     return c.json(serializeHypervisor(row), 200);
   });
 }

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { isUniqueViolation } from '../../../db/errors.js';
-import { locationExists, updateHypervisor } from '../../../db/repositories/hypervisors.js';
-import { ApiError, notFound } from '../../../domain/errors.js';
+import { editHypervisor } from '../../../services/hypervisors/edit.js';
 import type { AppEnv } from '../../context.js';
 import {
   commonErrors,
@@ -38,15 +36,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db } = c.get('deps');
     const body = c.req.valid('json');
-    if (body.location_uuid !== undefined && !(await locationExists(db, body.location_uuid))) {
-      throw new ApiError('SVC-REQ-400', {
-        fields: [{ field: 'location_uuid', detail: 'No such location.' }],
-      });
-    }
-    try {
-      const row = await updateHypervisor(db, c.req.valid('param').hypervisor, {
+    const row = await editHypervisor(c.get('deps'), {
+      hypervisorId: c.req.valid('param').hypervisor,
+      changes: {
         name: body.name,
         locationId: body.location_uuid,
         cpuCores: body.cpu_cores,
@@ -54,17 +47,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         diskMb: body.disk_mb,
         capabilities: body.capabilities && unique(body.capabilities),
         storageBackends: body.storage_backends && unique(body.storage_backends),
-      });
-      if (!row) throw notFound();
-      return c.json(serializeHypervisor(row), 200);
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new ApiError('SVC-CONFLICT-409', {
-          detail: 'A hypervisor with this name exists.',
-          cause: error,
-        });
-      }
-      throw error;
-    }
+      },
+    });
+    return c.json(serializeHypervisor(row), 200);
   });
 }
