@@ -1,17 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import {
-  consumeEnrollmentToken,
-  insertCredential,
-  revokeHypervisorCredentials,
-} from '../../db/repositories/credentials.js';
-import { markEnrolled } from '../../db/repositories/hypervisors.js';
-import { refundRateLimitHit } from '../../db/repositories/rate-limits.js';
-import { hashToken, issueSecret } from '../../domain/credentials.js';
-import { ApiError } from '../../domain/errors.js';
 import { text } from '../../domain/input-bounds.js';
+import { enrollAgent } from '../../services/agents/enroll.js';
 import { clientIp } from '../client-ip.js';
 import type { AppEnv } from '../context.js';
-import { enforceRateLimit } from '../rate-limit.js';
 import {
   commonErrors,
   jsonBody,
@@ -67,41 +58,16 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { db, config } = c.get('deps');
     const body = c.req.valid('json');
-    // Counted before the token is looked at, so concurrent guesses cannot all slip under the
-    // limit; an enrollment that succeeds gives its hit back, so a fleet of agents enrolling from
-    // one address is limited only by its failures.
-    const limitKey = `enroll:${clientIp(c)}`;
-    await enforceRateLimit(db, {
-      key: limitKey,
-      limit: config.ENROLLMENT_RATE_LIMIT_PER_MINUTE,
-      windowMs: 60_000,
-    });
-    const secret = issueSecret('agent');
-    const hypervisorId = await db.transaction().execute(async (trx) => {
-      const spent = await consumeEnrollmentToken(trx, hashToken(body.token));
-      if (!spent) return undefined;
-      await revokeHypervisorCredentials(trx, spent.hypervisorId);
-      await insertCredential(trx, {
-        type: 'agent',
-        tokenHash: secret.hash,
-        hint: secret.hint,
-        hypervisorId: spent.hypervisorId,
-      });
-      await markEnrolled(trx, spent.hypervisorId, body.agent_version);
-      return spent.hypervisorId;
-    });
-    if (!hypervisorId) throw new ApiError('SVC-ENROLL-401');
-    await refundRateLimitHit(db, limitKey);
-    c.get('logger').info('agent enrolled', {
-      hypervisor_id: hypervisorId,
-      agent_version: body.agent_version,
-    });
+    const enrolled = await enrollAgent(
+      { db, config, logger: c.get('logger') },
+      { token: body.token, agentVersion: body.agent_version, clientIp: clientIp(c) },
+    );
     return c.json(
       {
         object: 'agent_credential' as const,
         attributes: {
-          credential: secret.token,
-          hypervisor_uuid: hypervisorId,
+          credential: enrolled.credential,
+          hypervisor_uuid: enrolled.hypervisorId,
           settings: agentSettings(config),
         },
       },

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { recordHeartbeat } from '../../db/repositories/hypervisors.js';
 import { HYPERVISOR_CAPABILITIES, HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
 import { int4, text } from '../../domain/input-bounds.js';
+import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
@@ -45,21 +45,20 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const hypervisorId = c.get('principal').hypervisorId!;
-    const state = await recordHeartbeat(c.get('deps').db, hypervisorId, {
+    const { credentialId, hypervisorId } = c.get('principal');
+    const agent = { hypervisorId: hypervisorId!, credentialId };
+    const state = await acceptHeartbeat(c.get('deps'), agent, {
       agentVersion: body.agent_version,
-      capabilities: [...new Set(body.capabilities)],
-      freeCpuCores: body.free.cpu_cores,
-      freeMemoryMb: body.free.memory_mb,
-      freeDiskMb: body.free.disk_mb,
+      capabilities: body.capabilities,
+      free: { cpuCores: body.free.cpu_cores, memoryMb: body.free.memory_mb, diskMb: body.free.disk_mb },
     });
     return c.json(
       {
         object: 'agent_heartbeat_ack' as const,
         attributes: {
-          hypervisor_uuid: hypervisorId,
-          status: state?.status ?? 'revoked',
-          maintenance: state?.maintenance ?? false,
+          hypervisor_uuid: agent.hypervisorId,
+          status: state.status,
+          maintenance: state.maintenance,
           server_time: new Date().toISOString(),
           settings: agentSettings(c.get('deps').config),
         },

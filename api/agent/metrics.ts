@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { storeSamples } from '../../db/repositories/metrics.js';
 import { int4 } from '../../domain/input-bounds.js';
+import { acceptMetrics } from '../../services/agents/metrics.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
@@ -8,8 +8,6 @@ import { z } from '../zod.js';
 // bigint columns: JSON numbers stay exact up to 2^53.
 const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const MAX_SAMPLES = 1000;
-/** An agent clock this far ahead is wrong; such samples would sit past every query window. */
-const MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
 
 const MetricsRequest = z
   .object({
@@ -54,9 +52,11 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { samples } = c.req.valid('json');
-    const horizon = Date.now() + MAX_CLOCK_AHEAD_MS;
-    const usable = samples
-      .map((s) => ({
+    const { credentialId, hypervisorId } = c.get('principal');
+    const ack = await acceptMetrics(
+      c.get('deps'),
+      { hypervisorId: hypervisorId!, credentialId },
+      samples.map((s) => ({
         instanceId: s.instance_uuid,
         sampledAt: new Date(s.sampled_at),
         cpuPercent: s.cpu_percent,
@@ -65,12 +65,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         diskWriteBytes: s.disk_write_bytes,
         netRxBytes: s.net_rx_bytes,
         netTxBytes: s.net_tx_bytes,
-      }))
-      .filter((s) => s.sampledAt.getTime() <= horizon);
-    const stored = await storeSamples(c.get('deps').db, c.get('principal').hypervisorId!, usable);
-    return c.json(
-      { object: 'agent_metrics_ack' as const, attributes: { received: samples.length, stored } },
-      202,
+      })),
     );
+    return c.json({ object: 'agent_metrics_ack' as const, attributes: ack }, 202);
   });
 }

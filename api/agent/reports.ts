@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentTaskFailure, AgentTaskProgressMessage, AgentTaskResultBody } from '../../domain/agent-tasks.js';
+import { acceptReport, type Report } from '../../services/agents/task-reports.js';
 import type { AppEnv } from '../context.js';
 import {
   commonErrors,
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../schemas.js';
 import { z } from '../zod.js';
-import { acceptReport, type Report } from './task-reports.js';
 
 const sequence = z.number().int().min(1).max(2_147_483_647).openapi({
   description:
@@ -77,18 +77,11 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       },
     });
     app.openapi(route, async (c) => {
-      const { db, temporal, config } = c.get('deps');
-      const report = { kind, ...c.req.valid('json') } as Report;
+      const { credentialId, hypervisorId } = c.get('principal');
       const answer = await acceptReport(
-        {
-          db,
-          temporal,
-          leaseMs: config.AGENT_TASK_LEASE_MS,
-          temporalTimeoutMs: config.TEMPORAL_RPC_TIMEOUT_MS,
-        },
-        c.get('principal').hypervisorId!,
-        c.req.valid('param').task,
-        report,
+        c.get('deps'),
+        { hypervisorId: hypervisorId!, credentialId },
+        { taskId: c.req.valid('param').task, report: { kind, ...c.req.valid('json') } as Report },
       );
       return c.json(answer, 200);
     });

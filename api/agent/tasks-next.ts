@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { leaseNextTask } from '../../db/repositories/agent-tasks.js';
-import { isCredentialActive } from '../../db/repositories/credentials.js';
-import { ApiError } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
+import { takeNextTask } from '../../services/agents/next-task.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
@@ -50,8 +48,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config, taskFeed } = c.get('deps');
+    const deps = c.get('deps');
+    const { config, taskFeed } = deps;
     const { hypervisorId, credentialId } = c.get('principal');
+    const agent = { hypervisorId: hypervisorId!, credentialId };
     const waitMs = Math.min(
       c.req.valid('query').wait_ms ?? config.AGENT_POLL_MAX_WAIT_MS,
       config.AGENT_POLL_MAX_WAIT_MS,
@@ -61,15 +61,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
 
     for (;;) {
       if (signal.aborted) return c.body(null, 204);
-      // The credential was checked when the poll began, maybe seconds ago: a task leased to it is
-      // handed out only if it is still live at the lease, or the lease is undone with the 401.
-      const task = await db.transaction().execute(async (trx) => {
-        const leased = await leaseNextTask(trx, hypervisorId!, credentialId, config.AGENT_TASK_LEASE_MS);
-        if (leased && !(await isCredentialActive(trx, credentialId))) {
-          throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
-        }
-        return leased;
-      });
+      const task = await takeNextTask(deps, agent);
       if (task) {
         return c.json(
           {
@@ -90,7 +82,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) return c.body(null, 204);
-      await taskFeed.wait(hypervisorId!, Math.min(remaining, taskFeed.recheckMs), signal);
+      await taskFeed.wait(agent.hypervisorId, Math.min(remaining, taskFeed.recheckMs), signal);
     }
   });
 }

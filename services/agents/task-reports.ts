@@ -26,6 +26,8 @@ import {
   PANEL_TASK_FAILURES,
 } from '../../domain/agent-tasks.js';
 import { ApiError, notFound } from '../../domain/errors.js';
+import type { ServiceDeps } from '../context.js';
+import type { AgentActor } from './actor.js';
 
 export type Directive = 'continue' | 'stop';
 
@@ -86,11 +88,18 @@ const ack = (task: LockedTask, sequence: number, state: AgentTaskStatus): Report
  * the stored answer with no second effect. A repeated sequence with another kind is refused.
  */
 export async function acceptReport(
-  bridge: Bridge,
-  hypervisorId: string,
-  taskId: string,
-  report: Report,
+  deps: Pick<ServiceDeps, 'db' | 'temporal' | 'config'>,
+  agent: AgentActor,
+  request: { readonly taskId: string; readonly report: Report },
 ): Promise<ReportAck> {
+  const { taskId, report } = request;
+  const { hypervisorId } = agent;
+  const bridge: Bridge = {
+    db: deps.db,
+    temporal: deps.temporal,
+    leaseMs: deps.config.AGENT_TASK_LEASE_MS,
+    temporalTimeoutMs: deps.config.TEMPORAL_RPC_TIMEOUT_MS,
+  };
   const recorded = await bridge.db
     .transaction()
     .execute((trx) => record(trx, bridge.leaseMs, hypervisorId, taskId, report));

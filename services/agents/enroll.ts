@@ -1,0 +1,65 @@
+import {
+  consumeEnrollmentToken,
+  insertCredential,
+  revokeHypervisorCredentials,
+} from '../../db/repositories/credentials.js';
+import { markEnrolled } from '../../db/repositories/hypervisors.js';
+import { hitRateLimit, refundRateLimitHit } from '../../db/repositories/rate-limits.js';
+import { hashToken, issueSecret } from '../../domain/credentials.js';
+import { ApiError } from '../../domain/errors.js';
+import type { ServiceDeps } from '../context.js';
+
+export interface Enrollment {
+  readonly token: string;
+  readonly agentVersion: string;
+  /** The caller's address, which the enrollment rate limit is kept per. */
+  readonly clientIp: string;
+}
+
+export interface EnrolledAgent {
+  /** The agent credential, shown once. */
+  readonly credential: string;
+  readonly hypervisorId: string;
+}
+
+/**
+ * Exchanges a one-time enrollment token for the hypervisor's agent credential, ending any earlier
+ * credential of the hypervisor. Each address may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a
+ * minute (SPEC.md: a dedicated per-IP limit).
+ */
+export async function enrollAgent(
+  deps: Pick<ServiceDeps, 'db' | 'config' | 'logger'>,
+  enrollment: Enrollment,
+): Promise<EnrolledAgent> {
+  const { db, config } = deps;
+  // Counted before the token is looked at, so concurrent guesses cannot all slip under the
+  // limit; an enrollment that succeeds gives its hit back, so a fleet of agents enrolling from
+  // one address is limited only by its failures.
+  const limitKey = `enroll:${enrollment.clientIp}`;
+  const verdict = await hitRateLimit(db, {
+    key: limitKey,
+    limit: config.ENROLLMENT_RATE_LIMIT_PER_MINUTE,
+    windowMs: 60_000,
+  });
+  if (!verdict.allowed) {
+    throw new ApiError('SVC-REQ-429', { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+  }
+  const secret = issueSecret('agent');
+  const hypervisorId = await db.transaction().execute(async (trx) => {
+    const spent = await consumeEnrollmentToken(trx, hashToken(enrollment.token));
+    if (!spent) return undefined;
+    await revokeHypervisorCredentials(trx, spent.hypervisorId);
+    await insertCredential(trx, {
+      type: 'agent',
+      tokenHash: secret.hash,
+      hint: secret.hint,
+      hypervisorId: spent.hypervisorId,
+    });
+    await markEnrolled(trx, spent.hypervisorId, enrollment.agentVersion);
+    return spent.hypervisorId;
+  });
+  if (!hypervisorId) throw new ApiError('SVC-ENROLL-401');
+  await refundRateLimitHit(db, limitKey);
+  deps.logger.info('agent enrolled', { hypervisor_id: hypervisorId, agent_version: enrollment.agentVersion });
+  return { credential: secret.token, hypervisorId };
+}
