@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { findUserByEmail } from '../../db/repositories/users.js';
+import { ApiError } from '../../domain/errors.js';
+import { issueKey, type KeyRequest } from '../../services/keys.js';
 import { type Command, UsageError } from '../command.js';
 
 const TYPES = {
@@ -27,18 +27,25 @@ export const keysCreate: Command = {
     });
     const type = TYPES[values.type as keyof typeof TYPES];
     if (!type) throw new UsageError(`--type must be one of ${Object.keys(TYPES).join(', ')}`);
-
-    let userId: string | null = null;
-    if (type !== 'console_gateway') {
+    const label = values.label ?? null;
+    let request: KeyRequest;
+    if (type === 'console_gateway') {
+      request = { type, label };
+    } else {
       if (!values.user) throw new UsageError('--user <email> is required for client and application keys');
-      const user = await findUserByEmail(ctx.db(), values.user);
-      if (!user) throw new UsageError(`no user with email ${values.user}`);
-      if (type === 'application' && !user.is_admin) {
-        throw new UsageError('application keys are issued only to administrators (users:create --admin)');
-      }
-      userId = user.id;
+      request = { type, userEmail: values.user, label };
     }
-    const issued = await createCredential(ctx.db(), { type, userId, label: values.label ?? null });
+
+    let issued: Awaited<ReturnType<typeof issueKey>>;
+    try {
+      issued = await issueKey({ db: ctx.db() }, request);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'SVC-RES-404')
+        throw new UsageError(`no user with email ${values.user}`);
+      if (error instanceof ApiError && error.code === 'SVC-REQ-400')
+        throw new UsageError('application keys are issued only to administrators (users:create --admin)');
+      throw error;
+    }
     if (values.json) {
       ctx.out(JSON.stringify({ uuid: issued.id, type, hint: issued.hint, token: issued.token }));
     } else {

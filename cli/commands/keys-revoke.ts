@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { revokeCredential } from '../../db/repositories/credentials.js';
+import { ApiError } from '../../domain/errors.js';
+import { revokeKey } from '../../services/keys.js';
 import { type Command, UsageError } from '../command.js';
 
 export const keysRevoke: Command = {
@@ -10,8 +11,14 @@ export const keysRevoke: Command = {
     const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
     const [target] = positionals;
     if (!target) throw new UsageError('name the key by its uuid or its hint');
-    const revoked = await revokeCredential(ctx.db(), target);
-    if (revoked.length === 0) throw new UsageError(`no active key ${target}`);
+    let revoked: string[];
+    try {
+      revoked = await revokeKey({ db: ctx.db() }, { idOrHint: target });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'SVC-RES-404')
+        throw new UsageError(`no active key ${target}`);
+      throw error;
+    }
     // API processes cache a key lookup for AUTH_CACHE_TTL_MS; say so, so nobody is surprised.
     ctx.out(`revoked ${revoked.join(', ')} (refused everywhere within AUTH_CACHE_TTL_MS)`);
   },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { isUniqueViolation } from '../../db/errors.js';
-import { insertUser } from '../../db/repositories/users.js';
+import { ApiError } from '../../domain/errors.js';
+import { createUser } from '../../services/users.js';
 import { type Command, UsageError } from '../command.js';
 
 export const usersCreate: Command = {
@@ -19,20 +19,21 @@ export const usersCreate: Command = {
     });
     if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email))
       throw new UsageError('--email <email> is required');
+    let user: Awaited<ReturnType<typeof createUser>>;
     try {
-      const user = await insertUser(ctx.db(), {
-        email: values.email,
-        name: values.name ?? values.email.split('@')[0]!,
-        isAdmin: values.admin,
-      });
-      ctx.out(
-        values.json
-          ? JSON.stringify({ uuid: user.id, email: user.email, name: user.name, admin: user.is_admin })
-          : `created user ${user.email} (${user.id})${user.is_admin ? ' as administrator' : ''}`,
+      user = await createUser(
+        { db: ctx.db() },
+        { email: values.email, name: values.name ?? values.email.split('@')[0]!, isAdmin: values.admin },
       );
     } catch (error) {
-      if (isUniqueViolation(error)) throw new UsageError(`a user with email ${values.email} exists`);
+      if (error instanceof ApiError && error.code === 'SVC-CONFLICT-409')
+        throw new UsageError(`a user with email ${values.email} exists`);
       throw error;
     }
+    ctx.out(
+      values.json
+        ? JSON.stringify({ uuid: user.id, email: user.email, name: user.name, admin: user.is_admin })
+        : `created user ${user.email} (${user.id})${user.is_admin ? ' as administrator' : ''}`,
+    );
   },
 };
