@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { stepTiming } from '../../services/workflow-starts.js';
+import { createWorker } from '../../worker/worker.js';
+import type { PowerInstanceInput } from '../../workflows/power-instance.js';
+import { eventually } from '../agent-process.js';
+import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
+import { bundleAlteredWorkflows } from '../workflows/altered-bundle.js';
+
+const run = promisify(execFile);
+// The source, not bin/cloudsvc.js: that prefers a build in dist/, which may be older than the checkout.
+const main = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
+
+let env: AgentEnvironment;
+beforeAll(async () => {
+  env = await startAgentEnvironment();
+});
+afterAll(() => env.close());
+
+async function cli(args: string[], temporalAddress = env.server.config.TEMPORAL_ADDRESS) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', main, 'workflow:replay', ...args],
+      {
+        env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+// Each replay bundles the workflows in the CLI's own process, a few seconds on a busy machine.
+const REPLAY_TIMEOUT_MS = 120_000;
+
+describe('cloudsvc workflow:replay', () => {
+  it(
+    'replays a finished run, and a run still in progress, on the current code',
+    async () => {
+      const { hypervisor, agent } = await env.hypervisorWithAgent();
+      const instance = await env.provisionedInstance(hypervisor);
+      const provision = await env.latestOperation(instance.id);
+
+      const finished = await cli([provision.workflow_id]);
+      expect(finished).toMatchObject({ code: 0, stderr: '' });
+      expect(finished.stdout).toBe(
+        `ok: provisionInstance ${provision.workflow_id} replays on the current code\n`,
+      );
+
+      agent.armFault('instance.power', { mode: 'hang' });
+      expect((await env.power(instance.id, 'stop')).status).toBe(202);
+      const stop = await env.latestOperation(instance.id);
+      await eventually(
+        async () => (await listTasksOfWorkflow(env.db, stop.workflow_id))[0]?.status === 'running',
+        10_000,
+        'the stop to run',
+      );
+      const { runId } = await env.temporal.workflow.getHandle(stop.workflow_id).describe();
+      const running = await cli([stop.workflow_id, '--run-id', runId, '--json']);
+      expect(running.code).toBe(0);
+      expect(JSON.parse(running.stdout)).toEqual({
+        workflow_id: stop.workflow_id,
+        run_id: runId,
+        workflow_type: 'powerInstance',
+        ok: true,
+      });
+      expect((await env.power(instance.id, 'kill')).status).toBe(202);
+      await env.operationResult(instance.id);
+    },
+    REPLAY_TIMEOUT_MS,
+  );
+
+  it(
+    'reports a run the current code no longer reproduces, with the event, and exits 1',
+    async () => {
+      // A run made by a changed powerInstance (altered-workflows.ts): what a worker on the current
+      // code would meet after a deploy that changed the workflow without patched().
+      const taskQueue = `altered-${randomUUID()}`;
+      const { worker, connection } = await createWorker({
+        config: { ...env.server.config, TEMPORAL_TASK_QUEUE: taskQueue },
+        db: env.db,
+        bundle: await bundleAlteredWorkflows(),
+      });
+      const workflowId = `replay-test-${randomUUID()}`;
+      const input: PowerInstanceInput = {
+        operation: {
+          operationId: randomUUID(),
+          instanceId: randomUUID(),
+          hypervisorId: randomUUID(),
+          kind: 'stop',
+          correlationId: null,
+          timing: stepTiming(env.server.config),
+        },
+        action: 'stop',
+      };
+      await worker.runUntil(
+        env.temporal.workflow.execute('powerInstance', { taskQueue, workflowId, args: [input] }),
+      );
+      await connection.close();
+      const { runId } = await env.temporal.workflow.getHandle(workflowId).describe();
+
+      const replayed = await cli([workflowId]);
+      expect(replayed.code).toBe(1);
+      expect(replayed.stdout).toBe('');
+      expect(replayed.stderr).toContain(
+        `nondeterminism: powerInstance ${workflowId} run ${runId} does not replay on the current code ` +
+          'at event 5 (ActivityTaskScheduled cancelAgentTasksOfWorkflow)',
+      );
+
+      const json = await cli([workflowId, '--json']);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        workflow_id: workflowId,
+        run_id: runId,
+        workflow_type: 'powerInstance',
+        ok: false,
+        nondeterminism: true,
+        event: { id: 5, type: 'ActivityTaskScheduled', activity_type: 'cancelAgentTasksOfWorkflow' },
+        message: expect.stringContaining('Nondeterminism error'),
+      });
+    },
+    REPLAY_TIMEOUT_MS,
+  );
+
+  it('explains bad usage with exit code 2, and an unreachable Temporal with 1', async () => {
+    const [missing, two, bogus, unknown, unreachable] = await Promise.all([
+      cli([]),
+      cli(['a', 'b']),
+      cli(['a', '--bogus']),
+      cli([`no-such-workflow-${randomUUID()}`]),
+      cli(['some-workflow'], '127.0.0.1:1'),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('usage: cloudsvc workflow:replay <workflow id>');
+    expect(two.code).toBe(2);
+    expect(bogus.code).toBe(2);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no workflow no-such-workflow-');
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('cloudsvc workflow:replay failed');
+  });
+});
