@@ -1,10 +1,15 @@
 import { requireClientKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
+import * as listImages from './images/list.js';
 import * as listInstances from './instances/list.js';
 import * as instanceMetrics from './instances/metrics.js';
 import * as powerInstance from './instances/power.js';
+import * as changeHostname from './instances/settings-hostname.js';
+import * as renameInstance from './instances/settings-rename.js';
+import * as changeTimezone from './instances/settings-timezone.js';
 import * as showInstance from './instances/show.js';
+import * as instanceSsh from './instances/ssh.js';
 import * as createSshKey from './ssh-keys/create.js';
 import * as deleteSshKey from './ssh-keys/delete.js';
 import * as listSshKeys from './ssh-keys/list.js';
@@ -14,8 +19,10 @@ import * as updateSshKey from './ssh-keys/update.js';
 export function clientApi() {
   const app = createApiRouter();
   app.use('*', requireClientKey, limitAuthenticatedBody);
-  // Account-level paths first: registered after `/{cloudInstance}`, `/ssh-keys` would be taken for an id.
-  for (const route of [listSshKeys, createSshKey, updateSshKey, deleteSshKey]) route.register(app);
+  // Account-level paths first: registered after `/{cloudInstance}`, `/images` would be taken for an id.
+  for (const route of [listImages, listSshKeys, createSshKey, updateSshKey, deleteSshKey])
+    route.register(app);
   for (const route of [listInstances, showInstance, powerInstance, instanceMetrics]) route.register(app);
+  for (const route of [instanceSsh, renameInstance, changeHostname, changeTimezone]) route.register(app);
   return app;
 }

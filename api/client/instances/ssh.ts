@@ -1,0 +1,38 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { findOsFamilyOfInstance } from '../../../db/repositories/images.js';
+import { findInstanceOfUser } from '../../../db/repositories/instances.js';
+import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { SshConnectionEnvelope, serializeSshConnection } from '../../serializers/ssh-connection.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/{cloudInstance}/ssh',
+  tags: ['Instances'],
+  summary: 'SSH connection information',
+  description:
+    '`host` is the primary IPv4 address, else the primary IPv6 address, null when the instance has ' +
+    'neither; `port` is 22. `username` follows the image’s OS family: `debian` for Debian, `ubuntu` for ' +
+    'Ubuntu (their cloud images log in as that user, not root), `root` for every other image. `keys` are ' +
+    'the name and fingerprint of each SSH key the instance was created (or last rebuilt) with.',
+  request: { params: uuidParam('cloudInstance') },
+  responses: {
+    200: jsonContent(SshConnectionEnvelope, 'How to connect.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { cloudInstance } = c.req.valid('param');
+    const db = c.get('deps').db;
+    const instance = await findInstanceOfUser(db, c.get('principal').userId!, cloudInstance);
+    if (!instance) throw notFound();
+    const osFamily = await findOsFamilyOfInstance(db, instance.id);
+    // Instances do not record the keys they were made with until instance create does
+    // (instance_ssh_keys); until then there are none to show.
+    return c.json(serializeSshConnection(instance, osFamily, []), 200);
+  });
+}
