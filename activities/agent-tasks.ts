@@ -18,8 +18,13 @@ export interface AgentTaskRequest {
   readonly pickupTimeoutMs: number;
 }
 
-/** How often a queued task is looked at (and its activity kept alive) while no agent has taken it. */
-const QUEUE_CHECK_MS = 1_000;
+/**
+ * How often a queued task is looked at (and its activity kept alive) while no agent has taken it:
+ * soon at first, since most tasks are taken within milliseconds and the activity should then
+ * leave the worker's slot, then less often, up to once a second.
+ */
+const QUEUE_CHECK_FIRST_MS = 10;
+const QUEUE_CHECK_MAX_MS = 1_000;
 
 /**
  * The bridge from Temporal to agents (DESIGN.md): an activity that needs a hypervisor queues a
@@ -58,7 +63,8 @@ export function createAgentTaskActivities(db: Database) {
       await announceTask(db, request.hypervisorId);
       context.log.info('agent task queued', { taskId, type: request.type, attempt: info.attempt });
 
-      const checkMs = Math.min(QUEUE_CHECK_MS, Math.max(50, Math.floor(info.heartbeatTimeoutMs ?? 3000) / 3));
+      const maxCheckMs = Math.min(QUEUE_CHECK_MAX_MS, Math.floor((info.heartbeatTimeoutMs ?? 3000) / 3));
+      let checkMs = QUEUE_CHECK_FIRST_MS;
       const deadline = Date.now() + request.pickupTimeoutMs;
       for (;;) {
         if ((await taskStatus(db, taskId)) !== 'queued') throw new CompleteAsyncError();
@@ -75,6 +81,7 @@ export function createAgentTaskActivities(db: Database) {
         context.heartbeat({ stage: 'queued' });
         try {
           await context.sleep(checkMs);
+          checkMs = Math.min(checkMs * 2, maxCheckMs);
         } catch (cancelled) {
           // The workflow gave the step up (or an agent already completed it): no agent may take it now.
           await withdrawQueuedTask(db, taskId, 'CANCELLED');

@@ -1,12 +1,13 @@
 import type { Database } from '../db/database.js';
 import { recordActivity } from '../db/repositories/activity-log.js';
 import { findOperation, settleOperation } from '../db/repositories/instance-operations.js';
-import { OPERATION_RULES, statusAfterFailure } from '../domain/instances/operations.js';
+import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
 
 export interface OperationCompletion {
   readonly operationId: string;
-  readonly status: InstanceStatus;
+  /** `unchanged`: back to the status the operation began in (a password reset). */
+  readonly status: InstanceStatus | 'unchanged';
   readonly detail: Record<string, unknown>;
 }
 
@@ -28,11 +29,12 @@ export function createOperationActivities(db: Database) {
       return db.transaction().execute(async (trx) => {
         const operation = await findOperation(trx, completion.operationId);
         if (!operation) return false;
+        const status = completion.status === 'unchanged' ? operation.from_status : completion.status;
         const instanceId = await settleOperation(trx, {
           operationId: operation.id,
           state: 'succeeded',
-          expectedStatus: OPERATION_RULES[operation.kind].during,
-          status: completion.status,
+          expectedStatus: statusDuring(operation.kind, operation.from_status),
+          status,
           outcome: completion.detail,
         });
         if (!instanceId) return false;
@@ -40,7 +42,7 @@ export function createOperationActivities(db: Database) {
           instanceId,
           actor: 'system',
           event: `instance.${operation.kind}.completed`,
-          detail: { operation_id: operation.id, status: completion.status, ...completion.detail },
+          detail: { operation_id: operation.id, status, ...completion.detail },
           correlationId: operation.correlation_id,
         });
         return true;
@@ -61,7 +63,7 @@ export function createOperationActivities(db: Database) {
         const instanceId = await settleOperation(trx, {
           operationId: operation.id,
           state: failure.cancelled ? 'cancelled' : 'failed',
-          expectedStatus: OPERATION_RULES[operation.kind].during,
+          expectedStatus: statusDuring(operation.kind, operation.from_status),
           status,
           outcome,
         });

@@ -5,7 +5,8 @@ import { validationHook } from './validation.js';
 
 /** A sub-application of one API, validating with the shared hook. */
 export function createApiRouter(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // Not strict: `POST /api/client/cloud/` (SPEC.md writes the create path as `/`) is the same route as without the slash.
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: false });
 }
 
 /** Runs `middleware` on every path of a sub-app but those under `skip` (relative to `base`). */

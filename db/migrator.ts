@@ -4,6 +4,7 @@ import * as agentReports from './migrations/20261122T0200_agent_reports_and_metr
 import * as rateLimits from './migrations/20261122T0400_rate_limits.js';
 import * as operations from './migrations/20261122T0500_operations.js';
 import * as sshKeys from './migrations/20261122T0600_ssh_keys.js';
+import * as instanceLifecycle from './migrations/20261122T0700_instance_lifecycle.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122T0400_rate_limits': rateLimits,
   '20261122T0500_operations': operations,
   '20261122T0600_ssh_keys': sshKeys,
+  '20261122T0700_instance_lifecycle': instanceLifecycle,
 };
 
 export interface MigrationOutcome {

@@ -95,6 +95,10 @@ export interface InstancesTable {
   status: InstanceStatus;
   /** The running operation, if any: the one record that says an operation is under way. */
   operation_id: string | null;
+  /** The root password sealed with SECRETS_KEY (platform/secrets.ts); never serialized. */
+  password_sealed: string | null;
+  password_visible_until: NullableTimestamp;
+  password_shown_at: NullableTimestamp;
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;
@@ -168,6 +172,14 @@ export interface IdempotencyRecordsTable {
   status_code: number | null;
   response_body: NullableJson<unknown>;
   created_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+export interface InstanceSshKeysTable {
+  instance_id: string;
+  name: string;
+  fingerprint: string;
+  public_key: string;
 }
 
 export type AgentTaskStatus =
@@ -271,6 +283,7 @@ export interface DB {
   instances: InstancesTable;
   instance_operations: InstanceOperationsTable;
   ssh_keys: SshKeysTable;
+  instance_ssh_keys: InstanceSshKeysTable;
   ip_pools: IpPoolsTable;
   ip_addresses: IpAddressesTable;
   reservations: ReservationsTable;

@@ -9,12 +9,26 @@ import { BOOT_DEVICES, POWER_ACTIONS, POWER_STATES } from './instances/statuses.
  */
 const instanceId = z.string().uuid();
 const powerState = z.enum(POWER_STATES);
+/**
+ * The guest's root password. The panel seals it (platform/secrets.ts) in workflow histories and
+ * task rows and opens it only when it hands the task to the agent.
+ */
+const rootPassword = z.string().min(1).max(512);
+/** OpenSSH public keys (`type base64 comment`), as validated when the customer added them. */
+const sshKeys = z.array(z.string().min(1).max(16_384)).max(100);
+/** What the hypervisor writes into the guest at first boot (cloud-init style). */
+const guestSetup = {
+  hostname: z.string().min(1).max(253),
+  timezone: z.string().min(1).max(64),
+  root_password: rootPassword,
+  ssh_keys: sshKeys,
+};
 
 export const AGENT_TASKS = {
   'instance.create': {
     params: z.object({
       instance_id: instanceId,
-      hostname: z.string().min(1).max(253),
+      ...guestSetup,
       cpu_cores: z.number().int().positive(),
       memory_mb: z.number().int().positive(),
       disk_mb: z.number().int().positive(),
@@ -33,6 +47,22 @@ export const AGENT_TASKS = {
   'instance.delete': {
     params: z.object({ instance_id: instanceId }),
     result: z.object({ deleted: z.boolean() }),
+  },
+  /** The disk written anew from an image; the guest set up again and started when asked. */
+  'instance.rebuild': {
+    params: z.object({
+      instance_id: instanceId,
+      /** The operation's id: a rebuild delivered twice (an agent restarted mid-task) writes the disk once. */
+      rebuild_id: z.string().uuid(),
+      image: z.string().min(1),
+      ...guestSetup,
+      start: z.boolean(),
+    }),
+    result: z.object({ power_state: powerState }),
+  },
+  'instance.set_password': {
+    params: z.object({ instance_id: instanceId, root_password: rootPassword }),
+    result: z.object({ changed: z.boolean() }),
   },
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {

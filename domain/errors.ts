@@ -18,7 +18,21 @@ export const ERROR_CATALOGUE = {
   'SVC-RES-404': { status: 404, detail: 'The requested resource was not found.' },
   'SVC-AUTH-401': { status: 401, detail: 'A valid credential is required.' },
   'SVC-AUTH-403': { status: 403, detail: 'This credential is not allowed to use this API.' },
-  'SVC-IDEMP-409': { status: 409, detail: 'The Idempotency-Key was already used with a different request.' },
+  'SVC-IDEMP-409': {
+    status: 409,
+    detail: 'A request with this Idempotency-Key is still in progress. Retry once it has finished.',
+  },
+  'SVC-IDEMP-422': {
+    status: 422,
+    detail: 'The Idempotency-Key was already used with a different request.',
+  },
+  'SVC-PLACEMENT-409': { status: 409, detail: 'No hypervisor can take this instance now.' },
+  'SVC-IP-409': { status: 409, detail: 'The location has no free address left.' },
+  'SVC-PASSWORD-410': {
+    status: 410,
+    detail: 'The password was shown once already, or its window has passed. Regenerate it to see a new one.',
+  },
+  'SVC-CONFIG-503': { status: 503, detail: 'The service is not configured for this action.' },
   'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
   'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
   INSTANCE_MIGRATING: {
@@ -27,7 +41,6 @@ export const ERROR_CATALOGUE = {
   },
   'SVC-HV-409': { status: 409, detail: 'The hypervisor is not accepting work.' },
   'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
-  'SVC-TASK-409': { status: 409, detail: 'The task has already finished.' },
   'SVC-REPORT-409': {
     status: 409,
     detail: 'This sequence number of the task was already used by a report of another kind.',

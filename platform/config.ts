@@ -29,6 +29,11 @@ const schema = z.object({
   AGENT_TASK_PICKUP_TIMEOUT_MS: ms.default(5 * 60 * 1000),
   TEMPORAL_RPC_TIMEOUT_MS: ms.default(5_000),
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
+  /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
+  SECRETS_KEY: z.string().optional(),
+  INITIAL_PASSWORD_WINDOW_MS: ms.default(60 * 60 * 1000),
+  INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
   AGENT_POLL_MAX_WAIT_MS: ms.default(20_000),
   HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
   METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),

@@ -6,6 +6,7 @@
  * start finds the same data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,17 +15,12 @@ import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded.js'
 import { migrateToLatest } from '../db/migrator.js';
 import { createCredential, findActiveCredential } from '../db/repositories/credentials.js';
 import { findHypervisor } from '../db/repositories/hypervisors.js';
-import { findInstance } from '../db/repositories/instances.js';
 import { type DemoKeys, seedDemo } from '../db/seeds/demo.js';
 import { hashToken } from '../domain/credentials.js';
-import { ApiError } from '../domain/errors.js';
 import { configWith } from '../platform/config.js';
-import { createLogger } from '../platform/logger.js';
 import { waitForPort } from '../platform/ports.js';
 import { dataDir, removeRuntimeFile, writeRuntimeFile } from '../platform/runtime-file.js';
-import { connectTemporal } from '../platform/temporal.js';
 import { type DevServer, startTemporalDevServer } from '../platform/temporal-dev-server.js';
-import { provisionInstance } from '../services/instances/provision.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const data = dataDir();
@@ -88,6 +84,14 @@ function launch(name: string, entry: string, childEnv: Record<string, string>): 
   return child;
 }
 
+/** The key that seals passwords, made once and kept (mode 0600) in the data folder. */
+function secretsKey(path: string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
 async function main() {
   mkdirSync(logs, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
@@ -120,6 +124,7 @@ async function main() {
     serverEnv.DATABASE_POOL_SIZE = '1';
   }
   Object.assign(serverEnv, {
+    SECRETS_KEY: env.SECRETS_KEY ?? secretsKey(join(data, 'secrets.key')),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(apiPort),
@@ -170,24 +175,20 @@ async function main() {
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  // 6. The demo instance, provisioned on the demo hypervisor by the provisioning workflow.
-  if (demo.provisioning) {
-    const instance = await findInstance(db, demo.provisioning.id);
-    const client = await connectTemporal(config);
-    try {
-      await provisionInstance(
-        { db, temporal: client.client, config, logger: createLogger('warn', { service: 'start' }) },
-        { type: 'system', name: 'npm-start' },
-        instance!,
-        demo.provisioning.imageCode,
-        'npm-start',
-      );
-    } catch (error) {
-      // A resumed start finds the provisioning already under way.
-      if (!(error instanceof ApiError && error.code === 'SVC-OP-409')) throw error;
-    } finally {
-      await client.close();
-    }
+  // 6. The demo instance, created through the Client API like a customer's, with an
+  // Idempotency-Key: a start interrupted after the request gets the same instance again.
+  if (demo.create) {
+    const res = await fetch(`${apiUrl}/api/client/cloud`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${demo.keys.client}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'npm-start-demo-instance',
+      },
+      body: JSON.stringify(demo.create),
+    });
+    if (res.status !== 202)
+      throw new Error(`creating the demo instance failed: ${res.status} ${await res.text()}`);
   }
   await database.close();
 

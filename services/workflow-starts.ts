@@ -31,18 +31,20 @@ export interface SearchAttributeValues {
  * operation's id is its operation's: a start repeated by the reconciler joins the run already
  * there, and a finished operation is never run again. A probe's id is new every time.
  */
+const INSTANCE_OPERATION = {
+  conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+  reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+} as const;
+
 const START_POLICIES: Record<
   WorkflowType,
-  { conflict: WorkflowIdConflictPolicy; reuse: WorkflowIdReusePolicy; executionTimeoutMs?: number }
+  { conflict: WorkflowIdConflictPolicy; reuse: WorkflowIdReusePolicy }
 > = {
-  powerInstance: {
-    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
-    reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-  },
-  provisionInstance: {
-    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
-    reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-  },
+  powerInstance: INSTANCE_OPERATION,
+  provisionInstance: INSTANCE_OPERATION,
+  deleteInstance: INSTANCE_OPERATION,
+  rebuildInstance: INSTANCE_OPERATION,
+  resetInstancePassword: INSTANCE_OPERATION,
   probeHypervisor: { conflict: WorkflowIdConflictPolicy.FAIL, reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE },
 };
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { sql } from 'kysely';
@@ -7,10 +7,11 @@ import { buildApp } from '../api/app.js';
 import type { AppDeps } from '../api/context.js';
 import { type ApiServer, createAppDeps, startApiServer } from '../api/server.js';
 import { createDatabase, type Database } from '../db/database.js';
-import { upsertLocation } from '../db/repositories/catalog.js';
+import { upsertImage, upsertLocation, upsertPlan } from '../db/repositories/catalog.js';
 import { createCredential } from '../db/repositories/credentials.js';
 import { insertHypervisor } from '../db/repositories/hypervisors.js';
 import { insertInstance } from '../db/repositories/instances.js';
+import { insertIpPool } from '../db/repositories/ip-addresses.js';
 import { insertUser } from '../db/repositories/users.js';
 import { createScratchDatabase, type ScratchDatabase } from '../db/scratch-database.js';
 import type { CredentialType } from '../domain/credentials.js';
@@ -24,8 +25,12 @@ import { createWorker } from '../worker/worker.js';
  * Builds what a test needs on the run's real PostgreSQL database and Temporal dev server (see
  * global-setup.ts). Each context has its own task queue, so its workflows run on its own worker.
  */
+/** One key per test process: whatever seals a password and whatever opens it agree. */
+const TEST_SECRETS_KEY = randomBytes(32).toString('base64');
+
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
   return configWith({
+    SECRETS_KEY: TEST_SECRETS_KEY,
     DATABASE_URL: inject('databaseUrl'),
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
@@ -144,17 +149,45 @@ export const seed = {
   async location(db: Database) {
     return upsertLocation(db, { code: `loc-${randomUUID().slice(0, 8)}`, name: 'Test location' });
   },
-  async hypervisor(db: Database, locationId?: string) {
+  async hypervisor(db: Database, locationId?: string, size: { cpuCores?: number } = {}) {
     const location = locationId ?? (await seed.location(db)).id;
     return insertHypervisor(db, {
       name: `hv-${randomUUID().slice(0, 8)}`,
       locationId: location,
-      cpuCores: 32,
+      cpuCores: size.cpuCores ?? 32,
       memoryMb: 131072,
       diskMb: 2_000_000,
       capabilities: ['live_migration'],
       storageBackends: ['local'],
     });
+  },
+  /** A location's address pool; `cidr` of the documentation ranges (RFC 5737 / 3849). */
+  async ipPool(db: Database, locationId: string, cidr: string, gateway: string | null = null) {
+    return insertIpPool(db, {
+      locationId,
+      name: `pool ${cidr}`,
+      family: cidr.includes(':') ? 6 : 4,
+      cidr,
+      gateway,
+    });
+  },
+  /** A plan and an image with codes of their own, for creates through the Client API. */
+  async catalog(db: Database, plan: { cpu_cores?: number } = {}) {
+    const suffix = randomUUID().slice(0, 8);
+    const created = await upsertPlan(db, {
+      code: `plan-${suffix}`,
+      name: 'Test plan',
+      cpu_cores: plan.cpu_cores ?? 1,
+      memory_mb: 1024,
+      disk_mb: 20480,
+    });
+    const image = await upsertImage(db, {
+      code: `image-${suffix}`,
+      name: 'Test image',
+      os_family: 'debian',
+      min_disk_mb: 2048,
+    });
+    return { plan: created, image };
   },
   async instance(
     db: Database,

@@ -1,5 +1,6 @@
 import { pruneFinishedTasks } from '../db/repositories/agent-tasks.js';
 import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors.js';
+import { pruneIdempotencyRecords } from '../db/repositories/idempotency.js';
 import { pruneSamples } from '../db/repositories/metrics.js';
 import type { ServiceDeps } from '../services/context.js';
 import { reconcileOperations } from '../services/operations/reconcile.js';
@@ -7,8 +8,8 @@ import { reconcileOperations } from '../services/operations/reconcile.js';
 /**
  * Periodic upkeep the worker does beside running workflows: hypervisors whose heartbeats stopped
  * are marked unreachable; operations whose workflow was never started, or whose run ended without
- * settling, are reconciled; metric samples and finished agent tasks past their retention are
- * deleted. Each sweep is idempotent, so several workers may run them side by side.
+ * settling, are reconciled; metric samples, finished agent tasks and Idempotency-Key records past
+ * their retention are deleted. Each sweep is idempotent, so several workers may run them side by side.
  */
 export function startSweepers(deps: ServiceDeps): () => void {
   const { db, config, logger } = deps;
@@ -47,7 +48,9 @@ export function startSweepers(deps: ServiceDeps): () => void {
     every(10 * 60 * 1000, 'retention', async () => {
       const samples = await pruneSamples(db, config.METRICS_RETENTION_HOURS);
       const tasks = await pruneFinishedTasks(db, config.AGENT_TASK_RETENTION_HOURS);
-      if (samples + tasks > 0) logger.info('retention applied', { samples, tasks });
+      const idempotencyKeys = await pruneIdempotencyRecords(db, config.IDEMPOTENCY_RETENTION_HOURS);
+      if (samples + tasks + idempotencyKeys > 0)
+        logger.info('retention applied', { samples, tasks, idempotency_keys: idempotencyKeys });
     }),
   ];
   return () => {

@@ -1,7 +1,7 @@
 import type { AgentTaskParams } from '../domain/agent-tasks.js';
 import { statusOfPowerState } from '../domain/instances/statuses.js';
 import { type OperationContext, runOperation, step } from './lib/operation.js';
-import { agentStep } from './lib/steps.js';
+import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface ProvisionInstanceInput {
   readonly operation: OperationContext;
@@ -10,15 +10,29 @@ export interface ProvisionInstanceInput {
 
 /**
  * Runbook: the hypervisor creates the instance's disk and domain (and starts it when asked); the
- * instance takes the power state the hypervisor reports. If anything after the creation fails or
- * the run is cancelled, the instance is deleted from the hypervisor again; a failed provisioning
- * leaves the instance in `error` for an operator.
+ * instance takes the power state the hypervisor reports. The undo is pushed before the creation,
+ * because a creation that failed or timed out may have left something on the hypervisor: on any
+ * failure the instance is deleted there (idempotent), and only once that is confirmed are its
+ * capacity and addresses released. A failed provisioning leaves the instance in `error`.
  */
 export async function provisionInstance(input: ProvisionInstanceInput): Promise<{ power_state: string }> {
   const { operation, spec } = input;
+  const { releaseInstanceResources } = bookkeeping();
   const createTask = agentStep('long', operation.timing);
   const deleteTask = agentStep('quick', operation.timing);
   return runOperation(operation, async (saga) => {
+    saga.push('create the instance on its hypervisor', async () => {
+      await deleteTask(
+        {
+          hypervisorId: operation.hypervisorId,
+          type: 'instance.delete',
+          params: { instance_id: operation.instanceId },
+          correlationId: operation.correlationId,
+        },
+        `delete instance ${operation.instanceId} (undo create)`,
+      );
+      await releaseInstanceResources(operation.instanceId);
+    });
     step('Creating the instance on its hypervisor');
     const created = await createTask(
       {
@@ -28,17 +42,6 @@ export async function provisionInstance(input: ProvisionInstanceInput): Promise<
         correlationId: operation.correlationId,
       },
       `create instance ${operation.instanceId}`,
-    );
-    saga.push('create instance on the hypervisor', () =>
-      deleteTask(
-        {
-          hypervisorId: operation.hypervisorId,
-          type: 'instance.delete',
-          params: { instance_id: operation.instanceId },
-          correlationId: operation.correlationId,
-        },
-        `delete instance ${operation.instanceId} (undo create)`,
-      ),
     );
     return {
       status: statusOfPowerState(created.power_state),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,13 @@ export interface SimulatedInstance {
   ipv6: string | null;
   power_state: 'running' | 'stopped';
   created_at: string;
+  timezone: string;
+  /** What a test compares with the password the customer was shown; the password itself is not kept. */
+  root_password_sha256: string;
+  ssh_keys: string[];
+  /** How many times the disk was written from an image (1 after create). */
+  disk_generation: number;
+  last_rebuild_id: string | null;
 }
 
 /** One change the simulated hypervisor applied, in order: what tests read to count effects. */
@@ -188,6 +196,10 @@ export class SimulatedDriver implements HypervisorDriver {
         return this.#power(params as AgentTaskParams<'instance.power'>);
       case 'instance.delete':
         return this.#delete(params as AgentTaskParams<'instance.delete'>);
+      case 'instance.rebuild':
+        return this.#rebuild(params as AgentTaskParams<'instance.rebuild'>);
+      case 'instance.set_password':
+        return this.#setPassword(params as AgentTaskParams<'instance.set_password'>);
       case 'hypervisor.probe':
         return { instances: Object.keys(this.#state.instances).length };
     }
@@ -216,15 +228,51 @@ export class SimulatedDriver implements HypervisorDriver {
       ipv6: p.ipv6,
       power_state,
       created_at: new Date().toISOString(),
+      timezone: p.timezone,
+      root_password_sha256: sha256(p.root_password),
+      ssh_keys: p.ssh_keys,
+      disk_generation: 1,
+      last_rebuild_id: null,
     };
     this.#record('instance.create', p.instance_id, power_state);
     return { power_state };
   }
 
+  #rebuild(p: AgentTaskParams<'instance.rebuild'>) {
+    const instance = this.#existing(p.instance_id);
+    if (instance.last_rebuild_id !== p.rebuild_id) {
+      Object.assign(instance, {
+        image: p.image,
+        hostname: p.hostname,
+        timezone: p.timezone,
+        root_password_sha256: sha256(p.root_password),
+        ssh_keys: p.ssh_keys,
+        disk_generation: instance.disk_generation + 1,
+        last_rebuild_id: p.rebuild_id,
+        power_state: p.start ? 'running' : 'stopped',
+      });
+      this.#record('instance.rebuild', p.instance_id, p.image);
+    }
+    return { power_state: instance.power_state };
+  }
+
+  #setPassword(p: AgentTaskParams<'instance.set_password'>) {
+    const instance = this.#existing(p.instance_id);
+    const hash = sha256(p.root_password);
+    if (instance.root_password_sha256 === hash) return { changed: false };
+    instance.root_password_sha256 = hash;
+    this.#record('instance.set_password', p.instance_id, 'password set');
+    return { changed: true };
+  }
+
+  #existing(instanceId: string): SimulatedInstance {
+    const instance = this.#state.instances[instanceId];
+    if (!instance) throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
+    return instance;
+  }
+
   #power(p: AgentTaskParams<'instance.power'>) {
-    const instance = this.#state.instances[p.instance_id];
-    if (!instance)
-      throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
+    const instance = this.#existing(p.instance_id);
     const target = p.action === 'start' || p.action === 'restart' ? 'running' : 'stopped';
     // Applying the same action twice changes nothing the second time (idempotent), except restart.
     if (instance.power_state !== target || p.action === 'restart') {
@@ -305,3 +353,5 @@ export class SimulatedDriver implements HypervisorDriver {
     throw new Error('unreachable');
   }
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { INT4_MAX } from '../../domain/input-bounds.js';
+import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonContent } from '../schemas.js';
@@ -69,7 +70,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
             attributes: {
               task_id: task.id,
               type: task.type,
-              params: task.params,
+              params: openSealedParams(secretBox(config.SECRETS_KEY), task.params),
               attempt: task.attempt,
               correlation_id: task.correlation_id,
               next_sequence: task.last_sequence + 1,

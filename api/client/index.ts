@@ -2,9 +2,16 @@ import { requireClientKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
 import * as listImages from './images/list.js';
+import * as createInstance from './instances/create.js';
+import * as deleteInstance from './instances/delete.js';
+import * as instanceDiagnostics from './instances/diagnostics.js';
+import * as instanceHistory from './instances/history.js';
 import * as listInstances from './instances/list.js';
 import * as instanceMetrics from './instances/metrics.js';
+import * as regeneratePassword from './instances/password-regenerate.js';
+import * as showPassword from './instances/password-show.js';
 import * as powerInstance from './instances/power.js';
+import * as rebuildInstance from './instances/rebuild.js';
 import * as changeHostname from './instances/settings-hostname.js';
 import * as renameInstance from './instances/settings-rename.js';
 import * as changeTimezone from './instances/settings-timezone.js';
@@ -24,5 +31,8 @@ export function clientApi() {
     route.register(app);
   for (const route of [listInstances, showInstance, powerInstance, instanceMetrics]) route.register(app);
   for (const route of [instanceSsh, renameInstance, changeHostname, changeTimezone]) route.register(app);
+  for (const route of [createInstance, deleteInstance, rebuildInstance, showPassword, regeneratePassword])
+    route.register(app);
+  for (const route of [instanceHistory, instanceDiagnostics]) route.register(app);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Instance } from '../../db/repositories/instances.js';
+import { INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
 import { z } from '../zod.js';
 
 export const InstanceAttributes = z
@@ -6,7 +7,7 @@ export const InstanceAttributes = z
     uuid: z.string().uuid(),
     name: z.string(),
     hostname: z.string(),
-    status: z.string().openapi({ example: 'running' }),
+    status: z.enum(INSTANCE_STATUSES).openapi({ example: 'running' }),
     cpu_cores: z.number().int(),
     memory_mb: z.number().int(),
     disk_mb: z.number().int(),

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
 export interface ActivityEntry {
@@ -32,4 +34,19 @@ export async function listActivityOfInstance(db: Database, instanceId: string, l
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+export async function pageActivityOfInstance(db: Database, instanceId: string, page: PageRequest) {
+  const base = db.selectFrom('activity_log').where('instance_id', '=', instanceId);
+  const [rows, total] = await Promise.all([
+    base
+      .select(['id', 'actor', 'event', 'detail', 'correlation_id', 'created_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.total) };
 }

@@ -34,3 +34,34 @@ export async function upsertImage(
     .returning(['id', 'code', 'name'])
     .executeTakeFirstOrThrow();
 }
+
+export async function findPlanByCode(db: Database, code: string) {
+  return db
+    .selectFrom('plans')
+    .select(['id', 'code', 'cpu_cores', 'memory_mb', 'disk_mb'])
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
+export async function findPublicImageByCode(db: Database, code: string) {
+  return db
+    .selectFrom('images')
+    .select(['id', 'code', 'min_disk_mb'])
+    .where('code', '=', code)
+    .where('is_public', '=', true)
+    .executeTakeFirst();
+}
+
+/** The image an instance was made (or last rebuilt) from. */
+export async function findImageOfInstance(db: Database, instanceId: string) {
+  return db
+    .selectFrom('instances')
+    .innerJoin('images', 'images.id', 'instances.image_id')
+    .select(['images.id', 'images.code'])
+    .where('instances.id', '=', instanceId)
+    .executeTakeFirst();
+}
+
+export async function findLocationByCode(db: Database, code: string) {
+  return db.selectFrom('locations').select(['id', 'code']).where('code', '=', code).executeTakeFirst();
+}

@@ -5,6 +5,7 @@ import {
   type OperationState,
 } from '../../domain/instances/operations.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
 export interface OperationStart {
@@ -99,7 +100,9 @@ export async function beginOperation(trx: Database, start: OperationStart): Prom
        where id = (select operation_id from allowed) and state = 'running'
     ),
     moved as (
-      update instances i set status = ${rule.during}, operation_id = (select id from operation), updated_at = now()
+      update instances i
+         set status = coalesce(${rule.during === 'unchanged' ? null : rule.during}::text, i.status),
+             operation_id = (select id from operation), updated_at = now()
         from allowed where i.id = allowed.id
       returning i.id
     )
@@ -231,4 +234,50 @@ export async function listOperationsOfInstance(db: Database, instanceId: string,
     .orderBy('created_at', 'desc')
     .limit(limit)
     .execute();
+}
+
+export async function pageOperationsOfInstance(db: Database, instanceId: string, page: PageRequest) {
+  const base = db.selectFrom('instance_operations').where('instance_id', '=', instanceId);
+  const [rows, total] = await Promise.all([
+    base
+      .select(['id', 'kind', 'state', 'outcome', 'correlation_id', 'created_at', 'finished_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.total) };
+}
+
+/** What a customer may see of an instance's health: its host's reachability, its operations. */
+export async function instanceDiagnostics(db: Database, instanceId: string) {
+  const row = await db
+    .selectFrom('instances as i')
+    .leftJoin('hypervisors as h', 'h.id', 'i.hypervisor_id')
+    .leftJoin('instance_operations as o', 'o.id', 'i.operation_id')
+    .select([
+      'i.id',
+      'h.status as hypervisor_status',
+      'h.last_seen_at as hypervisor_last_seen_at',
+      'o.id as running_id',
+      'o.kind as running_kind',
+      'o.created_at as running_since',
+      sql<boolean>`exists (select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now())`.as(
+        'migrating',
+      ),
+    ])
+    .where('i.id', '=', instanceId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const lastFailure = await db
+    .selectFrom('instance_operations')
+    .select(['kind', 'state', 'outcome', 'finished_at'])
+    .where('instance_id', '=', instanceId)
+    .where('state', 'in', ['failed', 'abandoned'])
+    .orderBy('finished_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return { ...row, lastFailure };
 }

@@ -69,3 +69,94 @@ export async function listInstancesOfUser(db: Database, userId: string, page: Pa
 export async function insertInstance(db: Database, instance: NewInstance) {
   return db.insertInto('instances').values(instance).returning(INSTANCE_COLUMNS).executeTakeFirstOrThrow();
 }
+
+/** A new root password (sealed), shown to the customer once within `windowMs` from now. */
+export async function setInstancePassword(
+  db: Database,
+  instanceId: string,
+  sealed: string,
+  windowMs: number,
+): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({
+      password_sealed: sealed,
+      password_visible_until: sql`now() + ${`${windowMs} milliseconds`}::interval`,
+      password_shown_at: null,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', instanceId)
+    .execute();
+}
+
+/**
+ * The show-once read: returns the sealed password and ends its window in one compare-and-set, so
+ * two reads at once cannot both see it. Undefined when it was shown already or the window passed.
+ */
+export async function takeInstancePassword(db: Database, instanceId: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('instances')
+    .set({ password_shown_at: sql`now()` })
+    .where('id', '=', instanceId)
+    .where('password_shown_at', 'is', null)
+    .where('password_visible_until', '>', sql<Date>`now()`)
+    .where('password_sealed', 'is not', null)
+    .returning('password_sealed')
+    .executeTakeFirst();
+  return row?.password_sealed ?? undefined;
+}
+
+/** When the password can be seen: until `visible_until`, unless it was shown already. */
+export async function passwordWindow(db: Database, instanceId: string) {
+  return db
+    .selectFrom('instances')
+    .select(['password_visible_until', 'password_shown_at'])
+    .where('id', '=', instanceId)
+    .executeTakeFirst();
+}
+
+export async function setInstanceSshKeys(
+  db: Database,
+  instanceId: string,
+  keys: readonly { name: string; fingerprint: string; public_key: string }[],
+): Promise<void> {
+  await db.deleteFrom('instance_ssh_keys').where('instance_id', '=', instanceId).execute();
+  if (keys.length === 0) return;
+  await db
+    .insertInto('instance_ssh_keys')
+    .values(
+      keys.map((k) => ({
+        instance_id: instanceId,
+        name: k.name,
+        fingerprint: k.fingerprint,
+        public_key: k.public_key,
+      })),
+    )
+    .execute();
+}
+
+export async function listInstanceSshKeys(db: Database, instanceId: string) {
+  return db
+    .selectFrom('instance_ssh_keys')
+    .select(['name', 'fingerprint', 'public_key'])
+    .where('instance_id', '=', instanceId)
+    .orderBy('name')
+    .execute();
+}
+
+export async function setInstanceImage(db: Database, instanceId: string, imageId: string): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({ image_id: imageId, updated_at: sql`now()` })
+    .where('id', '=', instanceId)
+    .execute();
+}
+
+/** A deleted instance keeps its row (its history) but leaves every list and lookup. */
+export async function markInstanceDeleted(db: Database, instanceId: string): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({ deleted_at: sql`coalesce(deleted_at, now())`, password_sealed: null, updated_at: sql`now()` })
+    .where('id', '=', instanceId)
+    .execute();
+}

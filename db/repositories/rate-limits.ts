@@ -9,7 +9,10 @@ export interface RateLimit {
   readonly windowMs: number;
 }
 
-export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `remaining` hits and `resetSeconds` until the window ends: what RateLimit headers tell a client. */
+export type RateVerdict =
+  | { allowed: true; remaining: number; resetSeconds: number }
+  | { allowed: false; retryAfterSeconds: number; remaining: 0; resetSeconds: number };
 
 /** Expired windows removed each time a window opens, so the table stays near its live keys. */
 const PRUNE_BATCH = 100;
@@ -43,7 +46,9 @@ export async function hitRateLimit(db: Database, limit: RateLimit): Promise<Rate
   // A new window is when the table grows: take away more expired rows than the one added. A
   // statement of its own, so it waits on no lock of the hit and the hit on none of its.
   if (row.hits === 1) await pruneExpiredWindows(db);
-  return row.hits <= limit.limit ? { allowed: true } : { allowed: false, retryAfterSeconds: row.retry_after };
+  return row.hits <= limit.limit
+    ? { allowed: true, remaining: limit.limit - row.hits, resetSeconds: row.retry_after }
+    : { allowed: false, retryAfterSeconds: row.retry_after, remaining: 0, resetSeconds: row.retry_after };
 }
 
 /** Takes back one hit of the key's current window (an attempt that turned out legitimate). */

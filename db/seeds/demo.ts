@@ -2,14 +2,19 @@ import { hashToken } from '../../domain/credentials.js';
 import type { Database } from '../database.js';
 import { upsertImage, upsertLocation, upsertPlan } from '../repositories/catalog.js';
 import { createCredential, findActiveCredential } from '../repositories/credentials.js';
-import { findHypervisor, insertHypervisor } from '../repositories/hypervisors.js';
-import { insertInstance } from '../repositories/instances.js';
+import { insertHypervisor } from '../repositories/hypervisors.js';
+import { insertIpPool } from '../repositories/ip-addresses.js';
 import { findUserByEmail, insertUser } from '../repositories/users.js';
 
 export const DEMO = {
   location: { code: 'demo-1', name: 'Demo location' },
   plan: { code: 'demo-small', name: 'Demo small', cpu_cores: 1, memory_mb: 1024, disk_mb: 20480 },
-  image: { code: 'debian-12', name: 'Debian 12', os_family: 'linux', min_disk_mb: 2048 },
+  image: { code: 'debian-12', name: 'Debian 12', os_family: 'debian', min_disk_mb: 2048 },
+  /** Documentation ranges (RFC 5737, RFC 3849): nothing real is ever addressed. */
+  pools: [
+    { name: 'demo IPv4', family: 4, cidr: '192.0.2.0/24', gateway: '192.0.2.1' },
+    { name: 'demo IPv6', family: 6, cidr: '2001:db8:1::/64', gateway: '2001:db8:1::1' },
+  ],
   customer: { email: 'demo@cloudsvc.local', name: 'Demo Customer' },
   admin: { email: 'admin@cloudsvc.local', name: 'Demo Administrator' },
   hypervisor: 'demo-hv-1',
@@ -25,11 +30,14 @@ export interface DemoKeys {
 export interface DemoSeed {
   readonly hypervisorId: string;
   readonly keys: Required<DemoKeys>;
-  /** Set while the demo instance is still to be provisioned on the hypervisor. */
-  readonly provisioning?: { id: string; imageCode: string };
+  /** Set while the demo instance is still to be created (through the Client API's POST /). */
+  readonly create?: { name: string; hostname: string; plan: string; image: string; location: string };
 }
 
-/** Seeds the demo catalogue, users, keys, hypervisor and instance; running it again changes nothing. */
+/**
+ * Seeds the demo catalogue, address pools, users, keys and hypervisor; running it again changes
+ * nothing. The demo instance is created by `npm start` through the Client API, like a customer's.
+ */
 export async function seedDemo(db: Database, known: DemoKeys): Promise<DemoSeed> {
   const location = await upsertLocation(db, DEMO.location);
   const plan = await upsertPlan(db, DEMO.plan);
@@ -68,37 +76,38 @@ export async function seedDemo(db: Database, known: DemoKeys): Promise<DemoSeed>
       })
     ).id;
 
+  const pools = await db
+    .selectFrom('ip_pools')
+    .select('cidr')
+    .where('location_id', '=', location.id)
+    .execute();
+  for (const pool of DEMO.pools) {
+    if (pools.some((p) => p.cidr === pool.cidr)) continue;
+    await insertIpPool(db, {
+      locationId: location.id,
+      name: pool.name,
+      family: pool.family as 4 | 6,
+      cidr: pool.cidr,
+      gateway: pool.gateway,
+    });
+  }
+
   const existingInstance = await db
     .selectFrom('instances')
-    .select(['id', 'status'])
+    .select('id')
     .where('user_id', '=', customer.id)
     .where('name', '=', DEMO.instance)
     .executeTakeFirst();
-  if (existingInstance) {
-    // A start stopped between the insert and the workflow start resumes the provisioning.
-    return existingInstance.status === 'provisioning'
-      ? { hypervisorId, keys, provisioning: { id: existingInstance.id, imageCode: image.code } }
-      : { hypervisorId, keys };
-  }
-
-  const hv = await findHypervisor(db, hypervisorId);
-  const instance = await insertInstance(db, {
-    user_id: customer.id,
-    location_id: hv!.location_id,
-    hypervisor_id: hypervisorId,
-    plan_id: plan.id,
-    image_id: image.id,
-    name: DEMO.instance,
-    hostname: `${DEMO.instance}.cloudsvc.local`,
-    status: 'provisioning',
-    cpu_cores: plan.cpu_cores,
-    memory_mb: plan.memory_mb,
-    disk_mb: plan.disk_mb,
-    primary_ipv4: '192.0.2.10',
-    primary_ipv6: null,
-    virtualization: 'kvm',
-    boot_order: JSON.stringify(['disk', 'cdrom']),
-    timezone: 'UTC',
-  });
-  return { hypervisorId, keys, provisioning: { id: instance.id, imageCode: image.code } };
+  if (existingInstance) return { hypervisorId, keys };
+  return {
+    hypervisorId,
+    keys,
+    create: {
+      name: DEMO.instance,
+      hostname: `${DEMO.instance}.cloudsvc.local`,
+      plan: plan.code,
+      image: image.code,
+      location: location.code,
+    },
+  };
 }

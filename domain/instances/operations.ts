@@ -8,7 +8,16 @@ import type { InstanceStatus, PowerAction } from './statuses.js';
  * compare-and-set (db/repositories/instance-operations.ts) enforces exactly this table; nothing
  * else decides whether an operation may begin.
  */
-export const INSTANCE_OPERATIONS = ['provision', 'start', 'stop', 'restart', 'kill'] as const;
+export const INSTANCE_OPERATIONS = [
+  'provision',
+  'start',
+  'stop',
+  'restart',
+  'kill',
+  'delete',
+  'rebuild',
+  'reset_password',
+] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
 /** Where an operation's row ends; `preempted` by a later operation, `abandoned` when its run vanished. */
@@ -24,9 +33,10 @@ export type OperationState = (typeof OPERATION_STATES)[number];
 
 export interface OperationRule {
   readonly from: readonly InstanceStatus[];
-  readonly during: InstanceStatus;
+  /** `unchanged`: the operation holds the instance without changing its status (a password reset). */
+  readonly during: InstanceStatus | 'unchanged';
   /** The status success is expected to give; the hypervisor's report has the last word. */
-  readonly outcome: InstanceStatus;
+  readonly outcome: InstanceStatus | 'unchanged';
   /** `previous`: back to the status the instance had before the operation (or the one it preempted). */
   readonly onFailure: InstanceStatus | 'previous';
   readonly preempts: readonly InstanceOperation[];
@@ -57,7 +67,35 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
     onFailure: 'previous',
     preempts: ['start', 'stop', 'restart'],
   },
+  delete: {
+    from: ['running', 'stopped', 'error'],
+    during: 'deleting',
+    outcome: 'deleted',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  // A failed rebuild may have half-written the disk: the instance is left in error.
+  rebuild: {
+    from: ['running', 'stopped'],
+    during: 'rebuilding',
+    outcome: 'running',
+    onFailure: 'error',
+    preempts: [],
+  },
+  reset_password: {
+    from: ['running', 'stopped'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
 };
+
+/** The status an operation holds the instance in while it runs, given where it began. */
+export function statusDuring(operation: InstanceOperation, from: InstanceStatus): InstanceStatus {
+  const { during } = OPERATION_RULES[operation];
+  return during === 'unchanged' ? from : during;
+}
 
 export const powerOperation = (action: PowerAction): InstanceOperation => action;
 

@@ -13,6 +13,7 @@ export const INSTANCE_STATUSES = [
   'rebuilding',
   'migrating',
   'deleting',
+  'deleted',
   'error',
 ] as const;
 export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database.js';
 import { recordActivity } from '../../db/repositories/activity-log.js';
 import { cancelTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import {
   abandonOperation,
+  type BeginResult,
   beginOperation,
   type PreemptedOperation,
 } from '../../db/repositories/instance-operations.js';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { type InstanceOperation, mayBegin, OPERATION_RULES } from '../../domain/instances/operations.js';
+import { type InstanceOperation, mayBegin, statusDuring } from '../../domain/instances/operations.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';
 import type { OperationContext } from '../../workflows/lib/operation.js';
@@ -29,6 +31,118 @@ export interface BegunOperation {
   readonly status: InstanceStatus;
 }
 
+/** An operation worked out before anything is written: its ids and its workflow's input. */
+export interface PlannedOperation<W extends WorkflowType> {
+  readonly request: OperationRequest<W>;
+  readonly operationId: string;
+  readonly workflowId: string;
+  readonly input: WorkflowInput<W>;
+}
+
+export function planOperation<W extends WorkflowType>(
+  deps: Pick<ServiceDeps, 'config'>,
+  request: OperationRequest<W>,
+): PlannedOperation<W> {
+  const operationId = randomUUID();
+  const operation: OperationContext = {
+    operationId,
+    instanceId: request.instanceId,
+    hypervisorId: request.hypervisorId,
+    kind: request.kind,
+    correlationId: request.correlationId,
+    timing: stepTiming(deps.config),
+  };
+  return {
+    request,
+    operationId,
+    workflowId: instanceOperationWorkflowId(request.kind, request.instanceId, operationId),
+    input: request.input(operation),
+  };
+}
+
+/**
+ * Inside the caller's transaction: the compare-and-set of the operations model and the
+ * activity-log line. Throws the refusal (404, 409) when the operation may not begin.
+ */
+export async function recordOperation<W extends WorkflowType>(
+  trx: Database,
+  actor: Actor,
+  plan: PlannedOperation<W>,
+): Promise<Extract<BeginResult, { begun: true }>> {
+  const { request } = plan;
+  const result = await beginOperation(trx, {
+    operationId: plan.operationId,
+    instanceId: request.instanceId,
+    kind: request.kind,
+    workflowId: plan.workflowId,
+    workflowType: request.workflowType,
+    workflowInput: plan.input,
+    actor: actorName(actor),
+    correlationId: request.correlationId,
+  });
+  if (!result.begun) {
+    if (!result.facts) throw notFound();
+    const verdict = mayBegin(request.kind, result.facts);
+    throw verdict.ok ? new ApiError('SVC-OP-409') : new ApiError(verdict.code, { detail: verdict.detail });
+  }
+  await recordActivity(trx, {
+    instanceId: request.instanceId,
+    userId: actorUserId(actor),
+    actor: actorName(actor),
+    event: `instance.${request.kind}.requested`,
+    detail: {
+      operation_id: plan.operationId,
+      ...(result.preempted ? { preempts: result.preempted.kind } : {}),
+    },
+    correlationId: request.correlationId,
+  });
+  return result;
+}
+
+/**
+ * After the commit, with no transaction open: a preempted run is cancelled and the operation's
+ * workflow started. If the start fails, `revert` closes the operation and puts the instance back
+ * (503); `leave` keeps it for the reconciler, which starts it from the recorded input (for an
+ * operation whose acceptance is already promised, like a create stored under an Idempotency-Key).
+ */
+export async function launchOperation<W extends WorkflowType>(
+  deps: ServiceDeps,
+  plan: PlannedOperation<W>,
+  begun: Extract<BeginResult, { begun: true }>,
+  onStartFailure: 'revert' | 'leave' = 'revert',
+): Promise<BegunOperation> {
+  const { request } = plan;
+  if (begun.preempted) await preempt(deps, begun.preempted);
+  try {
+    await startWorkflow(deps, {
+      type: request.workflowType,
+      workflowId: plan.workflowId,
+      input: plan.input,
+      searchAttributes: {
+        instance: request.instanceId,
+        hypervisor: request.hypervisorId,
+        operation: request.kind,
+      },
+      correlationId: request.correlationId,
+    });
+  } catch (error) {
+    if (onStartFailure === 'leave') {
+      deps.logger.warn('workflow start failed; the reconciler will start it', {
+        workflow_id: plan.workflowId,
+        error,
+      });
+    } else {
+      await abandonOperation(deps.db, plan.operationId, begun.fromStatus);
+      throw new ApiError('SVC-SYS-503', { cause: error });
+    }
+  }
+  return {
+    operationId: plan.operationId,
+    workflowId: plan.workflowId,
+    status: statusDuring(request.kind, begun.fromStatus),
+  };
+}
+
 /**
  * Begins a long operation on an instance, in the order DESIGN.md asks for: the compare-and-set of
  * the operations model and the activity-log line in one transaction, committed; then, with no
@@ -40,69 +154,15 @@ export async function beginInstanceOperation<W extends WorkflowType>(
   deps: ServiceDeps,
   actor: Actor,
   request: OperationRequest<W>,
+  within?: (trx: Database) => Promise<void>,
 ): Promise<BegunOperation> {
-  const operationId = randomUUID();
-  const workflowId = instanceOperationWorkflowId(request.kind, request.instanceId, operationId);
-  const operation: OperationContext = {
-    operationId,
-    instanceId: request.instanceId,
-    hypervisorId: request.hypervisorId,
-    kind: request.kind,
-    correlationId: request.correlationId,
-    timing: stepTiming(deps.config),
-  };
-  const input = request.input(operation);
-
+  const plan = planOperation(deps, request);
   const begun = await deps.db.transaction().execute(async (trx) => {
-    const result = await beginOperation(trx, {
-      operationId,
-      instanceId: request.instanceId,
-      kind: request.kind,
-      workflowId,
-      workflowType: request.workflowType,
-      workflowInput: input,
-      actor: actorName(actor),
-      correlationId: request.correlationId,
-    });
-    if (result.begun) {
-      await recordActivity(trx, {
-        instanceId: request.instanceId,
-        userId: actorUserId(actor),
-        actor: actorName(actor),
-        event: `instance.${request.kind}.requested`,
-        detail: {
-          operation_id: operationId,
-          ...(result.preempted ? { preempts: result.preempted.kind } : {}),
-        },
-        correlationId: request.correlationId,
-      });
-    }
-    return result;
+    const recorded = await recordOperation(trx, actor, plan);
+    await within?.(trx);
+    return recorded;
   });
-  if (!begun.begun) {
-    if (!begun.facts) throw notFound();
-    const verdict = mayBegin(request.kind, begun.facts);
-    throw verdict.ok ? new ApiError('SVC-OP-409') : new ApiError(verdict.code, { detail: verdict.detail });
-  }
-
-  if (begun.preempted) await preempt(deps, begun.preempted);
-  try {
-    await startWorkflow(deps, {
-      type: request.workflowType,
-      workflowId,
-      input,
-      searchAttributes: {
-        instance: request.instanceId,
-        hypervisor: request.hypervisorId,
-        operation: request.kind,
-      },
-      correlationId: request.correlationId,
-    });
-  } catch (error) {
-    await abandonOperation(deps.db, operationId, begun.fromStatus);
-    throw new ApiError('SVC-SYS-503', { cause: error });
-  }
-  return { operationId, workflowId, status: OPERATION_RULES[request.kind].during };
+  return launchOperation(deps, plan, begun);
 }
 
 /**

@@ -1,24 +1,34 @@
-import type { Instance } from '../../db/repositories/instances.js';
+import type { Database } from '../../db/database.js';
+import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
 import { ApiError } from '../../domain/errors.js';
 import type { BOOT_DEVICES } from '../../domain/instances/statuses.js';
 import type { Actor, ServiceDeps } from '../context.js';
-import { type BegunOperation, beginInstanceOperation } from './operations.js';
+import {
+  type BegunOperation,
+  launchOperation,
+  type PlannedOperation,
+  planOperation,
+  recordOperation,
+} from './operations.js';
+import { sealedNewPassword } from './passwords.js';
 
 /**
- * Provisions an instance row (status `provisioning`, placed on a hypervisor) through the
- * provisioning workflow. Beginning the operation twice is refused by the operations model, so a
- * retried call never provisions twice.
+ * The provisioning of an instance row (status `provisioning`, placed on a hypervisor): a new root
+ * password, sealed, goes into the workflow's input and onto the instance (shown once); the SSH
+ * keys recorded for the instance go to the hypervisor.
  */
-export async function provisionInstance(
-  deps: ServiceDeps,
-  actor: Actor,
+export async function planProvisioning(
+  deps: Pick<ServiceDeps, 'config'>,
+  db: Database,
   instance: Instance,
   imageCode: string,
   correlationId: string | null,
-): Promise<BegunOperation> {
+): Promise<{ plan: PlannedOperation<'provisionInstance'>; sealedPassword: string }> {
   const hypervisorId = instance.hypervisor_id;
   if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
-  return beginInstanceOperation(deps, actor, {
+  const sealedPassword = sealedNewPassword(deps);
+  const keys = await listInstanceSshKeys(db, instance.id);
+  const plan = planOperation(deps, {
     instanceId: instance.id,
     hypervisorId,
     kind: 'provision',
@@ -28,6 +38,9 @@ export async function provisionInstance(
       spec: {
         instance_id: instance.id,
         hostname: instance.hostname,
+        timezone: instance.timezone,
+        root_password: sealedPassword,
+        ssh_keys: keys.map((k) => k.public_key),
         cpu_cores: instance.cpu_cores,
         memory_mb: instance.memory_mb,
         disk_mb: instance.disk_mb,
@@ -40,4 +53,25 @@ export async function provisionInstance(
     }),
     correlationId,
   });
+  return { plan, sealedPassword };
+}
+
+/**
+ * Provisions an instance row through the provisioning workflow. Beginning the operation twice is
+ * refused by the operations model, so a retried call never provisions twice.
+ */
+export async function provisionInstance(
+  deps: ServiceDeps,
+  actor: Actor,
+  instance: Instance,
+  imageCode: string,
+  correlationId: string | null,
+): Promise<BegunOperation> {
+  const { plan, sealedPassword } = await planProvisioning(deps, deps.db, instance, imageCode, correlationId);
+  const begun = await deps.db.transaction().execute(async (trx) => {
+    const recorded = await recordOperation(trx, actor, plan);
+    await setInstancePassword(trx, instance.id, sealedPassword, deps.config.INITIAL_PASSWORD_WINDOW_MS);
+    return recorded;
+  });
+  return launchOperation(deps, plan, begun);
 }

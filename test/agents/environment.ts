@@ -9,6 +9,12 @@ import { eventually, startAgentProcess } from '../agent-process.js';
 import { seed, startTestServer, startTestWorker, type TestWorker } from '../harness.js';
 import { startInProcessAgent } from '../in-process-agent.js';
 
+/** Where a test's hypervisor stands and how big it is (default: a location of its own, 32 cores). */
+export interface HypervisorPlace {
+  readonly locationId?: string;
+  readonly cpuCores?: number;
+}
+
 /** Timeouts short enough that failure paths finish in seconds. */
 export const FAST_AGENT_TIMING = {
   AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '3000',
@@ -35,8 +41,9 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
   /** A new hypervisor whose agent, launched by `start` with an enrollment token, brings it online. */
   async function enrolled<A extends { output: string[]; stop(): Promise<void> }>(
     start: (panelEnv: Record<string, string>) => A,
+    place: HypervisorPlace = {},
   ) {
-    const hypervisor = await seed.hypervisor(db);
+    const hypervisor = await seed.hypervisor(db, place.locationId, place);
     const token = await createCredential(db, {
       type: 'enrollment',
       hypervisorId: hypervisor.id,
@@ -66,8 +73,8 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
     temporal: server.deps.temporal,
 
     /** A hypervisor, enrolled by the agent running in this process, configured with `env`. */
-    hypervisorWithAgent(env: Record<string, string> = {}) {
-      return enrolled((panelEnv) => startInProcessAgent({ ...panelEnv, ...env }));
+    hypervisorWithAgent(env: Record<string, string> = {}, place: HypervisorPlace = {}) {
+      return enrolled((panelEnv) => startInProcessAgent({ ...panelEnv, ...env }), place);
     },
 
     /** A hypervisor, enrolled by a real agent process started with `env`. */

@@ -89,10 +89,10 @@ describe('the rate-limit store', () => {
   it('opens a new window when the last one ends', async () => {
     const key = `test:${randomUUID()}`;
     const limit = { key, limit: 1, windowMs: 300 };
-    expect(await hitRateLimit(a.db, limit)).toEqual({ allowed: true });
-    expect(await hitRateLimit(a.db, limit)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await hitRateLimit(a.db, limit)).toMatchObject({ allowed: true });
+    expect(await hitRateLimit(a.db, limit)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     await new Promise((r) => setTimeout(r, 400));
-    expect(await hitRateLimit(a.db, limit)).toEqual({ allowed: true });
+    expect(await hitRateLimit(a.db, limit)).toMatchObject({ allowed: true });
   });
 
   it('stays bounded: windows that ended are pruned as new ones open', async () => {

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_BASE,
-  AGENT_BASE,
-  APPLICATION_BASE,
-  CLIENT_BASE,
-  CONSOLE_INTERNAL_BASE,
-} from '../../api/paths.js';
 import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
-import { type Body, createTestApp, isolatedDatabase, json, seed, tableDigest } from '../harness.js';
+import { type Body, createTestApp, isolatedDatabase, seed, tableDigest } from '../harness.js';
+import { apiOf, pathWith, type Route, registeredRoutes } from '../openapi-routes.js';
 
 /**
  * Every route the app registers, swept with every credential it must refuse (SPEC.md §5, README
@@ -27,19 +21,10 @@ const t = await createTestApp({ DATABASE_URL: database.url });
 const PUBLIC_ROUTES: Record<string, string> = {
   'GET /healthz': '/healthz',
   'GET /docs': '/docs',
-  'GET /openapi/:name{(client|application|agent)\\.json}': '/openapi/client.json',
+  'GET /openapi/:name{(client|application|console-internal|agent|admin)\\.json}': '/openapi/client.json',
   // Takes its one-time token in the body (checked below), not as a bearer credential.
   'POST /api/cloudsvc/agent/enroll': '/api/cloudsvc/agent/enroll',
 };
-
-/** Each API and the one credential type it takes; the longest base that matches a path wins. */
-const APIS: { base: string; takes: CredentialType; tenant?: string }[] = [
-  { base: CONSOLE_INTERNAL_BASE, takes: 'console_gateway' },
-  { base: CLIENT_BASE, takes: 'client', tenant: 'customer' },
-  { base: APPLICATION_BASE, takes: 'application' },
-  { base: AGENT_BASE, takes: 'agent', tenant: 'hypervisor' },
-  { base: ADMIN_BASE, takes: 'application' },
-];
 
 /**
  * For each path parameter of a tenant's API, a resource of another tenant: the caller must get
@@ -58,15 +43,7 @@ interface Seeded {
   foreignSshKeyId: string;
 }
 
-interface Route {
-  method: string;
-  path: string;
-  params: string[];
-  /** A valid JSON body, for routes that take one, so that what is refused is the credential. */
-  body?: unknown;
-}
-
-const routes = await registeredRoutes();
+const routes = await registeredRoutes(t.app);
 let seeded: Seeded;
 let digestBefore: Record<string, string>;
 
@@ -129,14 +106,6 @@ afterAll(async () => {
   await t.close();
   await database.drop();
 });
-
-const apiOf = (path: string) =>
-  APIS.filter((api) => path === api.base || path.startsWith(`${api.base}/`)).sort(
-    (a, b) => b.base.length - a.base.length,
-  )[0];
-
-const pathWith = (route: Route, value: (param: string) => string) =>
-  route.path.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string) => value(name));
 
 function send(route: Route, path: string, token?: string) {
   const hasBody = route.body !== undefined;
@@ -258,67 +227,3 @@ describe('public routes', () => {
     }
   });
 });
-
-/** The app's routes (not its middleware), with a valid body from the OpenAPI documents where one is taken. */
-async function registeredRoutes(): Promise<Route[]> {
-  const bodies = new Map<string, unknown>();
-  for (const name of ['client', 'application', 'agent']) {
-    const doc: Body = await json(await t.app.request(`/openapi/${name}.json`));
-    const base: string = doc.servers[0].url;
-    for (const [path, operations] of Object.entries<Body>(doc.paths)) {
-      for (const [method, operation] of Object.entries<Body>(operations)) {
-        const schema = operation.requestBody?.content?.['application/json']?.schema;
-        if (!schema) continue;
-        const honoPath = `${base}${path.replace(/\{(\w+)\}/g, ':$1')}`.replace(/\/$/, '');
-        bodies.set(`${method.toUpperCase()} ${honoPath}`, exampleOf(schema, doc));
-      }
-    }
-  }
-  const seen = new Map<string, Route>();
-  for (const { method, path } of t.app.routes) {
-    const key = `${method} ${path}`;
-    if (method === 'ALL' || seen.has(key)) continue;
-    const params = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-    seen.set(key, { method, path, params, body: bodies.get(key) });
-  }
-  return [...seen.values()];
-}
-
-/** The smallest value a JSON schema accepts: required properties only, lower bounds, first choices. */
-function exampleOf(schema: Body, doc: Body): unknown {
-  if (schema.$ref) return exampleOf(doc.components.schemas[schema.$ref.split('/').pop()], doc);
-  if (schema.example !== undefined) return schema.example;
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum) return schema.enum[0];
-  if (schema.anyOf ?? schema.oneOf) return exampleOf((schema.anyOf ?? schema.oneOf)[0], doc);
-  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
-  switch (type) {
-    case 'object': {
-      // An update whose fields are all optional still wants one of them.
-      const names: string[] = schema.required ?? Object.keys(schema.properties ?? {}).slice(0, 1);
-      return Object.fromEntries(names.map((name) => [name, exampleOf(schema.properties[name], doc)]));
-    }
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => exampleOf(schema.items, doc));
-    case 'integer':
-    case 'number':
-      return Math.max(
-        schema.minimum ?? 1,
-        schema.exclusiveMinimum === undefined ? 1 : schema.exclusiveMinimum + 1,
-      );
-    case 'boolean':
-      return false;
-    case 'string':
-      return stringOf(schema);
-    default:
-      return null;
-  }
-}
-
-function stringOf(schema: Body): string {
-  if (schema.format === 'uuid') return randomUUID();
-  if (schema.format === 'date-time') return new Date().toISOString();
-  const length = Math.max(schema.minLength ?? 1, 1);
-  const candidates = ['x', 'X', '0', 'x-0'].map((c) => c.repeat(length));
-  return candidates.find((c) => !schema.pattern || new RegExp(schema.pattern).test(c)) ?? candidates[0]!;
-}

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SEARCH_ATTRIBUTE_TYPE, SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { loadConfig } from '../../platform/config.js';
 
 /**
@@ -34,6 +35,7 @@ describe('docker-compose.yml', () => {
       'migrate',
       'postgres',
       'temporal',
+      'temporal-setup',
       'temporal-ui',
       'worker',
     ]);
@@ -60,13 +62,22 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('starts api and worker only after migrations succeeded and Temporal is healthy', () => {
+  it('starts api and worker only after migrations succeeded and Temporal is set up', () => {
     for (const name of ['api', 'worker']) {
       expect(compose.services[name]?.depends_on).toEqual({
         migrate: { condition: 'service_completed_successfully' },
-        temporal: { condition: 'service_healthy' },
+        'temporal-setup': { condition: 'service_completed_successfully' },
       });
     }
+    expect(compose.services['temporal-setup']?.depends_on).toEqual({
+      temporal: { condition: 'service_healthy' },
+    });
+  });
+
+  it("registers every search attribute the workflows carry in Temporal's set-up", () => {
+    const script = (compose.services['temporal-setup']?.command ?? []).join(' ');
+    for (const name of Object.values(SEARCH_ATTRIBUTES)) expect(script).toContain(name);
+    expect(script).toContain(`--type ${SEARCH_ATTRIBUTE_TYPE}`);
   });
 
   it('publishes only the API beyond this machine: the Temporal UI and PostgreSQL on loopback', () => {

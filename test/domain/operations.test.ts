@@ -33,7 +33,7 @@ describe('the instance operations model', () => {
   it('names every status it uses among the instance statuses', () => {
     for (const rule of Object.values(OPERATION_RULES)) {
       for (const status of [...rule.from, rule.during, rule.outcome])
-        expect(INSTANCE_STATUSES).toContain(status);
+        if (status !== 'unchanged') expect(INSTANCE_STATUSES).toContain(status);
       for (const preempted of rule.preempts) expect(INSTANCE_OPERATIONS).toContain(preempted);
     }
   });

@@ -3,6 +3,7 @@ import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
+import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
@@ -79,6 +80,28 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     expect((await env.temporal.workflow.getHandle(stop.workflow_id).describe()).status.name).toBe(
       'CANCELLED',
     );
+  });
+
+  it('rebuildInstance, resetInstancePassword and deleteInstance: completed', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.ownerId };
+    const { image } = await seed.catalog(env.db);
+
+    const rebuilt = await rebuildInstance(env.server.deps, customer, {
+      instanceId: instance.id,
+      image: image.code,
+      sshKeyIds: undefined,
+      correlationId: null,
+    });
+    expect(rebuilt.status).toBe('rebuilding');
+    await record('rebuildInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
+
+    await regeneratePassword(env.server.deps, customer, { instanceId: instance.id, correlationId: null });
+    await record('resetInstancePassword-completed', (await env.latestOperation(instance.id)).workflow_id);
+
+    await deleteInstance(env.server.deps, customer, { instanceId: instance.id, correlationId: null });
+    await record('deleteInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
   });
 
   it('probeHypervisor: completed', async () => {

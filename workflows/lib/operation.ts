@@ -16,8 +16,11 @@ export interface OperationContext {
 }
 
 export interface OperationOutcome<T> {
-  /** The status the instance ends in: what the hypervisor reported, not what was hoped for. */
-  readonly status: InstanceStatus;
+  /**
+   * The status the instance ends in: what the hypervisor reported, not what was hoped for;
+   * `unchanged` for an operation that holds the instance without changing its status.
+   */
+  readonly status: InstanceStatus | 'unchanged';
   readonly detail?: Record<string, unknown>;
   readonly result: T;
 }

@@ -1,0 +1,39 @@
+import type { Database } from '../db/database.js';
+import { markInstanceDeleted, setInstanceImage, setInstancePassword } from '../db/repositories/instances.js';
+import { releaseInstanceResources } from '../db/repositories/placement.js';
+
+export interface PasswordRecord {
+  readonly instanceId: string;
+  /** Sealed with SECRETS_KEY: activities never see the password in clear. */
+  readonly sealedPassword: string;
+  readonly passwordWindowMs: number;
+}
+
+/** Bookkeeping of instance lifecycles; each is idempotent, so a retried activity is harmless. */
+export function createInstanceActivities(db: Database) {
+  return {
+    /** The instance is gone from its hypervisor: capacity and addresses back, the row marked deleted. */
+    async retireInstance(instanceId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await releaseInstanceResources(trx, instanceId);
+        await markInstanceDeleted(trx, instanceId);
+      });
+    },
+
+    /** A failed provisioning rolled back on the hypervisor: its capacity and addresses are free again. */
+    async releaseInstanceResources(instanceId: string): Promise<void> {
+      await releaseInstanceResources(db, instanceId);
+    },
+
+    async recordPassword(record: PasswordRecord): Promise<void> {
+      await setInstancePassword(db, record.instanceId, record.sealedPassword, record.passwordWindowMs);
+    },
+
+    async recordRebuild(record: PasswordRecord & { imageId: string }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await setInstanceImage(trx, record.instanceId, record.imageId);
+        await setInstancePassword(trx, record.instanceId, record.sealedPassword, record.passwordWindowMs);
+      });
+    },
+  };
+}

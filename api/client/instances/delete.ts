@@ -1,0 +1,37 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { deleteInstance } from '../../../services/instances/lifecycle.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, conflictResponse, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+
+const route = createRoute({
+  method: 'delete',
+  path: '/{cloudInstance}',
+  tags: ['Instances'],
+  summary: 'Delete an instance',
+  description:
+    'Allowed from `running`, `stopped` and `error`. The instance moves to `deleting`; once its hypervisor has ' +
+    'removed it, its capacity and addresses are released and it disappears from every list (404 after). If ' +
+    'the hypervisor fails, the instance returns to its status and nothing is released.',
+  request: { params: uuidParam('cloudInstance') },
+  responses: {
+    202: jsonContent(InstanceEnvelope, 'Accepted; the instance in `deleting`.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse(
+      'Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); ' +
+        'the instance is migrating (INSTANCE_MIGRATING).',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const instance = await deleteInstance(
+      c.get('deps'),
+      { type: 'user', userId: c.get('principal').userId! },
+      { instanceId: c.req.valid('param').cloudInstance, correlationId: c.get('requestId') },
+    );
+    return c.json(serializeInstance(instance), 202);
+  });
+}

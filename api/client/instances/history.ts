@@ -1,0 +1,98 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { pageActivityOfInstance } from '../../../db/repositories/activity-log.js';
+import { pageOperationsOfInstance } from '../../../db/repositories/instance-operations.js';
+import { findInstanceOfUser } from '../../../db/repositories/instances.js';
+import { notFound } from '../../../domain/errors.js';
+import { pagination } from '../../../domain/pagination.js';
+import type { AppEnv } from '../../context.js';
+import {
+  commonErrors,
+  jsonContent,
+  listEnvelope,
+  notFoundResponse,
+  PageQuery,
+  uuidParam,
+} from '../../schemas.js';
+import {
+  ActivityEnvelope,
+  serializeActivity,
+  serializeTask,
+  TaskEnvelope,
+} from '../../serializers/instance-history.js';
+
+const activityRoute = createRoute({
+  method: 'get',
+  path: '/{cloudInstance}/activity',
+  tags: ['Instances'],
+  summary: 'The instance’s activity log',
+  description:
+    'Every action on the instance and its outcome, newest first: who asked (customer, administrator or ' +
+    'system), the request id (X-Request-Id) and the status it left. Paginated.',
+  request: { params: uuidParam('cloudInstance'), query: PageQuery },
+  responses: {
+    200: jsonContent(listEnvelope(ActivityEnvelope, 'ActivityList'), 'A page of the log.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+const tasksRoute = createRoute({
+  method: 'get',
+  path: '/{cloudInstance}/tasks',
+  tags: ['Instances'],
+  summary: 'The instance’s task history',
+  description:
+    'The long operations on the instance (provision, power actions, rebuild, password, delete, …), newest ' +
+    'first, with their state: `running`, `succeeded`, `failed`, `cancelled`, `preempted` (a kill took over) ' +
+    'or `abandoned` (its run ended without finishing), and for a failure a customer-safe error. Paginated.',
+  request: { params: uuidParam('cloudInstance'), query: PageQuery },
+  responses: {
+    200: jsonContent(listEnvelope(TaskEnvelope, 'TaskList'), 'A page of tasks.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(activityRoute, async (c) => {
+    const { db } = c.get('deps');
+    const instance = await findInstanceOfUser(
+      db,
+      c.get('principal').userId!,
+      c.req.valid('param').cloudInstance,
+    );
+    if (!instance) throw notFound();
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await pageActivityOfInstance(db, instance.id, request);
+    return c.json(
+      {
+        object: 'list' as const,
+        data: rows.map(serializeActivity),
+        meta: { pagination: pagination(request, total, rows.length) },
+      },
+      200,
+    );
+  });
+
+  app.openapi(tasksRoute, async (c) => {
+    const { db } = c.get('deps');
+    const instance = await findInstanceOfUser(
+      db,
+      c.get('principal').userId!,
+      c.req.valid('param').cloudInstance,
+    );
+    if (!instance) throw notFound();
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await pageOperationsOfInstance(db, instance.id, request);
+    return c.json(
+      {
+        object: 'list' as const,
+        data: rows.map(serializeTask),
+        meta: { pagination: pagination(request, total, rows.length) },
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,37 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { regeneratePassword } from '../../../services/instances/lifecycle.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, conflictResponse, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+
+const route = createRoute({
+  method: 'post',
+  path: '/{cloudInstance}/settings/password',
+  tags: ['Instance settings'],
+  summary: 'Regenerate the root password',
+  description:
+    'The hypervisor sets a new root password in the guest; once it is set, it can be read once from ' +
+    '`GET /{cloudInstance}/settings/password` within a new window. Allowed from `running` and `stopped`; the ' +
+    'status does not change. Follow it in `GET /{cloudInstance}/tasks`.',
+  request: { params: uuidParam('cloudInstance') },
+  responses: {
+    202: jsonContent(InstanceEnvelope, 'Accepted.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse(
+      'Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); ' +
+        'the instance is migrating (INSTANCE_MIGRATING).',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const instance = await regeneratePassword(
+      c.get('deps'),
+      { type: 'user', userId: c.get('principal').userId! },
+      { instanceId: c.req.valid('param').cloudInstance, correlationId: c.get('requestId') },
+    );
+    return c.json(serializeInstance(instance), 202);
+  });
+}

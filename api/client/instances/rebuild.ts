@@ -1,0 +1,70 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { rebuildInstance } from '../../../services/instances/lifecycle.js';
+import type { AppEnv } from '../../context.js';
+import {
+  commonErrors,
+  conflictResponse,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../../schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+import { z } from '../../zod.js';
+
+const RebuildBody = z
+  .object({
+    image: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z0-9][a-z0-9._-]*$/)
+      .optional()
+      .openapi({ example: 'debian-12', description: 'An image’s code; the current image when absent.' }),
+    ssh_keys: z
+      .array(z.string().uuid())
+      .max(20)
+      .optional()
+      .openapi({ description: 'The caller’s SSH keys to install; the instance’s current keys when absent.' }),
+  })
+  .strict()
+  .openapi('RebuildRequest');
+
+const route = createRoute({
+  method: 'post',
+  path: '/{cloudInstance}/rebuild',
+  tags: ['Instances'],
+  summary: 'Rebuild the instance from an image',
+  description:
+    'Writes the disk anew from the image (everything on it is lost), with a new root password, readable ' +
+    'once from `GET /{cloudInstance}/settings/password` when the rebuild is done, and the instance’s ' +
+    'hostname and timezone. Allowed from `running` and `stopped`; the instance is `rebuilding`, then ' +
+    '`running`. A failed rebuild leaves it in `error` (a rebuild cannot be undone).',
+  request: { params: uuidParam('cloudInstance'), body: jsonBody(RebuildBody) },
+  responses: {
+    202: jsonContent(InstanceEnvelope, 'Accepted; the instance in `rebuilding`.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse(
+      'Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); ' +
+        'the instance is migrating (INSTANCE_MIGRATING).',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const instance = await rebuildInstance(
+      c.get('deps'),
+      { type: 'user', userId: c.get('principal').userId! },
+      {
+        instanceId: c.req.valid('param').cloudInstance,
+        image: body.image,
+        sshKeyIds: body.ssh_keys,
+        correlationId: c.get('requestId'),
+      },
+    );
+    return c.json(serializeInstance(instance), 202);
+  });
+}

@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+
+/** The most host addresses looked at in one pool for a free one (a /16 of IPv4). */
+const SCAN_LIMIT = 65_534;
+
+/**
+ * Takes the lowest free address of the location's pools of `family` for the instance, in the
+ * caller's transaction. The pool row is locked first, so concurrent allocations in one pool take
+ * turns and never pick the same address (the unique address constraint stands behind it). The
+ * network, broadcast and gateway addresses are never handed out. Undefined when every pool is full.
+ */
+export async function allocateAddress(
+  db: Database,
+  request: { locationId: string; family: 4 | 6; instanceId: string; userId: string },
+): Promise<string | undefined> {
+  const pools = await db
+    .selectFrom('ip_pools')
+    .select('id')
+    .where('location_id', '=', request.locationId)
+    .where('family', '=', request.family)
+    .orderBy('created_at')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  for (const pool of pools) {
+    // Candidates as host addresses (/32, /128): `network + n` keeps the pool's mask, and inet
+    // values with different masks never compare equal.
+    const free = await sql<{ address: string }>`
+      select host(c.address) as address
+        from ip_pools p,
+             generate_series(1::bigint, least(
+               case when family(p.cidr) = 4 then power(2, 32 - masklen(p.cidr))::bigint - 2
+                    else ${SCAN_LIMIT} end,
+               ${SCAN_LIMIT})) g(n),
+             lateral (select set_masklen(network(p.cidr) + g.n, case when family(p.cidr) = 4 then 32 else 128 end)
+                        as address) c
+       where p.id = ${pool.id}
+         and (p.gateway is null or host(c.address) <> host(p.gateway))
+         and not exists (select 1 from ip_addresses a where a.address = c.address)
+       order by g.n
+       limit 1`.execute(db);
+    const address = free.rows[0]?.address;
+    if (!address) continue;
+    await db
+      .insertInto('ip_addresses')
+      .values({
+        pool_id: pool.id,
+        address,
+        kind: 'fixed',
+        user_id: request.userId,
+        instance_id: request.instanceId,
+        is_primary: true,
+      })
+      .execute();
+    return address;
+  }
+  return undefined;
+}
+
+export async function insertIpPool(
+  db: Database,
+  pool: { locationId: string; name: string; family: 4 | 6; cidr: string; gateway: string | null },
+) {
+  return db
+    .insertInto('ip_pools')
+    .values({
+      location_id: pool.locationId,
+      name: pool.name,
+      family: pool.family,
+      cidr: pool.cidr,
+      gateway: pool.gateway,
+    })
+    .returning(['id', 'cidr'])
+    .executeTakeFirstOrThrow();
+}

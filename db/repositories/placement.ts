@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import type { PlacementCandidate, Resources } from '../../domain/placement.js';
+import type { Database } from '../database.js';
+
+interface CandidateRow {
+  id: string;
+  status: string;
+  maintenance: boolean;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  reserved_cpu: number;
+  reserved_memory: number;
+  reserved_disk: number;
+}
+
+const toCandidate = (row: CandidateRow): PlacementCandidate => ({
+  id: row.id,
+  status: row.status,
+  maintenance: row.maintenance,
+  total: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
+  reserved: { cpu_cores: row.reserved_cpu, memory_mb: row.reserved_memory, disk_mb: row.reserved_disk },
+});
+
+const candidates = (db: Database, where: ReturnType<typeof sql>, lock: boolean) =>
+  sql<CandidateRow>`
+    select h.id, h.status, h.maintenance, h.cpu_cores, h.memory_mb, h.disk_mb,
+           coalesce(r.cpu, 0)::int as reserved_cpu, coalesce(r.memory, 0)::int as reserved_memory,
+           coalesce(r.disk, 0)::bigint::float8 as reserved_disk
+      from hypervisors h
+      left join lateral (
+        select sum(cpu_cores) as cpu, sum(memory_mb) as memory, sum(disk_mb) as disk
+          from reservations
+         where hypervisor_id = h.id and released_at is null
+           and (expires_at is null or expires_at > now())
+      ) r on true
+     where ${where}
+     ${lock ? sql`for update of h` : sql``}`.execute(db);
+
+/** Every hypervisor of a location with what its active reservations hold. */
+export async function placementCandidates(db: Database, locationId: string): Promise<PlacementCandidate[]> {
+  return (await candidates(db, sql`h.location_id = ${locationId}`, false)).rows.map(toCandidate);
+}
+
+/**
+ * One hypervisor locked for the rest of the transaction, with its reservations counted after the
+ * lock: two creates racing for the same host serialise here, and the second sees the first's
+ * reservation.
+ */
+export async function lockCandidate(
+  db: Database,
+  hypervisorId: string,
+): Promise<PlacementCandidate | undefined> {
+  await sql`select 1 from hypervisors where id = ${hypervisorId} for update`.execute(db);
+  const [row] = (await candidates(db, sql`h.id = ${hypervisorId}`, false)).rows;
+  return row && toCandidate(row);
+}
+
+export async function reserveCapacity(
+  db: Database,
+  reservation: { hypervisorId: string; instanceId: string; purpose: string; resources: Resources },
+): Promise<void> {
+  await db
+    .insertInto('reservations')
+    .values({
+      hypervisor_id: reservation.hypervisorId,
+      instance_id: reservation.instanceId,
+      purpose: reservation.purpose,
+      cpu_cores: reservation.resources.cpu_cores,
+      memory_mb: reservation.resources.memory_mb,
+      disk_mb: reservation.resources.disk_mb,
+    })
+    .execute();
+}
+
+/** An instance that is really gone gives back its capacity and its fixed addresses. */
+export async function releaseInstanceResources(db: Database, instanceId: string): Promise<void> {
+  await db
+    .updateTable('reservations')
+    .set({ released_at: sql`now()` })
+    .where('instance_id', '=', instanceId)
+    .where('released_at', 'is', null)
+    .execute();
+  await db
+    .deleteFrom('ip_addresses')
+    .where('instance_id', '=', instanceId)
+    .where('kind', '=', 'fixed')
+    .execute();
+}

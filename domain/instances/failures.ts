@@ -1,0 +1,23 @@
+/**
+ * What a customer is told about a failed operation. Failure codes come from agents and Temporal
+ * and may carry a hypervisor's internals in their messages; only the code's customer-safe meaning
+ * leaves the panel (SPEC.md §1: no provider internals in the Client API).
+ */
+const CUSTOMER_MESSAGES: Record<string, string> = {
+  AGENT_TASK_NOT_PICKED_UP: 'The hypervisor did not take up the operation in time.',
+  TIMEOUT: 'The hypervisor stopped answering during the operation.',
+  CANCELLED: 'The operation was cancelled.',
+  INSUFFICIENT_CAPACITY: 'The hypervisor lacked the capacity for the instance.',
+  INSTANCE_NOT_FOUND: 'The hypervisor does not know the instance.',
+};
+
+const GENERIC = 'The hypervisor could not complete the operation.';
+
+export function customerFailure(failure: { code?: unknown } | null | undefined): {
+  code: string;
+  message: string;
+} {
+  const code = typeof failure?.code === 'string' ? failure.code : 'FAILED';
+  const message = CUSTOMER_MESSAGES[code];
+  return message ? { code, message } : { code: 'OPERATION_FAILED', message: GENERIC };
+}

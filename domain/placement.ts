@@ -1,0 +1,63 @@
+export interface Resources {
+  readonly cpu_cores: number;
+  readonly memory_mb: number;
+  readonly disk_mb: number;
+}
+
+/** A hypervisor as placement sees it: its state, its size, and what active reservations hold. */
+export interface PlacementCandidate {
+  readonly id: string;
+  readonly status: string;
+  readonly maintenance: boolean;
+  readonly total: Resources;
+  readonly reserved: Resources;
+}
+
+export type PlacementVerdict =
+  | { ok: true; hypervisorIds: string[] }
+  | { ok: false; reasons: { offline: number; maintenance: number; capacity: number } };
+
+const free = (c: PlacementCandidate): Resources => ({
+  cpu_cores: c.total.cpu_cores - c.reserved.cpu_cores,
+  memory_mb: c.total.memory_mb - c.reserved.memory_mb,
+  disk_mb: c.total.disk_mb - c.reserved.disk_mb,
+});
+
+export const fits = (c: PlacementCandidate, need: Resources): boolean => {
+  const left = free(c);
+  return left.cpu_cores >= need.cpu_cores && left.memory_mb >= need.memory_mb && left.disk_mb >= need.disk_mb;
+};
+
+/**
+ * Where an instance may go: hypervisors of its location that are online, not in maintenance, and
+ * have the plan's resources free after their reservations; the ones with the most memory left
+ * first (memory runs out first on a VM host). When none fits, why each was passed over, counted.
+ */
+export function placementFor(candidates: readonly PlacementCandidate[], need: Resources): PlacementVerdict {
+  const reasons = { offline: 0, maintenance: 0, capacity: 0 };
+  const fitting: PlacementCandidate[] = [];
+  for (const candidate of candidates) {
+    if (candidate.status !== 'online') reasons.offline++;
+    else if (candidate.maintenance) reasons.maintenance++;
+    else if (!fits(candidate, need)) reasons.capacity++;
+    else fitting.push(candidate);
+  }
+  if (fitting.length === 0) return { ok: false, reasons };
+  fitting.sort((a, b) => free(b).memory_mb - free(a).memory_mb || a.id.localeCompare(b.id));
+  return { ok: true, hypervisorIds: fitting.map((c) => c.id) };
+}
+
+/** The customer-safe sentence for a placement that found nothing (no hypervisor names). */
+export function noPlacementDetail(
+  location: string,
+  reasons: { offline: number; maintenance: number; capacity: number },
+): string {
+  const parts = [
+    reasons.capacity > 0 ? `${reasons.capacity} without the free capacity` : undefined,
+    reasons.maintenance > 0 ? `${reasons.maintenance} in maintenance` : undefined,
+    reasons.offline > 0 ? `${reasons.offline} not reachable` : undefined,
+  ].filter(Boolean);
+  return parts.length === 0
+    ? `Location ${location} has no hypervisor.`
+    : `No hypervisor in location ${location} can take this plan now (${parts.join(', ')}).`;
+}
