@@ -8,7 +8,7 @@ import { consoleInternalApi } from './console-internal/index.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { respondWithError } from './error-envelope.js';
 import { requestContext } from './middleware/request-context.js';
-import { registerOpenApi } from './openapi.js';
+import { type DocumentName, registerOpenApi } from './openapi.js';
 import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
 import { createApiRouter } from './router.js';
 
@@ -23,20 +23,27 @@ function allowedMethods(app: OpenAPIHono<AppEnv>) {
   return (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
 }
 
+/** The sub-application of each API, by the name of its OpenAPI document; they hold no dependencies. */
+export function buildApis(): Record<DocumentName, OpenAPIHono<AppEnv>> {
+  return {
+    client: clientApi(),
+    application: applicationApi(),
+    'console-internal': consoleInternalApi(),
+    agent: agentApi(),
+    admin: adminApi(),
+  };
+}
+
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createApiRouter();
   app.use('*', requestContext(deps));
 
-  const apis = {
-    client: clientApi(),
-    application: applicationApi(),
-    agent: agentApi(),
-  };
+  const apis = buildApis();
   app.route(CLIENT_BASE, apis.client);
-  app.route(CONSOLE_INTERNAL_BASE, consoleInternalApi());
+  app.route(CONSOLE_INTERNAL_BASE, apis['console-internal']);
   app.route(APPLICATION_BASE, apis.application);
   app.route(AGENT_BASE, apis.agent);
-  app.route(ADMIN_BASE, adminApi());
+  app.route(ADMIN_BASE, apis.admin);
   registerOpenApi(app, apis);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

@@ -1,57 +1,140 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
-import { AGENT_BASE, APPLICATION_BASE, CLIENT_BASE } from './paths.js';
-import { renderReference } from './reference-page.js';
+import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
+import { type ReferenceDocument, renderReference } from './reference-page.js';
 
 const VERSION = '0.1.0';
+const ERRORS =
+  'Errors use one envelope: `{ errors: [{ code, status, detail }], support_id }` (the codes are listed in the README).';
 
-const DOCUMENTS = {
+/** One OpenAPI document per API, served at /openapi/<name>.json, in the order /docs shows them. */
+export const DOCUMENTS = {
   client: {
     base: CLIENT_BASE,
     title: 'cloudsvc Client API',
-    description:
-      'Customer API: instances and account resources. Authenticate with `Authorization: Bearer <client key>`. ' +
-      'Errors use one envelope: `{ errors: [{ code, status, detail }], support_id }`.',
+    description: `Customer API: instances and account resources. Authenticate with \`Authorization: Bearer <client key>\` (\`csc_…\`). ${ERRORS}`,
+    credential: 'A client key (`csc_…`).',
   },
   application: {
     base: APPLICATION_BASE,
     title: 'cloudsvc Application API',
-    description: 'Administrator API for the whole control plane. Authenticate with an application key.',
+    description: `Administrator API for the whole control plane. Authenticate with an application key. ${ERRORS}`,
+    credential: 'An application key (`csa_…`) of an administrator.',
+  },
+  'console-internal': {
+    base: CONSOLE_INTERNAL_BASE,
+    title: 'cloudsvc Console Internal API',
+    description: `Spoken by the console gateway. It sits below the Application API's prefix but outside it, and takes only a console-gateway credential. ${ERRORS}`,
+    credential: 'A console-gateway credential (`csw_…`).',
   },
   agent: {
     base: AGENT_BASE,
     title: 'cloudsvc Agent API',
-    description:
-      'Spoken by the agent on each hypervisor. `enroll` takes a one-time enrollment token; every other route ' +
-      'takes the agent credential it returns.',
+    description: `Spoken by the agent on each hypervisor. \`enroll\` takes a one-time enrollment token in its body; every other route takes the agent credential it returns. ${ERRORS}`,
+    credential: 'The agent credential (`csg_…`) that `enroll` returned.',
+  },
+  admin: {
+    base: ADMIN_BASE,
+    title: 'cloudsvc Admin API',
+    description: `The migration administration paths, for administrators; their routes come with the migration work. Authenticate with an application key. ${ERRORS}`,
+    credential: 'An application key (`csa_…`) of an administrator.',
   },
 } as const;
 
 export type DocumentName = keyof typeof DOCUMENTS;
+export const DOCUMENT_NAMES = Object.keys(DOCUMENTS) as DocumentName[];
 
-/** OpenAPI 3.1 documents generated from the route definitions, and an HTML reference of them. */
-export function registerOpenApi(app: OpenAPIHono<AppEnv>, apis: Record<DocumentName, OpenAPIHono<AppEnv>>) {
-  const documents = {} as Record<DocumentName, unknown>;
-  const documentOf = (name: DocumentName) => {
-    const spec = DOCUMENTS[name];
-    const api = apis[name];
-    // Built once, on first request: registering the scheme again each time would grow the registry.
-    if (documents[name] === undefined) {
-      api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
-      documents[name] = api.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: { title: spec.title, version: VERSION, description: spec.description },
-        servers: [{ url: spec.base }],
-        security: [{ bearer: [] }],
-      });
+type Operation = { operationId?: string; summary?: string };
+type Document = { paths?: Record<string, Record<string, Operation>> };
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const words = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The operationId of a route that names none: the method, then the words of the path, a
+ * parameter counting as its name (`POST /hypervisors/{hypervisor}/maintenance` is
+ * `postHypervisorsHypervisorMaintenance`); the API's root is named after the last word of its base.
+ * It changes only when the method or the path does, so client code generated from it stays put.
+ */
+export function derivedOperationId(method: string, path: string, base: string): string {
+  const pathWords = words(path);
+  const named = pathWords.length > 0 ? pathWords : words(base).slice(-1);
+  return method.toLowerCase() + named.map(capitalized).join('');
+}
+
+/**
+ * The schema generator writes a regular expression that has flags as `source/flags`
+ * (`^[^\p{Cc}]*$/u`), a pattern that matches nothing; JSON Schema patterns carry no flags (they
+ * are read with Unicode semantics), so the suffix is cut. A slash inside a pattern is escaped, so an
+ * unescaped one before trailing letters can only be that suffix.
+ */
+const FLAGS_SUFFIX = /(?<!\\)\/[dgimsuvy]+$/;
+function withoutRegexFlags(value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) withoutRegexFlags(item);
+  else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const [key, child] of Object.entries(record)) {
+      if (key === 'pattern' && typeof child === 'string') record[key] = child.replace(FLAGS_SUFFIX, '');
+      else withoutRegexFlags(child);
     }
-    return documents[name];
-  };
+  }
+}
 
-  app.get('/openapi/:name{(client|application|agent)\\.json}', (c) =>
-    c.json(documentOf(c.req.param('name').replace('.json', '') as DocumentName) as object),
+function withOperationIds<T extends Document>(document: T, base: string): T {
+  const seen = new Map<string, string>();
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      operation.operationId ??= derivedOperationId(method, path, base);
+      const where = `${method.toUpperCase()} ${path}`;
+      const clash = seen.get(operation.operationId);
+      // Two operations with one id would make generated clients drop one of them.
+      if (clash) throw new Error(`operationId ${operation.operationId} of ${where} is also that of ${clash}`);
+      seen.set(operation.operationId, where);
+    }
+  }
+  return document;
+}
+
+/** The OpenAPI 3.1 document of each API, generated from its route definitions. */
+export function openApiDocuments(
+  apis: Record<DocumentName, OpenAPIHono<AppEnv>>,
+): Record<DocumentName, object> {
+  const documents = {} as Record<DocumentName, object>;
+  for (const name of DOCUMENT_NAMES) {
+    const spec = DOCUMENTS[name];
+    const document = apis[name].getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: spec.title, version: VERSION, description: spec.description },
+      servers: [{ url: spec.base }],
+      security: [{ bearer: [] }],
+    });
+    // Added to the generated document, not registered on the API: the API is left as it was built.
+    document.components = {
+      ...document.components,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: spec.credential } },
+    };
+    withoutRegexFlags(document);
+    documents[name] = withOperationIds(document as Document, spec.base);
+  }
+  return documents;
+}
+
+/** Serves the documents, and an HTML reference of them at /docs. */
+export function registerOpenApi(app: OpenAPIHono<AppEnv>, apis: Record<DocumentName, OpenAPIHono<AppEnv>>) {
+  // Built on first request, once every route is registered; the same objects are served after.
+  let documents: Record<DocumentName, object> | undefined;
+  const built = () => {
+    documents ??= openApiDocuments(apis);
+    return documents;
+  };
+  app.get(`/openapi/:name{(${DOCUMENT_NAMES.join('|')})\\.json}`, (c) =>
+    c.json(built()[c.req.param('name').replace(/\.json$/, '') as DocumentName]),
   );
   app.get('/docs', (c) =>
-    c.html(renderReference(Object.keys(DOCUMENTS).map((name) => documentOf(name as DocumentName) as never))),
+    c.html(
+      renderReference(DOCUMENT_NAMES.map((name) => ({ name, document: built()[name] as ReferenceDocument }))),
+    ),
   );
 }

@@ -3,6 +3,7 @@
  * asset from elsewhere, so it works on a machine with no internet access.
  */
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -11,7 +12,7 @@ interface Operation {
   responses?: Record<string, { description?: string }>;
 }
 
-interface Document {
+export interface ReferenceDocument {
   info: { title: string; description?: string; version: string };
   servers?: { url: string }[];
   paths?: Record<string, Record<string, Operation>>;
@@ -24,7 +25,7 @@ const escapeHtml = (text: string) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
-function schemaText(schema: unknown, doc: Document): string {
+function schemaText(schema: unknown, doc: ReferenceDocument): string {
   const ref = (schema as { $ref?: string } | undefined)?.$ref;
   if (ref) {
     const name = ref.split('/').pop()!;
@@ -33,7 +34,7 @@ function schemaText(schema: unknown, doc: Document): string {
   return JSON.stringify(schema ?? {}, null, 2);
 }
 
-function renderOperation(doc: Document, path: string, method: string, op: Operation): string {
+function renderOperation(doc: ReferenceDocument, path: string, method: string, op: Operation): string {
   const base = doc.servers?.[0]?.url ?? '';
   const params = (op.parameters ?? [])
     .map(
@@ -47,20 +48,25 @@ function renderOperation(doc: Document, path: string, method: string, op: Operat
     .join('');
   return `<section class="op">
   <h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(base + path)}</code></h3>
-  <p>${escapeHtml(op.summary ?? '')}</p>${op.description ? `<p class="d">${escapeHtml(op.description)}</p>` : ''}
+  <p>${escapeHtml(op.summary ?? '')}${op.operationId ? ` <code class="id">${escapeHtml(op.operationId)}</code>` : ''}</p>${op.description ? `<p class="d">${escapeHtml(op.description)}</p>` : ''}
   ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}
   ${body ? `<h4>Request body</h4><pre>${escapeHtml(schemaText(body, doc))}</pre>` : ''}
   <h4>Responses</h4><ul>${responses}</ul>
 </section>`;
 }
 
-export function renderReference(documents: Document[]): string {
+/** `name` is the document's name in /openapi/<name>.json. */
+export function renderReference(documents: { name: string; document: ReferenceDocument }[]): string {
+  const links = documents
+    .map(({ name }) => `<a href="/openapi/${escapeHtml(name)}.json">${escapeHtml(name)}</a>`)
+    .join(', ');
   const sections = documents
-    .map((doc) => {
+    .map(({ document: doc }) => {
       const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
         Object.entries(methods).map(([method, op]) => renderOperation(doc, path, method, op)),
       );
-      return `<h2>${escapeHtml(doc.info.title)}</h2><p>${escapeHtml(doc.info.description ?? '')}</p>${ops.join('\n')}`;
+      const body = ops.length > 0 ? ops.join('\n') : '<p>No operations yet.</p>';
+      return `<h2>${escapeHtml(doc.info.title)}</h2><p>${escapeHtml(doc.info.description ?? '')}</p>${body}`;
     })
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cloudsvc API reference</title>
@@ -68,8 +74,7 @@ export function renderReference(documents: Document[]): string {
 code,pre{font-family:ui-monospace,monospace}pre{background:#f4f5f7;padding:.6rem;overflow:auto;font-size:13px}
 .op{border-top:1px solid #dde;padding:.5rem 0}.m{display:inline-block;min-width:4.5rem;font-size:13px;color:#fff;
 border-radius:3px;text-align:center;padding:1px 4px}.get{background:#2b6cb0}.post{background:#2f855a}
-.patch,.put{background:#b7791f}.delete{background:#c53030}.d{color:#444}</style></head><body>
-<h1>cloudsvc API reference</h1><p>OpenAPI documents: <a href="/openapi/client.json">client</a>,
-<a href="/openapi/application.json">application</a>, <a href="/openapi/agent.json">agent</a>.</p>
+.patch,.put{background:#b7791f}.delete{background:#c53030}.d{color:#444}.id{color:#666;font-size:13px}</style></head><body>
+<h1>cloudsvc API reference</h1><p>OpenAPI documents: ${links}.</p>
 ${sections}</body></html>`;
 }

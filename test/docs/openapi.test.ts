@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_NAMES, DOCUMENTS, derivedOperationId } from '../../api/openapi.js';
+import { type Body, createTestApp, json, type TestApp } from '../harness.js';
+
+/**
+ * The OpenAPI documents as served: one per API, each operation named and summarised, listed on
+ * /docs and in the README. (`npm run lint:openapi` lints the same documents with Redocly.)
+ */
+let t: TestApp;
+const documents: Record<string, Body> = {};
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const name of DOCUMENT_NAMES) {
+    const res = await t.app.request(`/openapi/${name}.json`);
+    expect(res.status, name).toBe(200);
+    documents[name] = await json(res);
+  }
+});
+afterAll(() => t.close());
+
+const operationsOf = (doc: Body) =>
+  Object.entries<Body>(doc.paths ?? {}).flatMap(([path, operations]) =>
+    Object.entries<Body>(operations).map(([method, operation]) => ({ path, method, operation })),
+  );
+
+describe('the OpenAPI documents', () => {
+  it('are served for all five APIs, each with its base as server', () => {
+    expect(DOCUMENT_NAMES).toEqual(['client', 'application', 'console-internal', 'agent', 'admin']);
+    for (const name of DOCUMENT_NAMES) {
+      expect(documents[name].openapi, name).toBe('3.1.0');
+      expect(documents[name].servers, name).toEqual([{ url: DOCUMENTS[name].base }]);
+      expect(documents[name].components.securitySchemes.bearer.scheme, name).toBe('bearer');
+    }
+    expect(operationsOf(documents['console-internal']).map((o) => `${o.method} ${o.path}`)).toEqual([
+      'post /heartbeat',
+    ]);
+    // No admin route yet, but a valid document all the same.
+    expect(documents.admin.info.title).toBe('cloudsvc Admin API');
+    expect(documents.admin.paths).toEqual({});
+  });
+
+  it('give every operation a summary and an operationId unique in its document', () => {
+    for (const name of DOCUMENT_NAMES) {
+      const ids = operationsOf(documents[name]).map(({ path, method, operation }) => {
+        expect(operation.summary, `${name}: ${method} ${path}`).toMatch(/\S/);
+        expect(operation.operationId, `${name}: ${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+        return operation.operationId;
+      });
+      expect(new Set(ids).size, name).toBe(ids.length);
+    }
+    expect(documents.client.paths['/{cloudInstance}/power'].post.operationId).toBe('postCloudInstancePower');
+    expect(documents.client.paths['/'].get.operationId).toBe('getCloud');
+    expect(documents.agent.paths['/tasks/{task}/completed'].post.operationId).toBe('postTasksTaskCompleted');
+  });
+
+  it('derive an operationId from the method and the path only', () => {
+    expect(derivedOperationId('get', '/hypervisors/{hypervisor}', '/api/application/cloudsvc')).toBe(
+      'getHypervisorsHypervisor',
+    );
+    expect(derivedOperationId('POST', '/hypervisors/{hypervisor}/enrollment-token', '/x')).toBe(
+      'postHypervisorsHypervisorEnrollmentToken',
+    );
+    expect(derivedOperationId('get', '/', '/api/client/cloud')).toBe('getCloud');
+  });
+
+  it('carry patterns a JSON Schema validator reads as the server does', () => {
+    const patterns: string[] = [];
+    const collect = (value: unknown) => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) {
+          if (key === 'pattern' && typeof child === 'string') patterns.push(child);
+          else collect(child);
+        }
+      }
+    };
+    for (const name of DOCUMENT_NAMES) collect(documents[name]);
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const pattern of patterns) expect(() => new RegExp(pattern, 'u'), pattern).not.toThrow();
+    // A hypervisor's name: plain text passes, a NUL does not, as the API itself decides.
+    const name = documents.application.components.schemas.HypervisorCreate.properties.name;
+    const pattern = new RegExp(name.pattern, 'u');
+    expect(pattern.test('hv-01')).toBe(true);
+    expect(pattern.test('hv\u000001')).toBe(false);
+  });
+});
+
+describe('the reference page and the README', () => {
+  it('/docs links and renders every document', async () => {
+    const html = await (await t.app.request('/docs')).text();
+    for (const name of DOCUMENT_NAMES) {
+      expect(html).toContain(`href="/openapi/${name}.json"`);
+      expect(html).toContain(DOCUMENTS[name].title);
+    }
+    expect(html).toContain('/api/application/cloudsvc/console/internal/heartbeat');
+    expect(html).toContain('postCloudInstancePower');
+  });
+
+  it('the README names every document', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of DOCUMENT_NAMES) expect(readme.includes(`/openapi/${name}.json`), name).toBe(true);
+  });
+});
