@@ -1,36 +1,62 @@
+import pino, { type Logger as Pino } from 'pino';
+import { redactFields, redactText } from './redaction.js';
+
 /**
- * Structured logs: one JSON object per line on stdout, with the bindings of its context
- * (request_id, support_id, workflow_id …) so a support id or request id finds every line.
+ * Structured logs: one JSON object per line on stdout, written by pino, with the bindings of its
+ * context (request_id, support_id, workflow_id …) so a support id or request id finds every line.
+ * Every line passes the one redaction list of platform/redaction.ts: its message, its bindings and
+ * its fields, errors and their causes included.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-export function describeError(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) {
-    return {
-      name: error.name,
-      message: error.message,
-      stack: error.stack,
-      ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }),
-    };
-  }
-  return { value: String(error) };
-}
-
 type Write = (line: string) => void;
 
-// A class, not closures: every request makes a child, and that must cost one allocation.
-export class Logger {
-  readonly #threshold: number;
+function rootPino(level: LogLevel, bindings: Record<string, unknown>, write: Write | undefined): Pino {
+  return pino(
+    {
+      level,
+      base: redactFields(bindings),
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: redactFields,
+      },
+      hooks: {
+        // The message is text like any field's: a secret pasted into it is caught by its shape.
+        logMethod(args, method) {
+          if (typeof args[1] === 'string') args[1] = redactText(args[1]);
+          method.apply(this, args);
+        },
+      },
+    },
+    write ? { write } : process.stdout,
+  );
+}
 
-  constructor(
-    private readonly level: LogLevel,
-    private readonly bindings: Record<string, unknown> = {},
-    private readonly write: Write = (line) => process.stdout.write(line),
-    private readonly parent?: Logger,
+export class Logger {
+  readonly #level: LogLevel;
+  readonly #threshold: number;
+  readonly #parent: Logger | undefined;
+  readonly #bindings: Record<string, unknown>;
+  #pino: Pino | undefined;
+
+  private constructor(
+    level: LogLevel,
+    bindings: Record<string, unknown>,
+    parent: Logger | undefined,
+    root: Pino | undefined,
   ) {
+    this.#level = level;
     this.#threshold = RANK[level];
+    this.#bindings = bindings;
+    this.#parent = parent;
+    this.#pino = root;
+  }
+
+  static root(level: LogLevel, bindings: Record<string, unknown>, write?: Write): Logger {
+    return new Logger(level, bindings, undefined, rootPino(level, bindings, write));
   }
 
   enabled(level: Exclude<LogLevel, 'silent'>): boolean {
@@ -38,42 +64,34 @@ export class Logger {
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
-    this.#emit('debug', msg, fields);
+    if (RANK.debug >= this.#threshold) this.#resolved().debug(fields ?? {}, msg);
   }
   info(msg: string, fields?: Record<string, unknown>): void {
-    this.#emit('info', msg, fields);
+    if (RANK.info >= this.#threshold) this.#resolved().info(fields ?? {}, msg);
   }
   warn(msg: string, fields?: Record<string, unknown>): void {
-    this.#emit('warn', msg, fields);
+    if (RANK.warn >= this.#threshold) this.#resolved().warn(fields ?? {}, msg);
   }
   error(msg: string, fields?: Record<string, unknown>): void {
-    this.#emit('error', msg, fields);
+    if (RANK.error >= this.#threshold) this.#resolved().error(fields ?? {}, msg);
   }
 
-  /** Bindings are merged when a line is written, not here: most children never write one. */
+  /**
+   * The pino child is made when the first line is written, not here: every request makes a child
+   * and most never write a line, so a child costs one allocation (README "Logging").
+   */
   child(bindings: Record<string, unknown>): Logger {
-    return new Logger(this.level, bindings, this.write, this);
+    return new Logger(this.#level, bindings, this, undefined);
   }
 
-  #allBindings(): Record<string, unknown> {
-    return this.parent ? { ...this.parent.#allBindings(), ...this.bindings } : this.bindings;
-  }
-
-  #emit(level: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>): void {
-    if (RANK[level] < this.#threshold) return;
-    const record: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      level,
-      msg,
-      ...this.#allBindings(),
-    };
-    for (const [key, value] of Object.entries(fields ?? {})) {
-      record[key] = value instanceof Error ? describeError(value) : value;
-    }
-    this.write(`${JSON.stringify(record)}\n`);
+  #resolved(): Pino {
+    // pino runs its bindings formatter on the root's bindings only, so a child's are redacted here.
+    this.#pino ??= this.#parent!.#resolved().child(redactFields(this.#bindings));
+    return this.#pino;
   }
 }
 
+/** `write` receives each line (a test's sink); without it, lines go to stdout. */
 export function createLogger(level: LogLevel, bindings: Record<string, unknown> = {}, write?: Write): Logger {
-  return new Logger(level, bindings, write);
+  return Logger.root(level, bindings, write);
 }
