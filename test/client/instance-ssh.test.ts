@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertImage } from '../../db/repositories/catalog.js';
-import { insertInstance } from '../../db/repositories/instances.js';
+import { insertInstance, setInstanceSshKeys } from '../../db/repositories/instances.js';
 import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
+import { KEYS } from './ssh-key-fixtures.js';
 
 let t: TestApp;
 let owner: { id: string; key: string };
@@ -58,6 +59,43 @@ describe('GET /{cloudInstance}/ssh', () => {
       object: 'ssh_connection',
       attributes: { host: '203.0.113.7', port: 22, username: 'debian', keys: [] },
     });
+  });
+
+  it('lists the name and fingerprint of each key the instance was made with, by name', async () => {
+    const instance = await instanceOf({ osFamily: 'debian' });
+    await setInstanceSshKeys(t.db, instance.id, [
+      { name: 'work', fingerprint: KEYS.rsa2048.fingerprint, public_key: KEYS.rsa2048.line },
+      { name: 'laptop', fingerprint: KEYS.ed25519.fingerprint, public_key: KEYS.ed25519.line },
+    ]);
+    expect((await json(await ssh(instance.id))).attributes.keys).toEqual([
+      { name: 'laptop', fingerprint: KEYS.ed25519.fingerprint },
+      { name: 'work', fingerprint: KEYS.rsa2048.fingerprint },
+    ]);
+  });
+
+  it('still lists a key the customer has deleted from the account since', async () => {
+    const me = await seed.key(t.db, owner.id, 'client');
+    const added = await t.app.request('/api/client/cloud/ssh-keys', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${me}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: `gone-${randomUUID()}`, public_key: KEYS.ecdsa256.line }),
+    });
+    const key = (await json(added)).attributes;
+    const instance = await instanceOf({ osFamily: 'ubuntu' });
+    await setInstanceSshKeys(t.db, instance.id, [
+      { name: key.name, fingerprint: key.fingerprint, public_key: key.public_key },
+    ]);
+    expect(
+      (
+        await t.app.request(`/api/client/cloud/ssh-keys/${key.uuid}`, {
+          method: 'DELETE',
+          headers: bearer(me),
+        })
+      ).status,
+    ).toBe(204);
+    expect((await json(await ssh(instance.id))).attributes.keys).toEqual([
+      { name: key.name, fingerprint: KEYS.ecdsa256.fingerprint },
+    ]);
   });
 
   it('logs in as ubuntu on Ubuntu, as root on any other family and on an instance without an image', async () => {

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findOsFamilyOfInstance } from '../../../db/repositories/images.js';
-import { findInstanceOfUser } from '../../../db/repositories/instances.js';
+import { findInstanceOfUser, listInstanceSshKeys } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
@@ -31,8 +31,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const instance = await findInstanceOfUser(db, c.get('principal').userId!, cloudInstance);
     if (!instance) throw notFound();
     const osFamily = await findOsFamilyOfInstance(db, instance.id);
-    // Instances do not record the keys they were made with until instance create does
-    // (instance_ssh_keys); until then there are none to show.
-    return c.json(serializeSshConnection(instance, osFamily, []), 200);
+    const keys = await listInstanceSshKeys(db, instance.id);
+    return c.json(serializeSshConnection(instance, osFamily, keys), 200);
   });
 }
