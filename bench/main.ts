@@ -8,12 +8,14 @@
  *     workflow). Target: p50 <= 50 ms, p99 <= 250 ms.
  *  3. Power actions: alternating stop/start on one instance through the API, zero-latency driver,
  *     request to settled. Target: p50 <= 100 ms, p99 <= 300 ms, no failures.
+ *  4. Provisioning: instances created one after another through the API, zero-latency driver,
+ *     `POST /` to `running`; deleted through the API at the end. Target: p50 <= 300 ms.
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default.
  * The servers run compiled (it builds first), as in production. It uses PostgreSQL at DATABASE_URL (default: the local server), in a database of its own that
  * it drops at the end, and a Temporal dev server of its own.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +39,14 @@ import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
 import { closedLoop, type LoadResult, openLoop } from './load.js';
 import { POLL_INTERVAL_MS, powerActionStages, runPowerActions, SETTLE_LIMIT_MS } from './power-actions.js';
+import {
+  CREATE_SETTLE_LIMIT_MS,
+  deleteCreated,
+  hypervisorSizeFor,
+  provisioningStages,
+  runCreates,
+  seedProvisioning,
+} from './provisioning.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const POOL_SIZE = 10;
@@ -47,7 +57,10 @@ const PROBES = Number(process.env.BENCH_PROBES ?? 200);
 const POWER_ACTIONS = Number(process.env.BENCH_POWER_ACTIONS ?? 100);
 /** Actions before the measured ones: connections, prepared statements and JIT, as the other parts warm up. */
 const POWER_WARM_UP = 4;
-const ALL_PARTS = ['show', 'agent', 'power'] as const;
+const CREATES = Number(process.env.BENCH_CREATES ?? 50);
+/** Creates before the measured ones, for the same reason as the power actions' warm-up. */
+const CREATE_WARM_UP = 4;
+const ALL_PARTS = ['show', 'agent', 'power', 'provision'] as const;
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const part of PARTS)
   if (!(ALL_PARTS as readonly string[]).includes(part))
@@ -152,10 +165,18 @@ async function main() {
       DATABASE_POOL_SIZE: String(POOL_SIZE),
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
+      // Provisioning seals a root password (the service refuses without a key), which the API
+      // opens for the agent: the API and the worker need the same key.
+      SECRETS_KEY: randomBytes(32).toString('base64'),
     };
 
     const apiPort = await freePort();
-    const api = launch('api/main.ts', { ...env, PORT: String(apiPort) });
+    // The creates come faster than a customer may make them: the rate limit would refuse most.
+    const api = launch('api/main.ts', {
+      ...env,
+      PORT: String(apiPort),
+      INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000',
+    });
     await waitForPort(apiPort, 30_000, 'cloudsvc API');
 
     // 1. Show-instance against the baseline: both servers up, measured in alternating rounds so
@@ -194,19 +215,23 @@ async function main() {
           `p99 at half peak ${ms(ours.half.p99)} (target <= 5 ms: ${ours.half.p99 <= 5 ? 'met' : 'NOT met'})`,
       );
     }
-    if (!PARTS.has('agent') && !PARTS.has('power')) return;
+    if (!PARTS.has('agent') && !PARTS.has('power') && !PARTS.has('provision')) return;
 
-    // Parts 2 and 3 need a worker and an agent: the worker in this process, the agent compiled.
+    // Parts 2 to 4 need a worker and an agent: the worker in this process, the agent compiled.
     const config = configWith({ ...env, LOG_LEVEL: 'warn' });
     installRuntimeLogger(createLogger('warn', { service: 'bench-worker' }));
     const worker = await createWorker({ config, db });
     const running = worker.worker.run();
-    const hv = await insertHypervisor(db, {
-      name: 'bench-hv',
-      locationId: location.id,
+    // Placement counts the hypervisor row's size, the simulated driver its own: both fit the creates.
+    const size = hypervisorSizeFor(PARTS.has('provision') ? CREATE_WARM_UP + CREATES : 0, {
       cpuCores: 8,
       memoryMb: 8192,
       diskMb: 100_000,
+    });
+    const hv = await insertHypervisor(db, {
+      name: 'bench-hv',
+      locationId: location.id,
+      ...size,
       capabilities: [],
       storageBackends: ['local'],
     });
@@ -220,6 +245,11 @@ async function main() {
       AGENT_STATE_DIR: mkdtempSync(join(tmpdir(), 'bench-agent-')),
       AGENT_ENROLLMENT_TOKEN: enrollment.token,
       AGENT_SIM_LATENCY_MS: '{"default":0}',
+      AGENT_CAPACITY: JSON.stringify({
+        cpu_cores: size.cpuCores,
+        memory_mb: size.memoryMb,
+        disk_mb: size.diskMb,
+      }),
     });
     for (let i = 0; (await findHypervisor(db, hv.id))?.status !== 'online'; i++) {
       if (i > 300) throw new Error('bench agent did not enroll');
@@ -352,6 +382,70 @@ async function main() {
               `finished → settling begun ${stages.finishedToSettling.toFixed(1)} ms, ` +
               `settling begun → seen settled ${stages.settlingToSeen.toFixed(1)} ms`,
           );
+      } finally {
+        await poll.close();
+      }
+    }
+
+    // 4. Provisioning: creates through the API onto the agent's hypervisor, then their deletion.
+    if (PARTS.has('provision')) {
+      await seedProvisioning(db, location.id, CREATE_WARM_UP + CREATES);
+      const poll = createDatabase({
+        url: databaseUrl,
+        poolSize: 1,
+        namedStatements: true,
+        applicationName: 'bench-settle-poll',
+      });
+      const target = {
+        apiUrl: `http://127.0.0.1:${apiPort}`,
+        clientKey: key,
+        locationCode: location.code,
+        pollDb: poll.db,
+      };
+      try {
+        const warmUp = await runCreates(target, CREATE_WARM_UP, 'bench-warm-up');
+        const result = warmUp.abortedBecause ? warmUp : await runCreates(target, CREATES, 'bench-create');
+        const all = [...warmUp.creates, ...(result === warmUp ? [] : result.creates)];
+        const measured = result === warmUp ? [] : result.creates;
+        const failed = all.filter((c) => c.failure !== undefined);
+        const settled = measured
+          .filter((c) => c.failure === undefined)
+          .map((c) => c.settledMs!)
+          .sort((a, b) => a - b);
+        const at = (q: number) =>
+          settled[Math.min(settled.length - 1, Math.floor(q * settled.length))] ?? Number.NaN;
+        const p50 = at(0.5);
+        const unsent = CREATE_WARM_UP + CREATES - all.length;
+        console.log(
+          `provisioning (${CREATES} creates one after another after ${CREATE_WARM_UP} warm-up, zero-latency driver; ` +
+            `POST / to status running with no running operation, seen by polling the instance row every ${POLL_INTERVAL_MS} ms): ` +
+            `p50 ${p50.toFixed(1)} ms (target <= 300: ${p50 <= 300 ? 'met' : 'NOT met'}), ` +
+            `p99 ${at(0.99).toFixed(1)} ms, max ${(settled.at(-1) ?? Number.NaN).toFixed(1)} ms, ` +
+            `failures ${failed.length + unsent} (non-202, not running, or not settled in ${CREATE_SETTLE_LIMIT_MS / 1000} s, warm-up included)`,
+        );
+        if (result.abortedBecause)
+          console.log(`  stopped after ${all.length} creates (${unsent} not sent): ${result.abortedBecause}`);
+        const reasons = new Map<string, number>();
+        for (const { failure } of failed) reasons.set(failure!, (reasons.get(failure!) ?? 0) + 1);
+        for (const [reason, count] of reasons) console.log(`  failed: ${reason} (${count}x)`);
+        const accepted = measured
+          .flatMap((c) => (c.acceptedMs === undefined ? [] : [c.acceptedMs]))
+          .sort((a, b) => a - b);
+        const stages = await provisioningStages(db, measured);
+        if (stages)
+          console.log(
+            `  request → 202 p50 ${accepted[Math.floor(accepted.length / 2)]!.toFixed(1)} ms; stages (median): ` +
+              `request → operation begun ${stages.requestToBegun.toFixed(1)} ms, ` +
+              `begun → task queued ${stages.begunToQueued.toFixed(1)} ms, ` +
+              `queued → picked up ${stages.queuedToStarted.toFixed(1)} ms, ` +
+              `picked up → completed ${stages.startedToFinished.toFixed(1)} ms, ` +
+              `completed → settling begun ${stages.finishedToSettling.toFixed(1)} ms, ` +
+              `settling begun → seen settled ${stages.settlingToSeen.toFixed(1)} ms`,
+          );
+        const created = all.flatMap((c) => (c.instanceId === undefined ? [] : [c.instanceId]));
+        const cleanup = await deleteCreated(target, created);
+        console.log(`  deleted ${cleanup.deleted} of ${created.length} created instances through the API`);
+        for (const why of cleanup.left) console.log(`  not deleted: ${why}`);
       } finally {
         await poll.close();
       }

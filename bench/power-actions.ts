@@ -48,11 +48,14 @@ const instanceState = precompiled((db: Kysely<DB>, instanceId: string) =>
   db.selectFrom('instances').select(['status', 'operation_id']).where('id', '=', instanceId),
 );
 
-const wallClock = () => performance.timeOrigin + performance.now();
+export const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export const wallClock = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The status the instance settled in, or undefined if it still has a running operation at `deadline`. */
-async function settledStatus(
+export async function settledStatus(
   db: Database,
   instanceId: string,
   deadline: number,
@@ -192,7 +195,6 @@ export async function powerActionStages(
     stages.settlingToSeen.push(action.seenAt - row.settled_at.getTime());
   }
   if (stages.requestToBegun.length === 0) return undefined;
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     requestToBegun: median(stages.requestToBegun),
     begunToQueued: median(stages.begunToQueued),
