@@ -2,16 +2,19 @@ import type { Hook } from '@hono/zod-openapi';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from './context.js';
 
+/** Past this many, more field errors tell a caller nothing, and a small body would buy a large answer. */
+export const MAX_FIELD_ERRORS = 100;
+
 /**
  * zod failures become the error envelope. A path parameter that is not a UUID names no
  * resource, so it answers the same 404 as an unknown one (SPEC.md §1 conventions 1 and 2);
- * any other bad input is a 400 that names each offending field.
+ * any other bad input is a 400 that names each offending field, the first MAX_FIELD_ERRORS of them.
  */
 export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (result.success) return;
   if (result.target === 'param') throw new ApiError('SVC-RES-404');
   throw new ApiError('SVC-REQ-400', {
-    fields: result.error.issues.map((issue) => ({
+    fields: result.error.issues.slice(0, MAX_FIELD_ERRORS).map((issue) => ({
       field: issue.path.length > 0 ? issue.path.join('.') : result.target,
       detail: issue.message,
     })),

@@ -58,6 +58,52 @@ export function storableText(value: string, bounds: Pick<TextBounds, 'max' | 'mu
 /** An integer that fits a PostgreSQL `integer` column. */
 export const int4 = (min = 0) => z.number().int().min(min).max(INT4_MAX);
 
+/** float4's smallest normal magnitude: below it a `real` keeps only a few bits, and then none. */
+const FLOAT4_MIN_NORMAL = 1.1754943508222875e-38;
+
+/**
+ * A number for a PostgreSQL `real` column. The column keeps about seven significant digits and
+ * rounds the rest away, but a value too close to zero for it is refused (an error, not a zero), so
+ * such a value is taken as the zero the column would hold. `min` and `max` must lie within ±3.4e38.
+ */
+export const real = (min: number, max: number) =>
+  z
+    .number()
+    .min(min)
+    .max(max)
+    .transform((value) => (Math.abs(value) < FLOAT4_MIN_NORMAL ? 0 : value));
+
+/** The most items an array, or members an object, of a request body holds. */
+export const MAX_JSON_ITEMS = 10_000;
+/** How deep a request body nests at most. */
+export const MAX_JSON_NESTING = 64;
+
+/**
+ * Where a parsed request body is larger in shape than any route takes, or undefined. It is checked
+ * before validation: a validator that collects one issue per item of a 200,000-item array (a
+ * 400 KB body) exhausts the stack, and nesting a route ignores is still walked by whatever copies
+ * the body.
+ */
+export function jsonShapeProblem(
+  value: unknown,
+  path: readonly string[] = [],
+): { field: string; detail: string } | undefined {
+  const field = path.join('.');
+  if (path.length > MAX_JSON_NESTING)
+    return { field, detail: `Must be nested at most ${MAX_JSON_NESTING} levels deep.` };
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries: Iterable<[number | string, unknown]> = Array.isArray(value)
+    ? value.entries()
+    : Object.entries(value);
+  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+  if (size > MAX_JSON_ITEMS) return { field, detail: `Must hold at most ${MAX_JSON_ITEMS} items.` };
+  for (const [key, item] of entries) {
+    const problem = jsonShapeProblem(item, [...path, String(key)]);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 const MAX_JSON_DEPTH = 32;
 
 /**

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { int4 } from '../../domain/input-bounds.js';
+import { int4, real } from '../../domain/input-bounds.js';
 import { acceptMetrics } from '../../services/agents/metrics.js';
 import type { AppEnv } from '../context.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
@@ -16,7 +16,7 @@ const MetricsRequest = z
         z.object({
           instance_uuid: z.string().uuid(),
           sampled_at: z.string().datetime({ offset: true }),
-          cpu_percent: z.number().min(0).max(100_000),
+          cpu_percent: real(0, 100_000),
           memory_used_mb: int4(),
           disk_read_bytes: counter,
           disk_write_bytes: counter,

@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../domain/errors.js';
+import { jsonShapeProblem } from '../../domain/input-bounds.js';
 import type { Config } from '../../platform/config.js';
 import type { AppEnv } from '../context.js';
 
@@ -8,7 +9,8 @@ import type { AppEnv } from '../context.js';
  * Refuses a body over the limit while it is read, before any parser sees it: a Content-Length
  * over the limit is refused unread, a chunked body as soon as it passes the limit, and at most
  * the limit is ever held in memory. Authenticated APIs run it after their credential check, so a
- * caller without one never gets a byte of its body read.
+ * caller without one never gets a byte of its body read. A JSON body within the limit is then
+ * refused if it holds more items, or nests deeper, than any route takes.
  */
 function limitBody(limitOf: (config: Config) => number): MiddlewareHandler<AppEnv> {
   const limiters = new Map<number, MiddlewareHandler>();
@@ -29,7 +31,31 @@ function limitBody(limitOf: (config: Config) => number): MiddlewareHandler<AppEn
     }
     return limiter;
   };
-  return (c, next) => limiterFor(limitOf(c.get('deps').config))(c, next);
+  return (c, next) => limiterFor(limitOf(c.get('deps').config))(c, () => refuseOversizedJson(c).then(next));
+}
+
+/** The media types the routes' validators read as JSON. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * Refuses a JSON body whose shape no route takes (`jsonShapeProblem`) before a validator walks
+ * it. A body that is not JSON is left to the route's validator, which says so.
+ */
+async function refuseOversizedJson(c: Context<AppEnv>): Promise<void> {
+  const mediaType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
+  if (c.req.raw.body === null || !JSON_MEDIA_TYPE.test(mediaType)) return;
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return;
+  }
+  const problem = jsonShapeProblem(body);
+  if (problem) {
+    throw new ApiError('SVC-REQ-400', {
+      fields: [{ field: problem.field || 'json', detail: problem.detail }],
+    });
+  }
 }
 
 export const limitAuthenticatedBody = limitBody((config) => config.BODY_LIMIT_BYTES);
