@@ -1,13 +1,16 @@
 import type { Database } from '../db/database.js';
+import type { Config } from '../platform/config.js';
 import { createAgentTaskActivities } from './agent-tasks.js';
 import { createInstanceActivities } from './instances.js';
+import { createMigrationActivities } from './migrations.js';
 import { createOperationActivities } from './operations.js';
 
-export function createActivities(db: Database) {
+export function createActivities(db: Database, config: Pick<Config, 'SECRETS_KEY'>) {
   return {
     ...createAgentTaskActivities(db),
     ...createOperationActivities(db),
     ...createInstanceActivities(db),
+    ...createMigrationActivities(db, config.SECRETS_KEY),
   };
 }
 

@@ -31,3 +31,8 @@ export interface ReportAck {
   object: 'agent_task_ack';
   attributes: { task_id: string; sequence: number; state: string; directive: 'continue' | 'stop' };
 }
+
+export interface TransferRedemption {
+  object: 'transfer_redemption';
+  attributes: { migration_uuid: string; disk: string; endpoint: string };
+}

@@ -1,7 +1,7 @@
 import { AgentTaskFailure, AgentTaskProgressMessage, isAgentTaskType } from '../domain/agent-tasks.js';
 import { storableText } from '../domain/input-bounds.js';
 import type { Logger } from '../platform/logger.js';
-import type { AgentSettings, OfferedTask, ReportAck } from './agent-api.js';
+import type { AgentSettings, OfferedTask, ReportAck, TransferRedemption } from './agent-api.js';
 import { DriverFailure, type HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, type PanelClient } from './panel-client.js';
 
@@ -83,6 +83,8 @@ export async function runTask(
     }
     const result = await driver.execute(offered.type, offered.params, {
       signal: abort.signal,
+      redeemTransfer: async (token) =>
+        (await panel.call<TransferRedemption>('POST', '/transfers/redeem', { token })).body.attributes,
       progress: (percent, message) => {
         latest = { percent, ...(message ? { message: progressMessage(message) } : {}) };
         void report('progress');

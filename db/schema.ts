@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
+import type { MigrationMode, MigrationState, MigrationStrategy } from '../domain/migrations/states.js';
 
 /** Column types as the `pg` driver returns them; kept by hand beside db/migrations/. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -65,6 +66,8 @@ export interface HypervisorsTable {
   reported_capabilities: NullableJson<string[]>;
   last_seen_at: NullableTimestamp;
   enrolled_at: NullableTimestamp;
+  architecture: Generated<string>;
+  virtualization: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -99,6 +102,9 @@ export interface InstancesTable {
   password_sealed: string | null;
   password_visible_until: NullableTimestamp;
   password_shown_at: NullableTimestamp;
+  /** Host-bound needs (HYPERVISOR_CAPABILITIES names): each blocks a migration. */
+  host_requirements: ColumnType<string[], string | undefined, string>;
+  storage_backend: Generated<string>;
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;
@@ -173,6 +179,50 @@ export interface IdempotencyRecordsTable {
   response_body: NullableJson<unknown>;
   created_at: Timestamp;
   completed_at: NullableTimestamp;
+}
+
+export interface MigrationsTable {
+  id: string;
+  instance_id: string;
+  source_hypervisor_id: string;
+  target_hypervisor_id: string;
+  mode: MigrationMode;
+  strategy: MigrationStrategy;
+  state: Generated<MigrationState>;
+  operation_id: string;
+  workflow_id: string;
+  requested_by: string;
+  reason: string | null;
+  warnings: ColumnType<{ code: string; detail: string }[], string | undefined, string>;
+  network_plan: Json<Record<string, unknown>>;
+  failed_step: string | null;
+  failure: NullableJson<Record<string, unknown>>;
+  recovery: NullableJson<Record<string, unknown>>;
+  retain_source_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface MigrationEventsTable {
+  id: Generated<string>;
+  migration_id: string;
+  state: MigrationState;
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  at: Timestamp;
+}
+
+export interface TransferTokensTable {
+  id: Generated<string>;
+  migration_id: string;
+  disk: string;
+  token_hash: string;
+  receiver_hypervisor_id: string;
+  endpoint_sealed: string | null;
+  expires_at: Timestamp;
+  redeemed_at: NullableTimestamp;
+  voided_at: NullableTimestamp;
+  created_at: Timestamp;
 }
 
 export interface InstanceSshKeysTable {
@@ -284,6 +334,9 @@ export interface DB {
   instance_operations: InstanceOperationsTable;
   ssh_keys: SshKeysTable;
   instance_ssh_keys: InstanceSshKeysTable;
+  migrations: MigrationsTable;
+  migration_events: MigrationEventsTable;
+  transfer_tokens: TransferTokensTable;
   ip_pools: IpPoolsTable;
   ip_addresses: IpAddressesTable;
   reservations: ReservationsTable;

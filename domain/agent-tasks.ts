@@ -24,6 +24,87 @@ const guestSetup = {
   ssh_keys: sshKeys,
 };
 
+/**
+ * The migration's tasks (SPEC.md §1: semantic, never hypervisor URIs, host paths or commands). The
+ * source and the target each get their own; the disk moves between them by a transfer token the
+ * receiving agent redeems through the panel, which tells it where the sender can be reached.
+ */
+const migrationId = z.string().uuid();
+const onMigration = { migration_id: migrationId, instance_id: instanceId };
+const checksum = z.string().min(1).max(128);
+const MIGRATION_TASKS = {
+  /** Target: make room for the incoming instance. */
+  'migration.prepare_target': {
+    params: z.object({
+      ...onMigration,
+      hostname: z.string().min(1).max(253),
+      cpu_cores: z.number().int().positive(),
+      memory_mb: z.number().int().positive(),
+      disk_mb: z.number().int().positive(),
+    }),
+    result: z.object({ prepared: z.boolean() }),
+  },
+  /** Source: offer the disk for transfer; `endpoint` is opaque to the panel, handed only to the redeemer. */
+  'disk.export': {
+    params: z.object({ ...onMigration, disk: z.string().min(1).max(32) }),
+    result: z.object({
+      checksum,
+      size_mb: z.number().int().nonnegative(),
+      endpoint: z.string().min(1).max(1024),
+    }),
+  },
+  /** Target: redeem the token, pull the disk from the sender. */
+  'disk.transfer': {
+    params: z.object({
+      ...onMigration,
+      disk: z.string().min(1).max(32),
+      transfer_token: z.string().min(1).max(512),
+    }),
+    result: z.object({ checksum, size_mb: z.number().int().nonnegative() }),
+  },
+  /** Target: the checksum of what arrived. */
+  'disk.verify': {
+    params: z.object({ ...onMigration, disk: z.string().min(1).max(32) }),
+    result: z.object({ checksum }),
+  },
+  'network.prepare': {
+    params: z.object({ ...onMigration, ipv4: z.string().nullable(), ipv6: z.string().nullable() }),
+    result: z.object({ prepared: z.boolean() }),
+  },
+  'network.release': {
+    params: z.object(onMigration),
+    result: z.object({ released: z.boolean() }),
+  },
+  /** Target: define the guest (a cold move pulls the disk's last changes first). */
+  'migration.define_target': {
+    params: z.object({ ...onMigration, final_sync: z.boolean() }),
+    result: z.object({ defined: z.boolean() }),
+  },
+  /** Source: move the running guest's memory to the target; the guest then runs there. */
+  'migration.live': {
+    params: z.object({ ...onMigration, target_hypervisor_id: z.string().uuid() }),
+    result: z.object({ downtime_ms: z.number().int().nonnegative() }),
+  },
+  'migration.start_target': {
+    params: z.object({ ...onMigration, start: z.boolean() }),
+    result: z.object({ power_state: powerState }),
+  },
+  'migration.verify_target': {
+    params: z.object(onMigration),
+    result: z.object({ power_state: powerState }),
+  },
+  /** Target: throw away whatever the migration put there (a rollback). */
+  'migration.discard_target': {
+    params: z.object(onMigration),
+    result: z.object({ discarded: z.boolean() }),
+  },
+  /** Source: remove the old copy once the retention window has passed. */
+  'migration.cleanup_source': {
+    params: z.object(onMigration),
+    result: z.object({ removed: z.boolean() }),
+  },
+} as const;
+
 export const AGENT_TASKS = {
   'instance.create': {
     params: z.object({
@@ -64,6 +145,7 @@ export const AGENT_TASKS = {
     params: z.object({ instance_id: instanceId, root_password: rootPassword }),
     result: z.object({ changed: z.boolean() }),
   },
+  ...MIGRATION_TASKS,
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {
     params: z.object({}),

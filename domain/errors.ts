@@ -33,6 +33,20 @@ export const ERROR_CATALOGUE = {
     detail: 'The password was shown once already, or its window has passed. Regenerate it to see a new one.',
   },
   'SVC-CONFIG-503': { status: 503, detail: 'The service is not configured for this action.' },
+  'SVC-TRANSFER-401': {
+    status: 401,
+    detail: 'The transfer token is unknown, already redeemed, expired or not for this hypervisor.',
+  },
+  MIGRATION_BLOCKED: { status: 409, detail: 'The migration is blocked; see the preflight for its blockers.' },
+  MIGRATION_PAST_POINT_OF_NO_RETURN: {
+    status: 409,
+    detail: 'The migration has passed its point of no return: it can no longer be cancelled or rolled back.',
+  },
+  MIGRATION_NOT_RECOVERABLE: {
+    status: 409,
+    detail: 'The migration is not waiting for a recovery decision.',
+  },
+  MIGRATION_FINISHED: { status: 409, detail: 'The migration has already ended.' },
   'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
   'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
   INSTANCE_MIGRATING: {

@@ -18,12 +18,14 @@ const KEYS = {
   instance: defineSearchAttributeKey(SEARCH_ATTRIBUTES.instance, SearchAttributeType.KEYWORD),
   hypervisor: defineSearchAttributeKey(SEARCH_ATTRIBUTES.hypervisor, SearchAttributeType.KEYWORD),
   operation: defineSearchAttributeKey(SEARCH_ATTRIBUTES.operation, SearchAttributeType.KEYWORD),
+  migrationState: defineSearchAttributeKey(SEARCH_ATTRIBUTES.migrationState, SearchAttributeType.KEYWORD),
 };
 
 export interface SearchAttributeValues {
   readonly instance?: string;
   readonly hypervisor?: string;
   readonly operation?: string;
+  readonly migrationState?: string;
 }
 
 /**
@@ -45,6 +47,7 @@ const START_POLICIES: Record<
   deleteInstance: INSTANCE_OPERATION,
   rebuildInstance: INSTANCE_OPERATION,
   resetInstancePassword: INSTANCE_OPERATION,
+  migrateInstance: INSTANCE_OPERATION,
   probeHypervisor: { conflict: WorkflowIdConflictPolicy.FAIL, reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE },
 };
 

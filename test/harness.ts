@@ -126,6 +126,8 @@ export async function startTestWorker(config: Config): Promise<TestWorker> {
   return {
     worker,
     async stop() {
+      // Idempotent: a test may stop the worker early (to lose it mid-workflow) and close later.
+      if (worker.getState() === 'STOPPED') return;
       worker.shutdown();
       await running;
       await (connection as NativeConnection).close();

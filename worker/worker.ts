@@ -26,7 +26,10 @@ export async function bundleWorkflows(): Promise<{ code: string }> {
 }
 
 export interface WorkerOptions {
-  readonly config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>;
+  readonly config: Pick<
+    Config,
+    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'SECRETS_KEY'
+  >;
   readonly db: Database;
   readonly bundle?: WorkflowBundleOption;
 }
@@ -40,7 +43,7 @@ export async function createWorker(
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
     workflowBundle: options.bundle ?? (await bundleWorkflows()),
-    activities: createActivities(options.db),
+    activities: createActivities(options.db, options.config),
   });
   return { worker, connection };
 }

@@ -5,6 +5,11 @@ export interface TaskContext {
   /** Aborted when the panel says stop (cancelled or superseded) or the agent shuts down. */
   readonly signal: AbortSignal;
   progress(percent: number, message?: string): void;
+  /**
+   * Redeems a migration's transfer token through the panel (once: a second redemption is
+   * refused) and learns where the sending hypervisor offers the disk.
+   */
+  redeemTransfer(token: string): Promise<{ migration_uuid: string; disk: string; endpoint: string }>;
 }
 
 export interface Capacity {

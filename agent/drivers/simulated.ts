@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -19,6 +18,12 @@ import {
   type InstanceSample,
   type TaskContext,
 } from './driver.js';
+import {
+  applyMigrationTask,
+  type IncomingInstance,
+  isMigrationTask,
+  type MigrationTaskType,
+} from './simulated-migration.js';
 
 export interface SimulatedInstance {
   hostname: string;
@@ -74,6 +79,8 @@ export interface SimulatedState {
   faults_fired: Partial<Record<AgentTaskType, number>>;
   /** Faults armed at run time, kept across restarts so a crash fault does not fire again. */
   armed_faults: PendingFault[];
+  /** Instances arriving by migration, by migration id (simulated-migration.ts). */
+  incoming?: Record<string, IncomingInstance>;
 }
 
 export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');
@@ -142,7 +149,9 @@ export class SimulatedDriver implements HypervisorDriver {
       throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, false);
 
     await this.#work(type, ctx, fault === 'hang');
-    const result = this.#apply(type, parsed.data);
+    const result = isMigrationTask(type)
+      ? await this.#migrate(type, parsed.data, ctx)
+      : this.#apply(type as Exclude<AgentTaskType, MigrationTaskType>, parsed.data);
     if (fault === 'crash-after') this.#crash();
     return result;
   }
@@ -188,7 +197,23 @@ export class SimulatedDriver implements HypervisorDriver {
     if (ctx.signal.aborted) throw new DriverFailure('ABORTED', `${type} aborted`, true);
   }
 
-  #apply(type: AgentTaskType, params: unknown): Record<string, unknown> {
+  async #migrate(
+    type: MigrationTaskType,
+    params: unknown,
+    ctx: TaskContext,
+  ): Promise<Record<string, unknown>> {
+    const applied = await applyMigrationTask(this.#state, type, params, ctx, (need) => {
+      const free = this.freeCapacity();
+      return (
+        free.cpu_cores >= need.cpu_cores && free.memory_mb >= need.memory_mb && free.disk_mb >= need.disk_mb
+      );
+    });
+    if (applied.detail) this.#record(type, applied.instanceId, applied.detail);
+    else this.#file.write(this.#state);
+    return applied.result;
+  }
+
+  #apply(type: Exclude<AgentTaskType, MigrationTaskType>, params: unknown): Record<string, unknown> {
     switch (type) {
       case 'instance.create':
         return this.#create(params as AgentTaskParams<'instance.create'>);
@@ -267,7 +292,8 @@ export class SimulatedDriver implements HypervisorDriver {
 
   #existing(instanceId: string): SimulatedInstance {
     const instance = this.#state.instances[instanceId];
-    if (!instance) throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
+    if (!instance)
+      throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
     return instance;
   }
 

@@ -7,6 +7,7 @@ import * as heartbeat from './heartbeat.js';
 import * as metrics from './metrics.js';
 import * as reports from './reports.js';
 import * as nextTask from './tasks-next.js';
+import * as redeemTransfer from './transfers-redeem.js';
 
 /** The Agent API (SPEC.md §4), mounted at /api/cloudsvc/agent. `enroll` is the one route without the agent credential. */
 export function agentApi() {
@@ -14,6 +15,6 @@ export function agentApi() {
   app.use('/enroll', limitUnauthenticatedBody);
   app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], requireAgentCredential));
   app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], limitAuthenticatedBody));
-  for (const route of [enroll, heartbeat, metrics, nextTask, reports]) route.register(app);
+  for (const route of [enroll, heartbeat, metrics, nextTask, reports, redeemTransfer]) route.register(app);
   return app;
 }

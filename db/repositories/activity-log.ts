@@ -36,7 +36,7 @@ export async function listActivityOfInstance(db: Database, instanceId: string, l
     .execute();
 }
 
-export async function pageActivityOfInstance(db: Database, instanceId: string, page: PageRequest) {
+export async function listActivityPageOfInstance(db: Database, instanceId: string, page: PageRequest) {
   const base = db.selectFrom('activity_log').where('instance_id', '=', instanceId);
   const [rows, total] = await Promise.all([
     base

@@ -236,7 +236,7 @@ export async function listOperationsOfInstance(db: Database, instanceId: string,
     .execute();
 }
 
-export async function pageOperationsOfInstance(db: Database, instanceId: string, page: PageRequest) {
+export async function listOperationsPageOfInstance(db: Database, instanceId: string, page: PageRequest) {
   const base = db.selectFrom('instance_operations').where('instance_id', '=', instanceId);
   const [rows, total] = await Promise.all([
     base
@@ -252,7 +252,7 @@ export async function pageOperationsOfInstance(db: Database, instanceId: string,
 }
 
 /** What a customer may see of an instance's health: its host's reachability, its operations. */
-export async function instanceDiagnostics(db: Database, instanceId: string) {
+export async function findInstanceDiagnostics(db: Database, instanceId: string) {
   const row = await db
     .selectFrom('instances as i')
     .leftJoin('hypervisors as h', 'h.id', 'i.hypervisor_id')

@@ -17,6 +17,7 @@ export const INSTANCE_OPERATIONS = [
   'delete',
   'rebuild',
   'reset_password',
+  'migrate',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -85,6 +86,15 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   reset_password: {
     from: ['running', 'stopped'],
     during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  // A migration holds the instance in `migrating` (and under its lease) from request to commit or
+  // rollback; the instance ends in the power state it had, now on the target or still on the source.
+  migrate: {
+    from: ['running', 'stopped'],
+    during: 'migrating',
     outcome: 'unchanged',
     onFailure: 'previous',
     preempts: [],

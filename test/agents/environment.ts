@@ -127,6 +127,9 @@ export async function startAgentEnvironment(overrides: Partial<Record<keyof Conf
       });
     },
 
+    /** Takes the environment's worker away (as if its process died); `close` copes. */
+    stopWorker: () => worker.stop(),
+
     async close() {
       await Promise.all(agents.map((a) => a.stop()));
       await worker.stop();

@@ -108,9 +108,7 @@ describe('agent reports', () => {
       }),
     );
     expect(answer.attributes).toMatchObject({ state: 'failed', directive: 'stop' });
-    await expect(
-      env.operationResult(instance.id),
-    ).rejects.toThrow();
+    await expect(env.operationResult(instance.id)).rejects.toThrow();
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');
   });
 

@@ -29,7 +29,9 @@ function newDriver(env: Record<string, string> = {}) {
   return { stateDir, driver: driverIn(stateDir, env) };
 }
 
-const idle = { signal: new AbortController().signal, progress: () => {} };
+/** These tasks need no panel: a redemption would be a test bug. */
+const noPanel = () => Promise.reject(new Error('no panel in this test'));
+const idle = { signal: new AbortController().signal, progress: () => {}, redeemTransfer: noPanel };
 
 /** The outcome of one call: `ok`, or the failure code and whether it may be retried. */
 async function call(driver: SimulatedDriver, type: AgentTaskType = 'hypervisor.probe', params: object = {}) {
@@ -97,7 +99,11 @@ describe('faults armed at run time', () => {
     const { driver } = newDriver();
     driver.armFault('hypervisor.probe', { mode: 'hang' });
     const stop = new AbortController();
-    const running = driver.execute('hypervisor.probe', {}, { signal: stop.signal, progress: () => {} });
+    const running = driver.execute(
+      'hypervisor.probe',
+      {},
+      { signal: stop.signal, progress: () => {}, redeemTransfer: noPanel },
+    );
     const early = await Promise.race([running.then(() => 'finished'), sleep(300).then(() => 'running')]);
     expect(early).toBe('running');
     stop.abort();

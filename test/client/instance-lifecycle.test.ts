@@ -369,7 +369,8 @@ describe('rebuild and password', () => {
       expect(agent.hypervisor().instances[id]?.root_password_sha256).toBe(sha256(password));
       seen.add(password);
       await eventually(
-        async () => (await json(await api('GET', `/${id}/diagnostics`))).attributes.pending_operation === null,
+        async () =>
+          (await json(await api('GET', `/${id}/diagnostics`))).attributes.pending_operation === null,
         10_000,
         'the regeneration to settle',
       );

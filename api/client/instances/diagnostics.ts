@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { instanceDiagnostics } from '../../../db/repositories/instance-operations.js';
+import { findInstanceDiagnostics } from '../../../db/repositories/instance-operations.js';
 import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
@@ -59,7 +59,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       c.req.valid('param').cloudInstance,
     );
     if (!instance) throw notFound();
-    const facts = await instanceDiagnostics(db, instance.id);
+    const facts = await findInstanceDiagnostics(db, instance.id);
     if (!facts) throw notFound();
     const failure = facts.lastFailure;
     return c.json(

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { pageActivityOfInstance } from '../../../db/repositories/activity-log.js';
-import { pageOperationsOfInstance } from '../../../db/repositories/instance-operations.js';
+import { listActivityPageOfInstance } from '../../../db/repositories/activity-log.js';
+import { listOperationsPageOfInstance } from '../../../db/repositories/instance-operations.js';
 import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import { pagination } from '../../../domain/pagination.js';
@@ -64,7 +64,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
-    const { rows, total } = await pageActivityOfInstance(db, instance.id, request);
+    const { rows, total } = await listActivityPageOfInstance(db, instance.id, request);
     return c.json(
       {
         object: 'list' as const,
@@ -85,7 +85,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
-    const { rows, total } = await pageOperationsOfInstance(db, instance.id, request);
+    const { rows, total } = await listOperationsPageOfInstance(db, instance.id, request);
     return c.json(
       {
         object: 'list' as const,

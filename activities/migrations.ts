@@ -1,0 +1,145 @@
+import type { Database } from '../db/database.js';
+import { recordActivity } from '../db/repositories/activity-log.js';
+import { findOperation, settleOperation } from '../db/repositories/instance-operations.js';
+import {
+  annotateMigrationState,
+  moveInstanceToTarget,
+  recordMigrationState,
+  recordTransferEndpoint,
+  releaseMigrationLease,
+  releaseTargetReservation,
+  renewMigrationLease,
+  voidTransferTokens,
+} from '../db/repositories/migrations.js';
+import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
+import type { MigrationState } from '../domain/migrations/states.js';
+import { secretBox } from '../platform/secrets.js';
+
+export interface MigrationStateChange {
+  readonly migrationId: string;
+  readonly state: MigrationState;
+  readonly detail?: Record<string, unknown>;
+  readonly failedStep?: string;
+  readonly failure?: Record<string, unknown>;
+  readonly recovery?: Record<string, unknown>;
+  /** Adds `detail` to the state's history line instead of recording the state again. */
+  readonly annotate?: boolean;
+}
+
+/**
+ * The migration's bookkeeping. Each is idempotent: a retried activity leaves the database as one
+ * run would (a state recorded twice adds a second history line with the same state, no more).
+ */
+export function createMigrationActivities(db: Database, secretsKey: string | undefined) {
+  /** Ends the migration's hold on the instance: its operation settled, its lease released. */
+  async function settleInstance(
+    trx: Database,
+    migrationId: string,
+    operationId: string,
+    outcome: 'succeeded' | 'failed' | 'cancelled',
+    detail: Record<string, unknown>,
+  ) {
+    const operation = await findOperation(trx, operationId);
+    if (!operation) return;
+    const status =
+      outcome === 'succeeded'
+        ? operation.from_status
+        : statusAfterFailure(operation.kind, operation.from_status);
+    const instanceId = await settleOperation(trx, {
+      operationId,
+      state: outcome,
+      expectedStatus: statusDuring(operation.kind, operation.from_status),
+      status,
+      outcome: { migration_id: migrationId, ...detail },
+    });
+    await releaseMigrationLease(trx, migrationId);
+    if (instanceId) {
+      await recordActivity(trx, {
+        instanceId,
+        actor: 'system',
+        event: `instance.migrate.${outcome === 'succeeded' ? 'completed' : outcome}`,
+        detail: { migration_id: migrationId, status, ...detail },
+        correlationId: operation.correlation_id,
+      });
+    }
+  }
+
+  return {
+    async recordMigrationState(change: MigrationStateChange): Promise<void> {
+      if (change.annotate)
+        return annotateMigrationState(db, change.migrationId, change.state, change.detail ?? {});
+      await recordMigrationState(db, change.migrationId, change.state, change.detail ?? {}, {
+        ...(change.failedStep === undefined ? {} : { failed_step: change.failedStep }),
+        ...(change.failure === undefined ? {} : { failure: change.failure }),
+        ...(change.recovery === undefined ? {} : { recovery: change.recovery }),
+        ...(change.state === 'CLEANED_UP' ? { finished: true } : {}),
+      });
+    },
+
+    async renewMigrationLease(request: { migrationId: string; ttlMs: number }): Promise<boolean> {
+      return renewMigrationLease(db, request.migrationId, request.ttlMs);
+    },
+
+    /** The sender's offer of the disk, sealed; the receiver learns it by redeeming its token. */
+    async recordTransferEndpoint(offer: {
+      migrationId: string;
+      disk: string;
+      endpoint: string;
+    }): Promise<void> {
+      await recordTransferEndpoint(
+        db,
+        offer.migrationId,
+        offer.disk,
+        secretBox(secretsKey).seal(offer.endpoint),
+      );
+    },
+
+    /**
+     * COMMITTING (DESIGN.md): one transaction makes the target authoritative: the instance on the
+     * target, the reservations moved, the tokens void, the operation settled, the lease released,
+     * the state COMPLETED with the source's retention deadline.
+     */
+    async commitMigration(commit: {
+      migrationId: string;
+      operationId: string;
+      retainSourceMs: number;
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await moveInstanceToTarget(trx, commit.migrationId);
+        await voidTransferTokens(trx, commit.migrationId);
+        await settleInstance(trx, commit.migrationId, commit.operationId, 'succeeded', {});
+        await recordMigrationState(
+          trx,
+          commit.migrationId,
+          'COMPLETED',
+          {},
+          { retainSourceMs: commit.retainSourceMs },
+        );
+      });
+    },
+
+    /**
+     * ROLLED_BACK: the source is authoritative again. The target's room is given back, the tokens
+     * void, the operation settled (the instance back in the status it had), the lease released.
+     */
+    async finishRollback(end: {
+      migrationId: string;
+      operationId: string;
+      cancelled: boolean;
+      detail: Record<string, unknown>;
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await releaseTargetReservation(trx, end.migrationId);
+        await voidTransferTokens(trx, end.migrationId);
+        await settleInstance(
+          trx,
+          end.migrationId,
+          end.operationId,
+          end.cancelled ? 'cancelled' : 'failed',
+          end.detail,
+        );
+        await recordMigrationState(trx, end.migrationId, 'ROLLED_BACK', end.detail, { finished: true });
+      });
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { redeemTransfer } from '../../services/agents/transfers.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
+import { z } from '../zod.js';
+
+const RedeemBody = z
+  .object({
+    token: z
+      .string()
+      .min(1)
+      .max(512)
+      .regex(/^[A-Za-z0-9_-]+$/),
+  })
+  .strict()
+  .openapi('TransferRedeemRequest');
+
+const Redemption = z
+  .object({
+    object: z.literal('transfer_redemption'),
+    attributes: z.object({
+      migration_uuid: z.string().uuid(),
+      disk: z.string(),
+      endpoint: z
+        .string()
+        .openapi({ description: 'Where the sending hypervisor offers the disk; opaque to the panel.' }),
+    }),
+  })
+  .openapi('TransferRedemption');
+
+const route = createRoute({
+  method: 'post',
+  path: '/transfers/redeem',
+  tags: ['Agent'],
+  summary: "Redeem a migration's transfer token",
+  description:
+    'The receiving agent of a migration trades the transfer token of its `disk.transfer` task for where the ' +
+    'sending hypervisor offers the disk. A token is good once, for one migration and one disk, on the ' +
+    'migration’s target only, until it expires (TRANSFER_TOKEN_TTL_MS) or the migration ends; anything else ' +
+    'is 401 SVC-TRANSFER-401.',
+  request: { body: jsonBody(RedeemBody) },
+  responses: {
+    200: jsonContent(Redemption, 'Redeemed: where to read the disk from.'),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { hypervisorId, credentialId } = c.get('principal');
+    const redeemed = await redeemTransfer(
+      c.get('deps'),
+      { hypervisorId: hypervisorId!, credentialId },
+      c.req.valid('json').token,
+    );
+    return c.json({ object: 'transfer_redemption' as const, attributes: redeemed }, 200);
+  });
+}

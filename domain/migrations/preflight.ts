@@ -1,0 +1,252 @@
+import { fits, type Resources } from '../placement.js';
+import type { MigrationMode, MigrationStrategy } from './states.js';
+
+/**
+ * Migration compatibility and preflight (SPEC.md §3 "Migration modes" and §7 rule 5): pure rules
+ * over facts the caller read. Every blocker and every warning is returned, not the first only,
+ * each with a stable code.
+ */
+export const BLOCKERS = {
+  HOST_BOUND_CPU_PASSTHROUGH: 'The instance uses CPU host-passthrough, which binds it to its host.',
+  HOST_BOUND_GPU_PASSTHROUGH: 'The instance has a GPU passed through from its host.',
+  HOST_BOUND_PCI_PASSTHROUGH: 'The instance has a PCI device passed through from its host.',
+  HOST_BOUND_NUMA: 'The instance needs strict NUMA pinning on its host.',
+  HOST_BOUND_HUGEPAGES: 'The instance needs hugepages reserved on its host.',
+  INSTANCE_NOT_PLACED: 'The instance is not on a hypervisor.',
+  INSTANCE_NOT_MIGRATABLE: 'The instance is not running or stopped.',
+  INSTANCE_BUSY: 'Another operation is in progress on the instance.',
+  INSTANCE_MIGRATING: 'A migration holds the instance’s lease.',
+  CLEANUP_PENDING: 'An earlier migration of the instance still retains its source; wait for its cleanup.',
+  TARGET_IS_SOURCE: 'The target is the instance’s current hypervisor.',
+  TARGET_IN_MAINTENANCE: 'The target hypervisor is in maintenance.',
+  TARGET_UNREACHABLE: 'The target hypervisor’s agent is not online.',
+  TARGET_INSUFFICIENT_CAPACITY: 'The target lacks the free CPU, memory or disk the instance needs.',
+  ARCHITECTURE_MISMATCH: 'The target’s CPU architecture differs from the source’s.',
+  VIRTUALIZATION_MISMATCH: 'The target runs another kind of virtualization.',
+  STORAGE_NOT_REACHABLE: 'The instance’s storage backend is not reachable from the target.',
+  NETWORK_NOT_REACHABLE: 'The instance’s networks do not reach the target (another location).',
+  LIVE_NOT_SUPPORTED: 'LIVE_REQUIRED, but the target does not advertise live_migration.',
+  NO_TARGET: 'No hypervisor can take the instance.',
+} as const;
+export type BlockerCode = keyof typeof BLOCKERS;
+
+export const WARNINGS = {
+  LIVE_FALLBACK_TO_COLD:
+    'Live migration is not possible to this target; the move will be cold (the instance stops).',
+  COLD_MOVE_STOPS_INSTANCE: 'A cold move stops the running instance until it starts on the target.',
+  SAME_IP_INTERRUPTION:
+    'The instance keeps its addresses; the network is briefly interrupted while routes move.',
+  LONG_TRANSFER: 'The disk transfer is estimated to take long.',
+} as const;
+export type WarningCode = keyof typeof WARNINGS;
+
+export interface Finding<C extends string> {
+  readonly code: C;
+  readonly detail: string;
+}
+
+/** Host-bound instance needs, by the capability name they carry. */
+const HOST_BOUND: Record<string, BlockerCode> = {
+  cpu_host_passthrough: 'HOST_BOUND_CPU_PASSTHROUGH',
+  gpu_passthrough: 'HOST_BOUND_GPU_PASSTHROUGH',
+  pci_passthrough: 'HOST_BOUND_PCI_PASSTHROUGH',
+  numa_pinning: 'HOST_BOUND_NUMA',
+  hugepages: 'HOST_BOUND_HUGEPAGES',
+};
+
+export interface InstanceFacts {
+  readonly status: string;
+  readonly placed: boolean;
+  readonly operationRunning: boolean;
+  readonly leaseHeld: boolean;
+  readonly cleanupPending: boolean;
+  readonly hostRequirements: readonly string[];
+  readonly storageBackend: string;
+  readonly resources: Resources;
+}
+
+export interface HypervisorFacts {
+  readonly id: string;
+  readonly name: string;
+  readonly locationId: string;
+  readonly status: string;
+  readonly maintenance: boolean;
+  readonly capabilities: readonly string[];
+  readonly storageBackends: readonly string[];
+  readonly architecture: string;
+  readonly virtualization: string;
+  readonly total: Resources;
+  readonly reserved: Resources;
+}
+
+export interface MigrationPolicy {
+  /** Whether AUTO may choose live (MIGRATION_AUTO_LIVE). */
+  readonly autoLive: boolean;
+  /** Disk throughput assumed for the transfer estimate, MB/s. */
+  readonly transferMbPerSecond: number;
+  /** An estimate above this is warned about, seconds. */
+  readonly longTransferSeconds: number;
+}
+
+/** The strategy a mode gives with a target: undefined when the mode cannot be met. */
+export function strategyFor(
+  mode: MigrationMode,
+  targetLive: boolean,
+  policy: MigrationPolicy,
+): MigrationStrategy | undefined {
+  switch (mode) {
+    case 'LIVE_REQUIRED':
+      return targetLive ? 'live' : undefined;
+    case 'LIVE_IF_POSSIBLE':
+      return targetLive ? 'live' : 'cold';
+    case 'AUTO':
+      return targetLive && policy.autoLive ? 'live' : 'cold';
+    case 'COLD':
+      return 'cold';
+  }
+}
+
+/** What keeps the instance itself from moving, wherever it goes. */
+export function instanceBlockers(instance: InstanceFacts): Finding<BlockerCode>[] {
+  const found: BlockerCode[] = [];
+  for (const need of instance.hostRequirements) {
+    const code = HOST_BOUND[need];
+    if (code) found.push(code);
+  }
+  if (!instance.placed) found.push('INSTANCE_NOT_PLACED');
+  if (instance.status !== 'running' && instance.status !== 'stopped' && !instance.leaseHeld)
+    found.push('INSTANCE_NOT_MIGRATABLE');
+  if (instance.leaseHeld) found.push('INSTANCE_MIGRATING');
+  else if (instance.operationRunning) found.push('INSTANCE_BUSY');
+  if (instance.cleanupPending) found.push('CLEANUP_PENDING');
+  return found.map((code) => ({ code, detail: BLOCKERS[code] }));
+}
+
+/** What keeps the instance from moving to this target, in this mode. */
+export function targetBlockers(
+  instance: InstanceFacts,
+  source: HypervisorFacts,
+  target: HypervisorFacts,
+  mode: MigrationMode,
+  policy: MigrationPolicy,
+): Finding<BlockerCode>[] {
+  const found: BlockerCode[] = [];
+  if (target.id === source.id) found.push('TARGET_IS_SOURCE');
+  if (target.maintenance) found.push('TARGET_IN_MAINTENANCE');
+  if (target.status !== 'online') found.push('TARGET_UNREACHABLE');
+  if (target.id !== source.id && !fits(target, instance.resources))
+    found.push('TARGET_INSUFFICIENT_CAPACITY');
+  if (target.architecture !== source.architecture) found.push('ARCHITECTURE_MISMATCH');
+  if (target.virtualization !== source.virtualization) found.push('VIRTUALIZATION_MISMATCH');
+  if (!target.storageBackends.includes(instance.storageBackend)) found.push('STORAGE_NOT_REACHABLE');
+  if (target.locationId !== source.locationId) found.push('NETWORK_NOT_REACHABLE');
+  if (strategyFor(mode, target.capabilities.includes('live_migration'), policy) === undefined)
+    found.push('LIVE_NOT_SUPPORTED');
+  return found.map((code) => ({ code, detail: BLOCKERS[code] }));
+}
+
+export function warningsFor(
+  instance: InstanceFacts,
+  mode: MigrationMode,
+  strategy: MigrationStrategy,
+  policy: MigrationPolicy,
+): Finding<WarningCode>[] {
+  const found: Finding<WarningCode>[] = [];
+  if (mode === 'LIVE_IF_POSSIBLE' && strategy === 'cold')
+    found.push({ code: 'LIVE_FALLBACK_TO_COLD', detail: WARNINGS.LIVE_FALLBACK_TO_COLD });
+  if (strategy === 'cold' && instance.status === 'running')
+    found.push({ code: 'COLD_MOVE_STOPS_INSTANCE', detail: WARNINGS.COLD_MOVE_STOPS_INSTANCE });
+  // Addresses stay with the instance: a cross-node move of the same IPs is not atomic.
+  found.push({ code: 'SAME_IP_INTERRUPTION', detail: WARNINGS.SAME_IP_INTERRUPTION });
+  const seconds = Math.ceil(instance.resources.disk_mb / policy.transferMbPerSecond);
+  if (seconds > policy.longTransferSeconds)
+    found.push({
+      code: 'LONG_TRANSFER',
+      detail: `${WARNINGS.LONG_TRANSFER} About ${seconds} s for ${instance.resources.disk_mb} MB.`,
+    });
+  return found;
+}
+
+export interface PreflightReport {
+  readonly ok: boolean;
+  readonly mode: MigrationMode;
+  readonly target: { id: string; name: string } | null;
+  readonly strategy: MigrationStrategy | null;
+  readonly blockers: Finding<BlockerCode>[];
+  readonly warnings: Finding<WarningCode>[];
+  /** The strategy each mode would use with the chosen target (null: that mode cannot be met). */
+  readonly strategies: Record<MigrationMode, MigrationStrategy | null>;
+  readonly candidates: { id: string; name: string; strategy: MigrationStrategy; free_memory_mb: number }[];
+  readonly rejected: { id: string; name: string; reasons: Finding<BlockerCode>[] }[];
+}
+
+const freeMemory = (h: HypervisorFacts) => h.total.memory_mb - h.reserved.memory_mb;
+
+/**
+ * The preflight of a migration: the instance's own blockers, then every other hypervisor of the
+ * plane judged as a target (ranked: live-capable first where the mode wants live, then most free
+ * memory), and for the requested target (or the best candidate) its blockers, warnings and the
+ * strategy of each mode.
+ */
+export function preflight(input: {
+  instance: InstanceFacts;
+  source: HypervisorFacts;
+  hypervisors: readonly HypervisorFacts[];
+  mode: MigrationMode;
+  targetId?: string;
+  policy: MigrationPolicy;
+}): PreflightReport {
+  const { instance, source, mode, policy } = input;
+  const own = instanceBlockers(instance);
+  const judged = input.hypervisors
+    .filter((h) => h.id !== source.id)
+    .map((h) => ({ h, reasons: targetBlockers(instance, source, h, mode, policy) }));
+  const candidates = judged
+    .filter((j) => j.reasons.length === 0)
+    .map(({ h }) => ({
+      id: h.id,
+      name: h.name,
+      strategy: strategyFor(mode, h.capabilities.includes('live_migration'), policy)!,
+      free_memory_mb: freeMemory(h),
+    }))
+    .sort(
+      (a, b) =>
+        (a.strategy === b.strategy ? 0 : a.strategy === 'live' ? -1 : 1) ||
+        b.free_memory_mb - a.free_memory_mb ||
+        a.id.localeCompare(b.id),
+    );
+  const rejected = judged
+    .filter((j) => j.reasons.length > 0)
+    .map(({ h, reasons }) => ({ id: h.id, name: h.name, reasons }));
+
+  const requested = input.targetId
+    ? ([source, ...input.hypervisors].find((h) => h.id === input.targetId) ?? null)
+    : null;
+  const target = input.targetId
+    ? requested
+    : (input.hypervisors.find((h) => h.id === candidates[0]?.id) ?? null);
+  const blockers = [...own];
+  if (input.targetId && !requested) blockers.push({ code: 'NO_TARGET', detail: 'No such hypervisor.' });
+  else if (!target) blockers.push({ code: 'NO_TARGET', detail: BLOCKERS.NO_TARGET });
+  else blockers.push(...targetBlockers(instance, source, target, mode, policy));
+
+  const live = target?.capabilities.includes('live_migration') ?? false;
+  const strategy = target ? (strategyFor(mode, live, policy) ?? null) : null;
+  const strategies = Object.fromEntries(
+    (['LIVE_REQUIRED', 'LIVE_IF_POSSIBLE', 'AUTO', 'COLD'] as const).map((m) => [
+      m,
+      target ? (strategyFor(m, live, policy) ?? null) : null,
+    ]),
+  ) as Record<MigrationMode, MigrationStrategy | null>;
+  return {
+    ok: blockers.length === 0,
+    mode,
+    target: target ? { id: target.id, name: target.name } : null,
+    strategy,
+    blockers,
+    warnings: target && strategy ? warningsFor(instance, mode, strategy, policy) : [],
+    strategies,
+    candidates,
+    rejected,
+  };
+}

@@ -1,0 +1,74 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { findMigration, type MigrationRecord } from '../../db/repositories/migrations.js';
+import { ApiError, ERROR_CATALOGUE, type ErrorCode, notFound } from '../../domain/errors.js';
+import { type RecoveryDecision, TERMINAL_STATES } from '../../domain/migrations/states.js';
+import { recoverMigration, rollbackMigration } from '../../workflows/migrate-instance/definitions.js';
+import { type Actor, actorName, type ServiceDeps } from '../context.js';
+
+export async function getMigration(
+  deps: Pick<ServiceDeps, 'db'>,
+  migrationId: string,
+): Promise<MigrationRecord> {
+  const migration = await findMigration(deps.db, migrationId);
+  if (!migration) throw notFound();
+  return migration;
+}
+
+/** A refusal of the workflow's update validator comes back as its catalogue code. */
+function refusal(error: unknown): ApiError {
+  if (error instanceof WorkflowUpdateFailedError) {
+    for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
+      if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(ERROR_CATALOGUE, cause.type))
+        return new ApiError(cause.type as ErrorCode, { detail: cause.message, cause: error });
+    }
+  }
+  return new ApiError('SVC-SYS-503', { cause: error });
+}
+
+/**
+ * Cancels or rolls back a migration (SPEC.md §4). Both are allowed only before the point of no
+ * return: the workflow stops its current step and undoes what it did, in reverse. Past it, or
+ * once the migration ended, they are refused with a code that says so.
+ */
+export async function rollBackMigration(
+  deps: ServiceDeps,
+  actor: Actor,
+  request: { migrationId: string; kind: 'cancel' | 'rollback'; reason: string },
+): Promise<MigrationRecord> {
+  const migration = await getMigration(deps, request.migrationId);
+  if (TERMINAL_STATES.includes(migration.state)) throw new ApiError('MIGRATION_FINISHED');
+  try {
+    await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+      deps.temporal.workflow.getHandle(migration.workflow_id).executeUpdate(rollbackMigration, {
+        args: [{ kind: request.kind, reason: request.reason, actor: actorName(actor) }],
+      }),
+    );
+  } catch (error) {
+    throw refusal(error);
+  }
+  return getMigration(deps, request.migrationId);
+}
+
+/**
+ * Records an operator's decision on a migration in RECOVERY_REQUIRED: retry the failed step,
+ * or record which side is authoritative (with a reason). The workflow acts on it.
+ */
+export async function recoverMigrationWith(
+  deps: ServiceDeps,
+  actor: Actor,
+  request: { migrationId: string; decision: RecoveryDecision; reason: string },
+): Promise<MigrationRecord> {
+  const migration = await getMigration(deps, request.migrationId);
+  if (migration.state !== 'RECOVERY_REQUIRED') throw new ApiError('MIGRATION_NOT_RECOVERABLE');
+  try {
+    await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+      deps.temporal.workflow.getHandle(migration.workflow_id).executeUpdate(recoverMigration, {
+        args: [{ decision: request.decision, reason: request.reason, actor: actorName(actor) }],
+      }),
+    );
+  } catch (error) {
+    throw refusal(error);
+  }
+  return getMigration(deps, request.migrationId);
+}

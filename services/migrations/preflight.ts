@@ -1,0 +1,67 @@
+import type { Database } from '../../db/database.js';
+import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migrations.js';
+import { notFound } from '../../domain/errors.js';
+import { type MigrationPolicy, type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
+import type { MigrationMode } from '../../domain/migrations/states.js';
+import type { Config } from '../../platform/config.js';
+import type { ServiceDeps } from '../context.js';
+
+export interface PreflightRequest {
+  readonly instanceId: string;
+  readonly targetId?: string | undefined;
+  readonly mode: MigrationMode;
+}
+
+export const migrationPolicy = (
+  config: Pick<Config, 'MIGRATION_AUTO_LIVE' | 'MIGRATION_TRANSFER_MB_PER_S' | 'MIGRATION_LONG_TRANSFER_S'>,
+): MigrationPolicy => ({
+  autoLive: config.MIGRATION_AUTO_LIVE,
+  transferMbPerSecond: config.MIGRATION_TRANSFER_MB_PER_S,
+  longTransferSeconds: config.MIGRATION_LONG_TRANSFER_S,
+});
+
+/** The facts preflight judges, read (only read) from the database. */
+export async function readPreflight(
+  db: Database,
+  config: Parameters<typeof migrationPolicy>[0],
+  request: PreflightRequest,
+) {
+  const instance = await instanceMigrationFacts(db, request.instanceId);
+  if (!instance) throw notFound();
+  const hypervisors = await hypervisorMigrationFacts(db);
+  const source = hypervisors.find((h) => h.id === instance.row.hypervisor_id);
+  const report: PreflightReport = source
+    ? preflight({
+        instance: instance.facts,
+        source,
+        hypervisors,
+        mode: request.mode,
+        ...(request.targetId ? { targetId: request.targetId } : {}),
+        policy: migrationPolicy(config),
+      })
+    : {
+        ok: false,
+        mode: request.mode,
+        target: null,
+        strategy: null,
+        blockers: [{ code: 'INSTANCE_NOT_PLACED', detail: 'The instance is not on a hypervisor.' }],
+        warnings: [],
+        strategies: { LIVE_REQUIRED: null, LIVE_IF_POSSIBLE: null, AUTO: null, COLD: null },
+        candidates: [],
+        rejected: [],
+      };
+  return { instance: instance.row, source, report };
+}
+
+/** Preflight (SPEC.md §4): read-only; every blocker and warning, strategies and ranked candidates. */
+export async function migrationPreflight(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  request: PreflightRequest,
+): Promise<PreflightReport & { instance_uuid: string; source: { id: string; name: string } | null }> {
+  const { instance, source, report } = await readPreflight(deps.db, deps.config, request);
+  return {
+    ...report,
+    instance_uuid: instance.id,
+    source: source ? { id: source.id, name: source.name } : null,
+  };
+}

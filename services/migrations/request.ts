@@ -1,0 +1,130 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  insertMigration,
+  insertTransferToken,
+  takeMigrationLease,
+} from '../../db/repositories/migrations.js';
+import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
+import { hashToken } from '../../domain/credentials.js';
+import { ApiError } from '../../domain/errors.js';
+import type { MigrationMode } from '../../domain/migrations/states.js';
+import { fits } from '../../domain/placement.js';
+import { secretBox } from '../../platform/secrets.js';
+import { type Actor, actorName, type ServiceDeps } from '../context.js';
+import { launchOperation, planOperation, recordOperation } from '../instances/operations.js';
+import { readPreflight } from './preflight.js';
+
+export interface MigrationRequest {
+  readonly instanceId: string;
+  readonly targetId?: string | undefined;
+  readonly mode: MigrationMode;
+  readonly reason?: string | undefined;
+  readonly correlationId: string | null;
+}
+
+/**
+ * Requests a migration (SPEC.md §3, DESIGN.md): the real preflight first (any blocker refuses it,
+ * with every blocker named); then in one transaction the migrate operation's compare-and-set
+ * (which refuses a second migration or any operation in progress), the exclusive lease, the
+ * migration row with its network plan, the target's reservation (re-checked under the target's
+ * row lock) and the transfer token, stored as a hash; after the commit, the workflow start.
+ */
+export async function requestMigration(
+  deps: ServiceDeps,
+  actor: Actor,
+  request: MigrationRequest,
+): Promise<{ migrationId: string; workflowId: string }> {
+  const { instance, source, report } = await readPreflight(deps.db, deps.config, request);
+  if (!report.ok || !source || !report.target || !report.strategy) {
+    const codes = report.blockers.map((b) => b.code);
+    if (codes.includes('INSTANCE_MIGRATING')) throw new ApiError('INSTANCE_MIGRATING');
+    throw new ApiError('MIGRATION_BLOCKED', {
+      detail: `The migration is blocked: ${codes.join(', ')}. Run the preflight for details.`,
+    });
+  }
+  const target = report.target;
+  const strategy = report.strategy;
+  const migrationId = randomUUID();
+  const token = `cst_${randomBytes(32).toString('base64url')}`;
+  const box = secretBox(deps.config.SECRETS_KEY);
+  const networkPlan = {
+    mode: 'same_ip',
+    addresses: [instance.primary_ipv4, instance.primary_ipv6].filter((a) => a !== null),
+    interruption_expected: true,
+  };
+  const plan = planOperation(deps, {
+    instanceId: instance.id,
+    hypervisorId: source.id,
+    kind: 'migrate',
+    workflowType: 'migrateInstance',
+    input: (operation) => ({
+      migrationId,
+      operation,
+      sourceHypervisorId: source.id,
+      targetHypervisorId: target.id,
+      strategy,
+      instance: {
+        hostname: instance.hostname,
+        cpu_cores: instance.cpu_cores,
+        memory_mb: instance.memory_mb,
+        disk_mb: instance.disk_mb,
+        ipv4: instance.primary_ipv4,
+        ipv6: instance.primary_ipv6,
+        running: instance.status === 'running',
+      },
+      transferToken: box.seal(token),
+      leaseTtlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+      retainSourceMs: deps.config.MIGRATION_SOURCE_RETENTION_MS,
+    }),
+    correlationId: request.correlationId,
+  });
+
+  const begun = await deps.db.transaction().execute(async (trx) => {
+    const recorded = await recordOperation(trx, actor, plan);
+    const leased = await takeMigrationLease(trx, {
+      instanceId: instance.id,
+      migrationId,
+      holder: `migration ${migrationId} (${actorName(actor)})`,
+      ttlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+    });
+    if (!leased) throw new ApiError('INSTANCE_MIGRATING');
+    const locked = await lockCandidate(trx, target.id);
+    const need = { cpu_cores: instance.cpu_cores, memory_mb: instance.memory_mb, disk_mb: instance.disk_mb };
+    if (!locked || !fits(locked, need)) {
+      throw new ApiError('MIGRATION_BLOCKED', {
+        detail: 'The migration is blocked: TARGET_INSUFFICIENT_CAPACITY.',
+      });
+    }
+    await insertMigration(trx, {
+      id: migrationId,
+      instanceId: instance.id,
+      sourceHypervisorId: source.id,
+      targetHypervisorId: target.id,
+      mode: request.mode,
+      strategy,
+      operationId: plan.operationId,
+      workflowId: plan.workflowId,
+      requestedBy: actorName(actor),
+      reason: request.reason ?? null,
+      warnings: report.warnings,
+      networkPlan,
+    });
+    await reserveCapacity(trx, {
+      hypervisorId: target.id,
+      instanceId: instance.id,
+      purpose: 'migration',
+      resources: need,
+    });
+    await insertTransferToken(trx, {
+      migrationId,
+      disk: 'root',
+      tokenHash: hashToken(token),
+      receiverHypervisorId: target.id,
+      ttlMs: deps.config.TRANSFER_TOKEN_TTL_MS,
+    });
+    return recorded;
+  });
+  // The request is committed: a start lost now is made by the reconciler from the recorded input.
+  await launchOperation(deps, plan, begun, 'leave');
+  return { migrationId, workflowId: plan.workflowId };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  allowedNext,
+  happyPath,
+  isPastPointOfNoReturn,
+  mayTransition,
+  pointOfNoReturn,
+} from '../../domain/migrations/states.js';
+
+/** SPEC.md §3's transition table, row by row, for both strategies. */
+describe('the migration state machine', () => {
+  it('walks the happy path, with LIVE_MIGRATING only when live', () => {
+    for (const strategy of ['live', 'cold'] as const) {
+      const path = happyPath(strategy);
+      for (let i = 0; i + 1 < path.length; i++)
+        expect(mayTransition(path[i]!, path[i + 1]!, strategy)).toBe(true);
+    }
+    expect(mayTransition('DEFINING_TARGET', 'LIVE_MIGRATING', 'live')).toBe(true);
+    expect(mayTransition('DEFINING_TARGET', 'STARTING_TARGET', 'cold')).toBe(true);
+    expect(mayTransition('DEFINING_TARGET', 'LIVE_MIGRATING', 'cold')).toBe(false);
+    expect(mayTransition('DEFINING_TARGET', 'STARTING_TARGET', 'live')).toBe(false);
+    expect(mayTransition('COMMITTING', 'COMPLETED', 'live')).toBe(true);
+    expect(mayTransition('COMPLETED', 'CLEANING_UP', 'cold')).toBe(true);
+  });
+
+  it('puts the point of no return where the guest first runs on the target', () => {
+    expect(pointOfNoReturn('live')).toBe('LIVE_MIGRATING');
+    expect(pointOfNoReturn('cold')).toBe('STARTING_TARGET');
+    expect(isPastPointOfNoReturn('DEFINING_TARGET', 'live')).toBe(false);
+    expect(isPastPointOfNoReturn('LIVE_MIGRATING', 'live')).toBe(true);
+    expect(isPastPointOfNoReturn('DEFINING_TARGET', 'cold')).toBe(false);
+    expect(isPastPointOfNoReturn('STARTING_TARGET', 'cold')).toBe(true);
+  });
+
+  it('fails into ROLLING_BACK before the point of no return and RECOVERY_REQUIRED at or after it', () => {
+    for (const strategy of ['live', 'cold'] as const) {
+      for (const state of happyPath(strategy).slice(0, -3)) {
+        const expected = isPastPointOfNoReturn(state, strategy) ? 'RECOVERY_REQUIRED' : 'ROLLING_BACK';
+        expect(allowedNext(state, strategy), `${strategy} ${state}`).toContain(expected);
+        expect(allowedNext(state, strategy)).not.toContain(
+          expected === 'ROLLING_BACK' ? 'RECOVERY_REQUIRED' : 'ROLLING_BACK',
+        );
+      }
+    }
+    expect(allowedNext('ROLLING_BACK', 'live')).toEqual(['ROLLED_BACK']);
+    expect(allowedNext('ROLLED_BACK', 'live')).toEqual([]);
+    expect(allowedNext('CLEANED_UP', 'cold')).toEqual([]);
+  });
+
+  it('leaves RECOVERY_REQUIRED only by an operator: a step again, the commit, or rolled back', () => {
+    expect(allowedNext('RECOVERY_REQUIRED', 'live')).toEqual([
+      'LIVE_MIGRATING',
+      'STARTING_TARGET',
+      'VERIFYING_TARGET',
+      'COMMITTING',
+      'ROLLED_BACK',
+    ]);
+    expect(allowedNext('RECOVERY_REQUIRED', 'cold')).toEqual([
+      'STARTING_TARGET',
+      'VERIFYING_TARGET',
+      'COMMITTING',
+      'ROLLED_BACK',
+    ]);
+  });
+});

@@ -1,0 +1,457 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findMigration } from '../../db/repositories/migrations.js';
+import type { AgentTaskType } from '../../domain/agent-tasks.js';
+import {
+  happyPath,
+  isPastPointOfNoReturn,
+  type MigrationMode,
+  type MigrationState,
+} from '../../domain/migrations/states.js';
+import { secretBox } from '../../platform/secrets.js';
+import { recoverMigrationWith, rollBackMigration } from '../../services/migrations/control.js';
+import { migrationPreflight } from '../../services/migrations/preflight.js';
+import { requestMigration } from '../../services/migrations/request.js';
+import { eventually } from '../agent-process.js';
+import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
+import { json, seed, startTestWorker } from '../harness.js';
+
+/**
+ * Migrations between two hypervisors with real (in-process) agents and the simulated driver's
+ * faults: the happy path in both strategies, a failure at every step, each recovery decision,
+ * races, a worker lost mid-way, and the transfer token's rules.
+ */
+let env: AgentEnvironment;
+let admin: { type: 'admin'; userId: string };
+beforeAll(async () => {
+  env = await startAgentEnvironment({ MIGRATION_SOURCE_RETENTION_MS: '300', MIGRATION_LEASE_TTL_MS: '6000' });
+  admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
+});
+let replacementWorker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+afterAll(async () => {
+  await replacementWorker?.stop();
+  await env.close();
+});
+
+type Agent = Awaited<ReturnType<AgentEnvironment['hypervisorWithAgent']>>['agent'];
+
+/** A source and a target in one location, and a provisioned instance on the source. */
+async function pair(options: { targetEnv?: Record<string, string>; stopped?: boolean } = {}) {
+  const location = await seed.location(env.db);
+  const source = await env.hypervisorWithAgent({}, { locationId: location.id });
+  const target = await env.hypervisorWithAgent(options.targetEnv ?? {}, { locationId: location.id });
+  const instance = await env.provisionedInstance(source.hypervisor);
+  if (options.stopped) {
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+  }
+  return { source, target, instance };
+}
+
+const migrate = (instanceId: string, targetId: string, mode: MigrationMode = 'AUTO') =>
+  requestMigration(env.server.deps, admin, { instanceId, targetId, mode, correlationId: null });
+
+const instanceRow = (id: string) =>
+  env.db
+    .selectFrom('instances')
+    .select(['hypervisor_id', 'status', 'operation_id'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const leaseOf = (instanceId: string) =>
+  env.db
+    .selectFrom('migration_leases')
+    .select(['migration_id', 'expires_at'])
+    .where('instance_id', '=', instanceId)
+    .executeTakeFirst();
+
+const activeReservations = (instanceId: string, hypervisorId: string) =>
+  env.db
+    .selectFrom('reservations')
+    .select(['purpose'])
+    .where('instance_id', '=', instanceId)
+    .where('hypervisor_id', '=', hypervisorId)
+    .where('released_at', 'is', null)
+    .execute();
+
+const tokensOf = (migrationId: string) =>
+  env.db
+    .selectFrom('transfer_tokens')
+    .select(['redeemed_at', 'voided_at'])
+    .where('migration_id', '=', migrationId)
+    .execute();
+
+async function stateOf(migrationId: string, wanted: MigrationState) {
+  return eventually(
+    async () => {
+      const m = await findMigration(env.db, migrationId);
+      return m?.state === wanted ? m : undefined;
+    },
+    20_000,
+    `migration ${wanted}`,
+  );
+}
+
+describe('the happy path', () => {
+  it('moves a running instance live, commits, and cleans up the source after the retention window', async () => {
+    const { source, target, instance } = await pair();
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    const migration = (await findMigration(env.db, migrationId))!;
+    expect(migration.strategy).toBe('live');
+    expect(migration.history.map((h) => h.state)).toEqual(happyPath('live'));
+    expect(migration.history.find((h) => h.state === 'LIVE_MIGRATING')?.detail).toMatchObject({
+      downtime_ms: 12,
+    });
+    expect(await instanceRow(instance.id)).toEqual({
+      hypervisor_id: target.hypervisor.id,
+      status: 'running',
+      operation_id: null,
+    });
+    expect(target.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    expect(source.agent.hypervisor().instances[instance.id]).toBeUndefined();
+    expect(await leaseOf(instance.id)).toBeUndefined();
+    expect(await activeReservations(instance.id, source.hypervisor.id)).toEqual([]);
+    expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([{ purpose: 'instance' }]);
+    expect((await tokensOf(migrationId))[0]).toMatchObject({
+      redeemed_at: expect.any(Date),
+      voided_at: expect.any(Date),
+    });
+
+    // And back again, right after: a second migration of the same instance.
+    const back = await migrate(instance.id, source.hypervisor.id);
+    expect(await env.temporal.workflow.getHandle(back.workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect((await instanceRow(instance.id)).hypervisor_id).toBe(source.hypervisor.id);
+    expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+  });
+
+  it('moves a stopped instance cold, and it stays stopped', async () => {
+    const { target, instance } = await pair({ stopped: true });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'COLD');
+    await env.temporal.workflow.getHandle(workflowId).result();
+    expect((await findMigration(env.db, migrationId))?.history.map((h) => h.state)).toEqual(
+      happyPath('cold'),
+    );
+    expect(await instanceRow(instance.id)).toMatchObject({
+      hypervisor_id: target.hypervisor.id,
+      status: 'stopped',
+    });
+    expect(target.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+  });
+
+  it('LIVE_IF_POSSIBLE falls back to cold with its warning; LIVE_REQUIRED fails preflight', async () => {
+    const { source, target, instance } = await pair({ targetEnv: { AGENT_CAPABILITIES: '' } });
+    await env.db
+      .updateTable('hypervisors')
+      .set({ capabilities: JSON.stringify([]) })
+      .where('id', '=', target.hypervisor.id)
+      .execute();
+    const required = await migrationPreflight(env.server.deps, {
+      instanceId: instance.id,
+      targetId: target.hypervisor.id,
+      mode: 'LIVE_REQUIRED',
+    });
+    expect(required.ok).toBe(false);
+    expect(required.blockers.map((b) => b.code)).toEqual(['LIVE_NOT_SUPPORTED']);
+    await expect(migrate(instance.id, target.hypervisor.id, 'LIVE_REQUIRED')).rejects.toMatchObject({
+      code: 'MIGRATION_BLOCKED',
+    });
+
+    const possible = await migrationPreflight(env.server.deps, {
+      instanceId: instance.id,
+      targetId: target.hypervisor.id,
+      mode: 'LIVE_IF_POSSIBLE',
+    });
+    expect(possible).toMatchObject({ ok: true, strategy: 'cold' });
+    expect(possible.warnings.map((w) => w.code)).toEqual([
+      'LIVE_FALLBACK_TO_COLD',
+      'COLD_MOVE_STOPS_INSTANCE',
+      'SAME_IP_INTERRUPTION',
+    ]);
+    expect(possible.strategies).toEqual({
+      LIVE_REQUIRED: null,
+      LIVE_IF_POSSIBLE: 'cold',
+      AUTO: 'cold',
+      COLD: 'cold',
+    });
+
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'LIVE_IF_POSSIBLE');
+    await env.temporal.workflow.getHandle(workflowId).result();
+    const migration = (await findMigration(env.db, migrationId))!;
+    expect(migration.strategy).toBe('cold');
+    expect(migration.warnings.map((w) => w.code)).toContain('LIVE_FALLBACK_TO_COLD');
+    expect(migration.history.map((h) => h.state)).not.toContain('LIVE_MIGRATING');
+    expect(target.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    void source;
+  });
+});
+
+describe('preflight', () => {
+  it('reports every blocker at once, ranks candidates, and changes nothing', async () => {
+    const { source, target, instance } = await pair();
+    await env.db
+      .updateTable('instances')
+      .set({ host_requirements: JSON.stringify(['gpu_passthrough', 'hugepages']) })
+      .where('id', '=', instance.id)
+      .execute();
+    await env.db
+      .updateTable('hypervisors')
+      .set({ maintenance: true })
+      .where('id', '=', target.hypervisor.id)
+      .execute();
+    const before = await env.db.selectFrom('migrations').select('id').execute();
+    const report = await migrationPreflight(env.server.deps, {
+      instanceId: instance.id,
+      targetId: target.hypervisor.id,
+      mode: 'AUTO',
+    });
+    expect(report.blockers.map((b) => b.code)).toEqual([
+      'HOST_BOUND_GPU_PASSTHROUGH',
+      'HOST_BOUND_HUGEPAGES',
+      'TARGET_IN_MAINTENANCE',
+    ]);
+    const self = await migrationPreflight(env.server.deps, {
+      instanceId: instance.id,
+      targetId: source.hypervisor.id,
+      mode: 'AUTO',
+    });
+    expect(self.blockers.map((b) => b.code)).toContain('TARGET_IS_SOURCE');
+    expect(report.rejected.find((r) => r.id === target.hypervisor.id)?.reasons.map((r) => r.code)).toEqual([
+      'TARGET_IN_MAINTENANCE',
+    ]);
+    expect(await env.db.selectFrom('migrations').select('id').execute()).toEqual(before);
+  });
+});
+
+/** Where a fault goes to fail each step, and on which side. */
+const FAILURES: {
+  state: MigrationState;
+  task: AgentTaskType;
+  side: 'source' | 'target';
+  strategy: 'live' | 'cold';
+}[] = [
+  { state: 'PREPARING_TARGET', task: 'migration.prepare_target', side: 'target', strategy: 'live' },
+  { state: 'TRANSFERRING', task: 'disk.export', side: 'source', strategy: 'live' },
+  { state: 'TRANSFERRING', task: 'disk.transfer', side: 'target', strategy: 'live' },
+  { state: 'VERIFYING_DISK', task: 'disk.verify', side: 'target', strategy: 'live' },
+  { state: 'PREPARING_NETWORK', task: 'network.prepare', side: 'target', strategy: 'live' },
+  { state: 'STOPPING_SOURCE', task: 'instance.power', side: 'source', strategy: 'cold' },
+  { state: 'DEFINING_TARGET', task: 'migration.define_target', side: 'target', strategy: 'cold' },
+  { state: 'LIVE_MIGRATING', task: 'migration.live', side: 'source', strategy: 'live' },
+  { state: 'STARTING_TARGET', task: 'migration.start_target', side: 'target', strategy: 'cold' },
+  { state: 'VERIFYING_TARGET', task: 'migration.verify_target', side: 'target', strategy: 'live' },
+];
+
+describe('a failure at every step', () => {
+  for (const failure of FAILURES) {
+    const past = isPastPointOfNoReturn(failure.state, failure.strategy);
+    it(`${failure.state} (${failure.task}, ${failure.strategy}) ends in ${past ? 'RECOVERY_REQUIRED' : 'ROLLED_BACK'}`, async () => {
+      const { source, target, instance } = await pair();
+      const agent: Agent = failure.side === 'source' ? source.agent : target.agent;
+      agent.armFault(failure.task, { mode: 'fail-permanently' });
+      const { migrationId, workflowId } = await migrate(
+        instance.id,
+        target.hypervisor.id,
+        failure.strategy === 'cold' ? 'COLD' : 'AUTO',
+      );
+      if (!past) {
+        expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+        const migration = (await findMigration(env.db, migrationId))!;
+        expect(migration.history.map((h) => h.state).slice(-2)).toEqual(['ROLLING_BACK', 'ROLLED_BACK']);
+        expect(migration.failed_step).toBe(failure.state);
+        // The source is authoritative and running again; the target is clean; nothing is held.
+        expect(await instanceRow(instance.id)).toEqual({
+          hypervisor_id: source.hypervisor.id,
+          status: 'running',
+          operation_id: null,
+        });
+        expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+        expect(target.agent.hypervisor().instances[instance.id]).toBeUndefined();
+        expect(target.agent.hypervisor().incoming ?? {}).toEqual({});
+        expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([]);
+        expect((await tokensOf(migrationId))[0]?.voided_at).not.toBeNull();
+        expect(await leaseOf(instance.id)).toBeUndefined();
+      } else {
+        const migration = await stateOf(migrationId, 'RECOVERY_REQUIRED');
+        expect(migration.failed_step).toBe(failure.state);
+        // Nothing released, the source not restarted, the instance still held.
+        expect(await instanceRow(instance.id)).toMatchObject({
+          hypervisor_id: source.hypervisor.id,
+          status: 'migrating',
+        });
+        expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([
+          { purpose: 'migration' },
+        ]);
+        expect(await leaseOf(instance.id)).toBeDefined();
+        // A failed switchover left the guest on the source; later failures find it moved away.
+        expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe(
+          failure.state === 'LIVE_MIGRATING' ? 'running' : 'stopped',
+        );
+        // Cancel and rollback are refused past the point of no return.
+        await expect(
+          rollBackMigration(env.server.deps, admin, { migrationId, kind: 'cancel', reason: 'too late' }),
+        ).rejects.toMatchObject({ code: 'MIGRATION_PAST_POINT_OF_NO_RETURN' });
+        // The operator retries; the fault fired once, so the step now succeeds.
+        await recoverMigrationWith(env.server.deps, admin, { migrationId, decision: 'retry', reason: '' });
+        expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+        expect(await instanceRow(instance.id)).toEqual({
+          hypervisor_id: target.hypervisor.id,
+          status: 'running',
+          operation_id: null,
+        });
+      }
+    });
+  }
+});
+
+describe('recovery decisions', () => {
+  it('target_authoritative commits what is on the target', async () => {
+    const { target, instance } = await pair();
+    target.agent.armFault('migration.verify_target', { mode: 'fail-permanently' });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await stateOf(migrationId, 'RECOVERY_REQUIRED');
+    await expect(
+      recoverMigrationWith(env.server.deps, admin, {
+        migrationId,
+        decision: 'target_authoritative',
+        reason: ' ',
+      }),
+    ).rejects.toMatchObject({ code: 'SVC-REQ-400' });
+    await recoverMigrationWith(env.server.deps, admin, {
+      migrationId,
+      decision: 'target_authoritative',
+      reason: 'guest checked by hand',
+    });
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    const migration = (await findMigration(env.db, migrationId))!;
+    expect(migration.recovery).toMatchObject({
+      decision: 'target_authoritative',
+      reason: 'guest checked by hand',
+    });
+    expect((await instanceRow(instance.id)).hypervisor_id).toBe(target.hypervisor.id);
+  });
+
+  it('source_authoritative ends rolled back without restarting the source', async () => {
+    const { source, target, instance } = await pair();
+    target.agent.armFault('migration.start_target', { mode: 'fail-permanently' });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await stateOf(migrationId, 'RECOVERY_REQUIRED');
+    await recoverMigrationWith(env.server.deps, admin, {
+      migrationId,
+      decision: 'source_authoritative',
+      reason: 'restarted the source by hand',
+    });
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect(await instanceRow(instance.id)).toMatchObject({
+      hypervisor_id: source.hypervisor.id,
+      operation_id: null,
+    });
+    // The live switchover paused the source; the panel did not start it again.
+    expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+    expect(await leaseOf(instance.id)).toBeUndefined();
+    await expect(
+      recoverMigrationWith(env.server.deps, admin, { migrationId, decision: 'retry', reason: '' }),
+    ).rejects.toMatchObject({ code: 'MIGRATION_NOT_RECOVERABLE' });
+  });
+});
+
+describe('cancel and races', () => {
+  it('a cancel before the point of no return rolls back; the instance is free at once after', async () => {
+    const { source, target, instance } = await pair();
+    target.agent.armFault('disk.transfer', { mode: 'hang' });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await stateOf(migrationId, 'TRANSFERRING');
+    // While it runs, every other operation is refused with INSTANCE_MIGRATING.
+    const power = await env.power(instance.id, 'stop');
+    expect(power.status).toBe(409);
+    expect((await json(power)).errors[0].code).toBe('INSTANCE_MIGRATING');
+    await rollBackMigration(env.server.deps, admin, {
+      migrationId,
+      kind: 'cancel',
+      reason: 'maintenance window over',
+    });
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect((await findMigration(env.db, migrationId))?.failure).toMatchObject({
+      code: 'CANCELLED',
+      message: 'maintenance window over',
+    });
+    expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    expect(target.agent.hypervisor().incoming ?? {}).toEqual({});
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+  });
+
+  it('two concurrent requests make exactly one migration', async () => {
+    const { target, instance } = await pair();
+    const outcomes = await Promise.allSettled([
+      migrate(instance.id, target.hypervisor.id),
+      migrate(instance.id, target.hypervisor.id),
+    ]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    const lost = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(lost.reason).toMatchObject({ code: 'INSTANCE_MIGRATING' });
+    const { workflowId } = (won[0] as PromiseFulfilledResult<{ workflowId: string }>).value;
+    await env.temporal.workflow.getHandle(workflowId).result();
+    expect(
+      await env.db.selectFrom('migrations').select('id').where('instance_id', '=', instance.id).execute(),
+    ).toHaveLength(1);
+  });
+
+  it('a migration survives its worker: another worker finishes it', async () => {
+    const { target, instance } = await pair({
+      targetEnv: { AGENT_SIM_LATENCY_MS: '{"disk.transfer":2500,"default":0}' },
+    });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await stateOf(migrationId, 'TRANSFERRING');
+    // The environment's worker goes away mid-transfer; another one on the same task queue takes over.
+    await env.stopWorker();
+    // It stays for the tests after this one, and stops with the file.
+    replacementWorker = await startTestWorker(env.server.config);
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect((await instanceRow(instance.id)).hypervisor_id).toBe(target.hypervisor.id);
+  });
+});
+
+describe('the transfer token', () => {
+  it('is redeemed once by the target only; a replay is refused and it appears in no response or log', async () => {
+    const { source, target, instance } = await pair();
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await env.temporal.workflow.getHandle(workflowId).result();
+    const history = await env.temporal.workflow.getHandle(workflowId).fetchHistory();
+    const payloads = (history.events ?? []).flatMap((e) =>
+      [e.workflowExecutionStartedEventAttributes?.input, e.activityTaskScheduledEventAttributes?.input]
+        .flatMap((p) => p?.payloads ?? [])
+        .map((p) => Buffer.from(p.data ?? []).toString('utf8')),
+    );
+    const started = JSON.parse(payloads[0]!) as { transferToken: string };
+    expect(started.transferToken).toMatch(/^sealed:v1:/);
+    const token = secretBox(env.server.config.SECRETS_KEY).open(started.transferToken);
+    expect(token).toMatch(/^cst_/);
+    // In the history it is only ever sealed: no workflow input or step input holds it in clear.
+    for (const payload of payloads) expect(payload).not.toContain(token);
+
+    const credentialOf = (agent: Agent) =>
+      (JSON.parse(readFileSync(join(agent.stateDir, 'credential.json'), 'utf8')) as { credential: string })
+        .credential;
+    const redeem = (agent: Agent) =>
+      fetch(`${env.server.url}/api/cloudsvc/agent/transfers/redeem`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${credentialOf(agent)}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+    for (const agent of [target.agent, source.agent]) {
+      const replay = await redeem(agent);
+      expect(replay.status).toBe(401);
+      expect((await json(replay)).errors[0].code).toBe('SVC-TRANSFER-401');
+    }
+    expect(source.agent.output.join('') + target.agent.output.join('')).not.toContain(token);
+    const row = await env.db
+      .selectFrom('transfer_tokens')
+      .selectAll()
+      .where('migration_id', '=', migrationId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(token);
+  });
+});
