@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findInstance } from '../../db/repositories/instances.js';
+import { findMigration } from '../../db/repositories/migrations.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
+import { recoverMigrationWith } from '../../services/migrations/control.js';
+import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { seed } from '../harness.js';
@@ -18,7 +21,7 @@ import { writeHistoryFixture } from './histories.js';
 describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histories', () => {
   let env: AgentEnvironment;
   beforeAll(async () => {
-    env = await startAgentEnvironment();
+    env = await startAgentEnvironment({ MIGRATION_SOURCE_RETENTION_MS: '200' });
   });
   afterAll(() => env.close());
 
@@ -102,6 +105,38 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
 
     await deleteInstance(env.server.deps, customer, { instanceId: instance.id, correlationId: null });
     await record('deleteInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
+  });
+
+  it('migrateInstance: completed (live), rolled back, and recovered by an operator', async () => {
+    const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
+    const location = await seed.location(env.db);
+    const source = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const target = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const move = async (instanceId: string, targetId: string) =>
+      requestMigration(env.server.deps, admin, { instanceId, targetId, mode: 'AUTO', correlationId: null });
+
+    const instance = await env.provisionedInstance(source.hypervisor);
+    const completed = await move(instance.id, target.hypervisor.id);
+    await record('migrateInstance-completed', completed.workflowId);
+
+    const second = await env.provisionedInstance(source.hypervisor);
+    target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
+    const rolledBack = await move(second.id, target.hypervisor.id);
+    await record('migrateInstance-rolled-back', rolledBack.workflowId);
+
+    target.agent.armFault('migration.verify_target', { mode: 'fail-permanently' });
+    const recovered = await move(second.id, target.hypervisor.id);
+    await eventually(
+      async () => (await findMigration(env.db, recovered.migrationId))?.state === 'RECOVERY_REQUIRED',
+      20_000,
+      'RECOVERY_REQUIRED',
+    );
+    await recoverMigrationWith(env.server.deps, admin, {
+      migrationId: recovered.migrationId,
+      decision: 'retry',
+      reason: 'checked the target',
+    });
+    await record('migrateInstance-recovered', recovered.workflowId);
   });
 
   it('probeHypervisor: completed', async () => {
