@@ -38,6 +38,7 @@ import { provisionInstance } from '../services/instances/provision.js';
 import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
 import { closedLoop, type LoadResult, openLoop } from './load.js';
+import { runMigrations } from './migrations.js';
 import { POLL_INTERVAL_MS, powerActionStages, runPowerActions, SETTLE_LIMIT_MS } from './power-actions.js';
 import {
   CREATE_SETTLE_LIMIT_MS,
@@ -60,7 +61,8 @@ const POWER_WARM_UP = 4;
 const CREATES = Number(process.env.BENCH_CREATES ?? 50);
 /** Creates before the measured ones, for the same reason as the power actions' warm-up. */
 const CREATE_WARM_UP = 4;
-const ALL_PARTS = ['show', 'agent', 'power', 'provision'] as const;
+const ALL_PARTS = ['show', 'agent', 'power', 'provision', 'migration'] as const;
+const MIGRATIONS = Number(process.env.BENCH_MIGRATIONS ?? 20);
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const part of PARTS)
   if (!(ALL_PARTS as readonly string[]).includes(part))
@@ -215,7 +217,8 @@ async function main() {
           `p99 at half peak ${ms(ours.half.p99)} (target <= 5 ms: ${ours.half.p99 <= 5 ? 'met' : 'NOT met'})`,
       );
     }
-    if (!PARTS.has('agent') && !PARTS.has('power') && !PARTS.has('provision')) return;
+    if (!PARTS.has('agent') && !PARTS.has('power') && !PARTS.has('provision') && !PARTS.has('migration'))
+      return;
 
     // Parts 2 to 4 need a worker and an agent: the worker in this process, the agent compiled.
     const config = configWith({ ...env, LOG_LEVEL: 'warn' });
@@ -448,6 +451,116 @@ async function main() {
         for (const why of cleanup.left) console.log(`  not deleted: ${why}`);
       } finally {
         await poll.close();
+      }
+    }
+
+    // 5. Migrations of one running instance between the agent's hypervisor and a second one.
+    if (PARTS.has('migration')) {
+      const second = await insertHypervisor(db, {
+        name: 'bench-hv-2',
+        locationId: location.id,
+        ...size,
+        capabilities: ['live_migration'],
+        storageBackends: ['local'],
+      });
+      await db
+        .updateTable('hypervisors')
+        .set({ capabilities: JSON.stringify(['live_migration']) })
+        .where('id', '=', hv.id)
+        .execute();
+      const token = await createCredential(db, {
+        type: 'enrollment',
+        hypervisorId: second.id,
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      const secondAgent = launch('agent/main.ts', {
+        AGENT_PANEL_URL: `http://127.0.0.1:${apiPort}`,
+        AGENT_STATE_DIR: mkdtempSync(join(tmpdir(), 'bench-agent-')),
+        AGENT_ENROLLMENT_TOKEN: token.token,
+        AGENT_SIM_LATENCY_MS: '{"default":0}',
+        AGENT_CAPACITY: JSON.stringify({
+          cpu_cores: size.cpuCores,
+          memory_mb: size.memoryMb,
+          disk_mb: size.diskMb,
+        }),
+      });
+      for (let i = 0; (await findHypervisor(db, second.id))?.status !== 'online'; i++) {
+        if (i > 300) throw new Error('second bench agent did not enroll');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const moving = await insertInstance(db, {
+        user_id: user.id,
+        location_id: location.id,
+        hypervisor_id: hv.id,
+        name: 'bench-migration',
+        hostname: 'bench-migration.example.test',
+        status: 'provisioning',
+        cpu_cores: 1,
+        memory_mb: 512,
+        disk_mb: 2048,
+        primary_ipv4: null,
+        primary_ipv6: null,
+        virtualization: 'kvm',
+        boot_order: JSON.stringify(['disk']),
+      });
+      const deps = {
+        db,
+        temporal: client.client,
+        config: { ...config, MIGRATION_SOURCE_RETENTION_MS: 0 },
+        logger: createLogger('warn', { service: 'bench' }),
+      };
+      const provisioning = await provisionInstance(
+        deps,
+        { type: 'system', name: 'bench' },
+        moving,
+        'bench-image',
+        null,
+      );
+      await client.client.workflow.getHandle(provisioning.workflowId).result();
+      const admin = await insertUser(db, {
+        email: `bench-admin-${randomUUID()}@example.test`,
+        name: 'Bench admin',
+        isAdmin: true,
+      });
+      const poll = createDatabase({
+        url: databaseUrl,
+        poolSize: 1,
+        namedStatements: true,
+        applicationName: 'bench-migration-poll',
+      });
+      try {
+        const hypervisorIds = [hv.id, second.id] as const;
+        await runMigrations({
+          deps,
+          pollDb: poll.db,
+          admin: { type: 'admin', userId: admin.id },
+          instanceId: moving.id,
+          hypervisorIds,
+          count: 2,
+        });
+        const times = await runMigrations({
+          deps,
+          pollDb: poll.db,
+          admin: { type: 'admin', userId: admin.id },
+          instanceId: moving.id,
+          hypervisorIds,
+          count: MIGRATIONS,
+        });
+        const quantile = (values: number[], q: number) => {
+          const sorted = [...values].sort((a, b) => a - b);
+          return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+        };
+        const p50 = quantile(times.completedMs, 0.5);
+        console.log(
+          `migration (${MIGRATIONS} live moves of one running instance between two hypervisors, zero-latency driver, ` +
+            `request to COMPLETED): p50 ${p50.toFixed(1)} ms (target <= 1000: ${p50 <= 1000 ? 'met' : 'NOT met'}), ` +
+            `p99 ${quantile(times.completedMs, 0.99).toFixed(1)} ms; to CLEANED_UP (no retention window) p50 ` +
+            `${quantile(times.cleanedUpMs, 0.5).toFixed(1)} ms; failures ${times.failures.length}`,
+        );
+        for (const failure of new Set(times.failures)) console.log(`  failed: ${failure}`);
+      } finally {
+        await poll.close();
+        await kill(secondAgent);
       }
     }
 
