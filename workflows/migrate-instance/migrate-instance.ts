@@ -344,7 +344,8 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
         setCurrentDetails(
           `**Migration state:** COMPLETED (the source is kept ${Math.round(input.retainSourceMs / 1000)} s)`,
         );
-        await sleep(input.retainSourceMs);
+        // A timer of no length still waits for the server's timer queue (about a second here).
+        if (input.retainSourceMs > 0) await sleep(input.retainSourceMs);
         state = 'CLEANING_UP';
         await books.recordMigrationState({ migrationId, state: 'CLEANING_UP' });
         upsertSearchAttributes({ [SEARCH_ATTRIBUTES.migrationState]: ['CLEANING_UP'] });
