@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
+import { defaultGuestImageDir } from './drivers/qemu/images.js';
 
 export const FAULT_MODES = ['fail', 'fail-permanently', 'hang', 'crash-before', 'crash-after'] as const;
 const FaultMode = z.enum(FAULT_MODES);
@@ -53,6 +54,19 @@ const schema = z.object({
         z.object({ mode: FaultMode, times: z.number().int().positive().optional() }),
       ),
     ),
+  /** `simulated` (the default: no guest really runs) or `qemu` (one QEMU process per guest). */
+  AGENT_DRIVER: z.enum(['simulated', 'qemu']).default('simulated'),
+  /** Where the guest image built by scripts/guest-image.sh is (vmlinuz, initrd.img, base.qcow2). */
+  AGENT_QEMU_IMAGE_DIR: z
+    .string()
+    .min(1)
+    .default(() => defaultGuestImageDir()),
+  /** `auto` takes KVM when a guest CPU really starts under it, TCG otherwise. */
+  AGENT_QEMU_ACCEL: z.enum(['auto', 'kvm', 'tcg']).default('auto'),
+  /** The address the agent's migration listener binds to and other agents reach it by. */
+  AGENT_QEMU_LISTEN_HOST: z.string().min(1).default('127.0.0.1'),
+  /** How long a guest has to shut down after the ACPI power button before QEMU is told to quit. */
+  AGENT_QEMU_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -1,12 +1,28 @@
 import { createLogger } from '../platform/logger.js';
 import { Agent } from './agent.js';
 import { loadAgentConfig } from './config.js';
+import type { HypervisorDriver } from './drivers/driver.js';
+import { probeAccelerator } from './drivers/qemu/guest-process.js';
+import { QemuDriver } from './drivers/qemu.js';
 import { SimulatedDriver } from './drivers/simulated.js';
 
-// `npm run agent`: the reference agent with the simulated driver (the only driver so far).
+// `npm run agent`: the reference agent, with the simulated driver or QEMU (AGENT_DRIVER).
 const config = loadAgentConfig();
 const logger = createLogger(config.LOG_LEVEL, { service: 'agent' });
-const agent = new Agent(config, new SimulatedDriver(config), logger);
+
+let driver: HypervisorDriver;
+if (config.AGENT_DRIVER === 'qemu') {
+  const accelerator = config.AGENT_QEMU_ACCEL === 'auto' ? await probeAccelerator() : config.AGENT_QEMU_ACCEL;
+  driver = await QemuDriver.start(config, accelerator);
+  // The heartbeat reports what this host really offers: the CPU passed through only under KVM.
+  config.AGENT_CAPABILITIES = config.AGENT_CAPABILITIES.filter(
+    (c) => c !== 'gpu_passthrough' && (c !== 'cpu_host_passthrough' || accelerator === 'kvm'),
+  );
+  logger.info('QEMU driver ready', { accelerator, capabilities: config.AGENT_CAPABILITIES });
+} else {
+  driver = new SimulatedDriver(config);
+}
+const agent = new Agent(config, driver, logger);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -1,0 +1,705 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../domain/agent-tasks.js';
+import type { AgentConfig } from '../config.js';
+import { sleep } from '../panel-client.js';
+import { StateFile } from '../state-file.js';
+import {
+  type Capacity,
+  DriverFailure,
+  type HypervisorDriver,
+  type InstanceSample,
+  type TaskContext,
+} from './driver.js';
+import { copyDiskNow } from './qemu/disk-copies.js';
+import {
+  type Accelerator,
+  freePort,
+  type GuestShape,
+  guestAlive,
+  guestFiles,
+  guestPid,
+  killGuest,
+  launchGuest,
+  runStatus,
+  stopGuest,
+} from './qemu/guest-process.js';
+import { copyDisk, fileSizeMb, type GuestImage, guestImage, sha256File } from './qemu/images.js';
+import { Qmp } from './qemu/qmp.js';
+import {
+  announceIncoming,
+  type IncomingPorts,
+  pullDisk,
+  secretMatches,
+  TransferChannel,
+} from './qemu/transfer-channel.js';
+
+export interface QemuInstance {
+  /** Where its disk, QMP socket, pid file and console log are. */
+  dir: string;
+  hostname: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  image: string;
+  created_at: string;
+  last_rebuild_id: string | null;
+}
+
+/** A guest arriving by migration, by migration id. */
+export interface QemuIncoming {
+  instance_id: string;
+  hostname: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  dir: string;
+  /** Learnt once, by redeeming the transfer token; kept for the final sync of a cold move. */
+  endpoint: string | null;
+  checksum: string | null;
+  network_ready: boolean;
+  defined: boolean;
+  started: boolean;
+}
+
+/** A disk offered to a migration's target, by migration id. */
+export interface QemuExport {
+  instance_id: string;
+  secret: string;
+  path: string;
+  checksum: string;
+  /** A running guest's copy is of a moment; once the guest is stopped, a fresh one is taken. */
+  of_running_guest: boolean;
+  /** Where the target's guest waits for the live migration, once it said so. */
+  target: IncomingPorts | null;
+  downtime_ms: number | null;
+}
+
+export interface QemuState {
+  instances: Record<string, QemuInstance>;
+  incoming: Record<string, QemuIncoming>;
+  exports: Record<string, QemuExport>;
+  channel_port: number | null;
+}
+
+export const qemuStatePath = (stateDir: string) => join(stateDir, 'qemu-hypervisor.json');
+
+type Config = Pick<
+  AgentConfig,
+  | 'AGENT_STATE_DIR'
+  | 'AGENT_CAPACITY'
+  | 'AGENT_QEMU_IMAGE_DIR'
+  | 'AGENT_QEMU_LISTEN_HOST'
+  | 'AGENT_QEMU_STOP_TIMEOUT_MS'
+>;
+
+/**
+ * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
+ * the guest image's base disk. Everything it knows is in files under AGENT_STATE_DIR (its state
+ * file, and per guest its directory with the pid file and QMP socket), so a restarted agent finds
+ * its guests running where it left them. Every task is idempotent: it looks at what is there
+ * (the disk, the process) before it changes anything.
+ */
+export class QemuDriver implements HypervisorDriver {
+  readonly #file: StateFile<QemuState>;
+  readonly #state: QemuState;
+  readonly #image: GuestImage;
+  readonly #channel: TransferChannel;
+  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #cpuTimes = new Map<string, { ticks: number; at: number }>();
+
+  private constructor(
+    private readonly config: Config,
+    readonly accelerator: Accelerator,
+    image: GuestImage,
+  ) {
+    this.#image = image;
+    this.#file = new StateFile(qemuStatePath(config.AGENT_STATE_DIR), () => ({
+      instances: {},
+      incoming: {},
+      exports: {},
+      channel_port: null,
+    }));
+    this.#state = this.#file.read();
+    this.#channel = new TransferChannel(config.AGENT_QEMU_LISTEN_HOST, {
+      disk: (migrationId, secret) => this.#offerDisk(migrationId, secret),
+      incoming: async (migrationId, secret, ports) => {
+        const offered = this.#state.exports[migrationId];
+        if (!offered || !secretMatches(offered.secret, secret)) return false;
+        offered.target = ports;
+        this.#save();
+        return true;
+      },
+    });
+  }
+
+  /** The driver, once QEMU and the guest image are found and the accelerator chosen. */
+  static async start(config: Config, accelerator: Accelerator): Promise<QemuDriver> {
+    const image = guestImage(config.AGENT_QEMU_IMAGE_DIR);
+    if (!image)
+      throw new Error(
+        `no guest image in ${config.AGENT_QEMU_IMAGE_DIR}: build it with scripts/guest-image.sh`,
+      );
+    const driver = new QemuDriver(config, accelerator, image);
+    // Endpoints handed out before a restart name this port: the listener comes back on it.
+    if (Object.keys(driver.#state.exports).length > 0) await driver.#openChannel();
+    return driver;
+  }
+
+  /** The driver's state as it stands (for tests and operators). */
+  snapshot(): QemuState {
+    return structuredClone(this.#state);
+  }
+
+  /** The directory of an instance's guest: its disk, console log, QMP socket. */
+  guestDir(instanceId: string): string | undefined {
+    return this.#state.instances[instanceId]?.dir;
+  }
+
+  close(): void {
+    this.#channel.close();
+  }
+
+  async execute(type: AgentTaskType, rawParams: unknown, ctx: TaskContext): Promise<Record<string, unknown>> {
+    const parsed = AGENT_TASKS[type].params.safeParse(rawParams);
+    if (!parsed.success) throw new DriverFailure('INVALID_PARAMS', parsed.error.message, false);
+    const p = parsed.data as Record<string, unknown>;
+    // Tasks on one guest run one at a time; guests do not wait for each other.
+    const key = String(p.instance_id ?? type);
+    const previous = this.#locks.get(key) ?? Promise.resolve();
+    const current = previous.catch(() => undefined).then(() => this.#run(type, p, ctx));
+    this.#locks.set(key, current);
+    try {
+      return await current;
+    } finally {
+      if (this.#locks.get(key) === current) this.#locks.delete(key);
+    }
+  }
+
+  freeCapacity(): Capacity {
+    const sizes = [...Object.values(this.#state.instances), ...Object.values(this.#state.incoming)];
+    const used = sizes.reduce(
+      (sum, i) => ({ cpu: sum.cpu + i.cpu_cores, mem: sum.mem + i.memory_mb, disk: sum.disk + i.disk_mb }),
+      { cpu: 0, mem: 0, disk: 0 },
+    );
+    const total = this.config.AGENT_CAPACITY;
+    return {
+      cpu_cores: Math.max(0, total.cpu_cores - used.cpu),
+      memory_mb: Math.max(0, total.memory_mb - used.mem),
+      disk_mb: Math.max(0, total.disk_mb - used.disk),
+    };
+  }
+
+  /** CPU and memory of each running guest from its QEMU process, as the host sees it. */
+  sample(now: Date): InstanceSample[] {
+    const samples: InstanceSample[] = [];
+    const hz = 100;
+    for (const [id, instance] of Object.entries(this.#state.instances)) {
+      const pid = guestPid(instance.dir);
+      if (!pid) continue;
+      let ticks = 0;
+      let rssKb = 0;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks = Number(fields[11]) + Number(fields[12]);
+        rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        continue;
+      }
+      const last = this.#cpuTimes.get(id);
+      this.#cpuTimes.set(id, { ticks, at: now.getTime() });
+      const elapsedS = last ? (now.getTime() - last.at) / 1000 : 0;
+      const cpu = last && elapsedS > 0 ? ((ticks - last.ticks) / hz / elapsedS) * 100 : 0;
+      samples.push({
+        instance_uuid: id,
+        sampled_at: now.toISOString(),
+        cpu_percent: Math.round(Math.max(0, cpu) * 10) / 10,
+        memory_used_mb: Math.min(instance.memory_mb, Math.round(rssKb / 1024)),
+        disk_read_bytes: 0,
+        disk_write_bytes: 0,
+        net_rx_bytes: 0,
+        net_tx_bytes: 0,
+      });
+    }
+    return samples;
+  }
+
+  async #run(
+    type: AgentTaskType,
+    p: Record<string, unknown>,
+    ctx: TaskContext,
+  ): Promise<Record<string, unknown>> {
+    switch (type) {
+      case 'instance.create':
+        return this.#create(p as AgentTaskParams<'instance.create'>);
+      case 'instance.power':
+        return this.#power(p as AgentTaskParams<'instance.power'>);
+      case 'instance.delete':
+        return this.#delete(p as AgentTaskParams<'instance.delete'>);
+      case 'instance.rebuild':
+        return this.#rebuild(p as AgentTaskParams<'instance.rebuild'>);
+      case 'hypervisor.probe':
+        return { instances: Object.keys(this.#state.instances).length };
+      case 'migration.prepare_target':
+        return this.#prepareTarget(p as AgentTaskParams<'migration.prepare_target'>);
+      case 'disk.export':
+        return this.#exportDisk(p as AgentTaskParams<'disk.export'>);
+      case 'disk.transfer':
+        return this.#transferDisk(p as AgentTaskParams<'disk.transfer'>, ctx);
+      case 'disk.verify':
+        return this.#verifyDisk(p as AgentTaskParams<'disk.verify'>);
+      case 'network.prepare': {
+        // Guests have no network device yet: the addresses stay with the panel's books.
+        const incoming = this.#incoming(String(p.migration_id));
+        incoming.network_ready = true;
+        this.#save();
+        return { prepared: true };
+      }
+      case 'network.release': {
+        const incoming = this.#state.incoming[String(p.migration_id)];
+        if (incoming) incoming.network_ready = false;
+        this.#save();
+        return { released: true };
+      }
+      case 'migration.define_target':
+        return this.#defineTarget(p as AgentTaskParams<'migration.define_target'>, ctx);
+      case 'migration.live':
+        return this.#migrateLive(p as AgentTaskParams<'migration.live'>, ctx);
+      case 'migration.start_target':
+        return this.#startTarget(p as AgentTaskParams<'migration.start_target'>);
+      case 'migration.verify_target':
+        return { power_state: await this.#powerState(this.#existing(String(p.instance_id)).dir) };
+      case 'migration.discard_target':
+        return this.#discardTarget(p as AgentTaskParams<'migration.discard_target'>);
+      case 'migration.cleanup_source':
+        return this.#cleanupSource(p as AgentTaskParams<'migration.cleanup_source'>);
+      default:
+        throw new DriverFailure('NOT_SUPPORTED', `the QEMU driver does not run ${type} yet`, false);
+    }
+  }
+
+  #save(): void {
+    this.#file.write(this.#state);
+  }
+
+  #existing(instanceId: string): QemuInstance {
+    const instance = this.#state.instances[instanceId];
+    if (!instance)
+      throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
+    return instance;
+  }
+
+  #incoming(migrationId: string): QemuIncoming {
+    const incoming = this.#state.incoming[migrationId];
+    if (!incoming)
+      throw new DriverFailure(
+        'MIGRATION_NOT_PREPARED',
+        'the target was not prepared for this migration',
+        false,
+      );
+    return incoming;
+  }
+
+  #fits(need: { cpu_cores: number; memory_mb: number; disk_mb: number }): boolean {
+    const free = this.freeCapacity();
+    return (
+      free.cpu_cores >= need.cpu_cores && free.memory_mb >= need.memory_mb && free.disk_mb >= need.disk_mb
+    );
+  }
+
+  async #powerState(dir: string): Promise<'running' | 'stopped'> {
+    const status = await runStatus(dir);
+    return status === undefined || status === 'postmigrate' || status === 'shutdown' ? 'stopped' : 'running';
+  }
+
+  #shape(instanceId: string, i: { cpu_cores: number; memory_mb: number }): GuestShape {
+    return { name: instanceId, cpu_cores: i.cpu_cores, memory_mb: i.memory_mb };
+  }
+
+  async #boot(instanceId: string, instance: QemuInstance): Promise<void> {
+    if (guestAlive(instance.dir)) return;
+    try {
+      await launchGuest(instance.dir, this.#shape(instanceId, instance), this.#image, this.accelerator);
+    } catch (error) {
+      throw new DriverFailure('GUEST_START_FAILED', (error as Error).message, true);
+    }
+  }
+
+  async #create(p: AgentTaskParams<'instance.create'>) {
+    if (p.from_backup)
+      throw new DriverFailure('NOT_SUPPORTED', 'the QEMU driver does not restore backups yet', false);
+    let instance = this.#state.instances[p.instance_id];
+    if (!instance) {
+      if (!this.#fits(p))
+        throw new DriverFailure(
+          'INSUFFICIENT_CAPACITY',
+          'the hypervisor lacks the capacity for this instance',
+          false,
+        );
+      const dir = join(this.config.AGENT_STATE_DIR, 'guests', p.instance_id);
+      mkdirSync(dir, { recursive: true });
+      const { disk } = guestFiles(dir);
+      if (!existsSync(disk)) await copyDisk(this.#image.baseDisk, disk, p.disk_mb);
+      instance = {
+        dir,
+        hostname: p.hostname,
+        cpu_cores: p.cpu_cores,
+        memory_mb: p.memory_mb,
+        disk_mb: p.disk_mb,
+        image: p.image,
+        created_at: new Date().toISOString(),
+        last_rebuild_id: null,
+      };
+      this.#state.instances[p.instance_id] = instance;
+      this.#save();
+      if (p.start) await this.#boot(p.instance_id, instance);
+    }
+    return { power_state: await this.#powerState(instance.dir) };
+  }
+
+  async #power(p: AgentTaskParams<'instance.power'>) {
+    const instance = this.#existing(p.instance_id);
+    switch (p.action) {
+      case 'start':
+        await this.#boot(p.instance_id, instance);
+        break;
+      case 'stop':
+        await stopGuest(instance.dir, this.config.AGENT_QEMU_STOP_TIMEOUT_MS);
+        break;
+      case 'kill':
+        await killGuest(instance.dir);
+        break;
+      case 'restart':
+        await stopGuest(instance.dir, this.config.AGENT_QEMU_STOP_TIMEOUT_MS);
+        await this.#boot(p.instance_id, instance);
+        break;
+    }
+    return { power_state: await this.#powerState(instance.dir) };
+  }
+
+  async #delete(p: AgentTaskParams<'instance.delete'>) {
+    const instance = this.#state.instances[p.instance_id];
+    if (!instance) return { deleted: false };
+    await killGuest(instance.dir);
+    rmSync(instance.dir, { recursive: true, force: true });
+    delete this.#state.instances[p.instance_id];
+    this.#save();
+    return { deleted: true };
+  }
+
+  async #rebuild(p: AgentTaskParams<'instance.rebuild'>) {
+    const instance = this.#existing(p.instance_id);
+    if (instance.last_rebuild_id !== p.rebuild_id) {
+      await stopGuest(instance.dir, this.config.AGENT_QEMU_STOP_TIMEOUT_MS);
+      await copyDisk(this.#image.baseDisk, guestFiles(instance.dir).disk, instance.disk_mb);
+      Object.assign(instance, { image: p.image, hostname: p.hostname, last_rebuild_id: p.rebuild_id });
+      this.#save();
+      if (p.start) await this.#boot(p.instance_id, instance);
+    }
+    return { power_state: await this.#powerState(instance.dir) };
+  }
+
+  // --- Migration: the target's side ---------------------------------------------------------
+
+  async #prepareTarget(p: AgentTaskParams<'migration.prepare_target'>) {
+    if (!this.#state.incoming[p.migration_id]) {
+      if (!this.#fits(p))
+        throw new DriverFailure('INSUFFICIENT_CAPACITY', 'the target lacks the capacity', false);
+      const dir = join(this.config.AGENT_STATE_DIR, 'incoming', p.migration_id);
+      mkdirSync(dir, { recursive: true });
+      this.#state.incoming[p.migration_id] = {
+        instance_id: p.instance_id,
+        hostname: p.hostname,
+        cpu_cores: p.cpu_cores,
+        memory_mb: p.memory_mb,
+        disk_mb: p.disk_mb,
+        dir,
+        endpoint: null,
+        checksum: null,
+        network_ready: false,
+        defined: false,
+        started: false,
+      };
+      this.#save();
+    }
+    return { prepared: true };
+  }
+
+  async #transferDisk(p: AgentTaskParams<'disk.transfer'>, ctx: TaskContext) {
+    const incoming = this.#incoming(p.migration_id);
+    if (!incoming.checksum) {
+      if (!incoming.endpoint) {
+        // The token is good once: the endpoint is kept at once, so a repeated task needs no second redemption.
+        incoming.endpoint = (await ctx.redeemTransfer(p.transfer_token)).endpoint;
+        this.#save();
+      }
+      ctx.progress(10, 'pulling the disk from the source');
+      incoming.checksum = await pullDisk(incoming.endpoint, guestFiles(incoming.dir).disk, ctx.signal);
+      this.#save();
+    }
+    return { checksum: incoming.checksum, size_mb: incoming.disk_mb };
+  }
+
+  async #verifyDisk(p: AgentTaskParams<'disk.verify'>) {
+    const incoming = this.#incoming(p.migration_id);
+    const { disk } = guestFiles(incoming.dir);
+    if (!incoming.checksum || !existsSync(disk))
+      throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for this migration', false);
+    if (guestAlive(incoming.dir)) return { checksum: incoming.checksum };
+    return { checksum: await sha256File(disk) };
+  }
+
+  async #defineTarget(p: AgentTaskParams<'migration.define_target'>, ctx: TaskContext) {
+    const incoming = this.#incoming(p.migration_id);
+    if (!incoming.checksum || !incoming.endpoint)
+      throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for this migration', false);
+    if (p.final_sync) {
+      // A cold move: the source is stopped now, its disk final; what changed since the first copy comes over.
+      if (!incoming.defined) {
+        ctx.progress(10, 'pulling the final disk from the source');
+        incoming.checksum = await pullDisk(incoming.endpoint, guestFiles(incoming.dir).disk, ctx.signal);
+      }
+    } else {
+      // A live move: the guest waits for its memory, its disk open for the source to mirror into.
+      const status = await runStatus(incoming.dir);
+      if (status === undefined) {
+        const migrationPort = await freePort();
+        const nbdPort = await freePort();
+        await launchGuest(
+          incoming.dir,
+          this.#shape(p.instance_id, incoming),
+          this.#image,
+          this.accelerator,
+          migrationPort,
+        ).catch((error: Error) => {
+          throw new DriverFailure('GUEST_START_FAILED', error.message, true);
+        });
+        await Qmp.with(guestFiles(incoming.dir).qmp, async (qmp) => {
+          await qmp.execute('nbd-server-start', {
+            addr: { type: 'inet', data: { host: '127.0.0.1', port: String(nbdPort) } },
+          });
+          await qmp.execute('block-export-add', {
+            type: 'nbd',
+            id: 'root',
+            'node-name': 'root',
+            writable: true,
+          });
+        });
+        await announceIncoming(incoming.endpoint, {
+          host: '127.0.0.1',
+          migration_port: migrationPort,
+          nbd_port: nbdPort,
+        });
+      } else if (status !== 'inmigrate' && status !== 'running') {
+        throw new DriverFailure('TARGET_NOT_WAITING', `the target guest is ${status}`, true);
+      }
+    }
+    incoming.defined = true;
+    this.#save();
+    return { defined: true };
+  }
+
+  async #startTarget(p: AgentTaskParams<'migration.start_target'>) {
+    const incoming = this.#incoming(p.migration_id);
+    if (!incoming.defined)
+      throw new DriverFailure('TARGET_NOT_DEFINED', 'the target guest is not defined', false);
+    const instance: QemuInstance = {
+      dir: incoming.dir,
+      hostname: incoming.hostname,
+      cpu_cores: incoming.cpu_cores,
+      memory_mb: incoming.memory_mb,
+      disk_mb: incoming.disk_mb,
+      image: 'guest',
+      created_at: new Date().toISOString(),
+      last_rebuild_id: null,
+    };
+    const status = await runStatus(incoming.dir);
+    if (status === 'inmigrate')
+      throw new DriverFailure('MIGRATION_NOT_FINISHED', 'the guest’s memory has not all arrived', true);
+    if (status !== undefined) {
+      // Arrived live: the mirror's entrance is closed now that the source has let go.
+      await Qmp.with(guestFiles(incoming.dir).qmp, (qmp) => qmp.execute('nbd-server-stop')).catch(
+        () => undefined,
+      );
+    }
+    if (!incoming.started) {
+      this.#state.instances[p.instance_id] = instance;
+      incoming.started = true;
+      this.#save();
+    }
+    const arrived = this.#state.instances[p.instance_id]!;
+    if (p.start && status === undefined) await this.#boot(p.instance_id, arrived);
+    return { power_state: await this.#powerState(arrived.dir) };
+  }
+
+  async #discardTarget(p: AgentTaskParams<'migration.discard_target'>) {
+    const incoming = this.#state.incoming[p.migration_id];
+    if (!incoming) return { discarded: false };
+    await killGuest(incoming.dir);
+    rmSync(incoming.dir, { recursive: true, force: true });
+    if (this.#state.instances[p.instance_id]?.dir === incoming.dir)
+      delete this.#state.instances[p.instance_id];
+    delete this.#state.incoming[p.migration_id];
+    this.#save();
+    return { discarded: true };
+  }
+
+  // --- Migration: the source's side ---------------------------------------------------------
+
+  async #openChannel(): Promise<void> {
+    const port = await this.#channel.open(this.#state.channel_port ?? undefined);
+    if (port !== this.#state.channel_port) {
+      this.#state.channel_port = port;
+      this.#save();
+    }
+  }
+
+  async #exportDisk(p: AgentTaskParams<'disk.export'>) {
+    const instance = this.#existing(p.instance_id);
+    await this.#openChannel();
+    let offered = this.#state.exports[p.migration_id];
+    if (!offered) {
+      const path = join(this.config.AGENT_STATE_DIR, 'exports', `${p.migration_id}.qcow2`);
+      mkdirSync(join(this.config.AGENT_STATE_DIR, 'exports'), { recursive: true });
+      const running = guestAlive(instance.dir);
+      await copyDiskNow(instance.dir, path);
+      offered = {
+        instance_id: p.instance_id,
+        secret: randomBytes(32).toString('hex'),
+        path,
+        checksum: await sha256File(path),
+        of_running_guest: running,
+        target: null,
+        downtime_ms: null,
+      };
+      this.#state.exports[p.migration_id] = offered;
+      this.#save();
+    }
+    return {
+      checksum: offered.checksum,
+      size_mb: fileSizeMb(offered.path),
+      endpoint: this.#channel.endpoint(p.migration_id, offered.secret),
+    };
+  }
+
+  /** What the channel serves: the copy made at export, or a fresh one once the guest has stopped. */
+  async #offerDisk(migrationId: string, secret: string) {
+    const offered = this.#state.exports[migrationId];
+    if (!offered || !secretMatches(offered.secret, secret)) return undefined;
+    const instance = this.#state.instances[offered.instance_id];
+    if (instance && offered.of_running_guest && !guestAlive(instance.dir)) {
+      await copyDiskNow(instance.dir, offered.path);
+      offered.checksum = await sha256File(offered.path);
+      offered.of_running_guest = false;
+      this.#save();
+    }
+    return { path: offered.path, checksum: offered.checksum };
+  }
+
+  async #migrateLive(p: AgentTaskParams<'migration.live'>, ctx: TaskContext) {
+    const offered = this.#state.exports[p.migration_id];
+    if (!offered)
+      throw new DriverFailure('MIGRATION_NOT_EXPORTED', 'the disk was not offered for this migration', false);
+    if (offered.downtime_ms !== null) return { downtime_ms: offered.downtime_ms };
+    if (!offered.target)
+      throw new DriverFailure('TARGET_NOT_WAITING', 'the target has not said where its guest waits', true);
+    const instance = this.#existing(p.instance_id);
+    if (!guestAlive(instance.dir))
+      throw new DriverFailure('GUEST_NOT_RUNNING', 'the guest is not running: nothing to move live', false);
+    const target = offered.target;
+    const downtime = await Qmp.with(guestFiles(instance.dir).qmp, async (qmp) => {
+      // The disk first: mirrored into the target's, writes copied synchronously once in step,
+      // so the target's disk is the guest's at the moment its memory arrives.
+      const jobs = await qmp.execute<{ id: string }[]>('query-jobs');
+      if (!jobs.some((j) => j.id === 'migration-disk')) {
+        await qmp
+          .execute('blockdev-add', {
+            driver: 'nbd',
+            'node-name': 'migration-target',
+            server: { type: 'inet', host: target.host, port: String(target.nbd_port) },
+            export: 'root',
+          })
+          .catch(() => undefined);
+        await qmp.execute('blockdev-mirror', {
+          'job-id': 'migration-disk',
+          device: 'root',
+          target: 'migration-target',
+          sync: 'full',
+          'copy-mode': 'write-blocking',
+        });
+      }
+      for (;;) {
+        const blockJobs =
+          await qmp.execute<{ device: string; ready: boolean; offset: number; len: number }[]>(
+            'query-block-jobs',
+          );
+        const job = blockJobs.find((j) => j.device === 'migration-disk');
+        if (!job)
+          throw new DriverFailure('DISK_MIRROR_FAILED', 'the disk mirror ended before it was in step', true);
+        if (job.ready) break;
+        if (job.len > 0) ctx.progress(Math.floor((job.offset / job.len) * 40), 'mirroring the disk');
+        await sleep(100);
+      }
+      await qmp.execute('migrate', { uri: `tcp:${target.host}:${target.migration_port}` });
+      for (;;) {
+        const info = await qmp.execute<{
+          status: string;
+          downtime?: number;
+          'error-desc'?: string;
+          ram?: { transferred: number; total: number };
+        }>('query-migrate');
+        if (info.status === 'completed') {
+          await qmp.execute('block-job-cancel', { device: 'migration-disk' });
+          await awaitBlockJobGone(qmp, 'migration-disk');
+          return info.downtime ?? 0;
+        }
+        if (info.status === 'failed' || info.status === 'cancelled') {
+          await qmp
+            .execute('block-job-cancel', { device: 'migration-disk', force: true })
+            .catch(() => undefined);
+          throw new DriverFailure(
+            'LIVE_MIGRATION_FAILED',
+            info['error-desc'] ?? `migration ${info.status}`,
+            true,
+          );
+        }
+        if (info.ram && info.ram.total > 0)
+          ctx.progress(40 + Math.floor((info.ram.transferred / info.ram.total) * 55), 'moving the memory');
+        await sleep(100);
+      }
+    });
+    offered.downtime_ms = Math.round(downtime);
+    this.#save();
+    // The guest runs on the target now; the paused copy here ends, its disk kept until cleanup.
+    await killGuest(instance.dir);
+    return { downtime_ms: offered.downtime_ms };
+  }
+
+  async #cleanupSource(p: AgentTaskParams<'migration.cleanup_source'>) {
+    for (const [id, offered] of Object.entries(this.#state.exports)) {
+      if (offered.instance_id !== p.instance_id) continue;
+      rmSync(offered.path, { force: true });
+      delete this.#state.exports[id];
+    }
+    const instance = this.#state.instances[p.instance_id];
+    if (!instance) {
+      this.#save();
+      return { removed: false };
+    }
+    await killGuest(instance.dir);
+    rmSync(instance.dir, { recursive: true, force: true });
+    delete this.#state.instances[p.instance_id];
+    this.#save();
+    return { removed: true };
+  }
+}
+
+async function awaitBlockJobGone(qmp: Qmp, device: string): Promise<void> {
+  for (;;) {
+    const jobs = await qmp.execute<{ device: string }[]>('query-block-jobs');
+    if (!jobs.some((j) => j.device === device)) return;
+    await sleep(50);
+  }
+}

@@ -1,0 +1,191 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { GuestImage } from './images.js';
+import { Qmp } from './qmp.js';
+
+export type Accelerator = 'kvm' | 'tcg';
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The files of one guest, all in its directory: what a restarted agent finds it by. */
+export const guestFiles = (dir: string) => ({
+  disk: join(dir, 'disk.qcow2'),
+  qmp: join(dir, 'qmp.sock'),
+  pid: join(dir, 'qemu.pid'),
+  console: join(dir, 'console.log'),
+});
+
+export interface GuestShape {
+  readonly name: string;
+  readonly cpu_cores: number;
+  readonly memory_mb: number;
+}
+
+/** The QEMU command line of a guest; the target of a live migration must use the very same one. */
+function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: Accelerator): string[] {
+  const files = guestFiles(dir);
+  return [
+    '-name',
+    guest.name,
+    '-machine',
+    `q35,accel=${accel}`,
+    '-cpu',
+    accel === 'kvm' ? 'host' : 'max',
+    '-smp',
+    String(guest.cpu_cores),
+    '-m',
+    String(guest.memory_mb),
+    '-nodefaults',
+    '-display',
+    'none',
+    // A guest that powers off or panics ends its process: the power state is the process.
+    '-no-reboot',
+    '-kernel',
+    image.kernel,
+    '-initrd',
+    image.initrd,
+    '-append',
+    'console=ttyS0 quiet panic=-1',
+    '-blockdev',
+    `driver=qcow2,node-name=root,file.driver=file,file.filename=${files.disk}`,
+    '-device',
+    'virtio-blk-pci,drive=root,id=root-disk',
+    '-chardev',
+    `socket,id=qmp,path=${files.qmp},server=on,wait=off`,
+    '-mon',
+    'chardev=qmp,mode=control',
+    '-chardev',
+    `file,id=console,path=${files.console},append=on`,
+    '-serial',
+    'chardev:console',
+    '-pidfile',
+    files.pid,
+    // Detached from the agent: the guest lives on when its agent dies or restarts.
+    '-daemonize',
+  ];
+}
+
+/** Starts the guest's QEMU, detached; `incomingPort` makes it wait for a live migration instead of booting. */
+export async function launchGuest(
+  dir: string,
+  guest: GuestShape,
+  image: GuestImage,
+  accel: Accelerator,
+  incomingPort?: number,
+): Promise<void> {
+  const files = guestFiles(dir);
+  rmSync(files.qmp, { force: true });
+  const args = commandLine(dir, guest, image, accel);
+  if (incomingPort !== undefined) args.push('-incoming', `tcp:127.0.0.1:${incomingPort}`);
+  const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  // With -daemonize the first process exits once the guest is set up, 0 when it was.
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c));
+  });
+  if (code !== 0) throw new Error(`qemu-system-x86_64 exited with ${code}: ${stderr.trim()}`);
+}
+
+/** The guest's QEMU process id, if it is alive (and the pid file is not an old one reused). */
+export function guestPid(dir: string): number | undefined {
+  const { pid: pidFile } = guestFiles(dir);
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes(guestFiles(dir).qmp) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const guestAlive = (dir: string) => guestPid(dir) !== undefined;
+
+/** Waits until the guest's process is gone; false if it still runs after `timeoutMs`. */
+export async function waitForExit(dir: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (guestAlive(dir)) {
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+/** The QMP run status (`running`, `inmigrate`, `postmigrate`, `paused`, …), or undefined when no guest runs. */
+export async function runStatus(dir: string): Promise<string | undefined> {
+  if (!guestAlive(dir)) return undefined;
+  try {
+    return await Qmp.with(guestFiles(dir).qmp, async (qmp) => {
+      const status = await qmp.execute<{ status: string }>('query-status');
+      return status.status;
+    });
+  } catch {
+    return guestAlive(dir) ? 'unreachable' : undefined;
+  }
+}
+
+/**
+ * Stops the guest: the ACPI power button first so that it shuts down cleanly (its disk synced),
+ * then, if it has not within `graceMs`, QEMU is told to quit; a QEMU that does not answer is killed.
+ */
+export async function stopGuest(dir: string, graceMs: number): Promise<void> {
+  if (!guestAlive(dir)) return;
+  const qmpPath = guestFiles(dir).qmp;
+  if (graceMs > 0) {
+    await Qmp.with(qmpPath, (qmp) => qmp.execute('system_powerdown')).catch(() => undefined);
+    if (await waitForExit(dir, graceMs)) return;
+  }
+  await killGuest(dir);
+}
+
+/** Ends the guest's process at once (a power cut). */
+export async function killGuest(dir: string): Promise<void> {
+  if (!guestAlive(dir)) return;
+  await Qmp.with(guestFiles(dir).qmp, (qmp) => qmp.execute('quit')).catch(() => undefined);
+  if (await waitForExit(dir, 5000)) return;
+  const pid = guestPid(dir);
+  if (pid) process.kill(pid, 'SIGKILL');
+  await waitForExit(dir, 5000);
+}
+
+/** A TCP port nothing listens on now, for QEMU to listen on next. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * KVM when it really works: a CPU set up under it (a nested hypervisor may offer /dev/kvm and
+ * abort on the first MSR). Otherwise TCG, slower but the same guest.
+ */
+export async function probeAccelerator(): Promise<Accelerator> {
+  if (!existsSync('/dev/kvm')) return 'tcg';
+  const child = spawn(
+    'qemu-system-x86_64',
+    ['-machine', 'q35,accel=kvm', '-cpu', 'host', '-nodefaults', '-display', 'none', '-S', '-m', '64'],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<boolean>((resolve) => {
+    child.once('error', () => resolve(true));
+    child.once('exit', () => resolve(true));
+  });
+  const failed = await Promise.race([exited, sleep(1500).then(() => false)]);
+  if (!failed) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+  return failed ? 'tcg' : 'kvm';
+}
