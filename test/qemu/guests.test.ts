@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../agent-process.js';
+import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
+import { seed } from '../harness.js';
+import { qemuHosts, qemuMissing, ticksPast } from './qemu-hosts.js';
+
+/**
+ * Real guests: agent processes with the QEMU driver, instances made and powered through the
+ * panel's API, and the guest's own serial console as the proof that it runs.
+ */
+const missing = qemuMissing();
+if (missing) console.warn(`test/qemu skipped: ${missing}`);
+
+describe.runIf(!missing)('guests under QEMU', () => {
+  let env: AgentEnvironment;
+  let hosts: ReturnType<typeof qemuHosts>;
+  beforeAll(async () => {
+    env = await startAgentEnvironment();
+    hosts = qemuHosts(env);
+  });
+  afterAll(async () => {
+    hosts?.killGuests();
+    await env?.close();
+  });
+
+  const statusOf = async (id: string) =>
+    (await env.db.selectFrom('instances').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+      .status;
+
+  it('creates a guest that ticks; stopped and started, it ticks on from the count kept on its disk', async () => {
+    const host = await hosts.host((await seed.location(env.db)).id);
+    const instance = await hosts.instanceOn(host);
+    expect(await statusOf(instance.id)).toBe('running');
+    await ticksPast(host, instance.id, 2);
+
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+    expect(await statusOf(instance.id)).toBe('stopped');
+    expect(host.guestRunning(instance.id)).toBe(false);
+    // The ACPI power button: the guest shut itself down, its disk synced.
+    expect(host.console(instance.id)).toContain('guest: shutting down');
+    const last = Math.max(...host.ticks(instance.id));
+
+    expect((await env.power(instance.id, 'start')).status).toBe(202);
+    await env.operationResult(instance.id);
+    expect(await statusOf(instance.id)).toBe('running');
+    const ticks = await ticksPast(host, instance.id, last);
+    // A new boot, and the count read back from the disk: no tick 1 again.
+    expect(host.console(instance.id).split('guest: booted')).toHaveLength(3);
+    expect(ticks[ticks.indexOf(last) + 1]).toBe(last + 1);
+  }, 180_000);
+
+  it('keeps its guests when the agent is killed, and the restarted agent takes them back', async () => {
+    const host = await hosts.host((await seed.location(env.db)).id);
+    const instance = await hosts.instanceOn(host);
+    await ticksPast(host, instance.id, 1);
+
+    host.agent.process.kill('SIGKILL');
+    await host.agent.exited;
+    const before = Math.max(...host.ticks(instance.id));
+    await ticksPast(host, instance.id, before + 1);
+    expect(host.guestRunning(instance.id)).toBe(true);
+
+    host.agent.restart();
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+    expect(await statusOf(instance.id)).toBe('stopped');
+    await eventually(() => !host.guestRunning(instance.id), 10_000, 'the guest to stop');
+    expect(host.console(instance.id)).toContain('guest: shutting down');
+  }, 180_000);
+});

@@ -1,0 +1,152 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { defaultGuestImageDir, guestImage } from '../../agent/drivers/qemu/images.js';
+import { type QemuState, qemuStatePath } from '../../agent/drivers/qemu.js';
+import { createCredential } from '../../db/repositories/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { provisionInstance } from '../../services/instances/provision.js';
+import { type AgentProcess, eventually, startAgentProcess } from '../agent-process.js';
+import type { AgentEnvironment } from '../agents/environment.js';
+import { seed } from '../harness.js';
+
+const hasCommand = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Why the QEMU suite cannot run here, or undefined when it can: QEMU installed and the guest
+ * image built (CI does both; see .ci/run).
+ */
+export function qemuMissing(): string | undefined {
+  if (!hasCommand('qemu-system-x86_64') || !hasCommand('qemu-img'))
+    return 'QEMU is not installed (apt-get install qemu-system-x86 qemu-utils)';
+  const dir = process.env.AGENT_QEMU_IMAGE_DIR ?? defaultGuestImageDir();
+  if (!guestImage(dir)) return `no guest image in ${dir} (bash scripts/guest-image.sh)`;
+  return undefined;
+}
+
+/** A small guest: it boots in seconds under TCG and moves in about one. */
+export const SMALL_GUEST = { cpu_cores: 1, memory_mb: 128, disk_mb: 64 } as const;
+
+export interface QemuHost {
+  readonly hypervisor: { id: string; location_id: string };
+  readonly agent: AgentProcess;
+  state(): QemuState;
+  /** The serial console of the instance's guest on this host ('' before it has one). */
+  console(instanceId: string): string;
+  /** The ticks the guest printed, in order. */
+  ticks(instanceId: string): number[];
+  /** Whether the instance's QEMU process runs on this host. */
+  guestRunning(instanceId: string): boolean;
+}
+
+/** Hypervisors whose real agent processes run the QEMU driver, and the guests they start. */
+export function qemuHosts(env: AgentEnvironment) {
+  const hosts: QemuHost[] = [];
+
+  async function host(locationId: string, agentEnv: Record<string, string> = {}): Promise<QemuHost> {
+    const hypervisor = await seed.hypervisor(env.db, locationId);
+    const token = await createCredential(env.db, {
+      type: 'enrollment',
+      hypervisorId: hypervisor.id,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const agent = startAgentProcess({
+      AGENT_PANEL_URL: env.server.url,
+      AGENT_ENROLLMENT_TOKEN: token.token,
+      AGENT_DRIVER: 'qemu',
+      AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
+      ...agentEnv,
+    });
+    await eventually(
+      async () => (await findHypervisor(env.db, hypervisor.id))?.status === 'online',
+      30_000,
+      'enrollment',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; agent output:\n${agent.output.join('')}`);
+    });
+    const state = (): QemuState =>
+      existsSync(qemuStatePath(agent.stateDir))
+        ? (JSON.parse(readFileSync(qemuStatePath(agent.stateDir), 'utf8')) as QemuState)
+        : { instances: {}, incoming: {}, exports: {}, channel_port: null };
+    const dirOf = (instanceId: string) => state().instances[instanceId]?.dir;
+    const console = (instanceId: string) => {
+      const dir = dirOf(instanceId);
+      const path = dir ? guestFiles(dir).console : undefined;
+      return path && existsSync(path) ? readFileSync(path, 'utf8') : '';
+    };
+    const created: QemuHost = {
+      hypervisor,
+      agent,
+      state,
+      console,
+      ticks: (instanceId) => [...console(instanceId).matchAll(/^tick (\d+)$/gm)].map((m) => Number(m[1])),
+      guestRunning: (instanceId) => {
+        const dir = dirOf(instanceId);
+        return dir !== undefined && guestPid(dir) !== undefined;
+      },
+    };
+    hosts.push(created);
+    return created;
+  }
+
+  /** A small instance of the customer, created on the host through the provisioning workflow. */
+  async function instanceOn(host: QemuHost) {
+    const instance = await seed.instance(env.db, {
+      userId: env.ownerId,
+      locationId: host.hypervisor.location_id,
+      hypervisorId: host.hypervisor.id,
+      status: 'provisioning',
+    });
+    await env.db.updateTable('instances').set(SMALL_GUEST).where('id', '=', instance.id).execute();
+    const begun = await provisionInstance(
+      env.server.deps,
+      { type: 'system', name: 'test' },
+      { ...instance, ...SMALL_GUEST },
+      'debian-12',
+      null,
+    );
+    await env.temporal.workflow.getHandle(begun.workflowId).result();
+    return instance;
+  }
+
+  /** Ends every guest the hosts started: they outlive their agents by design. */
+  function killGuests(): void {
+    for (const h of hosts) {
+      for (const parent of ['guests', 'incoming']) {
+        const root = join(h.agent.stateDir, parent);
+        if (!existsSync(root)) continue;
+        for (const name of readdirSync(root)) {
+          const pid = guestPid(join(root, name));
+          if (pid) process.kill(pid, 'SIGKILL');
+        }
+      }
+    }
+  }
+
+  return { host, instanceOn, killGuests };
+}
+
+/** Waits until the guest has printed a tick above `after` (on `host`), and returns the ticks. */
+export function ticksPast(host: QemuHost, instanceId: string, after: number, timeoutMs = 60_000) {
+  return eventually(
+    () => {
+      const ticks = host.ticks(instanceId);
+      return ticks.some((t) => t > after) ? ticks : undefined;
+    },
+    timeoutMs,
+    `a tick above ${after}`,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; console:\n${host.console(instanceId).slice(-2000)}`);
+  });
+}
+
+/** The content of a qcow2 disk compared: true when the guest would read the same bytes. */
+export const sameDiskContent = (a: string, b: string) => {
+  try {
+    execFileSync('qemu-img', ['compare', '-q', a, b]);
+    return true;
+  } catch {
+    return false;
+  }
+};
