@@ -32,7 +32,7 @@ export function hostnameProblem(value: string): string | undefined {
 export const hostname = z
   .string()
   .max(HOSTNAME_MAX, { abort: true, message: `Must be 1 to ${HOSTNAME_MAX} characters.` })
-  .regex(/^[A-Za-z0-9.-]+$/, { message: 'Must be letters, digits, hyphens and dots.' })
+  .regex(/^[A-Za-z0-9.-]+$/, { abort: true, message: 'Must be letters, digits, hyphens and dots.' })
   .superRefine((value, ctx) => {
     const problem = hostnameProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -64,7 +64,10 @@ export function isTimezone(value: string): boolean {
 export const timezone = z
   .string()
   .max(64, { abort: true, message: 'Must be at most 64 characters.' })
-  .regex(/^[A-Za-z0-9_+\-/]+$/, { message: 'Must be an IANA time zone name, such as Europe/Berlin, or UTC.' })
+  .regex(/^[A-Za-z0-9_+\-/]+$/, {
+    abort: true,
+    message: 'Must be an IANA time zone name, such as Europe/Berlin, or UTC.',
+  })
   .refine(isTimezone, { message: 'Must be an IANA time zone name, such as Europe/Berlin, or UTC.' });
 
 export const INSTANCE_SETTINGS = ['rename', 'hostname', 'timezone'] as const;

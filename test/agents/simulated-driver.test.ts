@@ -47,6 +47,9 @@ async function call(driver: SimulatedDriver, type: AgentTaskType = 'hypervisor.p
 const createParams = () => ({
   instance_id: randomUUID(),
   hostname: 'web-1.example.test',
+  timezone: 'UTC',
+  root_password: 'correct horse battery staple',
+  ssh_keys: [],
   cpu_cores: 1,
   memory_mb: 512,
   disk_mb: 1024,

@@ -66,13 +66,13 @@ describe('power operations on one instance', () => {
       await settled(instance.id, action === 'stop' ? 'stopped' : 'running');
       slowest.push(Date.now() - began);
     }
-    // A heartbeat timeout (3 s here) anywhere would show as one slow action.
-    expect(Math.max(...slowest)).toBeLessThan(2_500);
+    // A heartbeat timeout (3 s here) would show as an action slower than it, and as a second attempt.
+    expect(Math.max(...slowest)).toBeLessThan(3_000);
     const operations = await listOperationsOfInstance(env.db, instance.id, 100);
     const power = operations.filter((o) => o.kind !== 'provision');
     expect(power).toHaveLength(50);
     expect(power.every((o) => o.state === 'succeeded')).toBe(true);
-    for (const operation of power.slice(0, 5)) {
+    for (const operation of power) {
       const tasks = await listTasksOfWorkflow(env.db, operation.workflow_id);
       expect(tasks.map((t) => [t.attempt, t.status])).toEqual([[1, 'completed']]);
     }
