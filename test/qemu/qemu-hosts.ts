@@ -38,6 +38,8 @@ export interface QemuHost {
   ticks(instanceId: string): number[];
   /** Whether the instance's QEMU process runs on this host. */
   guestRunning(instanceId: string): boolean;
+  /** The guest a migration brings here, before the target owns it as an instance. */
+  arriving(migrationId: string): { ticks: number[]; console: string; running: boolean };
 }
 
 /** Hypervisors whose real agent processes run the QEMU driver, and the guests they start. */
@@ -75,15 +77,26 @@ export function qemuHosts(env: AgentEnvironment) {
       const path = dir ? guestFiles(dir).console : undefined;
       return path && existsSync(path) ? readFileSync(path, 'utf8') : '';
     };
+    const ticksIn = (text: string) => [...text.matchAll(/^tick (\d+)$/gm)].map((m) => Number(m[1]));
     const created: QemuHost = {
       hypervisor,
       agent,
       state,
       console,
-      ticks: (instanceId) => [...console(instanceId).matchAll(/^tick (\d+)$/gm)].map((m) => Number(m[1])),
+      ticks: (instanceId) => ticksIn(console(instanceId)),
       guestRunning: (instanceId) => {
         const dir = dirOf(instanceId);
         return dir !== undefined && guestPid(dir) !== undefined;
+      },
+      arriving: (migrationId) => {
+        const dir = state().incoming[migrationId]?.dir;
+        const path = dir ? guestFiles(dir).console : undefined;
+        const text = path && existsSync(path) ? readFileSync(path, 'utf8') : '';
+        return {
+          ticks: ticksIn(text),
+          console: text,
+          running: dir !== undefined && guestPid(dir) !== undefined,
+        };
       },
     };
     hosts.push(created);

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findMigration } from '../../db/repositories/migrations.js';
+import type { MigrationMode, MigrationState } from '../../domain/migrations/states.js';
+import { requestMigration } from '../../services/migrations/request.js';
+import { eventually } from '../agent-process.js';
+import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
+import { seed } from '../harness.js';
+import { type QemuHost, qemuHosts, qemuMissing, ticksPast } from './qemu-hosts.js';
+
+/**
+ * Real guests moved between two agent processes with the QEMU driver, through the panel's
+ * migration workflow: the guest's console on each side shows whether its memory moved (the count
+ * goes on, no boot) or its disk did (a boot that reads the count back).
+ */
+const missing = qemuMissing();
+if (missing) console.warn(`test/qemu skipped: ${missing}`);
+
+describe.runIf(!missing)('migrations of QEMU guests', () => {
+  let env: AgentEnvironment;
+  let hosts: ReturnType<typeof qemuHosts>;
+  let admin: { type: 'admin'; userId: string };
+  beforeAll(async () => {
+    env = await startAgentEnvironment({
+      // Long enough to read the source's console before its copy is removed.
+      MIGRATION_SOURCE_RETENTION_MS: '3000',
+      MIGRATION_LEASE_TTL_MS: '20000',
+      AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
+    });
+    hosts = qemuHosts(env);
+    admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
+  });
+  afterAll(async () => {
+    hosts?.killGuests();
+    await env?.close();
+  });
+
+  async function pair() {
+    const location = (await seed.location(env.db)).id;
+    const source = await hosts.host(location);
+    const target = await hosts.host(location);
+    const instance = await hosts.instanceOn(source);
+    await ticksPast(source, instance.id, 2);
+    return { source, target, instance };
+  }
+
+  const migrate = (instanceId: string, target: QemuHost, mode: MigrationMode) =>
+    requestMigration(env.server.deps, admin, {
+      instanceId,
+      targetId: target.hypervisor.id,
+      mode,
+      correlationId: null,
+    });
+
+  const reached = (migrationId: string, state: MigrationState, timeoutMs = 60_000) =>
+    eventually(
+      async () => {
+        const m = await findMigration(env.db, migrationId);
+        return m && (m.state === state || m.history.some((h) => h.state === state)) ? m : undefined;
+      },
+      timeoutMs,
+      `migration ${state}`,
+    );
+
+  const instanceRow = (id: string) =>
+    env.db
+      .selectFrom('instances')
+      .select(['hypervisor_id', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('moves a running guest live: its count goes on on the target with no boot, and the downtime is reported', async () => {
+    const { source, target, instance } = await pair();
+    const { migrationId, workflowId } = await migrate(instance.id, target, 'LIVE_REQUIRED');
+    await reached(migrationId, 'COMPLETED');
+    const sourceTicks = source.ticks(instance.id);
+    expect(source.guestRunning(instance.id)).toBe(false);
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+
+    const migration = (await findMigration(env.db, migrationId))!;
+    expect(migration.strategy).toBe('live');
+    const downtime = migration.history.find((h) => h.state === 'LIVE_MIGRATING')?.detail as {
+      downtime_ms: number;
+    };
+    expect(downtime.downtime_ms).toBeGreaterThanOrEqual(0);
+    expect(downtime.downtime_ms).toBeLessThan(5000);
+    expect(await instanceRow(instance.id)).toEqual({
+      hypervisor_id: target.hypervisor.id,
+      status: 'running',
+    });
+
+    const last = Math.max(...sourceTicks);
+    const targetTicks = await ticksPast(target, instance.id, last + 1);
+    // The memory moved: the target never booted, and its first tick follows the source's last.
+    expect(target.console(instance.id)).not.toContain('guest: booted');
+    expect(targetTicks[0]).toBe(last + 1);
+    expect(source.state().instances[instance.id]).toBeUndefined();
+
+    // And it stops on the target through the API, by its power button.
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+    expect(target.guestRunning(instance.id)).toBe(false);
+    expect(target.console(instance.id)).toContain('guest: shutting down');
+  }, 240_000);
+
+  it('moves a running guest cold: its disk arrives verified, and the count read from it goes on', async () => {
+    const { source, target, instance } = await pair();
+    const { migrationId, workflowId } = await migrate(instance.id, target, 'COLD');
+    await reached(migrationId, 'COMPLETED', 90_000);
+    const sourceTicks = source.ticks(instance.id);
+    expect(source.console(instance.id)).toContain('guest: shutting down');
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+
+    const migration = (await findMigration(env.db, migrationId))!;
+    expect(migration.strategy).toBe('cold');
+    expect(migration.history.find((h) => h.state === 'VERIFYING_DISK')?.detail).toMatchObject({
+      checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(await instanceRow(instance.id)).toEqual({
+      hypervisor_id: target.hypervisor.id,
+      status: 'running',
+    });
+
+    const last = Math.max(...sourceTicks);
+    const targetTicks = await ticksPast(target, instance.id, last + 1);
+    // A fresh boot on the target that read the counter file the source's last tick wrote.
+    expect(target.console(instance.id).split('guest: booted')).toHaveLength(2);
+    expect(targetTicks[0]).toBe(last + 1);
+  }, 240_000);
+
+  it('a failure past the point of no return leaves the guest running on the target, the source stopped, and the migration in RECOVERY_REQUIRED', async () => {
+    const { source, target, instance } = await pair();
+    const { migrationId } = await migrate(instance.id, target, 'LIVE_REQUIRED');
+    // The target's agent dies as the memory moves: the guest arrives, but nobody takes the
+    // target's next task.
+    await reached(migrationId, 'LIVE_MIGRATING');
+    target.agent.process.kill('SIGKILL');
+
+    const migration = await eventually(
+      async () => {
+        const m = await findMigration(env.db, migrationId);
+        return m?.state === 'RECOVERY_REQUIRED' ? m : undefined;
+      },
+      90_000,
+      'RECOVERY_REQUIRED',
+    );
+    expect(migration.history.map((h) => h.state)).toContain('LIVE_MIGRATING');
+    expect(source.guestRunning(instance.id)).toBe(false);
+    const last = Math.max(...source.ticks(instance.id));
+    const arrived = await eventually(
+      () => {
+        const guest = target.arriving(migrationId);
+        return guest.ticks.some((t) => t > last + 1) ? guest : undefined;
+      },
+      30_000,
+      'ticks on the target',
+    );
+    expect(arrived.running).toBe(true);
+    expect(arrived.console).not.toContain('guest: booted');
+    expect(arrived.ticks[0]).toBe(last + 1);
+  }, 240_000);
+});
