@@ -3,13 +3,15 @@
  * Temporal dev server (SQLite under the data folder, Web UI on), a database (DATABASE_URL, else
  * embedded PGlite under the data folder), migrations, the demo seed, then the worker, the API and
  * the reference agent of the demo hypervisor as child processes. Ctrl-C stops them all; the next
- * start finds the same data.
+ * start finds the same data. With AGENT_DRIVER=qemu, two hypervisors whose agents run real guests
+ * (QEMU), so that a migration can be tried; without QEMU, the simulated driver, said so.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultGuestImageDir, guestImage } from '../agent/drivers/qemu/images.js';
 import { createDatabase } from '../db/database.js';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
@@ -49,7 +51,7 @@ async function stopAll(code: number): Promise<never> {
   stopping = Date.now();
   say('\nstopping cloudsvc…');
   // The agent and API first (they call the worker's workflows), then the worker, then the servers.
-  for (const name of ['agent', 'api', 'worker']) {
+  for (const name of ['agent', 'agent-2', 'api', 'worker']) {
     const entry = children.find((c) => c.name === name);
     if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
     entry.child.kill('SIGTERM');
@@ -82,6 +84,21 @@ function launch(name: string, entry: string, childEnv: Record<string, string>): 
   });
   children.push({ name, child });
   return child;
+}
+
+/**
+ * Whether the demo can run real guests: QEMU installed and the guest image built (built here, once,
+ * when it is missing). Otherwise why not, and the demo falls back to the simulated driver.
+ */
+function qemuUnavailable(): string | undefined {
+  if (spawnSync('qemu-system-x86_64', ['--version'], { stdio: 'ignore' }).status !== 0)
+    return 'qemu-system-x86_64 is not installed (apt-get install qemu-system-x86 qemu-utils busybox-static)';
+  if (guestImage(env.AGENT_QEMU_IMAGE_DIR ?? defaultGuestImageDir())) return undefined;
+  say('building the guest image (scripts/guest-image.sh)…');
+  const built = spawnSync('bash', [join(root, 'scripts/guest-image.sh')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return built.status === 0 ? undefined : 'the guest image could not be built (scripts/guest-image.sh)';
 }
 
 /** The key that seals passwords, made once and kept (mode 0600) in the data folder. */
@@ -137,7 +154,13 @@ async function main() {
   await migrateToLatest(db);
   const keysFile = join(data, 'demo-keys.json');
   const knownKeys: DemoKeys = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : {};
-  const demo = await seedDemo(db, knownKeys);
+  let realGuests = env.AGENT_DRIVER === 'qemu';
+  if (realGuests) {
+    const missing = qemuUnavailable();
+    if (missing) say(`AGENT_DRIVER=qemu: ${missing}; the demo runs on the simulated driver instead.`);
+    realGuests = !missing;
+  }
+  const demo = await seedDemo(db, knownKeys, { secondHypervisor: realGuests });
   writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
 
   // 4. Worker and API.
@@ -147,33 +170,38 @@ async function main() {
   const apiUrl = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${apiPort}`;
   writeRuntimeFile({ databaseUrl, temporalAddress, apiUrl, pid: process.pid });
 
-  // 5. The demo hypervisor's agent, enrolled through the Agent API with a one-time token.
-  const agentDir = join(data, 'agent');
-  const agentEnv: Record<string, string> = {
-    AGENT_PANEL_URL: apiUrl,
-    AGENT_STATE_DIR: agentDir,
-    AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
+  // 5. The demo hypervisors' agents, enrolled through the Agent API with a one-time token.
+  const startAgent = async (name: string, hypervisorId: string) => {
+    const agentDir = join(data, name);
+    const agentEnv: Record<string, string> = {
+      AGENT_PANEL_URL: apiUrl,
+      AGENT_STATE_DIR: agentDir,
+      AGENT_DRIVER: realGuests ? 'qemu' : 'simulated',
+      AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
+    };
+    const credentialFile = join(agentDir, 'credential.json');
+    const saved = existsSync(credentialFile)
+      ? (JSON.parse(readFileSync(credentialFile, 'utf8')) as { credential: string })
+      : undefined;
+    if (!saved || !(await findActiveCredential(db, hashToken(saved.credential)))) {
+      rmSync(credentialFile, { force: true });
+      const token = await createCredential(db, {
+        type: 'enrollment',
+        hypervisorId,
+        expiresAt: new Date(Date.now() + config.ENROLLMENT_TOKEN_TTL_MS),
+      });
+      agentEnv.AGENT_ENROLLMENT_TOKEN = token.token;
+    }
+    launch(name, 'agent/main.ts', agentEnv);
+    const deadline = Date.now() + 60_000;
+    while ((await findHypervisor(db, hypervisorId))?.status !== 'online') {
+      if (Date.now() > deadline)
+        throw new Error(`the demo agent did not come online; see ${join(logs, `${name}.log`)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
   };
-  const credentialFile = join(agentDir, 'credential.json');
-  const saved = existsSync(credentialFile)
-    ? (JSON.parse(readFileSync(credentialFile, 'utf8')) as { credential: string })
-    : undefined;
-  if (!saved || !(await findActiveCredential(db, hashToken(saved.credential)))) {
-    rmSync(credentialFile, { force: true });
-    const token = await createCredential(db, {
-      type: 'enrollment',
-      hypervisorId: demo.hypervisorId,
-      expiresAt: new Date(Date.now() + config.ENROLLMENT_TOKEN_TTL_MS),
-    });
-    agentEnv.AGENT_ENROLLMENT_TOKEN = token.token;
-  }
-  launch('agent', 'agent/main.ts', agentEnv);
-  const deadline = Date.now() + 60_000;
-  while ((await findHypervisor(db, demo.hypervisorId))?.status !== 'online') {
-    if (Date.now() > deadline)
-      throw new Error(`the demo agent did not come online; see ${join(logs, 'agent.log')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await startAgent('agent', demo.hypervisorId);
+  if (demo.secondHypervisorId) await startAgent('agent-2', demo.secondHypervisorId);
 
   // 6. The demo instance, created through the Client API like a customer's, with an
   // Idempotency-Key: a start interrupted after the request gets the same instance again.
@@ -201,7 +229,12 @@ cloudsvc is running.
     API reference   ${apiUrl}/docs
   Temporal UI       ${temporalUi ?? '(external Temporal: see its own UI)'}
   Client key        ${demo.keys.client}
-  Application key   ${demo.keys.application}
+  Application key   ${demo.keys.application}${
+    realGuests
+      ? `
+  Hypervisors       demo-hv-1, demo-hv-2: real guests (QEMU), consoles in ${data}/agent*/guests/*/console.log`
+      : ''
+  }
 
   Try: curl -H "Authorization: Bearer ${demo.keys.client}" ${apiUrl}/api/client/cloud
 

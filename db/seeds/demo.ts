@@ -18,6 +18,8 @@ export const DEMO = {
   customer: { email: 'demo@cloudsvc.local', name: 'Demo Customer' },
   admin: { email: 'admin@cloudsvc.local', name: 'Demo Administrator' },
   hypervisor: 'demo-hv-1',
+  /** The second hypervisor of a demo on real guests (AGENT_DRIVER=qemu), to migrate to. */
+  secondHypervisor: 'demo-hv-2',
   instance: 'demo-instance',
 } as const;
 
@@ -29,6 +31,8 @@ export interface DemoKeys {
 
 export interface DemoSeed {
   readonly hypervisorId: string;
+  /** The second hypervisor's id, when asked for. */
+  readonly secondHypervisorId?: string;
   readonly keys: Required<DemoKeys>;
   /** Set while the demo instance is still to be created (through the Client API's POST /). */
   readonly create?: { name: string; hostname: string; plan: string; image: string; location: string };
@@ -38,7 +42,11 @@ export interface DemoSeed {
  * Seeds the demo catalogue, address pools, users, keys and hypervisor; running it again changes
  * nothing. The demo instance is created by `npm start` through the Client API, like a customer's.
  */
-export async function seedDemo(db: Database, known: DemoKeys): Promise<DemoSeed> {
+export async function seedDemo(
+  db: Database,
+  known: DemoKeys,
+  options: { secondHypervisor?: boolean } = {},
+): Promise<DemoSeed> {
   const location = await upsertLocation(db, DEMO.location);
   const plan = await upsertPlan(db, DEMO.plan);
   const image = await upsertImage(db, DEMO.image);
@@ -57,16 +65,11 @@ export async function seedDemo(db: Database, known: DemoKeys): Promise<DemoSeed>
     application: await keyFor(known.application, 'application', admin.id),
   };
 
-  const existingHv = await db
-    .selectFrom('hypervisors')
-    .select('id')
-    .where('name', '=', DEMO.hypervisor)
-    .executeTakeFirst();
-  const hypervisorId =
-    existingHv?.id ??
+  const hypervisor = async (name: string) =>
+    (await db.selectFrom('hypervisors').select('id').where('name', '=', name).executeTakeFirst())?.id ??
     (
       await insertHypervisor(db, {
-        name: DEMO.hypervisor,
+        name,
         locationId: location.id,
         cpuCores: 32,
         memoryMb: 131072,
@@ -75,6 +78,8 @@ export async function seedDemo(db: Database, known: DemoKeys): Promise<DemoSeed>
         storageBackends: ['local'],
       })
     ).id;
+  const hypervisorId = await hypervisor(DEMO.hypervisor);
+  const secondHypervisorId = options.secondHypervisor ? await hypervisor(DEMO.secondHypervisor) : undefined;
 
   const pools = await db
     .selectFrom('ip_pools')
@@ -98,9 +103,10 @@ export async function seedDemo(db: Database, known: DemoKeys): Promise<DemoSeed>
     .where('user_id', '=', customer.id)
     .where('name', '=', DEMO.instance)
     .executeTakeFirst();
-  if (existingInstance) return { hypervisorId, keys };
+  const hypervisors = { hypervisorId, ...(secondHypervisorId ? { secondHypervisorId } : {}) };
+  if (existingInstance) return { ...hypervisors, keys };
   return {
-    hypervisorId,
+    ...hypervisors,
     keys,
     create: {
       name: DEMO.instance,
