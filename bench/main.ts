@@ -10,6 +10,9 @@
  *     request to settled. Target: p50 <= 100 ms, p99 <= 300 ms, no failures.
  *  4. Provisioning: instances created one after another through the API, zero-latency driver,
  *     `POST /` to `running`; deleted through the API at the end. Target: p50 <= 300 ms.
+ *  6. Real guests (qemu-guests.ts), with QEMU and the guest image (skipped, said so, without):
+ *     create to running of a 128 MB guest, and its live migrations' total time, memory move and
+ *     downtime, between two agents with the QEMU driver (BENCH_QEMU_CREATES, BENCH_QEMU_MIGRATIONS).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default.
  * The servers run compiled (it builds first), as in production. It uses PostgreSQL at DATABASE_URL (default: the local server), in a database of its own that
  * it drops at the end, and a Temporal dev server of its own.
@@ -39,6 +42,7 @@ import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
 import { closedLoop, type LoadResult, openLoop } from './load.js';
 import { runMigrations } from './migrations.js';
+import { benchQemuGuests } from './qemu-guests.js';
 import { POLL_INTERVAL_MS, powerActionStages, runPowerActions, SETTLE_LIMIT_MS } from './power-actions.js';
 import {
   CREATE_SETTLE_LIMIT_MS,
@@ -61,7 +65,7 @@ const POWER_WARM_UP = 4;
 const CREATES = Number(process.env.BENCH_CREATES ?? 50);
 /** Creates before the measured ones, for the same reason as the power actions' warm-up. */
 const CREATE_WARM_UP = 4;
-const ALL_PARTS = ['show', 'agent', 'power', 'provision', 'migration'] as const;
+const ALL_PARTS = ['show', 'agent', 'power', 'provision', 'migration', 'qemu'] as const;
 const MIGRATIONS = Number(process.env.BENCH_MIGRATIONS ?? 20);
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const part of PARTS)
@@ -217,7 +221,13 @@ async function main() {
           `p99 at half peak ${ms(ours.half.p99)} (target <= 5 ms: ${ours.half.p99 <= 5 ? 'met' : 'NOT met'})`,
       );
     }
-    if (!PARTS.has('agent') && !PARTS.has('power') && !PARTS.has('provision') && !PARTS.has('migration'))
+    if (
+      !PARTS.has('agent') &&
+      !PARTS.has('power') &&
+      !PARTS.has('provision') &&
+      !PARTS.has('migration') &&
+      !PARTS.has('qemu')
+    )
       return;
 
     // Parts 2 to 4 need a worker and an agent: the worker in this process, the agent compiled.
@@ -562,6 +572,25 @@ async function main() {
         await poll.close();
         await kill(secondAgent);
       }
+    }
+
+    // 6. Real guests under QEMU, on hypervisors of their own.
+    if (PARTS.has('qemu')) {
+      await benchQemuGuests({
+        deps: {
+          db,
+          temporal: client.client,
+          config: { ...config, MIGRATION_SOURCE_RETENTION_MS: 0 },
+          logger: createLogger('warn', { service: 'bench' }),
+        },
+        db,
+        apiUrl: `http://127.0.0.1:${apiPort}`,
+        locationId: location.id,
+        userId: user.id,
+        creates: Number(process.env.BENCH_QEMU_CREATES ?? 3),
+        migrations: Number(process.env.BENCH_QEMU_MIGRATIONS ?? 3),
+        launch,
+      });
     }
 
     await client.close();
