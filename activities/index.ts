@@ -1,6 +1,8 @@
 import type { Database } from '../db/database.js';
 import type { Config } from '../platform/config.js';
 import { createAgentTaskActivities } from './agent-tasks.js';
+import { createBackupScheduleActivities } from './backup-schedules.js';
+import { createBackupActivities } from './backups.js';
 import { createInstanceActivities } from './instances.js';
 import { createMigrationActivities } from './migrations.js';
 import { createOperationActivities } from './operations.js';
@@ -10,6 +12,8 @@ export function createActivities(db: Database, config: Pick<Config, 'SECRETS_KEY
     ...createAgentTaskActivities(db),
     ...createOperationActivities(db),
     ...createInstanceActivities(db),
+    ...createBackupActivities(db),
+    ...createBackupScheduleActivities(db),
     ...createMigrationActivities(db, config.SECRETS_KEY),
   };
 }

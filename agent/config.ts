@@ -3,7 +3,14 @@ import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
 import { defaultGuestImageDir } from './drivers/qemu/images.js';
 
-export const FAULT_MODES = ['fail', 'fail-permanently', 'hang', 'crash-before', 'crash-after'] as const;
+export const FAULT_MODES = [
+  'fail',
+  'fail-permanently',
+  'hang',
+  'crash-before',
+  'crash-after',
+  'corrupt',
+] as const;
 const FaultMode = z.enum(FAULT_MODES);
 
 /**
@@ -40,7 +47,8 @@ const schema = z.object({
   /**
    * Faults by task type, e.g. {"instance.power":{"mode":"crash-after","times":1}}. Modes: fail
    * (a retryable failure), fail-permanently, hang (never finishes; keeps reporting progress),
-   * crash-before / crash-after (the process exits before / after the change is applied).
+   * crash-before / crash-after (the process exits before / after the change is applied), corrupt
+   * (a backup or snapshot task damages the artifact it names: after writing it, or before reading it).
    * `times` counts across restarts (kept in the state file); absent means always. Faults can also
    * be armed while the agent runs (the simulated driver's faults file).
    */
@@ -54,6 +62,11 @@ const schema = z.object({
         z.object({ mode: FaultMode, times: z.number().int().positive().optional() }),
       ),
     ),
+  /**
+   * The simulated location's backup store: where backups are kept, apart from any hypervisor.
+   * Agents of one location share it, so an instance restored from a backup may land on any host.
+   */
+  AGENT_SIM_BACKUP_DIR: z.string().min(1).optional(),
   /** `simulated` (the default: no guest really runs) or `qemu` (one QEMU process per guest). */
   AGENT_DRIVER: z.enum(['simulated', 'qemu']).default('simulated'),
   /** Where the guest image built by scripts/guest-image.sh is (vmlinuz, initrd.img, base.qcow2). */

@@ -55,6 +55,15 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   content: { 'application/json': { schema } },
 });
 
+/**
+ * A body that may be left out: without one the handler sees `{}` (defaults not applied), with one
+ * it is validated like any other.
+ */
+export const optionalJsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: false,
+  content: { 'application/json': { schema } },
+});
+
 const uuidSchema = (name: string) =>
   z
     .string()

@@ -6,6 +6,7 @@ import * as operations from './migrations/20261122T0500_operations.js';
 import * as sshKeys from './migrations/20261122T0600_ssh_keys.js';
 import * as instanceLifecycle from './migrations/20261122T0700_instance_lifecycle.js';
 import * as migrations from './migrations/20261122T0800_migrations.js';
+import * as backups from './migrations/20261122T0900_backups.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122T0600_ssh_keys': sshKeys,
   '20261122T0700_instance_lifecycle': instanceLifecycle,
   '20261122T0800_migrations': migrations,
+  '20261122T0900_backups': backups,
 };
 
 export interface MigrationOutcome {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
+import type { BackupState, SnapshotState } from '../domain/backups.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../domain/migrations/states.js';
@@ -113,8 +114,58 @@ export interface InstancesTable {
   virtualization: string;
   boot_order: Json<string[]>;
   timezone: Generated<string>;
+  /** Set on an instance restored from a backup as a new instance. */
+  source_backup_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface BackupPoliciesTable {
+  id: Generated<string>;
+  instance_id: string;
+  user_id: string;
+  name: string;
+  cron: string | null;
+  interval_minutes: number | null;
+  keep_last: number;
+  keep_days: number | null;
+  paused: Generated<boolean>;
+  last_run_at: NullableTimestamp;
+  /** What the schedule's last run did: `{ outcome, backup_id?, reason?, removed }`. */
+  last_run: NullableJson<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface InstanceBackupsTable {
+  id: string;
+  instance_id: string;
+  user_id: string;
+  name: string;
+  state: Generated<BackupState>;
+  size_mb: number | null;
+  checksum: string | null;
+  protected: Generated<boolean>;
+  policy_id: string | null;
+  error: NullableJson<{ code: string; message: string }>;
+  created_at: Timestamp;
+  completed_at: NullableTimestamp;
+  verified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface InstanceSnapshotsTable {
+  id: string;
+  instance_id: string;
+  user_id: string;
+  name: string;
+  state: Generated<SnapshotState>;
+  size_mb: number | null;
+  checksum: string | null;
+  error: NullableJson<{ code: string; message: string }>;
+  created_at: Timestamp;
+  completed_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
 }
 
@@ -332,6 +383,9 @@ export interface DB {
   credentials: CredentialsTable;
   instances: InstancesTable;
   instance_operations: InstanceOperationsTable;
+  instance_backups: InstanceBackupsTable;
+  instance_snapshots: InstanceSnapshotsTable;
+  backup_policies: BackupPoliciesTable;
   ssh_keys: SshKeysTable;
   instance_ssh_keys: InstanceSshKeysTable;
   migrations: MigrationsTable;

@@ -105,6 +105,19 @@ const MIGRATION_TASKS = {
   },
 } as const;
 
+/** A backup's or snapshot's id (the panel's): the hypervisor names its artifact by it. */
+const artifactId = z.string().uuid();
+/** What a hypervisor reports of an artifact or disk: its size and the SHA-256 of its content. */
+const artifactFacts = z.object({
+  size_mb: z.number().int().nonnegative(),
+  checksum: z.string().regex(/^[0-9a-f]{64}$/),
+});
+/**
+ * A restore's id (its operation's): the restored disk is written beside the current one under it,
+ * so a task delivered twice writes it once, and the swap, revert and release name the same pair.
+ */
+const restoreId = z.string().uuid();
+
 export const AGENT_TASKS = {
   'instance.create': {
     params: z.object({
@@ -118,6 +131,8 @@ export const AGENT_TASKS = {
       ipv4: z.string().nullable(),
       ipv6: z.string().nullable(),
       start: z.boolean(),
+      /** Restore as a new instance: the disk is written from this backup, whose content must match. */
+      from_backup: z.object({ backup_id: artifactId, checksum: artifactFacts.shape.checksum }).optional(),
     }),
     result: z.object({ power_state: powerState }),
   },
@@ -146,6 +161,57 @@ export const AGENT_TASKS = {
     result: z.object({ changed: z.boolean() }),
   },
   ...MIGRATION_TASKS,
+  /** A copy of the instance's disk into the location's backup store; the guest keeps running. */
+  'backup.create': {
+    params: z.object({ instance_id: instanceId, backup_id: artifactId }),
+    result: artifactFacts,
+  },
+  /** Reads the backup back from the store: its size and the checksum of what is really there. */
+  'backup.verify': {
+    params: z.object({ instance_id: instanceId, backup_id: artifactId }),
+    result: artifactFacts,
+  },
+  /** Writes the backup's content beside the instance's current disk (see `disk.swap`). */
+  'backup.restore': {
+    params: z.object({ instance_id: instanceId, backup_id: artifactId, restore_id: restoreId }),
+    result: artifactFacts,
+  },
+  'backup.delete': {
+    params: z.object({ instance_id: instanceId, backup_id: artifactId }),
+    result: z.object({ deleted: z.boolean() }),
+  },
+  /** A point-in-time image kept beside the disk on the hypervisor. */
+  'snapshot.create': {
+    params: z.object({ instance_id: instanceId, snapshot_id: artifactId }),
+    result: artifactFacts,
+  },
+  /** Writes the snapshot's content beside the instance's current disk (see `disk.swap`). */
+  'snapshot.restore': {
+    params: z.object({ instance_id: instanceId, snapshot_id: artifactId, restore_id: restoreId }),
+    result: artifactFacts,
+  },
+  'snapshot.delete': {
+    params: z.object({ instance_id: instanceId, snapshot_id: artifactId }),
+    result: z.object({ deleted: z.boolean() }),
+  },
+  /**
+   * The restored disk takes the current one's place, which is kept beside it until `disk.release`;
+   * a running guest is restarted on it, a stopped one stays stopped.
+   */
+  'disk.swap': {
+    params: z.object({ instance_id: instanceId, restore_id: restoreId }),
+    result: z.object({ power_state: powerState, checksum: artifactFacts.shape.checksum }),
+  },
+  /** Undoes a restore: the disk kept aside is put back if it was swapped out, the restored one dropped. */
+  'disk.revert': {
+    params: z.object({ instance_id: instanceId, restore_id: restoreId }),
+    result: z.object({ reverted: z.boolean() }),
+  },
+  /** Ends a restore that succeeded: the disk kept aside is dropped. */
+  'disk.release': {
+    params: z.object({ instance_id: instanceId, restore_id: restoreId }),
+    result: z.object({ released: z.boolean() }),
+  },
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {
     params: z.object({}),

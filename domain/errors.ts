@@ -49,6 +49,7 @@ export const ERROR_CATALOGUE = {
   MIGRATION_FINISHED: { status: 409, detail: 'The migration has already ended.' },
   'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
   'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
+  'SVC-QUOTA-409': { status: 409, detail: 'The limit of this kind of resource has been reached.' },
   INSTANCE_MIGRATING: {
     status: 409,
     detail: 'The instance is being migrated; try again once the migration ends.',

@@ -47,6 +47,16 @@ const schema = z.object({
   METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),
   AGENT_TASK_RETENTION_HOURS: z.coerce.number().int().min(1).default(720),
   SSH_KEYS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** Backups and snapshots one instance may hold; one more is refused with SVC-QUOTA-409. */
+  MAX_BACKUPS_PER_INSTANCE: z.coerce.number().int().min(1).max(1_000).default(10),
+  MAX_SNAPSHOTS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
+  MAX_BACKUP_SCHEDULES_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
+  /** How late a schedule's missed run may still be taken (after Temporal was down); Temporal's minimum is 10 s. */
+  BACKUP_SCHEDULE_CATCHUP_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .default(60 * 60 * 1000),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -1,8 +1,9 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, ScheduleOptionsStartWorkflowAction, WorkflowHandle } from '@temporalio/client';
 import {
   defineSearchAttributeKey,
   type SearchAttributePair,
   SearchAttributeType,
+  type Workflow,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
 } from '@temporalio/common';
@@ -47,6 +48,14 @@ const START_POLICIES: Record<
   deleteInstance: INSTANCE_OPERATION,
   rebuildInstance: INSTANCE_OPERATION,
   resetInstancePassword: INSTANCE_OPERATION,
+  backupInstance: INSTANCE_OPERATION,
+  verifyBackup: INSTANCE_OPERATION,
+  deleteBackup: INSTANCE_OPERATION,
+  restoreInstance: INSTANCE_OPERATION,
+  snapshotInstance: INSTANCE_OPERATION,
+  deleteSnapshot: INSTANCE_OPERATION,
+  // Started by its Temporal Schedule, each run under an id of its own (the schedule's, plus the time).
+  scheduledBackup: INSTANCE_OPERATION,
   migrateInstance: INSTANCE_OPERATION,
   probeHypervisor: { conflict: WorkflowIdConflictPolicy.FAIL, reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE },
 };
@@ -90,6 +99,24 @@ export async function startWorkflow<W extends WorkflowType>(
       args: [start.input] as never,
     }),
   );
+}
+
+/**
+ * What a Temporal Schedule starts on each of its runs: the same task queue, typed input and search
+ * attributes as `startWorkflow`. Temporal appends the run's scheduled time to `workflowId`.
+ */
+export function scheduledStart<W extends WorkflowType>(
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+  start: Pick<WorkflowStart<W>, 'type' | 'workflowId' | 'input' | 'searchAttributes'>,
+): ScheduleOptionsStartWorkflowAction<Workflow> {
+  return {
+    type: 'startWorkflow',
+    workflowType: start.type,
+    workflowId: start.workflowId,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args: [start.input],
+    typedSearchAttributes: typedSearchAttributes(start.searchAttributes),
+  };
 }
 
 /** The agent-step timing every workflow input carries, from configuration. */

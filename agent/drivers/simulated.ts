@@ -43,7 +43,43 @@ export interface SimulatedInstance {
   /** How many times the disk was written from an image (1 after create). */
   disk_generation: number;
   last_rebuild_id: string | null;
+  /**
+   * The disk's content, in miniature: written by create and rebuild (or from a backup), a line
+   * added by each start and restart the panel asks for (what a guest's logs would write). Backups,
+   * snapshots and restores copy it, and their checksums are its SHA-256. Absent in state written
+   * before disks had content, and on an instance that arrived another way: see `#disk`.
+   */
+  disk?: string;
+  boots?: number;
+  /** Snapshots, kept beside the disk: they go with the instance. */
+  snapshots?: Record<string, SimulatedArtifact>;
+  /** Restores under way, by restore id: the restored disk beside the current one, then the old one kept aside. */
+  restores?: Record<string, SimulatedRestore>;
 }
+
+/** A backup or snapshot: the content copied, and the checksum computed while it was written. */
+export interface SimulatedArtifact {
+  instance_id: string;
+  content: string;
+  written_checksum: string;
+  size_mb: number;
+  created_at: string;
+}
+
+/** A restore: the restored disk written beside the current one; once swapped, the old one kept aside. */
+export interface SimulatedRestore {
+  staged: string;
+  previous: string | null;
+}
+
+/** The simulated location's backup store, shared by its agents (AGENT_SIM_BACKUP_DIR). */
+export interface SimulatedBackupStore {
+  backups: Record<string, SimulatedArtifact>;
+}
+
+/** An instance's disk with its content and the rest of its disk state filled in. */
+type DiskState = SimulatedInstance &
+  Required<Pick<SimulatedInstance, 'disk' | 'boots' | 'snapshots' | 'restores'>>;
 
 /** One change the simulated hypervisor applied, in order: what tests read to count effects. */
 export interface AppliedChange {
@@ -84,6 +120,7 @@ export interface SimulatedState {
 }
 
 export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');
+export const simulatedBackupStorePath = (dir: string) => join(dir, 'simulated-backups.json');
 
 /**
  * Rehearsals arm faults in a running agent by adding entries to this file; the driver reads it
@@ -110,13 +147,20 @@ export type FaultsFileEntry = z.infer<typeof FaultsFile>[number];
 export class SimulatedDriver implements HypervisorDriver {
   readonly #file: StateFile<SimulatedState>;
   #state: SimulatedState;
+  /** Read afresh for every task: other agents of the location write it too. */
+  readonly #store: StateFile<SimulatedBackupStore>;
 
   constructor(
     private readonly config: Pick<
       AgentConfig,
       'AGENT_STATE_DIR' | 'AGENT_CAPACITY' | 'AGENT_SIM_LATENCY_MS' | 'AGENT_SIM_FAULTS'
-    >,
+    > &
+      Partial<Pick<AgentConfig, 'AGENT_SIM_BACKUP_DIR'>>,
   ) {
+    this.#store = new StateFile(
+      simulatedBackupStorePath(config.AGENT_SIM_BACKUP_DIR ?? config.AGENT_STATE_DIR),
+      () => ({ backups: {} }),
+    );
     this.#file = new StateFile(simulatedStatePath(config.AGENT_STATE_DIR), () => ({
       instances: {},
       applied: [],
@@ -131,6 +175,11 @@ export class SimulatedDriver implements HypervisorDriver {
   /** The simulated hypervisor as it stands: instances, applied changes, faults. */
   snapshot(): SimulatedState {
     return structuredClone(this.#state);
+  }
+
+  /** The location's backup store as it stands. */
+  backupStore(): SimulatedBackupStore {
+    return this.#store.read();
   }
 
   /** Arms a fault for the coming calls of `type` (see ArmedFault). */
@@ -149,9 +198,12 @@ export class SimulatedDriver implements HypervisorDriver {
       throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, false);
 
     await this.#work(type, ctx, fault === 'hang');
+    const artifact = fault === 'corrupt' ? artifactNamedBy(type, parsed.data) : undefined;
+    if (artifact && !artifact.written) this.#corrupt(artifact);
     const result = isMigrationTask(type)
       ? await this.#migrate(type, parsed.data, ctx)
       : this.#apply(type as Exclude<AgentTaskType, MigrationTaskType>, parsed.data);
+    if (artifact?.written) this.#corrupt(artifact);
     if (fault === 'crash-after') this.#crash();
     return result;
   }
@@ -225,6 +277,26 @@ export class SimulatedDriver implements HypervisorDriver {
         return this.#rebuild(params as AgentTaskParams<'instance.rebuild'>);
       case 'instance.set_password':
         return this.#setPassword(params as AgentTaskParams<'instance.set_password'>);
+      case 'backup.create':
+        return this.#createBackup(params as AgentTaskParams<'backup.create'>);
+      case 'backup.verify':
+        return this.#verifyBackup(params as AgentTaskParams<'backup.verify'>);
+      case 'backup.restore':
+        return this.#stageBackup(params as AgentTaskParams<'backup.restore'>);
+      case 'backup.delete':
+        return this.#deleteBackup(params as AgentTaskParams<'backup.delete'>);
+      case 'snapshot.create':
+        return this.#createSnapshot(params as AgentTaskParams<'snapshot.create'>);
+      case 'snapshot.restore':
+        return this.#stageSnapshot(params as AgentTaskParams<'snapshot.restore'>);
+      case 'snapshot.delete':
+        return this.#deleteSnapshot(params as AgentTaskParams<'snapshot.delete'>);
+      case 'disk.swap':
+        return this.#swapDisk(params as AgentTaskParams<'disk.swap'>);
+      case 'disk.revert':
+        return this.#revertDisk(params as AgentTaskParams<'disk.revert'>);
+      case 'disk.release':
+        return this.#releaseDisk(params as AgentTaskParams<'disk.release'>);
       case 'hypervisor.probe':
         return { instances: Object.keys(this.#state.instances).length };
     }
@@ -241,6 +313,7 @@ export class SimulatedDriver implements HypervisorDriver {
         false,
       );
     }
+    const disk = p.from_backup ? this.#backupContent(p.from_backup) : `image ${p.image}\n`;
     const power_state = p.start ? 'running' : 'stopped';
     this.#state.instances[p.instance_id] = {
       hostname: p.hostname,
@@ -258,8 +331,16 @@ export class SimulatedDriver implements HypervisorDriver {
       ssh_keys: p.ssh_keys,
       disk_generation: 1,
       last_rebuild_id: null,
+      disk,
+      boots: 0,
+      snapshots: {},
+      restores: {},
     };
-    this.#record('instance.create', p.instance_id, power_state);
+    this.#record(
+      'instance.create',
+      p.instance_id,
+      p.from_backup ? `${power_state} from backup ${p.from_backup.backup_id}` : power_state,
+    );
     return { power_state };
   }
 
@@ -275,6 +356,7 @@ export class SimulatedDriver implements HypervisorDriver {
         disk_generation: instance.disk_generation + 1,
         last_rebuild_id: p.rebuild_id,
         power_state: p.start ? 'running' : 'stopped',
+        disk: `image ${p.image} (rebuild ${p.rebuild_id})\n`,
       });
       this.#record('instance.rebuild', p.instance_id, p.image);
     }
@@ -303,6 +385,10 @@ export class SimulatedDriver implements HypervisorDriver {
     // Applying the same action twice changes nothing the second time (idempotent), except restart.
     if (instance.power_state !== target || p.action === 'restart') {
       instance.power_state = target;
+      if (target === 'running') {
+        const disk = diskOf(instance);
+        disk.disk += `boot ${++disk.boots}\n`;
+      }
       this.#record('instance.power', p.instance_id, p.action);
     }
     return { power_state: instance.power_state };
@@ -313,6 +399,143 @@ export class SimulatedDriver implements HypervisorDriver {
     delete this.#state.instances[p.instance_id];
     this.#record('instance.delete', p.instance_id, 'deleted');
     return { deleted: true };
+  }
+
+  /** A backup's content for a new instance's disk, refused if it is gone or no longer matches. */
+  #backupContent(source: { backup_id: string; checksum: string }): string {
+    const backup = this.#store.read().backups[source.backup_id];
+    if (!backup) throw new DriverFailure('BACKUP_NOT_FOUND', 'the backup is not in the store', false);
+    if (sha256(backup.content) !== source.checksum)
+      throw new DriverFailure('BACKUP_CORRUPT', 'the backup does not match its checksum', false);
+    return backup.content;
+  }
+
+  #createBackup(p: AgentTaskParams<'backup.create'>) {
+    const store = this.#store.read();
+    const existing = store.backups[p.backup_id];
+    if (existing) return { size_mb: existing.size_mb, checksum: existing.written_checksum };
+    const backup = artifactOf(p.instance_id, diskOf(this.#existing(p.instance_id)));
+    store.backups[p.backup_id] = backup;
+    this.#store.write(store);
+    this.#record('backup.create', p.instance_id, p.backup_id);
+    return { size_mb: backup.size_mb, checksum: backup.written_checksum };
+  }
+
+  #verifyBackup(p: AgentTaskParams<'backup.verify'>) {
+    const backup = this.#store.read().backups[p.backup_id];
+    if (!backup) throw new DriverFailure('BACKUP_NOT_FOUND', 'the backup is not in the store', false);
+    return { size_mb: backup.size_mb, checksum: sha256(backup.content) };
+  }
+
+  #stageBackup(p: AgentTaskParams<'backup.restore'>) {
+    const instance = diskOf(this.#existing(p.instance_id));
+    const backup = this.#store.read().backups[p.backup_id];
+    if (!instance.restores[p.restore_id] && !backup)
+      throw new DriverFailure('BACKUP_NOT_FOUND', 'the backup is not in the store', false);
+    return this.#stage(p.instance_id, instance, p.restore_id, backup?.content, 'backup.restore');
+  }
+
+  #deleteBackup(p: AgentTaskParams<'backup.delete'>) {
+    const store = this.#store.read();
+    if (!store.backups[p.backup_id]) return { deleted: false };
+    delete store.backups[p.backup_id];
+    this.#store.write(store);
+    this.#record('backup.delete', p.instance_id, p.backup_id);
+    return { deleted: true };
+  }
+
+  #createSnapshot(p: AgentTaskParams<'snapshot.create'>) {
+    const instance = diskOf(this.#existing(p.instance_id));
+    const existing = instance.snapshots[p.snapshot_id];
+    if (existing) return { size_mb: existing.size_mb, checksum: existing.written_checksum };
+    const snapshot = artifactOf(p.instance_id, instance);
+    instance.snapshots[p.snapshot_id] = snapshot;
+    this.#record('snapshot.create', p.instance_id, p.snapshot_id);
+    return { size_mb: snapshot.size_mb, checksum: snapshot.written_checksum };
+  }
+
+  #stageSnapshot(p: AgentTaskParams<'snapshot.restore'>) {
+    const instance = diskOf(this.#existing(p.instance_id));
+    const snapshot = instance.snapshots[p.snapshot_id];
+    if (!instance.restores[p.restore_id] && !snapshot)
+      throw new DriverFailure('SNAPSHOT_NOT_FOUND', 'no such snapshot of the instance', false);
+    return this.#stage(p.instance_id, instance, p.restore_id, snapshot?.content, 'snapshot.restore');
+  }
+
+  #deleteSnapshot(p: AgentTaskParams<'snapshot.delete'>) {
+    const instance = this.#state.instances[p.instance_id];
+    const snapshots = instance ? diskOf(instance).snapshots : {};
+    if (!snapshots[p.snapshot_id]) return { deleted: false };
+    delete snapshots[p.snapshot_id];
+    this.#record('snapshot.delete', p.instance_id, p.snapshot_id);
+    return { deleted: true };
+  }
+
+  /** Writes `content` beside the current disk under `restoreId`, once: a repeat reports the same disk. */
+  #stage(
+    instanceId: string,
+    instance: DiskState,
+    restoreId: string,
+    content: string | undefined,
+    type: AgentTaskType,
+  ) {
+    if (!instance.restores[restoreId] && content !== undefined) {
+      instance.restores[restoreId] = { staged: content, previous: null };
+      this.#record(type, instanceId, restoreId);
+    }
+    const staged = instance.restores[restoreId]!.staged;
+    return { size_mb: sizeOf(instance), checksum: sha256(staged) };
+  }
+
+  #swapDisk(p: AgentTaskParams<'disk.swap'>) {
+    const instance = diskOf(this.#existing(p.instance_id));
+    const restore = instance.restores[p.restore_id];
+    if (!restore)
+      throw new DriverFailure('RESTORE_NOT_STAGED', 'no restored disk was written for this restore', false);
+    if (restore.previous === null) {
+      // The guest is stopped for the swap and started again on the restored disk if it was running.
+      restore.previous = instance.disk;
+      instance.disk = restore.staged;
+      this.#record('disk.swap', p.instance_id, p.restore_id);
+    }
+    return { power_state: instance.power_state, checksum: sha256(instance.disk) };
+  }
+
+  #revertDisk(p: AgentTaskParams<'disk.revert'>) {
+    const found = this.#state.instances[p.instance_id];
+    const instance = found ? diskOf(found) : undefined;
+    const restore = instance?.restores[p.restore_id];
+    if (!instance || !restore) return { reverted: false };
+    if (restore.previous !== null) instance.disk = restore.previous;
+    delete instance.restores[p.restore_id];
+    this.#record('disk.revert', p.instance_id, p.restore_id);
+    return { reverted: restore.previous !== null };
+  }
+
+  #releaseDisk(p: AgentTaskParams<'disk.release'>) {
+    const found = this.#state.instances[p.instance_id];
+    const restores = found ? diskOf(found).restores : {};
+    if (!restores[p.restore_id]) return { released: false };
+    delete restores[p.restore_id];
+    this.#record('disk.release', p.instance_id, p.restore_id);
+    return { released: true };
+  }
+
+  /** The `corrupt` fault: the artifact's content is damaged where it is kept, its checksum left as written. */
+  #corrupt(artifact: NamedArtifact): void {
+    if (artifact.kind === 'backup') {
+      const store = this.#store.read();
+      const backup = store.backups[artifact.id];
+      if (!backup) return;
+      backup.content = damaged(backup.content);
+      this.#store.write(store);
+      return;
+    }
+    const instance = this.#state.instances[artifact.instanceId];
+    const snapshot = instance ? diskOf(instance).snapshots[artifact.id] : undefined;
+    if (!snapshot) return;
+    snapshot.content = damaged(snapshot.content);
+    this.#file.write(this.#state);
   }
 
   #record(type: AgentTaskType, instanceId: string, detail: string): void {
@@ -381,3 +604,62 @@ export class SimulatedDriver implements HypervisorDriver {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The instance's disk state, filled in where it is missing (see SimulatedInstance.disk). */
+function diskOf(instance: SimulatedInstance): DiskState {
+  instance.disk ??= `image ${instance.image}\n`;
+  instance.boots ??= 0;
+  instance.snapshots ??= {};
+  instance.restores ??= {};
+  return instance as DiskState;
+}
+
+/** What a simulated disk occupies: an eighth of its size, a stand-in for the blocks in use. */
+const sizeOf = (instance: SimulatedInstance) => Math.max(1, Math.ceil(instance.disk_mb / 8));
+
+const artifactOf = (instanceId: string, instance: DiskState): SimulatedArtifact => ({
+  instance_id: instanceId,
+  content: instance.disk,
+  written_checksum: sha256(instance.disk),
+  size_mb: sizeOf(instance),
+  created_at: new Date().toISOString(),
+});
+
+/** Bit rot: the last character changed. */
+const damaged = (content: string) => `${content.slice(0, -1)}${content.endsWith('#') ? '%' : '#'}`;
+
+interface NamedArtifact {
+  readonly kind: 'backup' | 'snapshot';
+  readonly id: string;
+  readonly instanceId: string;
+  /** Whether the task writes it (damaged after) or reads it (damaged before). */
+  readonly written: boolean;
+}
+
+/** The artifact a task names, for the `corrupt` fault; other task types name none and are not hurt. */
+function artifactNamedBy(type: AgentTaskType, params: unknown): NamedArtifact | undefined {
+  const p = params as {
+    instance_id?: string;
+    backup_id?: string;
+    snapshot_id?: string;
+    from_backup?: { backup_id: string };
+  };
+  const instanceId = p.instance_id ?? '';
+  switch (type) {
+    case 'backup.create':
+      return { kind: 'backup', id: p.backup_id!, instanceId, written: true };
+    case 'backup.verify':
+    case 'backup.restore':
+      return { kind: 'backup', id: p.backup_id!, instanceId, written: false };
+    case 'instance.create':
+      return p.from_backup
+        ? { kind: 'backup', id: p.from_backup.backup_id, instanceId, written: false }
+        : undefined;
+    case 'snapshot.create':
+      return { kind: 'snapshot', id: p.snapshot_id!, instanceId, written: true };
+    case 'snapshot.restore':
+      return { kind: 'snapshot', id: p.snapshot_id!, instanceId, written: false };
+    default:
+      return undefined;
+  }
+}

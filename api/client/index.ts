@@ -2,6 +2,10 @@ import { requireClientKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
 import * as listImages from './images/list.js';
+import * as backupActions from './instances/backup-actions.js';
+import * as restoreBackupAsNew from './instances/backup-restore-new.js';
+import * as backupSchedules from './instances/backup-schedules.js';
+import * as backups from './instances/backups.js';
 import * as createInstance from './instances/create.js';
 import * as deleteInstance from './instances/delete.js';
 import * as instanceDiagnostics from './instances/diagnostics.js';
@@ -16,6 +20,7 @@ import * as changeHostname from './instances/settings-hostname.js';
 import * as renameInstance from './instances/settings-rename.js';
 import * as changeTimezone from './instances/settings-timezone.js';
 import * as showInstance from './instances/show.js';
+import * as snapshots from './instances/snapshots.js';
 import * as instanceSsh from './instances/ssh.js';
 import * as createSshKey from './ssh-keys/create.js';
 import * as deleteSshKey from './ssh-keys/delete.js';
@@ -34,5 +39,7 @@ export function clientApi() {
   for (const route of [createInstance, deleteInstance, rebuildInstance, showPassword, regeneratePassword])
     route.register(app);
   for (const route of [instanceHistory, instanceDiagnostics]) route.register(app);
+  for (const route of [backups, backupActions, restoreBackupAsNew, backupSchedules, snapshots])
+    route.register(app);
   return app;
 }

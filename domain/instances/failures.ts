@@ -9,6 +9,11 @@ const CUSTOMER_MESSAGES: Record<string, string> = {
   CANCELLED: 'The operation was cancelled.',
   INSUFFICIENT_CAPACITY: 'The hypervisor lacked the capacity for the instance.',
   INSTANCE_NOT_FOUND: 'The hypervisor does not know the instance.',
+  BACKUP_CORRUPT: 'The backup does not match the checksum recorded when it was made; nothing was changed.',
+  BACKUP_NOT_FOUND: 'The backup is no longer in the backup store.',
+  SNAPSHOT_CORRUPT:
+    'The snapshot does not match the checksum recorded when it was made; nothing was changed.',
+  SNAPSHOT_NOT_FOUND: 'The hypervisor no longer has the snapshot.',
 };
 
 const GENERIC = 'The hypervisor could not complete the operation.';

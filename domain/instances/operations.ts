@@ -17,6 +17,13 @@ export const INSTANCE_OPERATIONS = [
   'delete',
   'rebuild',
   'reset_password',
+  'backup',
+  'restore',
+  'backup_verify',
+  'backup_delete',
+  'snapshot',
+  'snapshot_restore',
+  'snapshot_delete',
   'migrate',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
@@ -95,6 +102,61 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   migrate: {
     from: ['running', 'stopped'],
     during: 'migrating',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  // Backups and snapshots are taken of a running or stopped guest without changing its status; one
+  // operation at a time still holds, so no power action, rebuild or migration meets a half-made copy.
+  backup: {
+    from: ['running', 'stopped'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  // A restore keeps the current disk until the restored one has verified and taken its place, and
+  // puts it back on failure: unlike a failed rebuild, a failed restore leaves the instance as it was.
+  restore: {
+    from: ['running', 'stopped'],
+    during: 'restoring',
+    outcome: 'running',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  // Verifying and deleting a backup touch the store, not the guest, so an instance in error may do
+  // both; as operations they take turns with everything else and appear in the task history.
+  backup_verify: {
+    from: ['running', 'stopped', 'error'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  backup_delete: {
+    from: ['running', 'stopped', 'error'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  snapshot: {
+    from: ['running', 'stopped'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  snapshot_restore: {
+    from: ['running', 'stopped'],
+    during: 'restoring',
+    outcome: 'running',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  snapshot_delete: {
+    from: ['running', 'stopped', 'error'],
+    during: 'unchanged',
     outcome: 'unchanged',
     onFailure: 'previous',
     preempts: [],

@@ -11,6 +11,7 @@ export const INSTANCE_STATUSES = [
   'stopping',
   'restarting',
   'rebuilding',
+  'restoring',
   'migrating',
   'deleting',
   'deleted',

@@ -26,6 +26,11 @@ export interface CreateInstanceRequest {
   readonly location: string;
   readonly sshKeyIds: readonly string[];
   readonly timezone: string;
+  /**
+   * Restore as a new instance: the disk is written from this backup rather than the image (which
+   * is still recorded as the instance's); the plan's disk must be at least `minDiskMb`.
+   */
+  readonly source?: { backupId: string; checksum: string; minDiskMb: number };
 }
 
 export interface CreateContext {
@@ -80,6 +85,16 @@ export async function createInstance<T>(
           location ? undefined : { field: 'location', detail: 'No such location.' },
         ].filter((f) => f !== undefined);
         if (!plan || !image || !location) throw new ApiError('SVC-REQ-400', { fields: unknown });
+        if (request.source && plan.disk_mb < request.source.minDiskMb) {
+          throw new ApiError('SVC-REQ-400', {
+            fields: [
+              {
+                field: 'plan',
+                detail: `The backup needs a disk of at least ${request.source.minDiskMb} MB.`,
+              },
+            ],
+          });
+        }
         if (plan.disk_mb < image.min_disk_mb) {
           throw new ApiError('SVC-REQ-400', {
             fields: [
@@ -130,6 +145,7 @@ export async function createInstance<T>(
             virtualization: 'kvm',
             boot_order: JSON.stringify(['disk', 'cdrom']),
             timezone: request.timezone,
+            source_backup_id: request.source?.backupId ?? null,
           });
           await reserveCapacity(trx, {
             hypervisorId,
@@ -167,6 +183,7 @@ export async function createInstance<T>(
             placed,
             image.code,
             context.correlationId,
+            request.source && { backup_id: request.source.backupId, checksum: request.source.checksum },
           );
           const begun = await recordOperation(trx, actor, provisioning);
           await setInstancePassword(trx, row.id, sealedPassword, deps.config.INITIAL_PASSWORD_WINDOW_MS);

@@ -7,6 +7,7 @@ import {
 } from '../../db/repositories/instances.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
 import { ApiError, notFound } from '../../domain/errors.js';
+import { endBackupSchedules } from '../backups/schedules.js';
 import type { Actor, ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';
 import { sealedNewPassword } from './passwords.js';
@@ -20,8 +21,8 @@ async function ownInstance(deps: ServiceDeps, actor: Customer, instanceId: strin
 }
 
 /**
- * Deletes an instance: the hypervisor removes it, then its capacity and addresses are released
- * and it is marked deleted. An instance never placed (or whose provisioning failed and was rolled
+ * Deletes an instance: its backup schedules end, the hypervisor removes it, then its capacity and
+ * addresses are released and it is marked deleted. An instance never placed (or whose provisioning failed and was rolled
  * back) has nothing on a hypervisor; the workflow skips that step.
  */
 export async function deleteInstance(
@@ -38,6 +39,9 @@ export async function deleteInstance(
     input: (operation) => ({ operation, placed: instance.hypervisor_id !== null }),
     correlationId: request.correlationId,
   });
+  // An instance on its way out takes no more backups: its schedules end with the accepted delete
+  // (a delete the hypervisor then fails leaves the instance without them; the customer asked it gone).
+  await endBackupSchedules(deps, instance.id);
   return { ...instance, status: begun.status };
 }
 

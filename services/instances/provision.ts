@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
+import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import { ApiError } from '../../domain/errors.js';
 import type { BOOT_DEVICES } from '../../domain/instances/statuses.js';
 import type { Actor, ServiceDeps } from '../context.js';
@@ -23,6 +24,7 @@ export async function planProvisioning(
   instance: Instance,
   imageCode: string,
   correlationId: string | null,
+  fromBackup?: AgentTaskParams<'instance.create'>['from_backup'],
 ): Promise<{ plan: PlannedOperation<'provisionInstance'>; sealedPassword: string }> {
   const hypervisorId = instance.hypervisor_id;
   if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
@@ -49,6 +51,7 @@ export async function planProvisioning(
         ipv4: instance.primary_ipv4,
         ipv6: instance.primary_ipv6,
         start: true,
+        ...(fromBackup ? { from_backup: fromBackup } : {}),
       },
     }),
     correlationId,

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
+import { insertPolicy } from '../../db/repositories/backup-policies.js';
+import { insertBackup } from '../../db/repositories/backups.js';
 import { createCredential } from '../../db/repositories/credentials.js';
+import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
 import { type Body, createTestApp, isolatedDatabase, seed, tableDigest } from '../harness.js';
@@ -34,6 +37,9 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudInstance: (s) => s.foreignInstanceId,
   task: (s) => s.foreignTaskId,
   keyUuid: (s) => s.foreignSshKeyId,
+  cloudBackup: (s) => s.foreignBackupId,
+  backupPolicy: (s) => s.foreignPolicyId,
+  cloudSnapshot: (s) => s.foreignSnapshotId,
 };
 
 interface Seeded {
@@ -41,6 +47,9 @@ interface Seeded {
   foreignInstanceId: string;
   foreignTaskId: string;
   foreignSshKeyId: string;
+  foreignBackupId: string;
+  foreignPolicyId: string;
+  foreignSnapshotId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -79,6 +88,24 @@ beforeAll(async () => {
       1,
     ),
   );
+  const onForeign = { instanceId: foreignInstance.id, userId: other.id };
+  const foreignBackup = await insertBackup(db, {
+    id: randomUUID(),
+    ...onForeign,
+    name: 'other',
+    policyId: null,
+  });
+  const foreignSnapshot = await insertSnapshot(db, { id: randomUUID(), ...onForeign, name: 'other' });
+  const foreignPolicy = await insertPolicy(db, {
+    id: randomUUID(),
+    ...onForeign,
+    name: 'other',
+    cron: '0 3 * * *',
+    intervalMinutes: null,
+    keepLast: 7,
+    keepDays: null,
+    paused: true,
+  });
   const issue = async (type: 'agent' | 'enrollment') =>
     (
       await createCredential(db, {
@@ -98,6 +125,9 @@ beforeAll(async () => {
     foreignInstanceId: foreignInstance.id,
     foreignTaskId,
     foreignSshKeyId: foreignSshKey!.id,
+    foreignBackupId: foreignBackup.id,
+    foreignPolicyId: foreignPolicy.id,
+    foreignSnapshotId: foreignSnapshot.id,
   };
   digestBefore = await tableDigest(db);
 });

@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { queueAgentTask, withdrawQueuedTask } from '../../db/repositories/agent-tasks.js';
+import { insertPolicy } from '../../db/repositories/backup-policies.js';
+import { insertBackup, moveBackup } from '../../db/repositories/backups.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { setHypervisorStatus } from '../../db/repositories/hypervisors.js';
+import { insertSnapshot, moveSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import type { CredentialType } from '../../domain/credentials.js';
 import { createTestApp, isolatedDatabase, seed } from '../harness.js';
@@ -128,6 +131,30 @@ beforeAll(async () => {
   await setHypervisorStatus(db, agentHypervisor.id, 'online');
   await seed.ipPool(db, location.id, '198.51.100.0/24', '198.51.100.1');
   const ownSshKeyId = await sshKey(customer.id);
+  // Backups, snapshots and schedules of each tenant's instance: available, so that valid requests act on them.
+  const artifactsOf = async (instanceId: string, userId: string) => {
+    const on = { instanceId, userId, name: 'fuzz' };
+    const facts = {
+      from: ['creating'] as const,
+      to: 'available' as const,
+      sizeMb: 1,
+      checksum: '0'.repeat(64),
+    };
+    const backup = await insertBackup(db, { id: randomUUID(), ...on, policyId: null });
+    await moveBackup(db, { backupId: backup.id, ...facts });
+    const snapshot = await insertSnapshot(db, { id: randomUUID(), ...on });
+    await moveSnapshot(db, { snapshotId: snapshot.id, ...facts });
+    const policy = await insertPolicy(db, {
+      id: randomUUID(),
+      ...on,
+      cron: '0 3 29 2 *',
+      intervalMinutes: null,
+      keepLast: 7,
+      keepDays: null,
+      paused: true,
+    });
+    return { cloudBackup: backup.id, cloudSnapshot: snapshot.id, backupPolicy: policy.id };
+  };
   seeded = {
     credentials: {
       client: await seed.key(db, customer.id, 'client'),
@@ -160,8 +187,14 @@ beforeAll(async () => {
       hypervisor: adminHypervisor.id,
       task: ownTaskId,
       keyUuid: ownSshKeyId,
+      ...(await artifactsOf(instance.id, customer.id)),
     },
-    foreign: { cloudInstance: foreignInstance.id, task: foreignTaskId, keyUuid: await sshKey(other.id) },
+    foreign: {
+      cloudInstance: foreignInstance.id,
+      task: foreignTaskId,
+      keyUuid: await sshKey(other.id),
+      ...(await artifactsOf(foreignInstance.id, other.id)),
+    },
   };
 });
 

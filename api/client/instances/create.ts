@@ -38,7 +38,7 @@ const CreateBody = z
   .strict()
   .openapi('CreateInstanceRequest');
 
-const IdempotencyHeader = z.object({
+export const IdempotencyHeader = z.object({
   'idempotency-key': z
     .string()
     .min(1)

@@ -1,0 +1,154 @@
+import type { Database } from '../db/database.js';
+import { recordActivity } from '../db/repositories/activity-log.js';
+import { findPolicy, recordPolicyRun } from '../db/repositories/backup-policies.js';
+import { listBackupsOfPolicy, takeBackupForRetention } from '../db/repositories/backups.js';
+import { findOperation } from '../db/repositories/instance-operations.js';
+import { findInstance } from '../db/repositories/instances.js';
+import { type BackupState, defaultArtifactName, retentionVictims } from '../domain/backups.js';
+import { ApiError } from '../domain/errors.js';
+import { holdNewBackup } from '../services/backups/backups.js';
+import { recordOperation } from '../services/instances/operations.js';
+import type { OperationContext } from '../workflows/lib/operation.js';
+import type { StepTiming } from '../workflows/lib/steps.js';
+
+export interface ScheduledBackupRequest {
+  readonly policyId: string;
+  /** The scheduled run's own workflow: it is the backup operation's workflow. */
+  readonly workflowId: string;
+  /** Made by the workflow, so a retried attempt finds the operation the first one began. */
+  readonly operationId: string;
+  readonly backupId: string;
+  readonly timing: StepTiming;
+  readonly maxBackups: number;
+}
+
+export type ScheduledBackupStart =
+  | { readonly begun: true; readonly operation: OperationContext; readonly backupId: string }
+  | { readonly begun: false; readonly reason: { code: string; detail: string } };
+
+export interface RetentionVictim {
+  readonly backupId: string;
+  /** The state it had before it was taken for deletion: where it returns if the delete fails. */
+  readonly from: BackupState;
+}
+
+export interface RetentionPlan {
+  readonly instanceId: string;
+  readonly hypervisorId: string;
+  readonly victims: readonly RetentionVictim[];
+}
+
+const SCHEDULE_ACTOR = { type: 'system', name: 'backup-schedule' } as const;
+
+/**
+ * The database side of a backup schedule's runs (workflows/scheduled-backup.ts): beginning the
+ * backup, retention, and the record of what a run did.
+ */
+export function createBackupScheduleActivities(db: Database) {
+  return {
+    /**
+     * A scheduled run begins its backup as a customer's request would: the operations model's
+     * compare-and-set (a busy or migrating instance refuses it), the per-instance limit, the backup
+     * row and the activity-log line, in one transaction. A refusal is a skipped run, with why.
+     */
+    async beginScheduledBackup(request: ScheduledBackupRequest): Promise<ScheduledBackupStart> {
+      const policy = await findPolicy(db, request.policyId);
+      if (!policy) return skipped('SCHEDULE_DELETED', 'The schedule no longer exists.');
+      const instance = await findInstance(db, policy.instance_id);
+      if (!instance) return skipped('INSTANCE_DELETED', 'The instance no longer exists.');
+      if (!instance.hypervisor_id) return skipped('SVC-CONFLICT-409', 'The instance is not placed yet.');
+      const operation: OperationContext = {
+        operationId: request.operationId,
+        instanceId: instance.id,
+        hypervisorId: instance.hypervisor_id,
+        kind: 'backup',
+        correlationId: request.workflowId,
+        timing: request.timing,
+      };
+      if (await findOperation(db, request.operationId))
+        return { begun: true, operation, backupId: request.backupId };
+      // Recorded as the run's input, which the reconciler would start again (it never needs to:
+      // the run exists, it is the one recording this).
+      const input = {
+        policyId: policy.id,
+        instanceId: instance.id,
+        timing: request.timing,
+        maxBackups: request.maxBackups,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await recordOperation(trx, SCHEDULE_ACTOR, {
+            request: {
+              instanceId: instance.id,
+              hypervisorId: operation.hypervisorId,
+              kind: 'backup',
+              workflowType: 'scheduledBackup',
+              input: () => input,
+              correlationId: request.workflowId,
+            },
+            operationId: request.operationId,
+            workflowId: request.workflowId,
+            input,
+          });
+          await holdNewBackup(
+            trx,
+            { MAX_BACKUPS_PER_INSTANCE: request.maxBackups },
+            {
+              id: request.backupId,
+              instanceId: instance.id,
+              userId: policy.user_id,
+              name: defaultArtifactName(policy.name, new Date()),
+              policyId: policy.id,
+            },
+          );
+        });
+      } catch (error) {
+        if (error instanceof ApiError) return skipped(error.code, error.detail);
+        throw error;
+      }
+      return { begun: true, operation, backupId: request.backupId };
+    },
+
+    /**
+     * Retention (domain/backups.ts `retentionVictims`): the schedule's backups to remove, each
+     * taken for deletion by compare-and-set (a protected one, or one a restore reads, is not).
+     */
+    async takeRetentionVictims(policyId: string): Promise<RetentionPlan | undefined> {
+      const policy = await findPolicy(db, policyId);
+      if (!policy) return undefined;
+      const instance = await findInstance(db, policy.instance_id);
+      if (!instance?.hypervisor_id) return undefined;
+      const backups = await listBackupsOfPolicy(db, policyId);
+      const ids = retentionVictims(
+        backups.map((b) => ({ id: b.id, state: b.state, protected: b.protected, createdAt: b.created_at })),
+        { keepLast: policy.keep_last, keepDays: policy.keep_days },
+        new Date(),
+      );
+      const victims: RetentionVictim[] = [];
+      for (const backupId of ids) {
+        const from = await takeBackupForRetention(db, backupId);
+        if (from) victims.push({ backupId, from });
+      }
+      return { instanceId: instance.id, hypervisorId: instance.hypervisor_id, victims };
+    },
+
+    /** What a scheduled run did: on the schedule, and in the instance's activity log. */
+    async recordScheduleRun(run: { policyId: string; instanceId: string; outcome: Record<string, unknown> }) {
+      await db.transaction().execute(async (trx) => {
+        await recordPolicyRun(trx, run.policyId, run.outcome);
+        if (await findInstance(trx, run.instanceId))
+          await recordActivity(trx, {
+            instanceId: run.instanceId,
+            actor: 'system:backup-schedule',
+            event: 'instance.backup_schedule.ran',
+            detail: { policy_id: run.policyId, ...run.outcome },
+          });
+      });
+    },
+  };
+}
+
+const skipped = (code: string, detail: string): ScheduledBackupStart => ({
+  begun: false,
+  reason: { code, detail },
+});

@@ -1,0 +1,110 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listBackupsOfInstance } from '../../../db/repositories/backups.js';
+import { findInstanceOfUser } from '../../../db/repositories/instances.js';
+import { artifactName } from '../../../domain/backups.js';
+import { notFound } from '../../../domain/errors.js';
+import { pagination } from '../../../domain/pagination.js';
+import { createBackup } from '../../../services/backups/backups.js';
+import type { AppEnv } from '../../context.js';
+import {
+  commonErrors,
+  conflictResponse,
+  ErrorEnvelope,
+  jsonContent,
+  listEnvelope,
+  notFoundResponse,
+  optionalJsonBody,
+  PageQuery,
+  uuidParam,
+} from '../../schemas.js';
+import { BackupEnvelope, serializeBackup } from '../../serializers/backup.js';
+import { z } from '../../zod.js';
+
+const CreateBackupBody = z
+  .object({
+    name: artifactName()
+      .optional()
+      .openapi({ example: 'before upgrade', description: '1–100 characters; default `backup <date> UTC`.' }),
+  })
+  .strict()
+  .openapi('CreateBackupRequest');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/{cloudInstance}/backups',
+  tags: ['Backups'],
+  summary: 'The instance’s backups',
+  description:
+    'Newest first, paginated; deleted backups are left out. States: `creating`, `available`, `verifying`, ' +
+    '`restoring`, `deleting`, `failed` (could not be made: `error` says why), `corrupt` (its content no longer ' +
+    'matches its checksum).',
+  request: { params: uuidParam('cloudInstance'), query: PageQuery },
+  responses: {
+    200: jsonContent(listEnvelope(BackupEnvelope, 'BackupList'), 'A page of backups.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+const createBackupRoute = createRoute({
+  method: 'post',
+  path: '/{cloudInstance}/backups',
+  tags: ['Backups'],
+  summary: 'Back up the instance',
+  description:
+    'Copies the instance’s disk into its location’s backup store, from `running` or `stopped`; the ' +
+    'instance keeps its status. The backup is `creating`, then `available` with its size and content ' +
+    'checksum, or `failed`. It is an operation of the instance (`GET /{cloudInstance}/tasks`): one at a time. ' +
+    'An instance holds at most `MAX_BACKUPS_PER_INSTANCE` backups (10 by default; failed and deleted ones ' +
+    'do not count).',
+  request: { params: uuidParam('cloudInstance'), body: optionalJsonBody(CreateBackupBody) },
+  responses: {
+    202: jsonContent(BackupEnvelope, 'Accepted; the backup `creating`.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse(
+      'The instance holds its most backups (SVC-QUOTA-409); not allowed in its status, or not placed yet ' +
+        '(SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); it is migrating (INSTANCE_MIGRATING).',
+    ),
+    503: {
+      description: 'The workflow service is unavailable (SVC-SYS-503); nothing changed.',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const { db } = c.get('deps');
+    const instance = await findInstanceOfUser(
+      db,
+      c.get('principal').userId!,
+      c.req.valid('param').cloudInstance,
+    );
+    if (!instance) throw notFound();
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await listBackupsOfInstance(db, instance.id, request);
+    return c.json(
+      {
+        object: 'list' as const,
+        data: rows.map(serializeBackup),
+        meta: { pagination: pagination(request, total, rows.length) },
+      },
+      200,
+    );
+  });
+
+  app.openapi(createBackupRoute, async (c) => {
+    const backup = await createBackup(
+      c.get('deps'),
+      { type: 'user', userId: c.get('principal').userId! },
+      {
+        instanceId: c.req.valid('param').cloudInstance,
+        name: c.req.valid('json').name,
+        correlationId: c.get('requestId'),
+      },
+    );
+    return c.json(serializeBackup(backup), 202);
+  });
+}

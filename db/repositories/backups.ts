@@ -1,0 +1,200 @@
+import { sql } from 'kysely';
+import {
+  BACKUP_ACTIONS,
+  BACKUP_STATES_COUNTED,
+  type BackupAction,
+  type BackupState,
+} from '../../domain/backups.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { Database } from '../database.js';
+
+const BACKUP_COLUMNS = [
+  'id',
+  'instance_id',
+  'name',
+  'state',
+  'size_mb',
+  'checksum',
+  'protected',
+  'policy_id',
+  'error',
+  'created_at',
+  'completed_at',
+  'verified_at',
+] as const;
+
+export type BackupRow = NonNullable<Awaited<ReturnType<typeof findBackupOfInstance>>>;
+
+export async function insertBackup(
+  db: Database,
+  backup: { id: string; instanceId: string; userId: string; name: string; policyId: string | null },
+): Promise<BackupRow> {
+  return db
+    .insertInto('instance_backups')
+    .values({
+      id: backup.id,
+      instance_id: backup.instanceId,
+      user_id: backup.userId,
+      name: backup.name,
+      policy_id: backup.policyId,
+    })
+    .returning(BACKUP_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** One backup of one instance; a deleted backup, or another instance's, is none. */
+export async function findBackupOfInstance(db: Database, instanceId: string, backupId: string) {
+  return db
+    .selectFrom('instance_backups')
+    .select(BACKUP_COLUMNS)
+    .where('id', '=', backupId)
+    .where('instance_id', '=', instanceId)
+    .where('state', '<>', 'deleted')
+    .executeTakeFirst();
+}
+
+/** The instance's backups, newest first, deleted ones left out. */
+export async function listBackupsOfInstance(db: Database, instanceId: string, page: PageRequest) {
+  const base = db
+    .selectFrom('instance_backups')
+    .where('instance_id', '=', instanceId)
+    .where('state', '<>', 'deleted');
+  const [rows, total] = await Promise.all([
+    base
+      .select(BACKUP_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.total) };
+}
+
+/** Backups that hold space in the store: what MAX_BACKUPS_PER_INSTANCE counts. */
+export async function countBackupsHeld(db: Database, instanceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('instance_backups')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('instance_id', '=', instanceId)
+    .where('state', 'in', [...BACKUP_STATES_COUNTED])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The compare-and-set that takes a backup for a customer's action (domain/backups.ts
+ * BACKUP_ACTIONS): the backup must still be in the state the caller read, and for a delete
+ * unprotected and not the source of an instance still being provisioned from it. Returns whether
+ * it was taken (moved to the action's state).
+ */
+export async function takeBackupFor(
+  db: Database,
+  backup: { id: string; instance_id: string; state: BackupState },
+  action: BackupAction,
+): Promise<boolean> {
+  const rule = BACKUP_ACTIONS[action];
+  if (!(rule.from as readonly BackupState[]).includes(backup.state)) return false;
+  let query = db
+    .updateTable('instance_backups')
+    .set({ state: rule.to })
+    .where('id', '=', backup.id)
+    .where('instance_id', '=', backup.instance_id)
+    .where('state', '=', backup.state);
+  if (action === 'delete') query = query.where('protected', '=', false).where(notRestoringNew);
+  return (await query.executeTakeFirst()).numUpdatedRows > 0n;
+}
+
+/** No instance is still being provisioned from the backup (a restore as a new instance reads it). */
+const notRestoringNew = sql<boolean>`not exists (
+  select 1 from instances i where i.source_backup_id = instance_backups.id and i.status = 'provisioning')`;
+
+export interface BackupMove {
+  readonly backupId: string;
+  readonly from: readonly BackupState[];
+  readonly to: BackupState;
+  readonly sizeMb?: number;
+  readonly checksum?: string;
+  readonly error?: { code: string; message: string } | null;
+}
+
+/**
+ * Moves a backup on by compare-and-set on its state; returns whether it moved. Settling steps are
+ * retried, and a retry of one that moved already changes nothing. Reaching `available` from
+ * `creating` completes it, from `verifying` records the verification; `deleted` stamps deleted_at.
+ */
+export async function moveBackup(db: Database, move: BackupMove): Promise<boolean> {
+  const result = await db
+    .updateTable('instance_backups')
+    .set({
+      state: move.to,
+      ...(move.sizeMb === undefined ? {} : { size_mb: move.sizeMb }),
+      ...(move.checksum === undefined ? {} : { checksum: move.checksum }),
+      ...(move.error === undefined ? {} : { error: move.error === null ? null : JSON.stringify(move.error) }),
+      ...(move.from.includes('creating') && move.to !== 'creating' ? { completed_at: sql`now()` } : {}),
+      ...(move.from.includes('verifying') && move.to !== 'verifying' ? { verified_at: sql`now()` } : {}),
+      ...(move.to === 'deleted' ? { deleted_at: sql`now()` } : {}),
+    })
+    .where('id', '=', move.backupId)
+    .where('state', 'in', [...move.from])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Protects a backup from retention and deletion, or lets it go; a deleted backup is none. */
+export async function setBackupProtected(
+  db: Database,
+  instanceId: string,
+  backupId: string,
+  value: boolean,
+): Promise<BackupRow | undefined> {
+  return db
+    .updateTable('instance_backups')
+    .set({ protected: value })
+    .where('id', '=', backupId)
+    .where('instance_id', '=', instanceId)
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .returning(BACKUP_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** A schedule's backups, for its retention. */
+export async function listBackupsOfPolicy(db: Database, policyId: string) {
+  return db
+    .selectFrom('instance_backups')
+    .select(['id', 'state', 'protected', 'created_at'])
+    .where('policy_id', '=', policyId)
+    .where('state', '<>', 'deleted')
+    .execute();
+}
+
+/** Takes a backup for retention's delete, by the same rule as a customer's delete. */
+export async function takeBackupForRetention(
+  db: Database,
+  backupId: string,
+): Promise<BackupState | undefined> {
+  const backup = await db
+    .selectFrom('instance_backups')
+    .select(['id', 'instance_id', 'state'])
+    .where('id', '=', backupId)
+    .executeTakeFirst();
+  if (!backup) return undefined;
+  return (await takeBackupFor(db, backup, 'delete')) ? backup.state : undefined;
+}
+
+/**
+ * What a restore as a new instance takes from the instance the backup is of, when the request
+ * names nothing else: its plan, location and image, by code (an instance made from an image no
+ * longer public still names it).
+ */
+export async function findRestoreDefaults(db: Database, instanceId: string) {
+  return db
+    .selectFrom('instances as i')
+    .leftJoin('plans as p', 'p.id', 'i.plan_id')
+    .innerJoin('locations as l', 'l.id', 'i.location_id')
+    .leftJoin('images as m', 'm.id', 'i.image_id')
+    .select(['p.code as plan', 'l.code as location', 'm.code as image', 'i.disk_mb'])
+    .where('i.id', '=', instanceId)
+    .executeTakeFirst();
+}

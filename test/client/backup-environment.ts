@@ -1,0 +1,133 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { Config } from '../../platform/config.js';
+import { eventually } from '../agent-process.js';
+import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
+import { type Body, json, seed } from '../harness.js';
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * A customer with instances made through `POST /` in a location of two hypervisors whose agents
+ * (in this process) share one backup store, as a location's hypervisors do: what the backup,
+ * snapshot and schedule tests drive through the Client API.
+ */
+export async function startBackupEnvironment(overrides: Partial<Record<keyof Config, string>> = {}) {
+  const env: AgentEnvironment = await startAgentEnvironment({
+    INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000',
+    ...overrides,
+  });
+  const store = mkdtempSync(join(tmpdir(), 'backup-store-'));
+  const location = await seed.location(env.db);
+  await seed.ipPool(env.db, location.id, '198.51.100.0/24', '198.51.100.1');
+  const catalog = await seed.catalog(env.db);
+  const hosts = [
+    await env.hypervisorWithAgent({ AGENT_SIM_BACKUP_DIR: store }, { locationId: location.id }),
+    await env.hypervisorWithAgent({ AGENT_SIM_BACKUP_DIR: store }, { locationId: location.id }),
+  ];
+
+  const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${env.server.url}/api/client/cloud${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${env.clientKey}`,
+        'X-Request-Id': randomUUID(),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  /** The instance's status once no operation holds it. */
+  async function settled(instanceId: string, status?: string): Promise<Body> {
+    return eventually(
+      async () => {
+        const row = await env.db
+          .selectFrom('instances')
+          .select(['status', 'operation_id'])
+          .where('id', '=', instanceId)
+          .executeTakeFirstOrThrow();
+        if (row.operation_id !== null || (status !== undefined && row.status !== status)) return undefined;
+        return (await json(await api('GET', `/${instanceId}`))).attributes;
+      },
+      20_000,
+      `instance ${instanceId} to settle${status ? ` ${status}` : ''}`,
+    );
+  }
+
+  /** A running instance of the customer, created through the Client API. */
+  async function instance(): Promise<{ id: string; agent: (typeof hosts)[number]['agent'] }> {
+    const res = await api('POST', '/', {
+      hostname: `web-${randomUUID().slice(0, 6)}.example.com`,
+      plan: catalog.plan.code,
+      image: catalog.image.code,
+      location: location.code,
+    });
+    expect(res.status).toBe(202);
+    const id: string = (await json(res)).attributes.uuid;
+    await settled(id, 'running');
+    return { id, agent: hostOf(id) };
+  }
+
+  /** The in-process agent of the hypervisor the instance is on. */
+  function hostOf(instanceId: string) {
+    const host = hosts.find((h) => h.agent.hypervisor().instances[instanceId]);
+    if (!host) throw new Error(`instance ${instanceId} is on no hypervisor`);
+    return host.agent;
+  }
+
+  /** A row of the instance's list at `path` once `ready` holds for it. */
+  async function listed(path: string, id: string, ready: (attributes: Body) => boolean, what: string) {
+    return eventually(
+      async () => {
+        const list = await json(await api('GET', `${path}?per_page=100`));
+        const found = list.data.find((b: Body) => b.attributes.uuid === id)?.attributes;
+        return found && ready(found) ? found : undefined;
+      },
+      20_000,
+      what,
+    );
+  }
+
+  /** A backup of the instance, made and `available`. */
+  async function backup(instanceId: string, name?: string): Promise<Body> {
+    const res = await api('POST', `/${instanceId}/backups`, name === undefined ? {} : { name });
+    expect(res.status).toBe(202);
+    const { uuid } = (await json(res)).attributes;
+    const made = await listed(`/${instanceId}/backups`, uuid, (b) => b.state !== 'creating', 'the backup');
+    expect(made.state).toBe('available');
+    await settled(instanceId);
+    return made;
+  }
+
+  const diskOf = (instanceId: string) => hostOf(instanceId).hypervisor().instances[instanceId]!.disk!;
+  const storeOf = () => hosts[0]!.agent.driver.backupStore();
+
+  return {
+    env,
+    api,
+    location,
+    catalog,
+    hosts,
+    settled,
+    instance,
+    hostOf,
+    listed,
+    backup,
+    diskOf,
+    storeOf,
+    /** The instance's newest task (operation), as the customer sees it. */
+    async latestTask(instanceId: string): Promise<Body> {
+      return (await json(await api('GET', `/${instanceId}/tasks?per_page=1`))).data[0].attributes;
+    },
+    async close() {
+      await env.close();
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
+
+export type BackupEnvironment = Awaited<ReturnType<typeof startBackupEnvironment>>;
