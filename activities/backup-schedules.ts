@@ -6,6 +6,7 @@ import { findOperation } from '../db/repositories/instance-operations.js';
 import { findInstance } from '../db/repositories/instances.js';
 import { type BackupState, defaultArtifactName, retentionVictims } from '../domain/backups.js';
 import { ApiError } from '../domain/errors.js';
+import type { Config } from '../platform/config.js';
 import { holdNewBackup } from '../services/backups/backups.js';
 import { recordOperation } from '../services/instances/operations.js';
 import type { OperationContext } from '../workflows/lib/operation.js';
@@ -19,7 +20,6 @@ export interface ScheduledBackupRequest {
   readonly operationId: string;
   readonly backupId: string;
   readonly timing: StepTiming;
-  readonly maxBackups: number;
 }
 
 export type ScheduledBackupStart =
@@ -44,7 +44,10 @@ const SCHEDULE_ACTOR = { type: 'system', name: 'backup-schedule' } as const;
  * The database side of a backup schedule's runs (workflows/scheduled-backup.ts): beginning the
  * backup, retention, and the record of what a run did.
  */
-export function createBackupScheduleActivities(db: Database) {
+export function createBackupScheduleActivities(
+  db: Database,
+  config: Pick<Config, 'MAX_BACKUPS_PER_INSTANCE'>,
+) {
   return {
     /**
      * A scheduled run begins its backup as a customer's request would: the operations model's
@@ -69,12 +72,7 @@ export function createBackupScheduleActivities(db: Database) {
         return { begun: true, operation, backupId: request.backupId };
       // Recorded as the run's input, which the reconciler would start again (it never needs to:
       // the run exists, it is the one recording this).
-      const input = {
-        policyId: policy.id,
-        instanceId: instance.id,
-        timing: request.timing,
-        maxBackups: request.maxBackups,
-      };
+      const input = { policyId: policy.id, instanceId: instance.id, timing: request.timing };
       try {
         await db.transaction().execute(async (trx) => {
           await recordOperation(trx, SCHEDULE_ACTOR, {
@@ -90,17 +88,13 @@ export function createBackupScheduleActivities(db: Database) {
             workflowId: request.workflowId,
             input,
           });
-          await holdNewBackup(
-            trx,
-            { MAX_BACKUPS_PER_INSTANCE: request.maxBackups },
-            {
-              id: request.backupId,
-              instanceId: instance.id,
-              userId: policy.user_id,
-              name: defaultArtifactName(policy.name, new Date()),
-              policyId: policy.id,
-            },
-          );
+          await holdNewBackup(trx, config, {
+            id: request.backupId,
+            instanceId: instance.id,
+            userId: policy.user_id,
+            name: defaultArtifactName(policy.name, new Date()),
+            policyId: policy.id,
+          });
         });
       } catch (error) {
         if (error instanceof ApiError) return skipped(error.code, error.detail);

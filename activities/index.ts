@@ -7,13 +7,16 @@ import { createInstanceActivities } from './instances.js';
 import { createMigrationActivities } from './migrations.js';
 import { createOperationActivities } from './operations.js';
 
-export function createActivities(db: Database, config: Pick<Config, 'SECRETS_KEY'>) {
+export function createActivities(
+  db: Database,
+  config: Pick<Config, 'SECRETS_KEY' | 'MAX_BACKUPS_PER_INSTANCE'>,
+) {
   return {
     ...createAgentTaskActivities(db),
     ...createOperationActivities(db),
     ...createInstanceActivities(db),
     ...createBackupActivities(db),
-    ...createBackupScheduleActivities(db),
+    ...createBackupScheduleActivities(db, config),
     ...createMigrationActivities(db, config.SECRETS_KEY),
   };
 }

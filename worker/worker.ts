@@ -28,7 +28,11 @@ export async function bundleWorkflows(): Promise<{ code: string }> {
 export interface WorkerOptions {
   readonly config: Pick<
     Config,
-    'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE' | 'SECRETS_KEY'
+    | 'TEMPORAL_ADDRESS'
+    | 'TEMPORAL_NAMESPACE'
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'SECRETS_KEY'
+    | 'MAX_BACKUPS_PER_INSTANCE'
   >;
   readonly db: Database;
   readonly bundle?: WorkflowBundleOption;

@@ -10,8 +10,6 @@ export interface ScheduledBackupInput {
   readonly policyId: string;
   readonly instanceId: string;
   readonly timing: StepTiming;
-  /** MAX_BACKUPS_PER_INSTANCE when the schedule was created or last changed. */
-  readonly maxBackups: number;
 }
 
 export interface ScheduledBackupResult {
@@ -41,7 +39,6 @@ export async function scheduledBackup(input: ScheduledBackupInput): Promise<Sche
     operationId: uuid4(),
     backupId: uuid4(),
     timing: input.timing,
-    maxBackups: input.maxBackups,
   });
 
   let result: ScheduledBackupResult;

@@ -54,7 +54,6 @@ function scheduleOf(
         policyId: policy.id,
         instanceId: instance.id,
         timing: stepTiming(deps.config),
-        maxBackups: deps.config.MAX_BACKUPS_PER_INSTANCE,
       },
       searchAttributes: { instance: instance.id, operation: 'backup' },
     }),

@@ -94,7 +94,7 @@ describe('creating schedules', () => {
       workflowType: 'scheduledBackup',
       workflowId: `backup-schedule-${id}-${created.uuid}`,
       taskQueue: t.env.server.config.TEMPORAL_TASK_QUEUE,
-      args: [{ policyId: created.uuid, instanceId: id, maxBackups: 6 }],
+      args: [{ policyId: created.uuid, instanceId: id }],
     });
     expect(await schedulesOf(id)).toEqual([created]);
 

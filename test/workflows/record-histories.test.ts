@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
+import { backupScheduleId } from '../../domain/backups.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
+import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
+import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
+import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
@@ -137,6 +141,108 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       reason: 'checked the target',
     });
     await record('migrateInstance-recovered', recovered.workflowId);
+  });
+
+  it('backups: taken, failed, verified, found corrupt, deleted, restored, restore failed', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.ownerId };
+    const on = { instanceId: instance.id, correlationId: null };
+    const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
+
+    const backup = await createBackup(env.server.deps, customer, { ...on, name: undefined });
+    await record('backupInstance-completed', await latest());
+    agent.armFault('backup.create', { mode: 'fail-permanently' });
+    const failed = await createBackup(env.server.deps, customer, { ...on, name: undefined });
+    await record('backupInstance-failed', await latest());
+
+    await verifyBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await record('verifyBackup-completed', await latest());
+    await restoreBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await record('restoreInstance-backup-completed', await latest());
+    agent.armFault('disk.swap', { mode: 'fail-permanently' });
+    await restoreBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await record('restoreInstance-failed', await latest());
+    expect((await findInstance(env.db, instance.id))?.status).toBe('running');
+
+    agent.armFault('backup.verify', { mode: 'corrupt' });
+    await verifyBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await record('verifyBackup-corrupt', await latest());
+    await deleteBackup(env.server.deps, customer, { ...on, backupId: failed.id });
+    await record('deleteBackup-completed', await latest());
+  });
+
+  it('snapshots: taken, restored, deleted', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.ownerId };
+    const on = { instanceId: instance.id, correlationId: null };
+    const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
+
+    const snapshot = await createSnapshot(env.server.deps, customer, { ...on, name: undefined });
+    await record('snapshotInstance-completed', await latest());
+    await restoreSnapshot(env.server.deps, customer, { ...on, snapshotId: snapshot.id });
+    await record('restoreInstance-snapshot-completed', await latest());
+    await deleteSnapshot(env.server.deps, customer, { ...on, snapshotId: snapshot.id });
+    await record('deleteSnapshot-completed', await latest());
+  });
+
+  it('scheduledBackup: backed up with retention, and skipped', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.ownerId };
+    const policy = await createBackupSchedule(env.server.deps, customer, {
+      instanceId: instance.id,
+      fields: {
+        name: 'nightly',
+        cron: '0 3 29 2 *',
+        intervalMinutes: null,
+        keepLast: 1,
+        keepDays: null,
+        paused: false,
+      },
+      correlationId: null,
+    });
+    const schedule = env.temporal.schedule.getHandle(backupScheduleId(instance.id, policy.id));
+    const runs = async () => {
+      const found: string[] = [];
+      for await (const run of env.temporal.workflow.list({
+        query: `WorkflowType = 'scheduledBackup' AND ${SEARCH_ATTRIBUTES.instance} = '${instance.id}'`,
+      }))
+        found.push(run.workflowId);
+      return found.sort();
+    };
+    const nextRun = async (count: number) => {
+      // A run's id is the schedule's and the second it started in: one trigger a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await schedule.trigger();
+      return eventually(
+        async () => {
+          const found = await runs();
+          return found.length === count ? found.at(-1) : undefined;
+        },
+        20_000,
+        `scheduled run ${count}`,
+      );
+    };
+    await env.temporal.workflow.getHandle((await nextRun(1))!).result();
+    await record('scheduledBackup-completed', (await nextRun(2))!);
+
+    agent.armFault('instance.power', { mode: 'hang' });
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    const stop = await env.latestOperation(instance.id);
+    await eventually(
+      async () => (await listTasksOfWorkflow(env.db, stop.workflow_id))[0]?.status === 'running',
+      10_000,
+      'the stop to run',
+    );
+    await record('scheduledBackup-skipped', (await nextRun(3))!);
+    expect((await env.power(instance.id, 'kill')).status).toBe(202);
+    await deleteBackupSchedule(env.server.deps, customer, {
+      instanceId: instance.id,
+      policyId: policy.id,
+      correlationId: null,
+    });
   });
 
   it('probeHypervisor: completed', async () => {
