@@ -80,6 +80,8 @@ const schema = z.object({
   AGENT_QEMU_LISTEN_HOST: z.string().min(1).default('127.0.0.1'),
   /** How long a guest has to shut down after the ACPI power button before QEMU is told to quit. */
   AGENT_QEMU_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** QEMU guests' backup store (default AGENT_STATE_DIR/backups): the agents of a location share it. */
+  AGENT_QEMU_BACKUP_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

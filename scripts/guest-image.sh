@@ -8,7 +8,7 @@
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=1
+VERSION=2
 CACHE="${GUEST_IMAGE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudsvc/guest-image-v$VERSION}"
 if [[ -f "$CACHE/vmlinuz" && -f "$CACHE/initrd.img" && -f "$CACHE/base.qcow2" ]]; then
   echo "$CACHE"
@@ -78,22 +78,26 @@ acpid -c /etc/acpi -l /dev/null
 echo "guest: booted"
 EOF
 
+# The count a stopped guest leaves on its disk is said on the console: where the next boot starts.
 cat >initramfs/etc/init.d/halt <<'EOF'
 #!/bin/sh
 echo "guest: shutting down"
 killall ticker 2>/dev/null
+sleep 0.2
+echo "guest: stopped at $(cat /disk/counter 2>/dev/null || echo 0)"
 sync
 umount /disk
 EOF
 
-# The count survives a reboot through the disk, and a live migration through memory.
+# The count survives a reboot through the disk, and a live migration through memory. Written
+# before it is printed: a tick on the console is on the disk.
 cat >initramfs/bin/ticker <<'EOF'
 #!/bin/sh
 n=$(cat /disk/counter 2>/dev/null || echo 0)
 while true; do
   n=$((n + 1))
-  echo "tick $n" >/dev/console
   echo "$n" >/disk/counter.new && mv /disk/counter.new /disk/counter && sync
+  echo "tick $n" >/dev/console
   sleep 1
 done
 EOF

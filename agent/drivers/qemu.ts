@@ -12,6 +12,7 @@ import {
   type InstanceSample,
   type TaskContext,
 } from './driver.js';
+import { ArtifactShelf, GuestRestores } from './qemu/artifacts.js';
 import { copyDiskNow } from './qemu/disk-copies.js';
 import {
   type Accelerator,
@@ -92,7 +93,8 @@ type Config = Pick<
   | 'AGENT_QEMU_IMAGE_DIR'
   | 'AGENT_QEMU_LISTEN_HOST'
   | 'AGENT_QEMU_STOP_TIMEOUT_MS'
->;
+> &
+  Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR'>>;
 
 /**
  * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
@@ -108,6 +110,8 @@ export class QemuDriver implements HypervisorDriver {
   readonly #channel: TransferChannel;
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #cpuTimes = new Map<string, { ticks: number; at: number }>();
+  /** The location's backup store: agents of a location share it (AGENT_QEMU_BACKUP_DIR). */
+  readonly #backups: ArtifactShelf;
 
   private constructor(
     private readonly config: Config,
@@ -115,6 +119,13 @@ export class QemuDriver implements HypervisorDriver {
     image: GuestImage,
   ) {
     this.#image = image;
+    this.#backups = new ArtifactShelf(
+      config.AGENT_QEMU_BACKUP_DIR ?? join(config.AGENT_STATE_DIR, 'backups'),
+      {
+        code: 'BACKUP_NOT_FOUND',
+        message: 'the backup is not in the store',
+      },
+    );
     this.#file = new StateFile(qemuStatePath(config.AGENT_STATE_DIR), () => ({
       instances: {},
       incoming: {},
@@ -231,6 +242,8 @@ export class QemuDriver implements HypervisorDriver {
     p: Record<string, unknown>,
     ctx: TaskContext,
   ): Promise<Record<string, unknown>> {
+    const artifactWork = this.#artifactTask(type as string, p);
+    if (artifactWork) return artifactWork;
     switch (type) {
       case 'instance.create':
         return this.#create(p as AgentTaskParams<'instance.create'>);
@@ -328,9 +341,7 @@ export class QemuDriver implements HypervisorDriver {
   }
 
   async #create(p: AgentTaskParams<'instance.create'>) {
-    // Backups (a task catalogue of their own) are not kept by this driver yet.
-    if ('from_backup' in p && p.from_backup !== undefined)
-      throw new DriverFailure('NOT_SUPPORTED', 'the QEMU driver does not restore backups yet', false);
+    const fromBackup = (p as { from_backup?: { backup_id: string; checksum: string } }).from_backup;
     let instance = this.#state.instances[p.instance_id];
     if (!instance) {
       if (!this.#fits(p))
@@ -342,7 +353,17 @@ export class QemuDriver implements HypervisorDriver {
       const dir = join(this.config.AGENT_STATE_DIR, 'guests', p.instance_id);
       mkdirSync(dir, { recursive: true });
       const { disk } = guestFiles(dir);
-      if (!existsSync(disk)) await copyDisk(this.#image.baseDisk, disk, p.disk_mb);
+      if (!existsSync(disk)) {
+        if (fromBackup) {
+          // Restored as a new instance: only from a backup that still is what was written.
+          const { checksum } = await this.#backups.read(fromBackup.backup_id);
+          if (checksum !== fromBackup.checksum)
+            throw new DriverFailure('BACKUP_CORRUPT', 'the backup does not match its checksum', false);
+          await copyDisk(this.#backups.path(fromBackup.backup_id), disk, p.disk_mb);
+        } else {
+          await copyDisk(this.#image.baseDisk, disk, p.disk_mb);
+        }
+      }
       instance = {
         dir,
         hostname: p.hostname,
@@ -358,6 +379,82 @@ export class QemuDriver implements HypervisorDriver {
       if (p.start) await this.#boot(p.instance_id, instance);
     }
     return { power_state: await this.#powerState(instance.dir) };
+  }
+
+  // --- Backups, snapshots and restores -------------------------------------------------------
+
+  /**
+   * The backup, snapshot and restore tasks, by name: the disk copied as a file (a consistent
+   * copy of a running guest's), its checksum the SHA-256 of that file, so a backup restored is
+   * byte for byte what was written.
+   */
+  #artifactTask(type: string, p: Record<string, unknown>): Promise<Record<string, unknown>> | undefined {
+    const id = (key: string) => String(p[key]);
+    const snapshots = (instance: QemuInstance) =>
+      new ArtifactShelf(join(instance.dir, 'snapshots'), {
+        code: 'SNAPSHOT_NOT_FOUND',
+        message: 'no such snapshot of the instance',
+      });
+    const instanceId = id('instance_id');
+    const stop = (instance: QemuInstance) => () =>
+      stopGuest(instance.dir, this.config.AGENT_QEMU_STOP_TIMEOUT_MS);
+    const boot = (instance: QemuInstance) => () => this.#boot(instanceId, instance);
+    switch (type) {
+      case 'backup.create':
+        return this.#backups.take(this.#existing(instanceId).dir, id('backup_id')).then((f) => ({ ...f }));
+      case 'backup.verify':
+        return this.#backups.read(id('backup_id')).then((f) => ({ ...f }));
+      case 'backup.delete':
+        return Promise.resolve({ deleted: this.#backups.remove(id('backup_id')) });
+      case 'backup.restore': {
+        const instance = this.#existing(instanceId);
+        const source = this.#backups.has(id('backup_id')) ? this.#backups.path(id('backup_id')) : undefined;
+        return new GuestRestores(instance.dir).stage(id('restore_id'), source, {
+          code: 'BACKUP_NOT_FOUND',
+          message: 'the backup is not in the store',
+        });
+      }
+      case 'snapshot.create': {
+        const instance = this.#existing(instanceId);
+        return snapshots(instance)
+          .take(instance.dir, id('snapshot_id'))
+          .then((f) => ({ ...f }));
+      }
+      case 'snapshot.delete': {
+        const instance = this.#state.instances[instanceId];
+        return Promise.resolve({ deleted: instance ? snapshots(instance).remove(id('snapshot_id')) : false });
+      }
+      case 'snapshot.restore': {
+        const instance = this.#existing(instanceId);
+        const shelf = snapshots(instance);
+        const source = shelf.has(id('snapshot_id')) ? shelf.path(id('snapshot_id')) : undefined;
+        return new GuestRestores(instance.dir).stage(id('restore_id'), source, {
+          code: 'SNAPSHOT_NOT_FOUND',
+          message: 'no such snapshot of the instance',
+        });
+      }
+      case 'disk.swap': {
+        const instance = this.#existing(instanceId);
+        return new GuestRestores(instance.dir)
+          .swap(id('restore_id'), stop(instance), boot(instance))
+          .then(async ({ checksum }) => ({ power_state: await this.#powerState(instance.dir), checksum }));
+      }
+      case 'disk.revert': {
+        const instance = this.#state.instances[instanceId];
+        if (!instance) return Promise.resolve({ reverted: false });
+        return new GuestRestores(instance.dir)
+          .revert(id('restore_id'), stop(instance), boot(instance))
+          .then((reverted) => ({ reverted }));
+      }
+      case 'disk.release': {
+        const instance = this.#state.instances[instanceId];
+        return Promise.resolve({
+          released: instance ? new GuestRestores(instance.dir).release(id('restore_id')) : false,
+        });
+      }
+      default:
+        return undefined;
+    }
   }
 
   async #power(p: AgentTaskParams<'instance.power'>) {

@@ -154,6 +154,13 @@ export function ticksPast(host: QemuHost, instanceId: string, after: number, tim
   });
 }
 
+/** The count a guest left on its disk when it last shut down, as it said on its console. */
+export function stoppedCount(console: string): number {
+  const all = [...console.matchAll(/^guest: stopped at (\d+)$/gm)];
+  if (all.length === 0) throw new Error(`the guest did not say where it stopped:\n${console.slice(-1500)}`);
+  return Number(all.at(-1)![1]);
+}
+
 /** The content of a qcow2 disk compared: true when the guest would read the same bytes. */
 export const sameDiskContent = (a: string, b: string) => {
   try {
