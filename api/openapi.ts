@@ -36,7 +36,7 @@ export const DOCUMENTS = {
   admin: {
     base: ADMIN_BASE,
     title: 'cloudsvc Admin API',
-    description: `The migration administration paths, for administrators; their routes come with the migration work. Authenticate with an application key. ${ERRORS}`,
+    description: `Migration administration, for administrators: preflight, request, show, list, cancel, roll back and recover migrations. Authenticate with an application key. ${ERRORS}`,
     credential: 'An application key (`csa_…`) of an administrator.',
   },
 } as const;

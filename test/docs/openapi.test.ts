@@ -35,9 +35,16 @@ describe('the OpenAPI documents', () => {
     expect(operationsOf(documents['console-internal']).map((o) => `${o.method} ${o.path}`)).toEqual([
       'post /heartbeat',
     ]);
-    // No admin route yet, but a valid document all the same.
     expect(documents.admin.info.title).toBe('cloudsvc Admin API');
-    expect(documents.admin.paths).toEqual({});
+    expect(operationsOf(documents.admin).map((o) => `${o.method} ${o.path}`)).toEqual([
+      'post /instances/{instance}/migrations/preflight',
+      'post /instances/{instance}/migrations',
+      'get /migrations',
+      'get /migrations/{migration}',
+      'post /migrations/{migration}/cancel',
+      'post /migrations/{migration}/rollback',
+      'post /migrations/{migration}/recover',
+    ]);
   });
 
   it('give every operation a summary and an operationId unique in its document', () => {

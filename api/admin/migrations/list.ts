@@ -1,0 +1,56 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { findMigration, listMigrations } from '../../../db/repositories/migrations.js';
+import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
+import { pagination } from '../../../domain/pagination.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
+import { z } from '../../zod.js';
+
+const MigrationListQuery = PageQuery.extend({
+  state: z.enum(MIGRATION_STATES).optional(),
+  instance: z.string().uuid().optional().openapi({ description: 'Migrations of this instance.' }),
+  hypervisor: z.string().uuid().optional().openapi({ description: 'Migrations from or to this hypervisor.' }),
+});
+
+const route = createRoute({
+  method: 'get',
+  path: '/migrations',
+  tags: ['Migrations'],
+  summary: 'List migrations',
+  description:
+    'Newest first, filtered by `state`, `instance` and `hypervisor` (source or target); the filters combine. ' +
+    'Paginated with `page` and `per_page`.',
+  request: { query: MigrationListQuery },
+  responses: {
+    200: jsonContent(listEnvelope(MigrationEnvelope, 'MigrationList'), 'A page of migrations.'),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { page, per_page, state, instance, hypervisor } = c.req.valid('query');
+    const deps = c.get('deps');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await listMigrations(
+      deps.db,
+      {
+        ...(state ? { state } : {}),
+        ...(instance ? { instanceId: instance } : {}),
+        ...(hypervisor ? { hypervisorId: hypervisor } : {}),
+      },
+      request,
+    );
+    // The list's rows lack both sides' names and the lease; each item is read whole, as show reads it.
+    const records = await Promise.all(rows.map((row) => findMigration(deps.db, row.id)));
+    return c.json(
+      {
+        object: 'list' as const,
+        data: records.filter((r) => r !== undefined).map((r) => serializeMigration(r, deps.config)),
+        meta: { pagination: pagination(request, total, rows.length) },
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,62 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { getMigration } from '../../../services/migrations/control.js';
+import { requestMigration } from '../../../services/migrations/request.js';
+import type { AppEnv } from '../../context.js';
+import {
+  commonErrors,
+  conflictResponse,
+  ErrorEnvelope,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../../schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
+import { z } from '../../zod.js';
+import { adminActor } from '../actor.js';
+import { migrationMode, reason, targetHypervisor } from './fields.js';
+
+const MigrationRequestBody = z
+  .object({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode, reason: reason.optional() })
+  .openapi('MigrationRequest');
+
+const route = createRoute({
+  method: 'post',
+  path: '/instances/{instance}/migrations',
+  tags: ['Migrations'],
+  summary: 'Request a migration',
+  description:
+    'Runs the preflight; any blocker refuses the request (409 `MIGRATION_BLOCKED`, naming every blocker). ' +
+    'Otherwise takes the instance’s exclusive migration lease, reserves the target’s capacity, issues the ' +
+    'transfer token and starts the migration workflow. The answer is the migration in `REQUESTED`; follow ' +
+    'it with `GET /migrations/{migration}`.',
+  request: { params: uuidParam('instance'), body: jsonBody(MigrationRequestBody) },
+  responses: {
+    202: jsonContent(MigrationEnvelope, 'Accepted; the migration.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse(
+      'The preflight found blockers (MIGRATION_BLOCKED); another migration holds the instance’s lease ' +
+        '(INSTANCE_MIGRATING); another operation is in progress (SVC-OP-409).',
+    ),
+    503: {
+      description: 'The workflow service is unavailable (SVC-SYS-503); the migration starts once it is back.',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const deps = c.get('deps');
+    const { migrationId } = await requestMigration(deps, adminActor(c), {
+      instanceId: c.req.valid('param').instance,
+      targetId: body.target_hypervisor_uuid,
+      mode: body.mode,
+      reason: body.reason,
+      correlationId: c.get('requestId'),
+    });
+    return c.json(serializeMigration(await getMigration(deps, migrationId), deps.config), 202);
+  });
+}
