@@ -10,6 +10,10 @@ export interface RuntimeInfo {
   readonly temporalAddress: string;
   readonly apiUrl: string;
   readonly pid: number;
+  /** The dev server's Web UI (absent with an external Temporal, and in files of older stacks). */
+  readonly temporalUiUrl?: string;
+  /** Where the stack's SECRETS_KEY is kept when it made one (absent when SECRETS_KEY was given). */
+  readonly secretsKeyFile?: string;
 }
 
 export const dataDir = () => process.env.CLOUDSVC_DATA_DIR ?? join(process.cwd(), '.data');

@@ -140,11 +140,13 @@ async function main() {
     serverEnv.DATABASE_NAMED_STATEMENTS = 'false';
     serverEnv.DATABASE_POOL_SIZE = '1';
   }
+  const secretsKeyFile = env.SECRETS_KEY ? undefined : join(data, 'secrets.key');
   Object.assign(serverEnv, {
-    SECRETS_KEY: env.SECRETS_KEY ?? secretsKey(join(data, 'secrets.key')),
+    SECRETS_KEY: env.SECRETS_KEY ?? secretsKey(secretsKeyFile!),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(apiPort),
+    ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
   });
   const config = configWith(serverEnv);
 
@@ -168,7 +170,14 @@ async function main() {
   launch('api', 'api/main.ts', serverEnv);
   await waitForPort(apiPort, 60_000, 'the API', config.HOST);
   const apiUrl = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${apiPort}`;
-  writeRuntimeFile({ databaseUrl, temporalAddress, apiUrl, pid: process.pid });
+  writeRuntimeFile({
+    databaseUrl,
+    temporalAddress,
+    apiUrl,
+    pid: process.pid,
+    ...(temporalUi ? { temporalUiUrl: temporalUi } : {}),
+    ...(secretsKeyFile ? { secretsKeyFile } : {}),
+  });
 
   // 5. The demo hypervisors' agents, enrolled through the Agent API with a one-time token.
   const startAgent = async (name: string, hypervisorId: string) => {

@@ -1,8 +1,23 @@
 import type { Command } from '../command.js';
 import { keysCreate } from './keys-create.js';
 import { keysRevoke } from './keys-revoke.js';
+import { migrationHealthCommand } from './migration-health.js';
+import { migrationPreflightCommand } from './migration-preflight.js';
+import { migrationRecoverCommand } from './migration-recover.js';
+import { migrationStartCommand } from './migration-start.js';
+import { migrationStatusCommand } from './migration-status.js';
 import { usersCreate } from './users-create.js';
 import { workflowReplay } from './workflow-replay.js';
 
-/** Every operator command. The `cloudsvc:migration:*` commands of SPEC.md §4 join this list. */
-export const COMMANDS: readonly Command[] = [usersCreate, keysCreate, keysRevoke, workflowReplay];
+/** Every operator command; the `cloudsvc:migration:*` ones are SPEC.md §4's. */
+export const COMMANDS: readonly Command[] = [
+  usersCreate,
+  keysCreate,
+  keysRevoke,
+  workflowReplay,
+  migrationPreflightCommand,
+  migrationStartCommand,
+  migrationStatusCommand,
+  migrationRecoverCommand,
+  migrationHealthCommand,
+];
