@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-// biome-ignore lint/style/noRestrictedImports: a read (counts, stuck runs, expired leases), named for what it reports
-import { migrationHealth } from '../../db/repositories/migrations.js';
+import { findMigrationHealth } from '../../db/repositories/migrations.js';
 import type { ServiceDeps } from '../../services/context.js';
 import { type Command, EXIT } from '../command.js';
 
@@ -67,7 +66,7 @@ export const migrationHealthCommand: Command = {
     const deps = await ctx.services();
     const stuckAfterMs = deps.config.MIGRATION_LONG_TRANSFER_S * 1000;
     const [found, worker] = await Promise.all([
-      migrationHealth(deps.db, stuckAfterMs),
+      findMigrationHealth(deps.db, stuckAfterMs),
       workerReachability(deps),
     ]);
     const recoveryRequired = found.byState.RECOVERY_REQUIRED ?? 0;

@@ -313,7 +313,7 @@ export async function listMigrations(db: Database, filters: MigrationFilters, pa
 }
 
 /** Migration health for operators: counts by state, stuck runs, expired leases. */
-export async function migrationHealth(db: Database, stuckAfterMs: number) {
+export async function findMigrationHealth(db: Database, stuckAfterMs: number) {
   const [byState, stuck, expiredLeases] = await Promise.all([
     db
       .selectFrom('migrations')
