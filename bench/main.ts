@@ -13,6 +13,8 @@
  *  6. Real guests (qemu-guests.ts), with QEMU and the guest image (skipped, said so, without):
  *     create to running of a 128 MB guest, and its live migrations' total time, memory move and
  *     downtime, between two agents with the QEMU driver (BENCH_QEMU_CREATES, BENCH_QEMU_MIGRATIONS).
+ *  7. Backups and restores (backups.ts): on one instance, a backup through the API, then a restore
+ *     in place from it, each request to settled, zero-latency driver (BENCH_BACKUPS rounds).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default.
  * The servers run compiled (it builds first), as in production. It uses PostgreSQL at DATABASE_URL (default: the local server), in a database of its own that
  * it drops at the end, and a Temporal dev server of its own.
@@ -40,9 +42,9 @@ import { startTemporalDevServer } from '../platform/temporal-dev-server.js';
 import { provisionInstance } from '../services/instances/provision.js';
 import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
+import { quantiles, runBackupsAndRestores } from './backups.js';
 import { closedLoop, type LoadResult, openLoop } from './load.js';
 import { runMigrations } from './migrations.js';
-import { benchQemuGuests } from './qemu-guests.js';
 import { POLL_INTERVAL_MS, powerActionStages, runPowerActions, SETTLE_LIMIT_MS } from './power-actions.js';
 import {
   CREATE_SETTLE_LIMIT_MS,
@@ -52,6 +54,7 @@ import {
   runCreates,
   seedProvisioning,
 } from './provisioning.js';
+import { benchQemuGuests } from './qemu-guests.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const POOL_SIZE = 10;
@@ -65,8 +68,9 @@ const POWER_WARM_UP = 4;
 const CREATES = Number(process.env.BENCH_CREATES ?? 50);
 /** Creates before the measured ones, for the same reason as the power actions' warm-up. */
 const CREATE_WARM_UP = 4;
-const ALL_PARTS = ['show', 'agent', 'power', 'provision', 'migration', 'qemu'] as const;
+const ALL_PARTS = ['show', 'agent', 'power', 'provision', 'migration', 'backup', 'qemu'] as const;
 const MIGRATIONS = Number(process.env.BENCH_MIGRATIONS ?? 20);
+const BACKUP_ROUNDS = Number(process.env.BENCH_BACKUPS ?? 30);
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((p) => p.trim()));
 for (const part of PARTS)
   if (!(ALL_PARTS as readonly string[]).includes(part))
@@ -226,6 +230,7 @@ async function main() {
       !PARTS.has('power') &&
       !PARTS.has('provision') &&
       !PARTS.has('migration') &&
+      !PARTS.has('backup') &&
       !PARTS.has('qemu')
     )
       return;
@@ -571,6 +576,39 @@ async function main() {
       } finally {
         await poll.close();
         await kill(secondAgent);
+      }
+    }
+
+    // 7. Backups and restores in place of one instance on the agent's hypervisor.
+    if (PARTS.has('backup')) {
+      const poll = createDatabase({
+        url: databaseUrl,
+        poolSize: 1,
+        namedStatements: true,
+        applicationName: 'bench-backup-poll',
+      });
+      try {
+        const times = await runBackupsAndRestores({
+          deps: { db, temporal: client.client, config, logger: createLogger('warn', { service: 'bench' }) },
+          pollDb: poll.db,
+          apiUrl: `http://127.0.0.1:${apiPort}`,
+          clientKey: key,
+          userId: user.id,
+          locationId: location.id,
+          hypervisorId: hv.id,
+          rounds: BACKUP_ROUNDS,
+        });
+        const backup = quantiles(times.backupMs);
+        const restore = quantiles(times.restoreMs);
+        console.log(
+          `backups and restores (${BACKUP_ROUNDS} rounds on one instance, zero-latency driver, request to settled, ` +
+            `seen by polling every 2 ms): backup p50 ${backup.p50.toFixed(1)} ms, p99 ${backup.p99.toFixed(1)} ms; ` +
+            `restore in place p50 ${restore.p50.toFixed(1)} ms, p99 ${restore.p99.toFixed(1)} ms; ` +
+            `request to 202 p50 ${quantiles(times.acceptedMs).p50.toFixed(1)} ms; failures ${times.failures.length}`,
+        );
+        for (const failure of new Set(times.failures)) console.log(`  failed: ${failure}`);
+      } finally {
+        await poll.close();
       }
     }
 
