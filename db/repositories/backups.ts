@@ -198,3 +198,21 @@ export async function findRestoreDefaults(db: Database, instanceId: string) {
     .where('i.id', '=', instanceId)
     .executeTakeFirst();
 }
+
+/**
+ * Backups of the instance still `creating` become `failed`: for an operation whose run ended
+ * without settling. Every backup is made under its instance's one running operation, so those
+ * still being made are that operation's.
+ */
+export async function failBackupsInCreation(
+  db: Database,
+  instanceId: string,
+  error: { code: string; message: string },
+): Promise<void> {
+  await db
+    .updateTable('instance_backups')
+    .set({ state: 'failed', error: JSON.stringify(error), completed_at: sql`now()` })
+    .where('instance_id', '=', instanceId)
+    .where('state', '=', 'creating')
+    .execute();
+}

@@ -126,3 +126,17 @@ export async function moveSnapshot(db: Database, move: SnapshotMove): Promise<bo
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Snapshots of the instance still `creating` become `failed` (see failBackupsInCreation). */
+export async function failSnapshotsInCreation(
+  db: Database,
+  instanceId: string,
+  error: { code: string; message: string },
+): Promise<void> {
+  await db
+    .updateTable('instance_snapshots')
+    .set({ state: 'failed', error: JSON.stringify(error), completed_at: sql`now()` })
+    .where('instance_id', '=', instanceId)
+    .where('state', '=', 'creating')
+    .execute();
+}

@@ -3,6 +3,7 @@ import { recordActivity } from '../../db/repositories/activity-log.js';
 import { cancelTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { abandonOperation, listLingeringOperations } from '../../db/repositories/instance-operations.js';
 import { statusAfterFailure } from '../../domain/instances/operations.js';
+import { releaseArtifactsOfAbandoned } from '../backups/abandoned.js';
 import type { ServiceDeps } from '../context.js';
 import { startWorkflow, type WorkflowInput, type WorkflowType } from '../workflow-starts.js';
 
@@ -66,6 +67,7 @@ export async function reconcileOperations(deps: ServiceDeps): Promise<ReconcileR
       const instanceId = await deps.db.transaction().execute(async (trx) => {
         const settled = await abandonOperation(trx, operation.id, previous);
         if (settled) {
+          await releaseArtifactsOfAbandoned(trx, operation);
           await recordActivity(trx, {
             instanceId: settled,
             actor: 'system',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { reconcileOperations } from '../../services/operations/reconcile.js';
 import { eventually } from '../agent-process.js';
 import { type Body, json } from '../harness.js';
 import { type BackupEnvironment, sha256, startBackupEnvironment } from './backup-environment.js';
@@ -319,6 +320,41 @@ describe('restore in place', () => {
     const task = await t.latestTask(id);
     expect(task).toMatchObject({ operation: 'restore', state: 'failed', error: { code: 'BACKUP_CORRUPT' } });
     expect((await backupsOf(id))[0].state).toBe('corrupt');
+  });
+});
+
+describe('runs that vanish', () => {
+  /** Reconciles operations older than 1.5 s: other test files' fresh operations are left alone. */
+  const reconcile = async () => {
+    await new Promise((r) => setTimeout(r, 1_600));
+    return reconcileOperations({
+      ...t.env.server.deps,
+      config: { ...t.env.server.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
+    });
+  };
+
+  it('a terminated backup is failed and a terminated verify gives its backup back, once reconciled', async () => {
+    const { id, agent } = await t.instance();
+    const kept = await t.backup(id);
+    agent.armFault('backup.verify', { mode: 'hang' });
+    expect((await t.api('POST', `/${id}/backups/${kept.uuid}/verify`)).status).toBe(202);
+    const verify = await t.env.latestOperation(id);
+    await t.env.temporal.workflow.getHandle(verify.workflow_id).terminate('operator terminated the run');
+    expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
+    expect(await t.settled(id)).toMatchObject({ status: 'running' });
+    expect((await backupsOf(id)).find((b: Body) => b.uuid === kept.uuid).state).toBe('available');
+
+    agent.armFault('backup.create', { mode: 'hang' });
+    const lost = (await json(await t.api('POST', `/${id}/backups`, {}))).attributes;
+    const backup = await t.env.latestOperation(id);
+    await t.env.temporal.workflow.getHandle(backup.workflow_id).terminate('operator terminated the run');
+    expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
+    expect(await t.settled(id)).toMatchObject({ status: 'running' });
+    expect((await backupsOf(id)).find((b: Body) => b.uuid === lost.uuid)).toMatchObject({
+      state: 'failed',
+      error: { code: 'OPERATION_FAILED' },
+    });
+    expect(await t.latestTask(id)).toMatchObject({ operation: 'backup', state: 'abandoned' });
   });
 });
 

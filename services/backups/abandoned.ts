@@ -1,0 +1,69 @@
+import type { Database } from '../../db/database.js';
+import { failBackupsInCreation, moveBackup } from '../../db/repositories/backups.js';
+import { failSnapshotsInCreation, moveSnapshot } from '../../db/repositories/snapshots.js';
+import type { BackupState, SnapshotState } from '../../domain/backups.js';
+import type { InstanceOperation } from '../../domain/instances/operations.js';
+import type { RestoreSource } from '../../workflows/restore-instance.js';
+
+/** What the runs of backup and snapshot operations are given (each workflow's input, as recorded). */
+interface RecordedInput {
+  readonly backupId?: string;
+  readonly snapshotId?: string;
+  readonly from?: string;
+  readonly source?: RestoreSource;
+}
+
+const ABANDONED = { code: 'ABANDONED', message: 'The operation’s run ended before it finished.' };
+
+/**
+ * Inside the transaction that abandons an operation whose run ended without settling (terminated
+ * by an operator): its backup or snapshot goes where the run's own failure would have put it. A
+ * backup or snapshot being made fails; one being verified, restored from or deleted returns to
+ * the state it had. What the run left on the hypervisor (a restored disk beside the current one,
+ * part of a copy) stays as it was: only a run can ask the hypervisor, and this one is gone.
+ */
+export async function releaseArtifactsOfAbandoned(
+  trx: Database,
+  operation: { instance_id: string; kind: InstanceOperation; workflow_input: unknown },
+): Promise<void> {
+  const input = (operation.workflow_input ?? {}) as RecordedInput;
+  const backupBack = (from: BackupState) =>
+    input.backupId
+      ? moveBackup(trx, { backupId: input.backupId, from: [from], to: input.from as BackupState })
+      : undefined;
+  const snapshotBack = (from: SnapshotState) =>
+    input.snapshotId
+      ? moveSnapshot(trx, { snapshotId: input.snapshotId, from: [from], to: input.from as SnapshotState })
+      : undefined;
+  switch (operation.kind) {
+    case 'backup':
+      // A scheduled run's recorded input names its schedule, not its backup: the state says which.
+      await failBackupsInCreation(trx, operation.instance_id, ABANDONED);
+      return;
+    case 'snapshot':
+      await failSnapshotsInCreation(trx, operation.instance_id, ABANDONED);
+      return;
+    case 'backup_verify':
+      await backupBack('verifying');
+      return;
+    case 'backup_delete':
+      await backupBack('deleting');
+      return;
+    case 'snapshot_delete':
+      await snapshotBack('deleting');
+      return;
+    case 'restore':
+    case 'snapshot_restore':
+      if (input.source?.kind === 'backup')
+        await moveBackup(trx, { backupId: input.source.backupId, from: ['restoring'], to: 'available' });
+      if (input.source?.kind === 'snapshot')
+        await moveSnapshot(trx, {
+          snapshotId: input.source.snapshotId,
+          from: ['restoring'],
+          to: 'available',
+        });
+      return;
+    default:
+      return;
+  }
+}
