@@ -75,6 +75,11 @@ export interface QemuExport {
   /** Where the target's guest waits for the live migration, once it said so. */
   target: IncomingPorts | null;
   downtime_ms: number | null;
+  /**
+   * The guest's directory when its disk was offered: the copy the cleanup removes, even if the
+   * instance has come back here by another migration since.
+   */
+  dir?: string;
 }
 
 export interface QemuState {
@@ -110,6 +115,9 @@ export class QemuDriver implements HypervisorDriver {
   readonly #channel: TransferChannel;
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #cpuTimes = new Map<string, { ticks: number; at: number }>();
+  /** The guests' disk counters as QMP last gave them, and as the last sample reported them. */
+  readonly #diskCounters = new Map<string, { read: number; written: number }>();
+  readonly #diskReported = new Map<string, { read: number; written: number }>();
   /** The location's backup store: agents of a location share it (AGENT_QEMU_BACKUP_DIR). */
   readonly #backups: ArtifactShelf;
 
@@ -189,7 +197,9 @@ export class QemuDriver implements HypervisorDriver {
   }
 
   freeCapacity(): Capacity {
-    const sizes = [...Object.values(this.#state.instances), ...Object.values(this.#state.incoming)];
+    // An arrived guest is counted once, as an instance.
+    const arriving = Object.values(this.#state.incoming).filter((i) => !i.started);
+    const sizes = [...Object.values(this.#state.instances), ...arriving];
     const used = sizes.reduce(
       (sum, i) => ({ cpu: sum.cpu + i.cpu_cores, mem: sum.mem + i.memory_mb, disk: sum.disk + i.disk_mb }),
       { cpu: 0, mem: 0, disk: 0 },
@@ -228,13 +238,45 @@ export class QemuDriver implements HypervisorDriver {
         sampled_at: now.toISOString(),
         cpu_percent: Math.round(Math.max(0, cpu) * 10) / 10,
         memory_used_mb: Math.min(instance.memory_mb, Math.round(rssKb / 1024)),
-        disk_read_bytes: 0,
-        disk_write_bytes: 0,
+        ...this.#diskSince(id),
         net_rx_bytes: 0,
         net_tx_bytes: 0,
       });
     }
+    void this.#refreshDiskCounters(samples.map((s) => s.instance_uuid));
     return samples;
+  }
+
+  /** Bytes the guest read and wrote since the previous sample (QMP's counters, read after each sample). */
+  #diskSince(instanceId: string): { disk_read_bytes: number; disk_write_bytes: number } {
+    const now = this.#diskCounters.get(instanceId);
+    const before = this.#diskReported.get(instanceId);
+    if (now) this.#diskReported.set(instanceId, now);
+    if (!now || !before) return { disk_read_bytes: 0, disk_write_bytes: 0 };
+    return {
+      disk_read_bytes: Math.max(0, now.read - before.read),
+      disk_write_bytes: Math.max(0, now.written - before.written),
+    };
+  }
+
+  async #refreshDiskCounters(instanceIds: string[]): Promise<void> {
+    for (const id of instanceIds) {
+      const dir = this.#state.instances[id]?.dir;
+      if (!dir) continue;
+      try {
+        const stats = await Qmp.with(guestFiles(dir).qmp, (qmp) =>
+          qmp.execute<{ stats: { rd_bytes: number; wr_bytes: number } }[]>('query-blockstats'),
+        );
+        this.#diskCounters.set(id, {
+          read: stats.reduce((sum, s) => sum + s.stats.rd_bytes, 0),
+          written: stats.reduce((sum, s) => sum + s.stats.wr_bytes, 0),
+        });
+      } catch {
+        // A guest stopping between the sample and the query: its counters end with it.
+        this.#diskCounters.delete(id);
+        this.#diskReported.delete(id);
+      }
+    }
   }
 
   async #run(
@@ -671,6 +713,7 @@ export class QemuDriver implements HypervisorDriver {
         of_running_guest: running,
         target: null,
         downtime_ms: null,
+        dir: instance.dir,
       };
       this.#state.exports[p.migration_id] = offered;
       this.#save();
@@ -776,19 +819,19 @@ export class QemuDriver implements HypervisorDriver {
   }
 
   async #cleanupSource(p: AgentTaskParams<'migration.cleanup_source'>) {
-    for (const [id, offered] of Object.entries(this.#state.exports)) {
-      if (offered.instance_id !== p.instance_id) continue;
-      rmSync(offered.path, { force: true });
-      delete this.#state.exports[id];
-    }
-    const instance = this.#state.instances[p.instance_id];
-    if (!instance) {
+    // Done once: a repeat finds no offer and touches nothing, not even a guest that has come back.
+    const offered = this.#state.exports[p.migration_id];
+    if (!offered) return { removed: false };
+    const dir = offered.dir ?? this.#state.instances[p.instance_id]?.dir;
+    rmSync(offered.path, { force: true });
+    delete this.#state.exports[p.migration_id];
+    if (!dir || !existsSync(dir)) {
       this.#save();
       return { removed: false };
     }
-    await killGuest(instance.dir);
-    rmSync(instance.dir, { recursive: true, force: true });
-    delete this.#state.instances[p.instance_id];
+    await killGuest(dir);
+    rmSync(dir, { recursive: true, force: true });
+    if (this.#state.instances[p.instance_id]?.dir === dir) delete this.#state.instances[p.instance_id];
     this.#save();
     return { removed: true };
   }

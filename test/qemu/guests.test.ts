@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { seed } from '../harness.js';
+import { bearer, seed } from '../harness.js';
 import { qemuHosts, qemuMissing, stoppedCount, ticksPast } from './qemu-hosts.js';
 
 /**
@@ -28,10 +28,29 @@ describe.runIf(!missing)('guests under QEMU', () => {
       .status;
 
   it('creates a guest that ticks; stopped and started, it ticks on from the count kept on its disk', async () => {
-    const host = await hosts.host((await seed.location(env.db)).id);
+    const host = await hosts.host((await seed.location(env.db)).id, { AGENT_METRICS_INTERVAL_MS: '1000' });
     const instance = await hosts.instanceOn(host);
     expect(await statusOf(instance.id)).toBe('running');
     await ticksPast(host, instance.id, 2);
+
+    // Its metrics are the QEMU process's and the guest disk's: it writes its count every second.
+    const sample = await eventually(
+      async () => {
+        const res = await fetch(`${env.server.url}/api/client/cloud/${instance.id}/metrics`, {
+          headers: bearer(env.clientKey),
+        });
+        const body = (await res.json()) as {
+          attributes: {
+            samples: { cpu_percent: number; memory_used_mb: number; disk_write_bytes: number }[];
+          };
+        };
+        return body.attributes.samples.find((s) => s.disk_write_bytes > 0 && s.cpu_percent > 0);
+      },
+      20_000,
+      'a sample of the guest writing',
+    );
+    expect(sample.memory_used_mb).toBeGreaterThan(0);
+    expect(sample.memory_used_mb).toBeLessThanOrEqual(128);
 
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
     await env.operationResult(instance.id);
