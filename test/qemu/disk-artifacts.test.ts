@@ -124,6 +124,37 @@ describe.runIf(!missing)('snapshots, backups and restores of QEMU guests', () =>
     });
   }, 180_000);
 
+  it('a rebuild writes the disk anew from the image, once: the guest counts from 1 again', async () => {
+    const id = randomUUID();
+    await create(id);
+    await tickPast(id, 2);
+    const rebuild = {
+      instance_id: id,
+      rebuild_id: randomUUID(),
+      image: 'debian-12',
+      hostname: 'guest.example.test',
+      timezone: 'UTC',
+      root_password: 'not-used-by-this-guest',
+      ssh_keys: [],
+      start: true,
+    };
+    expect(await run('instance.rebuild', rebuild)).toEqual({ power_state: 'running' });
+    await eventually(
+      () => consoleOf(id).split('guest: booted').length === 3 && ticksOfLatestBoot(id).length > 0,
+      60_000,
+      'a tick after the rebuild',
+    );
+    expect(ticksOfLatestBoot(id)[0]).toBe(1);
+    // Delivered again (an agent restarted mid-task): the disk is not written a second time.
+    const countsPast = (n: number) =>
+      eventually(() => (ticksOfLatestBoot(id).at(-1) ?? 0) > n, 30_000, `a count past ${n}`);
+    await countsPast(1);
+    const counted = ticksOfLatestBoot(id).at(-1)!;
+    expect(await run('instance.rebuild', rebuild)).toEqual({ power_state: 'running' });
+    await countsPast(counted);
+    expect(consoleOf(id).split('guest: booted')).toHaveLength(3);
+  }, 180_000);
+
   it('a backup is read back intact, makes a new instance that counts on, and is refused once it is not what was written', async () => {
     const id = randomUUID();
     await create(id);

@@ -127,6 +127,26 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     expect(targetTicks[0]).toBe(stoppedAt + 1);
   }, 240_000);
 
+  it('moves a stopped guest cold: it stays stopped there, and started, counts on from its disk', async () => {
+    const { source, target, instance } = await pair();
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+    const stoppedAt = stoppedCount(source.console(instance.id));
+
+    const { workflowId } = await migrate(instance.id, target, 'COLD');
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await instanceRow(instance.id)).toEqual({
+      hypervisor_id: target.hypervisor.id,
+      status: 'stopped',
+    });
+    expect(target.guestRunning(instance.id)).toBe(false);
+
+    expect((await env.power(instance.id, 'start')).status).toBe(202);
+    await env.operationResult(instance.id);
+    const ticks = await ticksPast(target, instance.id, stoppedAt);
+    expect(ticks[0]).toBe(stoppedAt + 1);
+  }, 240_000);
+
   it('a failure past the point of no return leaves the guest running on the target, the source stopped, and the migration in RECOVERY_REQUIRED', async () => {
     const { source, target, instance } = await pair();
     const { migrationId } = await migrate(instance.id, target, 'LIVE_REQUIRED');
