@@ -2,7 +2,7 @@ import { createLogger } from '../platform/logger.js';
 import { Agent } from './agent.js';
 import { loadAgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
-import { probeAccelerator } from './drivers/qemu/guest-process.js';
+import { liveMigrationWorks, probeAccelerator } from './drivers/qemu/guest-process.js';
 import { QemuDriver } from './drivers/qemu.js';
 import { SimulatedDriver } from './drivers/simulated.js';
 
@@ -14,9 +14,14 @@ let driver: HypervisorDriver;
 if (config.AGENT_DRIVER === 'qemu') {
   const accelerator = config.AGENT_QEMU_ACCEL === 'auto' ? await probeAccelerator() : config.AGENT_QEMU_ACCEL;
   driver = await QemuDriver.start(config, accelerator);
-  // The heartbeat reports what this host really offers: the CPU passed through only under KVM.
+  // The heartbeat reports what this host really offers: the CPU passed through only under KVM,
+  // live migration only with a QEMU that does it the driver's way, no GPU.
+  const live = liveMigrationWorks();
   config.AGENT_CAPABILITIES = config.AGENT_CAPABILITIES.filter(
-    (c) => c !== 'gpu_passthrough' && (c !== 'cpu_host_passthrough' || accelerator === 'kvm'),
+    (c) =>
+      c !== 'gpu_passthrough' &&
+      (c !== 'cpu_host_passthrough' || accelerator === 'kvm') &&
+      (c !== 'live_migration' || live),
   );
   logger.info('QEMU driver ready', { accelerator, capabilities: config.AGENT_CAPABILITIES });
 } else {

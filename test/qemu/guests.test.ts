@@ -28,7 +28,27 @@ describe.runIf(!missing)('guests under QEMU', () => {
       .status;
 
   it('creates a guest that ticks; stopped and started, it ticks on from the count kept on its disk', async () => {
-    const host = await hosts.host((await seed.location(env.db)).id, { AGENT_METRICS_INTERVAL_MS: '1000' });
+    const host = await hosts.host((await seed.location(env.db)).id, {
+      AGENT_METRICS_INTERVAL_MS: '1000',
+      AGENT_CAPABILITIES: 'live_migration,cpu_host_passthrough,gpu_passthrough',
+    });
+    // The heartbeat says what the host really offers: the host's CPU only under KVM, no GPU.
+    const ready = JSON.parse(
+      host.agent.output
+        .join('')
+        .split('\n')
+        .find((l) => l.includes('QEMU driver ready'))!,
+    ) as {
+      accelerator: string;
+    };
+    const reported = await env.db
+      .selectFrom('hypervisors')
+      .select('reported_capabilities')
+      .where('id', '=', host.hypervisor.id)
+      .executeTakeFirstOrThrow();
+    expect(reported.reported_capabilities).toEqual(
+      ready.accelerator === 'kvm' ? ['live_migration', 'cpu_host_passthrough'] : ['live_migration'],
+    );
     const instance = await hosts.instanceOn(host);
     expect(await statusOf(instance.id)).toBe('running');
     await ticksPast(host, instance.id, 2);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -188,4 +188,16 @@ export async function probeAccelerator(): Promise<Accelerator> {
     await exited;
   }
   return failed ? 'tcg' : 'kvm';
+}
+
+/**
+ * Whether this QEMU moves a guest live the way the driver does it: the target's disk exported with
+ * `block-export-add` (5.2) and mirrored into with `copy-mode: write-blocking` (3.0).
+ */
+export function liveMigrationWorks(): boolean {
+  const version = spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' });
+  const match = /version (\d+)\.(\d+)/.exec(version.stdout ?? '');
+  if (version.status !== 0 || !match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 5 || (major === 5 && minor >= 2);
 }
