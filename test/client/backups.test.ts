@@ -333,21 +333,29 @@ describe('runs that vanish', () => {
     });
   };
 
+  /** Terminates the run once its agent task runs: the fault armed for it is then spent. */
+  const terminateRunning = async (workflowId: string) => {
+    await eventually(
+      async () => (await listTasksOfWorkflow(t.env.db, workflowId)).some((task) => task.status === 'running'),
+      10_000,
+      'the task to run',
+    );
+    await t.env.temporal.workflow.getHandle(workflowId).terminate('operator terminated the run');
+  };
+
   it('a terminated backup is failed and a terminated verify gives its backup back, once reconciled', async () => {
     const { id, agent } = await t.instance();
     const kept = await t.backup(id);
     agent.armFault('backup.verify', { mode: 'hang' });
     expect((await t.api('POST', `/${id}/backups/${kept.uuid}/verify`)).status).toBe(202);
-    const verify = await t.env.latestOperation(id);
-    await t.env.temporal.workflow.getHandle(verify.workflow_id).terminate('operator terminated the run');
+    await terminateRunning((await t.env.latestOperation(id)).workflow_id);
     expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
     expect(await t.settled(id)).toMatchObject({ status: 'running' });
     expect((await backupsOf(id)).find((b: Body) => b.uuid === kept.uuid).state).toBe('available');
 
     agent.armFault('backup.create', { mode: 'hang' });
     const lost = (await json(await t.api('POST', `/${id}/backups`, {}))).attributes;
-    const backup = await t.env.latestOperation(id);
-    await t.env.temporal.workflow.getHandle(backup.workflow_id).terminate('operator terminated the run');
+    await terminateRunning((await t.env.latestOperation(id)).workflow_id);
     expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
     expect(await t.settled(id)).toMatchObject({ status: 'running' });
     expect((await backupsOf(id)).find((b: Body) => b.uuid === lost.uuid)).toMatchObject({
