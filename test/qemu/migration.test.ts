@@ -74,6 +74,24 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     await reached(migrationId, 'COMPLETED');
     const sourceTicks = source.ticks(instance.id);
     expect(source.guestRunning(instance.id)).toBe(false);
+
+    // The source's disk was offered only to whoever holds the endpoint's secret, which the target
+    // learnt from the panel by redeeming the token; no task carried an address or a path.
+    const { exports, channel_port } = source.state();
+    const offer = `http://127.0.0.1:${channel_port}/migrations/${migrationId}`;
+    expect((await fetch(`${offer}/${'0'.repeat(64)}/disk`)).status).toBe(403);
+    const rightful = await fetch(`${offer}/${exports[migrationId]!.secret}/disk`);
+    expect(rightful.status).toBe(200);
+    await rightful.body?.cancel();
+    const tasks = await env.db
+      .selectFrom('agent_tasks')
+      .select(['type', 'params'])
+      .where('hypervisor_id', 'in', [source.hypervisor.id, target.hypervisor.id])
+      .execute();
+    const ofMigration = tasks.filter((t) => JSON.stringify(t.params).includes(migrationId));
+    expect(ofMigration.map((t) => t.type)).toContain('disk.transfer');
+    for (const task of ofMigration)
+      expect(JSON.stringify(task.params)).not.toMatch(/https?:|127\.0\.0\.1|\.qcow2|\/tmp\//);
     expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
 
     const migration = (await findMigration(env.db, migrationId))!;

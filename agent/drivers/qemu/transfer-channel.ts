@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { promises as streams } from 'node:stream';
+import { z } from 'zod';
 import { DriverFailure } from '../driver.js';
 
 /** What the target tells the source once its guest waits for a live migration. */
@@ -10,6 +11,13 @@ export interface IncomingPorts {
   readonly migration_port: number;
   readonly nbd_port: number;
 }
+
+const port = z.number().int().min(1).max(65_535);
+const IncomingPortsBody = z.object({
+  host: z.string().min(1).max(255),
+  migration_port: port,
+  nbd_port: port,
+});
 
 /** The source's side: what it offers for one migration, found by the secret of its endpoint. */
 export interface ChannelHandlers {
@@ -87,8 +95,17 @@ export class TransferChannel {
     }
     if (what === 'incoming' && method === 'POST') {
       let body = '';
-      for await (const chunk of req) body += (chunk as Buffer).toString();
-      const ports = JSON.parse(body) as IncomingPorts;
+      for await (const chunk of req) {
+        body += (chunk as Buffer).toString();
+        // Three small fields: anything longer is not a target speaking.
+        if (body.length > 1024) return void res.writeHead(413).end();
+      }
+      let ports: IncomingPorts;
+      try {
+        ports = IncomingPortsBody.parse(JSON.parse(body));
+      } catch {
+        return void res.writeHead(400).end();
+      }
       const accepted = await this.handlers.incoming(migrationId, secret, ports);
       return void res.writeHead(accepted ? 204 : 403).end();
     }
