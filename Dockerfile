@@ -15,6 +15,7 @@ COPY db db
 COPY domain domain
 COPY platform platform
 COPY scripts scripts
+COPY services services
 COPY worker worker
 COPY workflows workflows
 RUN npm run build && npm prune --omit=dev

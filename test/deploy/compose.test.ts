@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -54,6 +54,22 @@ describe('docker-compose.yml', () => {
       const folder = source.split('/')[0]!;
       expect(dockerfile, `Dockerfile copies ${folder}`).toContain(`COPY ${folder} ${folder}`);
     }
+  });
+
+  it('copies every folder the build compiles into the image', () => {
+    const build = JSON.parse(readFileSync(`${root}tsconfig.build.json`, 'utf8')) as { include: string[] };
+    for (const folder of build.include)
+      expect(dockerfile, `Dockerfile copies ${folder}`).toContain(`COPY ${folder} ${folder}`);
+    // A top-level folder of source that the build would miss: every one must be in the include list.
+    const sources = readdirSync(root, { withFileTypes: true })
+      .filter(
+        (e) =>
+          e.isDirectory() &&
+          !e.name.startsWith('.') &&
+          !['node_modules', 'dist', 'test', 'docker', 'bin', 'lint'].includes(e.name),
+      )
+      .map((e) => e.name);
+    expect(sources.filter((f) => !build.include.includes(f))).toEqual([]);
   });
 
   it('gives our services configuration the code accepts', () => {
