@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadAgentConfig } from '../../agent/config.js';
+import type { TaskContext } from '../../agent/drivers/driver.js';
+import { guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { QemuDriver } from '../../agent/drivers/qemu.js';
+import type { AgentTaskType } from '../../domain/agent-tasks.js';
+import { qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
+
+/**
+ * A cold move's disk, offered by a source whose agent restarts between the offer and the pull:
+ * the restarted agent listens where the endpoint says, and the target still gets the disk, whole.
+ * A target with the wrong secret gets nothing; a task repeated after the pull changes nothing.
+ */
+const missing = qemuMissing();
+if (missing) console.warn(`test/qemu/transfer-restart skipped: ${missing}`);
+
+describe.runIf(!missing)('a disk transfer across a source agent restart', () => {
+  const dirs: string[] = [];
+  const drivers: QemuDriver[] = [];
+  afterAll(() => {
+    for (const driver of drivers) {
+      for (const id of Object.keys(driver.snapshot().instances)) {
+        const pid = guestPid(driver.guestDir(id)!);
+        if (pid) process.kill(pid, 'SIGKILL');
+      }
+      driver.close();
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (stateDir?: string) => {
+    const dir = stateDir ?? mkdtempSync(join(tmpdir(), 'qemu-transfer-'));
+    if (!stateDir) dirs.push(dir);
+    const driver = await QemuDriver.start(
+      loadAgentConfig({ AGENT_PANEL_URL: 'http://127.0.0.1:9', AGENT_STATE_DIR: dir }),
+      'tcg',
+    );
+    drivers.push(driver);
+    return { driver, dir };
+  };
+  const context = (endpoint: () => string): TaskContext => ({
+    signal: new AbortController().signal,
+    progress: () => undefined,
+    redeemTransfer: async () => ({ migration_uuid: '', disk: 'root', endpoint: endpoint() }),
+  });
+
+  it('the restarted source serves the offered disk where it said; a wrong secret gets nothing', async () => {
+    const source = await start();
+    const target = await start();
+    const instanceId = randomUUID();
+    const migrationId = randomUUID();
+    const ids = { migration_id: migrationId, instance_id: instanceId };
+    let endpoint = '';
+    const ctx = context(() => endpoint);
+    const run = (driver: QemuDriver, type: string, params: Record<string, unknown>) =>
+      driver.execute(type as AgentTaskType, params, ctx);
+
+    await run(source.driver, 'instance.create', {
+      instance_id: instanceId,
+      hostname: 'guest.example.test',
+      timezone: 'UTC',
+      root_password: 'not-used-by-this-guest',
+      ssh_keys: [],
+      ...SMALL_GUEST,
+      image: 'debian-12',
+      boot_order: ['disk'],
+      ipv4: null,
+      ipv6: null,
+      start: false,
+    });
+    await run(target.driver, 'migration.prepare_target', {
+      ...ids,
+      hostname: 'guest.example.test',
+      ...SMALL_GUEST,
+    });
+    const offered = (await run(source.driver, 'disk.export', { ...ids, disk: 'root' })) as {
+      checksum: string;
+      endpoint: string;
+    };
+
+    // The source's agent goes away and comes back on the same state.
+    source.driver.close();
+    const restarted = await start(source.dir);
+
+    // A target holding the wrong secret is refused.
+    const stranger = { migration_id: randomUUID(), instance_id: instanceId };
+    await run(target.driver, 'migration.prepare_target', {
+      ...stranger,
+      hostname: 'guest.example.test',
+      ...SMALL_GUEST,
+    });
+    endpoint = offered.endpoint.replace(/[0-9a-f]{64}$/, '0'.repeat(64));
+    await expect(
+      run(target.driver, 'disk.transfer', { ...stranger, disk: 'root', transfer_token: 't' }),
+    ).rejects.toMatchObject({ code: 'TRANSFER_REFUSED' });
+
+    // The endpoint handed out before the restart still reaches the disk, whole.
+    endpoint = offered.endpoint;
+    const received = await run(target.driver, 'disk.transfer', { ...ids, disk: 'root', transfer_token: 't' });
+    expect(received).toEqual({ checksum: offered.checksum, size_mb: SMALL_GUEST.disk_mb });
+    expect(await run(target.driver, 'disk.verify', { ...ids, disk: 'root' })).toEqual({
+      checksum: offered.checksum,
+    });
+    expect(restarted.driver.snapshot().channel_port).toBe(Number(new URL(offered.endpoint).port));
+    // Delivered twice, the transfer pulls nothing more and redeems nothing more.
+    endpoint = 'http://127.0.0.1:9/nowhere';
+    expect(await run(target.driver, 'disk.transfer', { ...ids, disk: 'root', transfer_token: 't' })).toEqual(
+      received,
+    );
+  }, 120_000);
+});
