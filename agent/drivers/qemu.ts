@@ -62,6 +62,8 @@ export interface QemuIncoming {
   network_ready: boolean;
   defined: boolean;
   started: boolean;
+  /** Where the waiting guest listens, once started for a live move (said again if the task repeats). */
+  listening?: IncomingPorts;
 }
 
 /** A disk offered to a migration's target, by migration id. */
@@ -605,20 +607,17 @@ export class QemuDriver implements HypervisorDriver {
       // A live move: the guest waits for its memory, its disk open for the source to mirror into.
       const status = await runStatus(incoming.dir);
       if (status === undefined) {
-        const migrationPort = await freePort();
-        const nbdPort = await freePort();
-        await launchGuest(
-          incoming.dir,
-          this.#shape(p.instance_id, incoming),
-          this.#image,
-          this.accelerator,
-          migrationPort,
-        ).catch((error: Error) => {
+        const host = this.config.AGENT_QEMU_LISTEN_HOST;
+        const listening = { host, migration_port: await freePort(host), nbd_port: await freePort(host) };
+        await launchGuest(incoming.dir, this.#shape(p.instance_id, incoming), this.#image, this.accelerator, {
+          host,
+          port: listening.migration_port,
+        }).catch((error: Error) => {
           throw new DriverFailure('GUEST_START_FAILED', error.message, true);
         });
         await Qmp.with(guestFiles(incoming.dir).qmp, async (qmp) => {
           await qmp.execute('nbd-server-start', {
-            addr: { type: 'inet', data: { host: '127.0.0.1', port: String(nbdPort) } },
+            addr: { type: 'inet', data: { host, port: String(listening.nbd_port) } },
           });
           await qmp.execute('block-export-add', {
             type: 'nbd',
@@ -627,12 +626,13 @@ export class QemuDriver implements HypervisorDriver {
             writable: true,
           });
         });
-        await announceIncoming(incoming.endpoint, {
-          host: '127.0.0.1',
-          migration_port: migrationPort,
-          nbd_port: nbdPort,
-        });
-      } else if (status !== 'inmigrate' && status !== 'running') {
+        incoming.listening = listening;
+        this.#save();
+        await announceIncoming(incoming.endpoint, listening);
+      } else if (status === 'inmigrate' && incoming.listening) {
+        // Repeated (the source did not hear it the first time): said again.
+        await announceIncoming(incoming.endpoint, incoming.listening);
+      } else if (status !== 'running') {
         throw new DriverFailure('TARGET_NOT_WAITING', `the target guest is ${status}`, true);
       }
     }

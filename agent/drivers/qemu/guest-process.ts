@@ -67,18 +67,18 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
   ];
 }
 
-/** Starts the guest's QEMU, detached; `incomingPort` makes it wait for a live migration instead of booting. */
+/** Starts the guest's QEMU, detached; `incoming` makes it wait for a live migration instead of booting. */
 export async function launchGuest(
   dir: string,
   guest: GuestShape,
   image: GuestImage,
   accel: Accelerator,
-  incomingPort?: number,
+  incoming?: { host: string; port: number },
 ): Promise<void> {
   const files = guestFiles(dir);
   rmSync(files.qmp, { force: true });
   const args = commandLine(dir, guest, image, accel);
-  if (incomingPort !== undefined) args.push('-incoming', `tcp:127.0.0.1:${incomingPort}`);
+  if (incoming) args.push('-incoming', `tcp:${incoming.host}:${incoming.port}`);
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
