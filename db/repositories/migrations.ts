@@ -211,10 +211,14 @@ export async function recordMigrationState(
     })
     .where('id', '=', migrationId)
     .execute();
-  await db
-    .insertInto('migration_events')
-    .values({ migration_id: migrationId, state, detail: JSON.stringify(detail) })
-    .execute();
+  // A bookkeeping step may run twice (a local activity is at-least-once): the same state in a
+  // row is one history line, its detail merged.
+  await sql`
+    insert into migration_events (migration_id, state, detail)
+    select ${migrationId}, ${state}, ${JSON.stringify(detail)}::jsonb
+     where (select state from migration_events where migration_id = ${migrationId} order by id desc limit 1)
+           is distinct from ${state}`.execute(db);
+  if (Object.keys(detail).length > 0) await annotateMigrationState(db, migrationId, state, detail);
 }
 
 /** What a step found out (a checksum, the live downtime), added to its state's latest history line. */

@@ -37,6 +37,8 @@ const fields = {
     .string()
     .min(9)
     .max(100)
+    // Digits, the field separators and `*,-/`: what the five-field grammar uses, checked in full below.
+    .regex(/^[0-9*,\-/ ]+$/, { message: 'Must be five cron fields: digits, spaces and * , - /.' })
     .openapi({
       example: '0 3 * * *',
       description:
