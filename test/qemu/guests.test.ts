@@ -41,11 +41,19 @@ describe.runIf(!missing)('guests under QEMU', () => {
     ) as {
       accelerator: string;
     };
-    const reported = await env.db
-      .selectFrom('hypervisors')
-      .select('reported_capabilities')
-      .where('id', '=', host.hypervisor.id)
-      .executeTakeFirstOrThrow();
+    // Enrollment brings the hypervisor online; its capabilities come with the first heartbeat.
+    const reported = await eventually(
+      async () => {
+        const row = await env.db
+          .selectFrom('hypervisors')
+          .select('reported_capabilities')
+          .where('id', '=', host.hypervisor.id)
+          .executeTakeFirstOrThrow();
+        return row.reported_capabilities ? row : undefined;
+      },
+      15_000,
+      'the first heartbeat',
+    );
     expect(reported.reported_capabilities).toEqual(
       ready.accelerator === 'kvm' ? ['live_migration', 'cpu_host_passthrough'] : ['live_migration'],
     );
