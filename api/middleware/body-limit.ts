@@ -4,6 +4,7 @@ import { ApiError } from '../../domain/errors.js';
 import { jsonShapeProblem } from '../../domain/input-bounds.js';
 import type { Config } from '../../platform/config.js';
 import type { AppEnv } from '../context.js';
+import { bodiless } from './hot-path.js';
 
 /**
  * Refuses a body over the limit while it is read, before any parser sees it: a Content-Length
@@ -31,7 +32,10 @@ function limitBody(limitOf: (config: Config) => number): MiddlewareHandler<AppEn
     }
     return limiter;
   };
-  return (c, next) => limiterFor(limitOf(c.get('deps').config))(c, () => refuseOversizedJson(c).then(next));
+  return (c, next) =>
+    bodiless(c)
+      ? next()
+      : limiterFor(limitOf(c.get('deps').config))(c, () => refuseOversizedJson(c).then(next));
 }
 
 /** The media types the routes' validators read as JSON. */
