@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { setResponseHeader } from './hot-path.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -17,14 +18,14 @@ function hasBody(headers: Headers): boolean {
  * that is not JSON before any route reads it.
  */
 export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const offered = c.req.header('x-request-id');
     const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
     const logger = deps.logger.child({ request_id: requestId });
     c.set('deps', deps);
     c.set('requestId', requestId);
     c.set('logger', logger);
-    c.header('X-Request-Id', requestId);
+    setResponseHeader(c, 'X-Request-Id', requestId);
 
     if (BODY_METHODS.has(c.req.method) && hasBody(c.req.raw.headers)) {
       const type = c.req.header('content-type') ?? '';
@@ -33,12 +34,13 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
 
     if (!logger.enabled('debug')) return next();
     const started = performance.now();
-    await next();
-    logger.debug('request', {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    });
+    return next().then(() =>
+      logger.debug('request', {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      }),
+    );
   };
 }
