@@ -1,12 +1,49 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
+import { checkedParameters, type ParameterHook, type ParameterTarget } from './middleware/hot-path.js';
 import { validationHook } from './validation.js';
+import type { z } from './zod.js';
 
 /** A sub-application of one API, validating with the shared hook. */
 export function createApiRouter(): OpenAPIHono<AppEnv> {
   // Not strict: `POST /api/client/cloud/` (SPEC.md writes the create path as `/`) is the same route as without the slash.
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: false });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: false });
+  const register = app.openapi;
+  // The route, unchanged, stays the source of the OpenAPI description; its query and path
+  // parameters are checked by `checkedParameters` (middleware/hot-path.ts) instead of one
+  // library middleware each: show-instance 2 µs a request less (README "Performance").
+  app.openapi = ((
+    { middleware, hide, ...route }: RouteConfig,
+    handler: MiddlewareHandler<AppEnv>,
+    hook?: ParameterHook,
+  ): OpenAPIHono<AppEnv> => {
+    const { query, params, ...request } = route.request ?? {};
+    const checks = [
+      ...(query ? [['query', query] as const] : []),
+      ...(params ? [['param', params] as const] : []),
+    ] as (readonly [ParameterTarget, z.ZodType])[];
+    if (checks.length === 0)
+      return register({ middleware, hide, ...route } as RouteConfig, handler as never, hook as never);
+    if (!hide) app.openAPIRegistry.registerPath(route);
+    const effectiveHook = hook ?? (validationHook as ParameterHook);
+    if (request.body) {
+      // The body's validators run after the parameters, as the library orders them.
+      const routeMiddleware = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
+      const parameters = checkedParameters(checks, effectiveHook, (_c, next) => next());
+      return register(
+        { ...route, request, hide: true, middleware: [...routeMiddleware, parameters] } as RouteConfig,
+        handler as never,
+        hook as never,
+      );
+    }
+    return register(
+      { ...route, request, hide: true, middleware } as RouteConfig,
+      checkedParameters(checks, effectiveHook, handler) as never,
+      hook as never,
+    );
+  }) as typeof app.openapi;
+  return app;
 }
 
 /** Runs `middleware` on every path of a sub-app but those under `skip` (relative to `base`). */

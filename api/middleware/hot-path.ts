@@ -4,8 +4,11 @@
  * way answers: the same status, body and headers.
  */
 import { ServerResponse } from 'node:http';
-import type { Context } from 'hono';
+import type { Hook } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { $ZodAsyncError } from 'zod/v4/core';
 import type { AppEnv } from '../context.js';
+import type { z } from '../zod.js';
 
 /**
  * A GET or HEAD has no body: the Node adapter never reads one and a Fetch Request cannot hold one.
@@ -24,4 +27,81 @@ export function setResponseHeader(c: Context<AppEnv>, name: string, value: strin
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof ServerResponse) outgoing.setHeader(name, value);
   else c.header(name, value);
+}
+
+export type ParameterTarget = 'query' | 'param';
+export type ParameterHook = Hook<unknown, AppEnv, string, unknown>;
+
+/** What Hono's own validator reads for a target, read the same way. */
+function readTarget(c: Context<AppEnv>, target: ParameterTarget): Record<string, unknown> {
+  if (target === 'param') return c.req.param() as Record<string, string>;
+  return Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+}
+
+function safeParse(schema: z.ZodType, value: unknown) {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    // A schema with an async refinement cannot be checked synchronously.
+    if (error instanceof $ZodAsyncError) return schema.safeParseAsync(value);
+    throw error;
+  }
+}
+
+/**
+ * Query and path parameters checked synchronously, in front of `then` and in the same function:
+ * the same schemas, hook, order (query, then path) and validated data as @hono/zod-openapi's
+ * validators, without a middleware per target (each an awaited step of Hono's chain) and the
+ * library's awaits and header reads. Bodies keep the library's validators, which read the body.
+ */
+export function checkedParameters(
+  checks: readonly (readonly [ParameterTarget, z.ZodType])[],
+  hook: ParameterHook,
+  then: MiddlewareHandler<AppEnv>,
+): MiddlewareHandler<AppEnv> {
+  /** A Response ends the request (the hook's, or a 400); undefined lets it go on. */
+  const outcome = (
+    c: Context<AppEnv>,
+    target: ParameterTarget,
+    result: z.ZodSafeParseResult<unknown>,
+    hooked: unknown,
+  ) => {
+    if (hooked instanceof Response) return hooked;
+    if (hooked && typeof hooked === 'object' && 'response' in hooked) return hooked.response as Response;
+    if (!result.success) return c.json(result, 400);
+    c.req.addValidatedData(target, result.data as object);
+    return undefined;
+  };
+  const hooked = (
+    c: Context<AppEnv>,
+    target: ParameterTarget,
+    value: unknown,
+    result: z.ZodSafeParseResult<unknown>,
+  ) => hook({ data: value, ...result, target } as never, c as never);
+
+  // Where a schema or the hook turns out asynchronous, the rest is checked with awaits.
+  const slow = async (c: Context<AppEnv>, next: () => Promise<void>, from: number) => {
+    for (let i = from; i < checks.length; i++) {
+      const [target, schema] = checks[i]!;
+      const value = readTarget(c, target);
+      const result = await safeParse(schema, value);
+      const ended = outcome(c, target, result, await hooked(c, target, value, result));
+      if (ended) return ended;
+    }
+    return then(c, next);
+  };
+
+  return ((c: Context<AppEnv>, next: () => Promise<void>) => {
+    for (let i = 0; i < checks.length; i++) {
+      const [target, schema] = checks[i]!;
+      const value = readTarget(c, target);
+      const result = safeParse(schema, value);
+      if (result instanceof Promise) return slow(c, next, i);
+      const answer = hooked(c, target, value, result);
+      if (answer instanceof Promise) return slow(c, next, i);
+      const ended = outcome(c, target, result, answer);
+      if (ended) return ended;
+    }
+    return then(c, next);
+  }) as MiddlewareHandler<AppEnv>;
 }
