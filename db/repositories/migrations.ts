@@ -194,6 +194,11 @@ export async function recordMigrationState(
     finished?: boolean;
   } = {},
 ): Promise<void> {
+  // The state and its history line together: a reader polling the state sees its line too.
+  if (!db.isTransaction) {
+    await db.transaction().execute((trx) => recordMigrationState(trx, migrationId, state, detail, fields));
+    return;
+  }
   await db
     .updateTable('migrations')
     .set({
