@@ -15,9 +15,16 @@ const DEFAULT_BACKOFF: ReconnectBackoff = { startMs: 250, maxMs: 30_000 };
  * LISTEN is unavailable (embedded PGlite) or a notification is missed, waiters also re-check on
  * a short interval, which also finds tasks whose lease lapsed. A lost connection, and every failed
  * attempt to get it back, is retried with capped exponential backoff until it listens again.
+ *
+ * One announcement is one task, so it wakes one waiter, the longest waiting: waking all of an
+ * agent's pollers sent each into a lease transaction that all but one lost, in the moments the
+ * task's own reports needed the pool. A waiter that cannot use its wake passes it on (`pass`).
+ * Announcements are also counted per hypervisor, so a poll that was busy leasing when one came
+ * does not then sleep through it (`wait`'s `since`).
  */
 export class TaskFeed {
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters = new Map<string, Set<(woken: boolean) => void>>();
+  readonly #announced = new Map<string, number>();
   #client: pg.Client | undefined;
   #listening = false;
   #closed = false;
@@ -131,32 +138,49 @@ export class TaskFeed {
     }
   }
 
-  /** Resolves when a task is announced for the hypervisor, after `ms`, or when `signal` aborts. */
-  wait(hypervisorId: string, ms: number, signal?: AbortSignal): Promise<void> {
+  /** How many tasks have been announced for the hypervisor so far; a poll reads it before leasing. */
+  announcements(hypervisorId: string): number {
+    return this.#announced.get(hypervisorId) ?? 0;
+  }
+
+  /**
+   * Resolves true when a task is announced for the hypervisor (at once if one was after `since`),
+   * false after `ms`, when `signal` aborts, or when the feed closes.
+   */
+  wait(hypervisorId: string, ms: number, signal?: AbortSignal, since?: number): Promise<boolean> {
+    if (since !== undefined && this.announcements(hypervisorId) > since) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(hypervisorId) ?? new Set();
       this.#waiters.set(hypervisorId, waiters);
-      const done = () => {
+      const done = (woken: boolean) => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        signal?.removeEventListener('abort', aborted);
         waiters.delete(done);
         if (waiters.size === 0) this.#waiters.delete(hypervisorId);
-        resolve();
+        resolve(woken);
       };
-      const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done);
+      const aborted = () => done(false);
+      const timer = setTimeout(aborted, ms);
+      signal?.addEventListener('abort', aborted);
       waiters.add(done);
     });
   }
 
+  /** Hands a wake on to the next waiter: the poll that got it could not take the task. */
+  pass(hypervisorId: string): void {
+    const next = this.#waiters.get(hypervisorId)?.values().next().value;
+    next?.(true);
+  }
+
   #wake(hypervisorId: string): void {
-    for (const done of [...(this.#waiters.get(hypervisorId) ?? [])]) done();
+    this.#announced.set(hypervisorId, this.announcements(hypervisorId) + 1);
+    this.pass(hypervisorId);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
-    for (const waiters of this.#waiters.values()) for (const done of [...waiters]) done();
+    for (const waiters of this.#waiters.values()) for (const done of [...waiters]) done(false);
     await this.#client?.end().catch(() => {});
   }
 }

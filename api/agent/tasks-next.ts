@@ -60,30 +60,44 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const deadline = Date.now() + waitMs;
     const signal = c.req.raw.signal;
 
-    for (;;) {
-      if (signal.aborted) return c.body(null, 204);
-      const task = await takeNextTask(deps, agent);
-      if (task) {
-        return c.json(
-          {
-            object: 'agent_task' as const,
-            attributes: {
-              task_id: task.id,
-              type: task.type,
-              params: openSealedParams(secretBox(config.SECRETS_KEY), task.params),
-              attempt: task.attempt,
-              correlation_id: task.correlation_id,
-              next_sequence: task.last_sequence + 1,
-              lease_expires_at: task.lease_expires_at!.toISOString(),
-              created_at: task.created_at.toISOString(),
+    // A wake this poll got and could not use (it ended first, or its lease failed) goes on to the
+    // agent's next waiting poll, since one announcement wakes one poll (task-feed.ts).
+    let woken = false;
+    try {
+      for (;;) {
+        if (signal.aborted) return c.body(null, 204);
+        const heard = taskFeed.announcements(agent.hypervisorId);
+        const task = await takeNextTask(deps, agent);
+        woken = false;
+        if (task) {
+          return c.json(
+            {
+              object: 'agent_task' as const,
+              attributes: {
+                task_id: task.id,
+                type: task.type,
+                params: openSealedParams(secretBox(config.SECRETS_KEY), task.params),
+                attempt: task.attempt,
+                correlation_id: task.correlation_id,
+                next_sequence: task.last_sequence + 1,
+                lease_expires_at: task.lease_expires_at!.toISOString(),
+                created_at: task.created_at.toISOString(),
+              },
             },
-          },
-          200,
+            200,
+          );
+        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return c.body(null, 204);
+        woken = await taskFeed.wait(
+          agent.hypervisorId,
+          Math.min(remaining, taskFeed.recheckMs),
+          signal,
+          heard,
         );
       }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return c.body(null, 204);
-      await taskFeed.wait(agent.hypervisorId, Math.min(remaining, taskFeed.recheckMs), signal);
+    } finally {
+      if (woken) taskFeed.pass(agent.hypervisorId);
     }
   });
 }

@@ -41,6 +41,45 @@ describe('the task feed', () => {
     }
   });
 
+  it('wakes one waiting poll per announced task, and a poll that cannot use its wake passes it on', async () => {
+    const url = inject('databaseUrl');
+    const feed = new TaskFeed(url, logger);
+    await feed.start();
+    try {
+      const hypervisorId = randomUUID();
+      const woken: string[] = [];
+      const first = feed.wait(hypervisorId, 30_000).then((w) => w && woken.push('first'));
+      const second = feed.wait(hypervisorId, 30_000).then((w) => w && woken.push('second'));
+      await notify(url, hypervisorId);
+      await eventually(() => woken.length > 0, 10_000, 'a poll woken by the task');
+      // One task, one wake: the other poll sleeps on rather than racing for a lease it would lose.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(woken).toEqual(['first']);
+      feed.pass(hypervisorId);
+      await Promise.all([first, second]);
+      expect(woken).toEqual(['first', 'second']);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('does not let a poll sleep through a task announced while it was leasing', async () => {
+    const url = inject('databaseUrl');
+    const feed = new TaskFeed(url, logger);
+    await feed.start();
+    try {
+      const hypervisorId = randomUUID();
+      const before = feed.announcements(hypervisorId);
+      await notify(url, hypervisorId);
+      await eventually(() => feed.announcements(hypervisorId) > before, 10_000, 'the announcement heard');
+      const started = performance.now();
+      expect(await feed.wait(hypervisorId, 30_000, undefined, before)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await feed.close();
+    }
+  });
+
   it('falls back to polling where notifications do not cross connections (embedded PGlite)', async () => {
     const db = await startEmbeddedDatabase(mkdtempSync(join(tmpdir(), 'feed-pglite-')), await freePort());
     const feed = new TaskFeed(db.url, logger);
