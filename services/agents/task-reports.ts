@@ -267,6 +267,10 @@ async function deliver(
       throw new ApiError('SVC-SYS-503', { cause: error });
     }
   }
-  await markReportDelivered(db, task.id, sequence, answer);
+  const marked = markReportDelivered(db, task.id, sequence, answer);
+  // A heartbeat's agent need not wait for the mark: were it lost, a repeat of the report would
+  // heartbeat once more, which changes nothing. A completion or failure is marked first.
+  if (delivery.kind === 'heartbeat') marked.catch(() => {});
+  else await marked;
   return answer;
 }
