@@ -203,7 +203,15 @@ async function main() {
     // Parts 2 to 4 need a worker and an agent: the worker in this process, the agent compiled.
     const config = configWith({ ...env, LOG_LEVEL: 'warn' });
     installRuntimeLogger(createLogger('warn', { service: 'bench-worker' }));
-    const worker = await createWorker({ config, db });
+    // The worker's own pool, made as worker/main.ts makes it: on the bench's pool of 2 its
+    // activities would queue behind the bench's own queries.
+    const workerDatabase = createDatabase({
+      url: databaseUrl,
+      poolSize: POOL_SIZE,
+      namedStatements: true,
+      applicationName: 'cloudsvc-worker',
+    });
+    const worker = await createWorker({ config, db: workerDatabase.db });
     const running = worker.worker.run();
     // Placement counts the hypervisor row's size, the simulated driver its own: both fit the creates.
     const size = hypervisorSizeFor(PARTS.has('provision') ? CREATE_WARM_UP + CREATES : 0, {
@@ -575,6 +583,7 @@ async function main() {
     worker.worker.shutdown();
     await running;
     await worker.connection.close();
+    await workerDatabase.close();
   } finally {
     for (const child of children) await kill(child);
     await close();
