@@ -209,8 +209,16 @@ describe('protect and delete', () => {
     await eventually(async () => (await backupsOf(id)).length === 0, 10_000, 'the backup to be gone');
     expect(t.storeOf().backups[backup.uuid]).toBeUndefined();
     expect((await t.api('DELETE', `/${id}/backups/${backup.uuid}`)).status).toBe(404);
-    const events = (await json(await t.api('GET', `/${id}/activity?per_page=100`))).data.map(
-      (a: Body) => a.attributes.event,
+    // The backup leaves the list before its operation settles: wait for the settling line.
+    const events = await eventually(
+      async () => {
+        const all: string[] = (await json(await t.api('GET', `/${id}/activity?per_page=100`))).data.map(
+          (a: Body) => a.attributes.event,
+        );
+        return all.includes('instance.backup_delete.completed') ? all : undefined;
+      },
+      10_000,
+      'the deletion to settle',
     );
     expect(events).toEqual(
       expect.arrayContaining([
