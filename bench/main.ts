@@ -186,7 +186,7 @@ async function main() {
             },
           },
         ],
-        { rounds: ROUNDS, seconds: SECONDS, clients: CLIENTS },
+        { rounds: ROUNDS, seconds: SECONDS, clients: CLIENTS, warmUpSeconds: 10 },
       );
       await kill(baseline);
     }

@@ -41,6 +41,8 @@ export interface ShowOptions {
   readonly rounds: number;
   readonly seconds: number;
   readonly clients: number;
+  /** Load on each server before the first round. */
+  readonly warmUpSeconds: number;
 }
 
 function ask(child: ChildProcess, message: ProbeMessage): Promise<ProbeAnswer> {
@@ -121,11 +123,15 @@ export async function benchShowInstance(
   const gen = generator();
   console.log(
     `show-instance: ${options.rounds} alternating rounds; generator: ${gen.description}. ` +
+      `First ${options.warmUpSeconds} s of load on each server (JIT). ` +
       `Peak: ${options.clients} keep-alive connections for ${options.seconds} s after 1 s of warm-up; ` +
       `then half of that peak, fixed rate, for ${options.seconds} s. ` +
       `CPU = the server's user + system time per request; loop delay = perf_hooks.monitorEventLoopDelay, ` +
       `${RESOLUTION_MS} ms sampling, beyond the interval.`,
   );
+  // The JIT first: a server fresh from start compiles its hot path during the first seconds of
+  // load, the larger one for longer, and the first round would measure that.
+  for (const server of servers) await gen.peak(server.target, options.clients, options.warmUpSeconds);
   const rounds = new Map<string, Round[]>(servers.map((s) => [s.label, []]));
   for (let index = 0; index < options.rounds; index++) {
     const order = index % 2 === 0 ? servers : [...servers].reverse();
