@@ -1,13 +1,12 @@
 import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
-import * as cancelMigration from './migrations/cancel.js';
 import * as listMigrations from './migrations/list.js';
 import * as preflightMigration from './migrations/preflight.js';
 import * as recoverMigration from './migrations/recover.js';
 import * as requestMigration from './migrations/request.js';
-import * as rollbackMigration from './migrations/rollback.js';
 import * as showMigration from './migrations/show.js';
+import * as undoMigration from './migrations/undo.js';
 
 /** The admin migration paths (SPEC.md §4 "Migration admin API"), mounted at /admin/cloudsvc: admin-only. */
 export function adminApi() {
@@ -18,8 +17,7 @@ export function adminApi() {
     requestMigration,
     listMigrations,
     showMigration,
-    cancelMigration,
-    rollbackMigration,
+    undoMigration,
     recoverMigration,
   ]) {
     route.register(app);
