@@ -3,12 +3,15 @@
 # (never installed), and a busybox-static initramfs whose init prints `tick N` on the serial
 # console every second and keeps N in /counter on the guest's disk, so a test can tell that a
 # guest kept running (the count goes on) and that its disk moved intact (the file's content).
+# It has a root account whose /etc/shadow lives on its disk (so a password set stays across a
+# reboot and moves with the disk), a virtio-serial port on which /bin/guest-channel answers the
+# agent (`set-password`, `check-password`), and a virtio-net NIC it brings up with DHCP.
 # The base disk is a small ext2 filesystem in qcow2. Built once, cached outside the repository;
 # prints the directory holding vmlinuz, initrd.img and base.qcow2.
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=2
+VERSION=3
 CACHE="${GUEST_IMAGE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudsvc/guest-image-v$VERSION}"
 if [[ -f "$CACHE/vmlinuz" && -f "$CACHE/initrd.img" && -f "$CACHE/base.qcow2" ]]; then
   echo "$CACHE"
@@ -37,7 +40,7 @@ apt-get download "$KERNEL_PACKAGE" >&2 2>/dev/null || apt-get download "$KERNEL_
 dpkg-deb -x "$KERNEL_PACKAGE"_*.deb kernel
 MODULES=$(echo kernel/lib/modules/*)
 
-mkdir -p initramfs/{bin,sbin,etc/init.d,etc/acpi/PWRF,proc,sys,dev,disk,lib/modules}
+mkdir -p initramfs/{bin,sbin,etc/init.d,etc/acpi/PWRF,proc,sys,dev,disk,lib/modules,root,usr/share/udhcpc}
 cp "$BUSYBOX" initramfs/bin/busybox
 for applet in $("$BUSYBOX" --list); do
   [[ "$applet" == busybox ]] || ln -sf busybox "initramfs/bin/$applet"
@@ -47,8 +50,10 @@ ln -sf bin/busybox initramfs/init
 # The kernel opens /dev/console for init before anything can mount devtmpfs.
 mknod -m 600 initramfs/dev/console c 5 1
 # virtio-blk for the disk, the ACPI button and evdev so that a power-button press (QMP
-# system_powerdown) becomes a clean shutdown.
-for module in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button; do
+# system_powerdown) becomes a clean shutdown, virtio_console for the agent's channel, virtio_net
+# (after the failover modules it needs) for the NIC. Loaded in this order.
+MODULE_LIST="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button virtio_console failover net_failover virtio_net"
+for module in $MODULE_LIST; do
   path=$(find "$MODULES/kernel" -name "$module.ko*" | head -1)
   [[ -n "$path" ]] || { echo "guest-image: module $module not in $KERNEL_PACKAGE" >&2; exit 1; }
   case "$path" in
@@ -58,9 +63,18 @@ for module in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev vir
   esac
 done
 
+echo "$MODULE_LIST" >initramfs/etc/modules
+
+# root's account; its password hash is on the disk (/disk/etc/shadow), seeded locked at first boot.
+echo 'root:x:0:0:root:/root:/bin/sh' >initramfs/etc/passwd
+echo 'root:x:0:' >initramfs/etc/group
+echo 'root:*:0:0:99999:7:::' >initramfs/etc/shadow.seed
+ln -sf /disk/etc/shadow initramfs/etc/shadow
+
 cat >initramfs/etc/inittab <<'EOF'
 ::sysinit:/etc/init.d/rcS
 ::respawn:/bin/ticker
+::respawn:/bin/guest-channel
 ::shutdown:/etc/init.d/halt
 EOF
 
@@ -69,13 +83,97 @@ cat >initramfs/etc/init.d/rcS <<'EOF'
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
-for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button; do
+for m in $(cat /etc/modules); do
   insmod /lib/modules/$m.ko 2>/dev/null
 done
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b /dev/vda ] && break; sleep 0.2; done
 mount -t ext2 /dev/vda /disk || echo "guest: no disk"
+# A disk from before the guest had accounts gets root, locked, on its first boot here.
+if [ ! -f /disk/etc/shadow ]; then
+  mkdir -p /disk/etc && cp /etc/shadow.seed /disk/etc/shadow && chmod 600 /disk/etc/shadow && sync
+fi
 acpid -c /etc/acpi -l /dev/null
+/bin/network-up &
 echo "guest: booted"
+EOF
+
+# The NIC, by DHCP (QEMU's user-mode network answers it); in the background, so that a guest
+# without a network boots as fast. Says what it got: `guest: eth0 <mac> <address or none>`.
+cat >initramfs/bin/network-up <<'EOF'
+#!/bin/sh
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -e /sys/class/net/eth0 ] && break; sleep 0.2; done
+if [ ! -e /sys/class/net/eth0 ]; then echo "guest: no eth0" >/dev/console; exit 0; fi
+ip link set lo up
+ip link set eth0 up
+udhcpc -i eth0 -n -q -t 3 -T 1 -s /usr/share/udhcpc/default.script >/dev/null 2>&1
+address=$(ip -4 -o addr show dev eth0 | awk '{ print $4 }')
+echo "guest: eth0 $(cat /sys/class/net/eth0/address) ${address:-none}" >/dev/console
+EOF
+
+cat >initramfs/usr/share/udhcpc/default.script <<'EOF'
+#!/bin/sh
+case "$1" in
+  deconfig) ip -4 addr flush dev "$interface" ;;
+  bound|renew)
+    ip -4 addr flush dev "$interface"
+    ip -4 addr add "$ip/${mask:-24}" dev "$interface"
+    for r in $router; do ip -4 route add default via "$r" dev "$interface"; break; done
+    : >/etc/resolv.conf
+    for d in $dns; do echo "nameserver $d" >>/etc/resolv.conf; done
+    ;;
+esac
+EOF
+
+# The agent's channel: one request a line on the virtio-serial port org.cloudsvc.guest,
+# `<id> <verb> <user> <argument>`, answered `<id> ok <what>` or `<id> error <why>`. The port reads
+# end-of-file while no agent is connected; the loop then waits and reads again. No request or
+# answer is ever printed: a hash or a password never reaches the console.
+cat >initramfs/bin/guest-channel <<'EOF'
+#!/bin/sh
+port=
+for d in /sys/class/virtio-ports/*; do
+  [ "$(cat "$d/name" 2>/dev/null)" = org.cloudsvc.guest ] && port=/dev/${d##*/}
+done
+if [ -z "$port" ] || [ ! -c "$port" ]; then sleep 5; exit 1; fi
+exec 3<>"$port"
+while true; do
+  if read -r id verb user arg <&3; then
+    echo "$id $(/bin/guest-request "$verb" "$user" "$arg")" >&3
+  else
+    sleep 1
+  fi
+done
+EOF
+
+cat >initramfs/bin/guest-request <<'EOF'
+#!/bin/sh
+# set-password USER HASH: HASH (crypt, made by the agent) becomes USER's in /etc/shadow.
+# check-password USER BASE64: whether the password (base64 of it) is USER's.
+verb=$1 user=$2 arg=$3
+shadow=/disk/etc/shadow
+[ -f "$shadow" ] || { echo "error no shadow file on the disk"; exit; }
+current=$(awk -F: -v u="$user" '$1 == u { print $2 }' "$shadow")
+[ -n "$current" ] || { echo "error no user $user"; exit; }
+case "$verb" in
+  set-password)
+    case "$arg" in
+      '$6$'*) ;;
+      *) echo "error not a SHA-512 crypt hash"; exit ;;
+    esac
+    case "$arg" in *[!a-zA-Z0-9./$]*) echo "error not a SHA-512 crypt hash"; exit ;; esac
+    if [ "$current" = "$arg" ]; then echo "ok unchanged"; exit; fi
+    awk -F: -v OFS=: -v u="$user" -v h="$arg" '$1 == u { $2 = h } { print }' "$shadow" >"$shadow.new" &&
+      chmod 600 "$shadow.new" && sync && mv "$shadow.new" "$shadow" && sync &&
+      echo "ok changed" || echo "error the shadow file could not be written"
+    ;;
+  check-password)
+    salt=$(echo "$current" | cut -d'$' -f3)
+    case "$current" in '$6$'*) ;; *) echo "ok mismatch"; exit ;; esac
+    computed=$(echo "$arg" | base64 -d | mkpasswd -m sha512 -S "$salt" -P 0)
+    [ "$computed" = "$current" ] && echo "ok match" || echo "ok mismatch"
+    ;;
+  *) echo "error unknown request $verb" ;;
+esac
 EOF
 
 # The count a stopped guest leaves on its disk is said on the console: where the next boot starts.
@@ -106,7 +204,8 @@ cat >initramfs/etc/acpi/PWRF/00000080 <<'EOF'
 #!/bin/sh
 poweroff
 EOF
-chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/etc/acpi/PWRF/00000080
+chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/network-up initramfs/bin/guest-channel \
+  initramfs/bin/guest-request initramfs/usr/share/udhcpc/default.script initramfs/etc/acpi/PWRF/00000080
 
 (cd initramfs && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -9) >initrd.img
 

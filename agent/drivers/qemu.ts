@@ -14,6 +14,7 @@ import {
 } from './driver.js';
 import { ArtifactShelf, GuestRestores } from './qemu/artifacts.js';
 import { copyDiskNow } from './qemu/disk-copies.js';
+import { askGuest, GuestChannelSilent } from './qemu/guest-channel.js';
 import {
   type Accelerator,
   freePort,
@@ -28,6 +29,7 @@ import {
 } from './qemu/guest-process.js';
 import { copyDisk, fileSizeMb, type GuestImage, guestImage, sha256File } from './qemu/images.js';
 import { Qmp } from './qemu/qmp.js';
+import { passwordSalt, sha512Crypt } from './qemu/sha512-crypt.js';
 import {
   announceIncoming,
   type IncomingPorts,
@@ -46,6 +48,11 @@ export interface QemuInstance {
   image: string;
   created_at: string;
   last_rebuild_id: string | null;
+  /**
+   * Keys the salt of the root password's hash (see passwordSalt); made at the first password set
+   * here, so older state has none.
+   */
+  password_key?: string;
 }
 
 /** A guest arriving by migration, by migration id. */
@@ -102,6 +109,12 @@ type Config = Pick<
   | 'AGENT_QEMU_STOP_TIMEOUT_MS'
 > &
   Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR'>>;
+
+/**
+ * How long a password set waits for the guest to answer on its channel: a guest just started
+ * answers once booted, which under TCG takes seconds.
+ */
+const GUEST_CHANNEL_WAIT_MS = 60_000;
 
 /**
  * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
@@ -297,6 +310,8 @@ export class QemuDriver implements HypervisorDriver {
         return this.#delete(p as AgentTaskParams<'instance.delete'>);
       case 'instance.rebuild':
         return this.#rebuild(p as AgentTaskParams<'instance.rebuild'>);
+      case 'instance.set_password':
+        return this.#setPassword(p as AgentTaskParams<'instance.set_password'>, ctx);
       case 'hypervisor.probe':
         return { instances: Object.keys(this.#state.instances).length };
       case 'migration.prepare_target':
@@ -529,6 +544,40 @@ export class QemuDriver implements HypervisorDriver {
     delete this.#state.instances[p.instance_id];
     this.#save();
     return { deleted: true };
+  }
+
+  /**
+   * The root password, set in the running guest through its channel: hashed here (SHA-512 crypt),
+   * so the plaintext goes no further than this process, and written by the guest into the
+   * /etc/shadow on its disk. The salt is keyed per guest, so the same password delivered twice
+   * leaves the same line and reports no change. A stopped guest is refused, as libvirt refuses to
+   * set a password without a running guest agent: starting someone's guest to change it, or
+   * editing its filesystem from the host, would be worse.
+   */
+  async #setPassword(p: AgentTaskParams<'instance.set_password'>, ctx: TaskContext) {
+    const instance = this.#existing(p.instance_id);
+    if (!guestAlive(instance.dir))
+      throw new DriverFailure(
+        'GUEST_NOT_RUNNING',
+        'the guest is stopped: start it to set its password',
+        false,
+      );
+    if (!instance.password_key) {
+      instance.password_key = randomBytes(32).toString('hex');
+      this.#save();
+    }
+    const hash = sha512Crypt(p.root_password, passwordSalt(instance.password_key, p.root_password));
+    const answer = await askGuest(
+      instance.dir,
+      { verb: 'set-password', user: 'root', argument: hash },
+      { timeoutMs: GUEST_CHANNEL_WAIT_MS, signal: ctx.signal },
+    ).catch((error: Error) => {
+      if (error instanceof GuestChannelSilent)
+        throw new DriverFailure('GUEST_CHANNEL_SILENT', error.message, true);
+      throw error;
+    });
+    if (!answer.ok) throw new DriverFailure('GUEST_REFUSED', `the guest said: ${answer.detail}`, false);
+    return { changed: answer.detail === 'changed' };
   }
 
   async #rebuild(p: AgentTaskParams<'instance.rebuild'>) {

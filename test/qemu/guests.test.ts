@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { bearer, seed } from '../harness.js';
-import { qemuHosts, qemuMissing, stoppedCount, ticksPast } from './qemu-hosts.js';
+import { guestKnowsPassword, qemuHosts, qemuMissing, stoppedCount, ticksPast } from './qemu-hosts.js';
 
 /**
  * Real guests: agent processes with the QEMU driver, instances made and powered through the
@@ -98,6 +99,35 @@ describe.runIf(!missing)('guests under QEMU', () => {
     const boots = host.console(instance.id).split('guest: booted');
     expect(boots).toHaveLength(3);
     expect(/^tick (\d+)$/m.exec(boots[2]!)?.[1]).toBe(String(stoppedAt + 1));
+  }, 180_000);
+
+  it('resets the root password through the panel, twice: the guest’s /etc/shadow verifies each new one', async () => {
+    const host = await hosts.host((await seed.location(env.db)).id);
+    const instance = await hosts.instanceOn(host);
+    const dir = host.state().instances[instance.id]!.dir;
+    const passwordUrl = `${env.server.url}/api/client/cloud/${instance.id}/settings/password`;
+    const seen: string[] = [];
+    for (const round of [1, 2]) {
+      const res = await fetch(passwordUrl, {
+        method: 'POST',
+        headers: { ...bearer(env.clientKey), 'X-Request-Id': randomUUID() },
+      });
+      expect(res.status, `reset ${round}`).toBe(202);
+      await env.operationResult(instance.id);
+      const shown = await fetch(passwordUrl, { headers: bearer(env.clientKey) });
+      expect(shown.status, `reset ${round}`).toBe(200);
+      const { password } = ((await shown.json()) as { attributes: { password: string } }).attributes;
+      expect(await guestKnowsPassword(dir, 'root', password)).toBe(true);
+      for (const old of seen) expect(await guestKnowsPassword(dir, 'root', old)).toBe(false);
+      seen.push(password);
+      expect(await statusOf(instance.id)).toBe('running');
+    }
+    // Neither the agent's log nor the guest's console ever had a password or its hash.
+    for (const password of seen) {
+      expect(host.agent.output.join('')).not.toContain(password);
+      expect(host.console(instance.id)).not.toContain(password);
+    }
+    expect(host.console(instance.id)).not.toContain('$6$');
   }, 180_000);
 
   it('keeps its guests when the agent is killed, and the restarted agent takes them back', async () => {

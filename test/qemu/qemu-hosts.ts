@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
 import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import { defaultGuestImageDir, guestImage } from '../../agent/drivers/qemu/images.js';
 import { type QemuState, qemuStatePath } from '../../agent/drivers/qemu.js';
@@ -170,3 +171,17 @@ export const sameDiskContent = (a: string, b: string) => {
     return false;
   }
 };
+
+/**
+ * Whether `password` is the user's in the guest: the guest itself checks it against the hash in
+ * the /etc/shadow on its disk, with busybox's crypt (not the agent's), over its channel.
+ */
+export async function guestKnowsPassword(dir: string, user: string, password: string): Promise<boolean> {
+  const answer = await askGuest(
+    dir,
+    { verb: 'check-password', user, argument: Buffer.from(password, 'utf8').toString('base64') },
+    { timeoutMs: 60_000 },
+  );
+  if (!answer.ok) throw new Error(`the guest could not check the password: ${answer.detail}`);
+  return answer.detail === 'match';
+}

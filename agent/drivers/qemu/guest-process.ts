@@ -15,6 +15,8 @@ export const guestFiles = (dir: string) => ({
   qmp: join(dir, 'qmp.sock'),
   pid: join(dir, 'qemu.pid'),
   console: join(dir, 'console.log'),
+  /** The guest's side of it is the virtio-serial port org.cloudsvc.guest (see guest-channel.ts). */
+  channel: join(dir, 'guest.sock'),
 });
 
 export interface GuestShape {
@@ -52,6 +54,12 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
     `driver=qcow2,node-name=root,file.driver=file,file.filename=${files.disk}`,
     '-device',
     'virtio-blk-pci,drive=root,id=root-disk',
+    '-device',
+    'virtio-serial-pci,id=guest-serial',
+    '-chardev',
+    `socket,id=guest-channel,path=${files.channel},server=on,wait=off`,
+    '-device',
+    'virtserialport,bus=guest-serial.0,chardev=guest-channel,name=org.cloudsvc.guest',
     '-chardev',
     `socket,id=qmp,path=${files.qmp},server=on,wait=off`,
     '-mon',
@@ -77,6 +85,7 @@ export async function launchGuest(
 ): Promise<void> {
   const files = guestFiles(dir);
   rmSync(files.qmp, { force: true });
+  rmSync(files.channel, { force: true });
   const args = commandLine(dir, guest, image, accel);
   if (incoming) args.push('-incoming', `tcp:${incoming.host}:${incoming.port}`);
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });

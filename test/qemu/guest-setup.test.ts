@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAgentConfig } from '../../agent/config.js';
+import { DriverFailure, type TaskContext } from '../../agent/drivers/driver.js';
+import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { QemuDriver } from '../../agent/drivers/qemu.js';
+import type { AgentTaskType } from '../../domain/agent-tasks.js';
+import { eventually } from '../agent-process.js';
+import { guestKnowsPassword, qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
+
+/**
+ * What the QEMU driver sets up inside a guest, on the driver itself: the root password, written
+ * by the guest into the /etc/shadow on its disk.
+ */
+const missing = qemuMissing();
+if (missing) console.warn(`test/qemu/guest-setup skipped: ${missing}`);
+
+describe.runIf(!missing)('root password of QEMU guests', () => {
+  const drivers: QemuDriver[] = [];
+  const stateDirs: string[] = [];
+  const ctx: TaskContext = {
+    signal: new AbortController().signal,
+    progress: () => undefined,
+    redeemTransfer: () => Promise.reject(new Error('no migration here')),
+  };
+
+  const startDriver = (env: Record<string, string> = {}) => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'qemu-setup-'));
+    stateDirs.push(stateDir);
+    return QemuDriver.start(
+      loadAgentConfig({
+        AGENT_PANEL_URL: 'http://127.0.0.1:9',
+        AGENT_STATE_DIR: stateDir,
+        AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
+        ...env,
+      }),
+      'tcg',
+    ).then((driver) => {
+      drivers.push(driver);
+      return driver;
+    });
+  };
+  let driver: QemuDriver;
+  beforeAll(async () => {
+    driver = await startDriver();
+  });
+  afterAll(() => {
+    for (const d of drivers) {
+      for (const id of Object.keys(d.snapshot().instances)) {
+        const pid = guestPid(d.guestDir(id)!);
+        if (pid) process.kill(pid, 'SIGKILL');
+      }
+      d.close();
+    }
+    for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (on: QemuDriver, type: string, params: Record<string, unknown>) =>
+    on.execute(type as AgentTaskType, params, ctx);
+  const create = (on: QemuDriver, instanceId: string) =>
+    run(on, 'instance.create', {
+      instance_id: instanceId,
+      hostname: 'guest.example.test',
+      timezone: 'UTC',
+      root_password: 'not-used-by-this-guest',
+      ssh_keys: [],
+      ...SMALL_GUEST,
+      image: 'debian-12',
+      boot_order: ['disk'],
+      ipv4: null,
+      ipv6: null,
+      start: true,
+    });
+  const consoleOf = (on: QemuDriver, id: string) => {
+    const path = guestFiles(on.guestDir(id)!).console;
+    return existsSync(path) ? readFileSync(path, 'utf8') : '';
+  };
+
+  it('sets the root password in the running guest, idempotently; it stays across a stop and start; a stopped guest is refused', async () => {
+    const id = randomUUID();
+    await create(driver, id);
+    const dir = driver.guestDir(id)!;
+    // A new disk gets root locked: no password opens it.
+    expect(await guestKnowsPassword(dir, 'root', '')).toBe(false);
+
+    const first = 'Correct horse battery staple';
+    expect(await run(driver, 'instance.set_password', { instance_id: id, root_password: first })).toEqual({
+      changed: true,
+    });
+    expect(await guestKnowsPassword(dir, 'root', first)).toBe(true);
+    // Delivered again (an agent restarted mid-task): the same line stays in /etc/shadow.
+    expect(await run(driver, 'instance.set_password', { instance_id: id, root_password: first })).toEqual({
+      changed: false,
+    });
+    expect(await guestKnowsPassword(dir, 'root', first)).toBe(true);
+
+    const second = 'p4ss:with$odd"chars\'';
+    expect(await run(driver, 'instance.set_password', { instance_id: id, root_password: second })).toEqual({
+      changed: true,
+    });
+    expect(await guestKnowsPassword(dir, 'root', second)).toBe(true);
+    expect(await guestKnowsPassword(dir, 'root', first)).toBe(false);
+
+    // The password and its hash stay out of the console.
+    expect(consoleOf(driver, id)).not.toContain(second);
+    expect(consoleOf(driver, id)).not.toContain('$6$');
+
+    await run(driver, 'instance.power', { instance_id: id, action: 'stop' });
+    for (const attempt of [1, 2]) {
+      const refused = await run(driver, 'instance.set_password', {
+        instance_id: id,
+        root_password: 'while stopped',
+      }).catch((error: unknown) => error);
+      expect(refused, `attempt ${attempt}`).toBeInstanceOf(DriverFailure);
+      expect(refused).toMatchObject({ code: 'GUEST_NOT_RUNNING', retryable: false });
+    }
+    // On the disk: the next boot reads the same /etc/shadow.
+    await run(driver, 'instance.power', { instance_id: id, action: 'start' });
+    expect(await guestKnowsPassword(dir, 'root', second)).toBe(true);
+    expect(await guestKnowsPassword(dir, 'root', 'while stopped')).toBe(false);
+  }, 240_000);
+
+});
