@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
+import { GUEST_NETWORKS } from './drivers/qemu/guest-process.js';
 import { defaultGuestImageDir } from './drivers/qemu/images.js';
 
 export const FAULT_MODES = [
@@ -80,6 +81,12 @@ const schema = z.object({
   AGENT_QEMU_LISTEN_HOST: z.string().min(1).default('127.0.0.1'),
   /** How long a guest has to shut down after the ACPI power button before QEMU is told to quit. */
   AGENT_QEMU_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * What backs each guest's NIC: `user` (QEMU's user-mode network, restricted: DHCP, no way to the
+   * host or beyond) or `none` (the NIC without a cable). Agents that move guests live to each
+   * other need the same.
+   */
+  AGENT_QEMU_NETWORK: z.enum(GUEST_NETWORKS).default('user'),
   /** QEMU guests' backup store (default AGENT_STATE_DIR/backups): the agents of a location share it. */
   AGENT_QEMU_BACKUP_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -23,7 +23,11 @@ if (config.AGENT_DRIVER === 'qemu') {
       (c !== 'cpu_host_passthrough' || accelerator === 'kvm') &&
       (c !== 'live_migration' || live),
   );
-  logger.info('QEMU driver ready', { accelerator, capabilities: config.AGENT_CAPABILITIES });
+  logger.info('QEMU driver ready', {
+    accelerator,
+    network: config.AGENT_QEMU_NETWORK,
+    capabilities: config.AGENT_CAPABILITIES,
+  });
 } else {
   driver = new SimulatedDriver(config);
 }

@@ -21,6 +21,7 @@ import {
   type GuestShape,
   guestAlive,
   guestFiles,
+  guestMac,
   guestPid,
   killGuest,
   launchGuest,
@@ -108,7 +109,7 @@ type Config = Pick<
   | 'AGENT_QEMU_LISTEN_HOST'
   | 'AGENT_QEMU_STOP_TIMEOUT_MS'
 > &
-  Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR'>>;
+  Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK'>>;
 
 /**
  * How long a password set waits for the guest to answer on its channel: a guest just started
@@ -323,7 +324,9 @@ export class QemuDriver implements HypervisorDriver {
       case 'disk.verify':
         return this.#verifyDisk(p as AgentTaskParams<'disk.verify'>);
       case 'network.prepare': {
-        // Guests have no network device yet: the addresses stay with the panel's books.
+        // Nothing on the host to make ready: the NIC's MAC comes from the instance id (the same
+        // here as on the source), user-mode networking has no host side, and the panel's
+        // addresses are not given to guests: they stay with the panel's books.
         const incoming = this.#incoming(String(p.migration_id));
         incoming.network_ready = true;
         this.#save();
@@ -387,7 +390,13 @@ export class QemuDriver implements HypervisorDriver {
   }
 
   #shape(instanceId: string, i: { cpu_cores: number; memory_mb: number }): GuestShape {
-    return { name: instanceId, cpu_cores: i.cpu_cores, memory_mb: i.memory_mb };
+    return {
+      name: instanceId,
+      cpu_cores: i.cpu_cores,
+      memory_mb: i.memory_mb,
+      mac: guestMac(instanceId),
+      network: this.config.AGENT_QEMU_NETWORK ?? 'user',
+    };
   }
 
   async #boot(instanceId: string, instance: QemuInstance): Promise<void> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import { DriverFailure, type TaskContext } from '../../agent/drivers/driver.js';
-import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles, guestMac, guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../agent-process.js';
@@ -13,12 +13,12 @@ import { guestKnowsPassword, qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
 
 /**
  * What the QEMU driver sets up inside a guest, on the driver itself: the root password, written
- * by the guest into the /etc/shadow on its disk.
+ * by the guest into the /etc/shadow on its disk, and the NIC, its MAC derived from the instance.
  */
 const missing = qemuMissing();
 if (missing) console.warn(`test/qemu/guest-setup skipped: ${missing}`);
 
-describe.runIf(!missing)('root password of QEMU guests', () => {
+describe.runIf(!missing)('root password and network of QEMU guests', () => {
   const drivers: QemuDriver[] = [];
   const stateDirs: string[] = [];
   const ctx: TaskContext = {
@@ -78,6 +78,14 @@ describe.runIf(!missing)('root password of QEMU guests', () => {
     const path = guestFiles(on.guestDir(id)!).console;
     return existsSync(path) ? readFileSync(path, 'utf8') : '';
   };
+  const nicLine = (on: QemuDriver, id: string) =>
+    eventually(
+      () => /^guest: eth0 (\S+) (\S+)$/m.exec(consoleOf(on, id)) ?? undefined,
+      60_000,
+      'the guest to report its NIC',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; console:\n${consoleOf(on, id).slice(-1500)}`);
+    });
 
   it('sets the root password in the running guest, idempotently; it stays across a stop and start; a stopped guest is refused', async () => {
     const id = randomUUID();
@@ -123,4 +131,33 @@ describe.runIf(!missing)('root password of QEMU guests', () => {
     expect(await guestKnowsPassword(dir, 'root', 'while stopped')).toBe(false);
   }, 240_000);
 
+  it('gives each guest a NIC with the MAC of its instance: an address from user-mode networking, none without a backend', async () => {
+    const none = await startDriver({ AGENT_QEMU_NETWORK: 'none' });
+    const withNetwork = randomUUID();
+    const without = randomUUID();
+    await Promise.all([create(driver, withNetwork), create(none, without)]);
+
+    const [, mac, address] = await nicLine(driver, withNetwork);
+    expect(mac).toBe(guestMac(withNetwork));
+    // Locally administered, unicast.
+    expect(Number.parseInt(mac!.slice(0, 2), 16) & 0x03).toBe(0x02);
+    expect(address).toBe('10.0.2.15/24');
+
+    const [, macWithout, addressWithout] = await nicLine(none, without);
+    expect(macWithout).toBe(guestMac(without));
+    expect(macWithout).not.toBe(mac);
+    expect(addressWithout).toBe('none');
+
+    // Started again, the guest has the same NIC.
+    await run(driver, 'instance.power', { instance_id: withNetwork, action: 'restart' });
+    await eventually(
+      () => consoleOf(driver, withNetwork).match(/^guest: eth0 .*$/gm)?.length === 2,
+      60_000,
+      'the NIC reported after the restart',
+    );
+    expect(consoleOf(driver, withNetwork).match(/^guest: eth0 .*$/gm)).toEqual([
+      `guest: eth0 ${mac} 10.0.2.15/24`,
+      `guest: eth0 ${mac} 10.0.2.15/24`,
+    ]);
+  }, 240_000);
 });

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -19,10 +20,29 @@ export const guestFiles = (dir: string) => ({
   channel: join(dir, 'guest.sock'),
 });
 
+/**
+ * What backs a guest's NIC: QEMU's user-mode network (`restrict=on`: the guest gets an address by
+ * DHCP and reaches neither the host nor anything beyond it), or nothing (the NIC is there, its
+ * cable unplugged). The NIC itself is always there, so the device set, which a live migration's
+ * target must repeat, does not depend on it; the backend must match between agents that move
+ * guests live to each other.
+ */
+export const GUEST_NETWORKS = ['user', 'none'] as const;
+export type GuestNetwork = (typeof GUEST_NETWORKS)[number];
+
+/** A locally administered unicast MAC, the same for an instance wherever it runs. */
+export function guestMac(instanceId: string): string {
+  const bytes = createHash('sha256').update(instanceId).digest().subarray(0, 6);
+  bytes[0] = (bytes[0]! & 0xfc) | 0x02;
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
+
 export interface GuestShape {
   readonly name: string;
   readonly cpu_cores: number;
   readonly memory_mb: number;
+  readonly mac: string;
+  readonly network: GuestNetwork;
 }
 
 /** The QEMU command line of a guest; the target of a live migration must use the very same one. */
@@ -54,6 +74,9 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
     `driver=qcow2,node-name=root,file.driver=file,file.filename=${files.disk}`,
     '-device',
     'virtio-blk-pci,drive=root,id=root-disk',
+    ...(guest.network === 'user' ? ['-netdev', 'user,id=net0,restrict=on'] : []),
+    '-device',
+    `virtio-net-pci,id=nic0,mac=${guest.mac}${guest.network === 'user' ? ',netdev=net0' : ''}`,
     '-device',
     'virtio-serial-pci,id=guest-serial',
     '-chardev',
