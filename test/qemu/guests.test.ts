@@ -101,7 +101,7 @@ describe.runIf(!missing)('guests under QEMU', () => {
     expect(/^tick (\d+)$/m.exec(boots[2]!)?.[1]).toBe(String(stoppedAt + 1));
   }, 180_000);
 
-  it('resets the root password through the panel, twice: the guest’s /etc/shadow verifies each new one', async () => {
+  it('resets the root password through the panel, twice: the guest’s /etc/shadow verifies each new one; a stopped guest’s reset fails and changes nothing', async () => {
     const host = await hosts.host((await seed.location(env.db)).id);
     const instance = await hosts.instanceOn(host);
     const dir = host.state().instances[instance.id]!.dir;
@@ -128,7 +128,28 @@ describe.runIf(!missing)('guests under QEMU', () => {
       expect(host.console(instance.id)).not.toContain(password);
     }
     expect(host.console(instance.id)).not.toContain('$6$');
-  }, 180_000);
+
+    // Stopped, the guest cannot take a password: the reset fails, twice alike, and changes nothing.
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await env.operationResult(instance.id);
+    for (const round of [1, 2]) {
+      const res = await fetch(passwordUrl, {
+        method: 'POST',
+        headers: { ...bearer(env.clientKey), 'X-Request-Id': randomUUID() },
+      });
+      expect(res.status, `refused reset ${round}`).toBe(202);
+      await expect(env.operationResult(instance.id)).rejects.toThrow();
+      const latest = await env.latestOperation(instance.id);
+      expect(latest.kind).toBe('reset_password');
+      expect(latest.state).toBe('failed');
+      expect(JSON.stringify(latest.outcome)).toContain('GUEST_NOT_RUNNING');
+      expect(await statusOf(instance.id)).toBe('stopped');
+      expect((await fetch(passwordUrl, { headers: bearer(env.clientKey) })).status).toBe(410);
+    }
+    expect((await env.power(instance.id, 'start')).status).toBe(202);
+    await env.operationResult(instance.id);
+    expect(await guestKnowsPassword(dir, 'root', seen.at(-1)!)).toBe(true);
+  }, 240_000);
 
   it('keeps its guests when the agent is killed, and the restarted agent takes them back', async () => {
     const host = await hosts.host((await seed.location(env.db)).id);
