@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
+import { Qmp } from '../../agent/drivers/qemu/qmp.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { MigrationMode, MigrationState } from '../../domain/migrations/states.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { seed } from '../harness.js';
-import { type QemuHost, qemuHosts, qemuMissing, stoppedCount, ticksPast } from './qemu-hosts.js';
+import {
+  guestKnowsPassword,
+  type QemuHost,
+  qemuHosts,
+  qemuMissing,
+  stoppedCount,
+  ticksPast,
+} from './qemu-hosts.js';
 
 /**
  * Real guests moved between two agent processes with the QEMU driver, through the panel's
@@ -112,6 +121,13 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     expect(target.console(instance.id)).not.toContain('guest: booted');
     expect(targetTicks[0]).toBe(last + 1);
     expect(source.state().instances[instance.id]).toBeUndefined();
+    // Its devices came along: the NIC with the instance's MAC, and the channel, which answers.
+    const targetDir = target.state().instances[instance.id]!.dir;
+    const nics = await Qmp.with(guestFiles(targetDir).qmp, (qmp) =>
+      qmp.execute<{ name: string; 'main-mac': string }[]>('query-rx-filter'),
+    );
+    expect(nics.map((n) => n['main-mac'])).toEqual([guestMac(instance.id)]);
+    expect(await guestKnowsPassword(targetDir, 'root', 'not the password')).toBe(false);
 
     // And it stops on the target through the API, by its power button.
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
