@@ -4,14 +4,15 @@
 # console every second and keeps N in /counter on the guest's disk, so a test can tell that a
 # guest kept running (the count goes on) and that its disk moved intact (the file's content).
 # It has a root account whose /etc/shadow lives on its disk (so a password set stays across a
-# reboot and moves with the disk), a virtio-serial port on which /bin/guest-channel answers the
+# reboot and moves with the disk; a new disk's first boot takes root's hash from QEMU's fw_cfg,
+# where the agent puts the instance's first password, hashed), a virtio-serial port on which /bin/guest-channel answers the
 # agent (`set-password`, `check-password`), and a virtio-net NIC it brings up with DHCP.
 # The base disk is a small ext2 filesystem in qcow2. Built once, cached outside the repository;
 # prints the directory holding vmlinuz, initrd.img and base.qcow2.
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=3
+VERSION=4
 CACHE="${GUEST_IMAGE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudsvc/guest-image-v$VERSION}"
 if [[ -f "$CACHE/vmlinuz" && -f "$CACHE/initrd.img" && -f "$CACHE/base.qcow2" ]]; then
   echo "$CACHE"
@@ -52,7 +53,7 @@ mknod -m 600 initramfs/dev/console c 5 1
 # virtio-blk for the disk, the ACPI button and evdev so that a power-button press (QMP
 # system_powerdown) becomes a clean shutdown, virtio_console for the agent's channel, virtio_net
 # (after the failover modules it needs) for the NIC. Loaded in this order.
-MODULE_LIST="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button virtio_console failover net_failover virtio_net"
+MODULE_LIST="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button virtio_console failover net_failover virtio_net qemu_fw_cfg"
 for module in $MODULE_LIST; do
   path=$(find "$MODULES/kernel" -name "$module.ko*" | head -1)
   [[ -n "$path" ]] || { echo "guest-image: module $module not in $KERNEL_PACKAGE" >&2; exit 1; }
@@ -65,10 +66,9 @@ done
 
 echo "$MODULE_LIST" >initramfs/etc/modules
 
-# root's account; its password hash is on the disk (/disk/etc/shadow), seeded locked at first boot.
+# root's account; its password hash is on the disk (/disk/etc/shadow), written at first boot.
 echo 'root:x:0:0:root:/root:/bin/sh' >initramfs/etc/passwd
 echo 'root:x:0:' >initramfs/etc/group
-echo 'root:*:0:0:99999:7:::' >initramfs/etc/shadow.seed
 ln -sf /disk/etc/shadow initramfs/etc/shadow
 
 cat >initramfs/etc/inittab <<'EOF'
@@ -88,9 +88,15 @@ for m in $(cat /etc/modules); do
 done
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b /dev/vda ] && break; sleep 0.2; done
 mount -t ext2 /dev/vda /disk || echo "guest: no disk"
-# A disk from before the guest had accounts gets root, locked, on its first boot here.
+# A new disk (or one from before the guest had accounts) gets root on its first boot: with the
+# hash the agent put in fw_cfg for a new or rebuilt instance, else locked. Later boots keep the
+# disk's: a password reset since is not undone.
 if [ ! -f /disk/etc/shadow ]; then
-  mkdir -p /disk/etc && cp /etc/shadow.seed /disk/etc/shadow && chmod 600 /disk/etc/shadow && sync
+  hash=$(cat /sys/firmware/qemu_fw_cfg/by_name/opt/org.cloudsvc/root-hash/raw 2>/dev/null)
+  case "$hash" in '$6$'*) ;; *) hash='*' ;; esac
+  case "$hash" in *[!a-zA-Z0-9./\$]*) hash='*' ;; esac
+  mkdir -p /disk/etc && echo "root:$hash:0:0:99999:7:::" >/disk/etc/shadow.new &&
+    chmod 600 /disk/etc/shadow.new && mv /disk/etc/shadow.new /disk/etc/shadow && sync
 fi
 acpid -c /etc/acpi -l /dev/null
 /bin/network-up &
@@ -160,7 +166,7 @@ case "$verb" in
       '$6$'*) ;;
       *) echo "error not a SHA-512 crypt hash"; exit ;;
     esac
-    case "$arg" in *[!a-zA-Z0-9./$]*) echo "error not a SHA-512 crypt hash"; exit ;; esac
+    case "$arg" in *[!a-zA-Z0-9./\$]*) echo "error not a SHA-512 crypt hash"; exit ;; esac
     if [ "$current" = "$arg" ]; then echo "ok unchanged"; exit; fi
     awk -F: -v OFS=: -v u="$user" -v h="$arg" '$1 == u { $2 = h } { print }' "$shadow" >"$shadow.new" &&
       chmod 600 "$shadow.new" && sync && mv "$shadow.new" "$shadow" && sync &&

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../domain/agent-tasks.js';
 import type { AgentConfig } from '../config.js';
@@ -441,7 +441,9 @@ export class QemuDriver implements HypervisorDriver {
         image: p.image,
         created_at: new Date().toISOString(),
         last_rebuild_id: null,
+        password_key: randomBytes(32).toString('hex'),
       };
+      this.#writeFirstPassword(instance, p.root_password);
       this.#state.instances[p.instance_id] = instance;
       this.#save();
       if (p.start) await this.#boot(p.instance_id, instance);
@@ -571,14 +573,9 @@ export class QemuDriver implements HypervisorDriver {
         'the guest is stopped: start it to set its password',
         false,
       );
-    if (!instance.password_key) {
-      instance.password_key = randomBytes(32).toString('hex');
-      this.#save();
-    }
-    const hash = sha512Crypt(p.root_password, passwordSalt(instance.password_key, p.root_password));
     const answer = await askGuest(
       instance.dir,
-      { verb: 'set-password', user: 'root', argument: hash },
+      { verb: 'set-password', user: 'root', argument: this.#passwordHash(instance, p.root_password) },
       { timeoutMs: GUEST_CHANNEL_WAIT_MS, signal: ctx.signal },
     ).catch((error: Error) => {
       if (error instanceof GuestChannelSilent)
@@ -589,11 +586,29 @@ export class QemuDriver implements HypervisorDriver {
     return { changed: answer.detail === 'changed' };
   }
 
+  #passwordHash(instance: QemuInstance, password: string): string {
+    if (!instance.password_key) {
+      instance.password_key = randomBytes(32).toString('hex');
+      this.#save();
+    }
+    return sha512Crypt(password, passwordSalt(instance.password_key, password));
+  }
+
+  /**
+   * The first password of a new disk, hashed, where the guest's first boot reads it (QEMU's
+   * fw_cfg): the guest writes it into its /etc/shadow when the disk has none yet, so a later reset
+   * is never undone by a reboot. A disk restored from a backup keeps the backup's.
+   */
+  #writeFirstPassword(instance: QemuInstance, password: string): void {
+    writeFileSync(guestFiles(instance.dir).rootHash, this.#passwordHash(instance, password), { mode: 0o600 });
+  }
+
   async #rebuild(p: AgentTaskParams<'instance.rebuild'>) {
     const instance = this.#existing(p.instance_id);
     if (instance.last_rebuild_id !== p.rebuild_id) {
       await stopGuest(instance.dir, this.config.AGENT_QEMU_STOP_TIMEOUT_MS);
       await copyDisk(this.#image.baseDisk, guestFiles(instance.dir).disk, instance.disk_mb);
+      this.#writeFirstPassword(instance, p.root_password);
       Object.assign(instance, { image: p.image, hostname: p.hostname, last_rebuild_id: p.rebuild_id });
       this.#save();
       if (p.start) await this.#boot(p.instance_id, instance);

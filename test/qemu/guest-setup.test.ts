@@ -18,6 +18,8 @@ import { guestKnowsPassword, qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
 const missing = qemuMissing();
 if (missing) console.warn(`test/qemu/guest-setup skipped: ${missing}`);
 
+const FIRST_PASSWORD = 'the first password';
+
 describe.runIf(!missing)('root password and network of QEMU guests', () => {
   const drivers: QemuDriver[] = [];
   const stateDirs: string[] = [];
@@ -65,7 +67,7 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
       instance_id: instanceId,
       hostname: 'guest.example.test',
       timezone: 'UTC',
-      root_password: 'not-used-by-this-guest',
+      root_password: FIRST_PASSWORD,
       ssh_keys: [],
       ...SMALL_GUEST,
       image: 'debian-12',
@@ -87,12 +89,17 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
       throw new Error(`${error.message}; console:\n${consoleOf(on, id).slice(-1500)}`);
     });
 
-  it('sets the root password in the running guest, idempotently; it stays across a stop and start; a stopped guest is refused', async () => {
+  it('sets the root password in the running guest, idempotently; it stays across a stop and start; a stopped guest is refused; a rebuild brings its own', async () => {
     const id = randomUUID();
     await create(driver, id);
     const dir = driver.guestDir(id)!;
-    // A new disk gets root locked: no password opens it.
+    // The new disk's first boot took the creation's password.
+    expect(await guestKnowsPassword(dir, 'root', FIRST_PASSWORD)).toBe(true);
     expect(await guestKnowsPassword(dir, 'root', '')).toBe(false);
+    // Set again as it is: the same salt, the same line.
+    expect(
+      await run(driver, 'instance.set_password', { instance_id: id, root_password: FIRST_PASSWORD }),
+    ).toEqual({ changed: false });
 
     const first = 'Correct horse battery staple';
     expect(await run(driver, 'instance.set_password', { instance_id: id, root_password: first })).toEqual({
@@ -129,6 +136,26 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
     await run(driver, 'instance.power', { instance_id: id, action: 'start' });
     expect(await guestKnowsPassword(dir, 'root', second)).toBe(true);
     expect(await guestKnowsPassword(dir, 'root', 'while stopped')).toBe(false);
+    expect(await guestKnowsPassword(dir, 'root', FIRST_PASSWORD)).toBe(false);
+
+    // A rebuild writes a new disk, whose first boot takes the rebuild's password; delivered twice, once.
+    const rebuild = {
+      instance_id: id,
+      rebuild_id: randomUUID(),
+      image: 'debian-12',
+      hostname: 'guest.example.test',
+      timezone: 'UTC',
+      root_password: 'the rebuild password',
+      ssh_keys: [],
+      start: true,
+    };
+    for (const round of [1, 2]) {
+      expect(await run(driver, 'instance.rebuild', rebuild), `rebuild ${round}`).toEqual({
+        power_state: 'running',
+      });
+      expect(await guestKnowsPassword(dir, 'root', 'the rebuild password')).toBe(true);
+      expect(await guestKnowsPassword(dir, 'root', second)).toBe(false);
+    }
   }, 240_000);
 
   it('gives each guest a NIC with the MAC of its instance: an address from user-mode networking, none without a backend', async () => {

@@ -101,12 +101,17 @@ describe.runIf(!missing)('guests under QEMU', () => {
     expect(/^tick (\d+)$/m.exec(boots[2]!)?.[1]).toBe(String(stoppedAt + 1));
   }, 180_000);
 
-  it('resets the root password through the panel, twice: the guest’s /etc/shadow verifies each new one; a stopped guest’s reset fails and changes nothing', async () => {
+  it('has the created instance’s password; resets it through the panel, twice: the guest’s /etc/shadow verifies each new one; a stopped guest’s reset fails and changes nothing', async () => {
     const host = await hosts.host((await seed.location(env.db)).id);
     const instance = await hosts.instanceOn(host);
     const dir = host.state().instances[instance.id]!.dir;
     const passwordUrl = `${env.server.url}/api/client/cloud/${instance.id}/settings/password`;
-    const seen: string[] = [];
+    // The password shown after the creation is the one the guest's first boot took.
+    const initial = await fetch(passwordUrl, { headers: bearer(env.clientKey) });
+    expect(initial.status).toBe(200);
+    const first = ((await initial.json()) as { attributes: { password: string } }).attributes.password;
+    expect(await guestKnowsPassword(dir, 'root', first)).toBe(true);
+    const seen: string[] = [first];
     for (const round of [1, 2]) {
       const res = await fetch(passwordUrl, {
         method: 'POST',

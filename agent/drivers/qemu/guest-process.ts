@@ -18,6 +18,8 @@ export const guestFiles = (dir: string) => ({
   console: join(dir, 'console.log'),
   /** The guest's side of it is the virtio-serial port org.cloudsvc.guest (see guest-channel.ts). */
   channel: join(dir, 'guest.sock'),
+  /** The hash of a new or rebuilt guest's first root password, read by its first boot (fw_cfg). */
+  rootHash: join(dir, 'root-hash'),
 });
 
 /**
@@ -91,6 +93,9 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
     `file,id=console,path=${files.console},append=on`,
     '-serial',
     'chardev:console',
+    ...(existsSync(files.rootHash)
+      ? ['-fw_cfg', `name=opt/org.cloudsvc/root-hash,file=${files.rootHash}`]
+      : []),
     '-pidfile',
     files.pid,
     // Detached from the agent: the guest lives on when its agent dies or restarts.
