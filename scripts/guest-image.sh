@@ -5,14 +5,15 @@
 # guest kept running (the count goes on) and that its disk moved intact (the file's content).
 # It has a root account whose /etc/shadow lives on its disk (so a password set stays across a
 # reboot and moves with the disk; a new disk's first boot takes root's hash from QEMU's fw_cfg,
-# where the agent puts the instance's first password, hashed), a virtio-serial port on which /bin/guest-channel answers the
+# where the agent puts the instance's first password, hashed, and a reset made while it was stopped
+# is applied at its next boot from another fw_cfg file), a virtio-serial port on which /bin/guest-channel answers the
 # agent (`set-password`, `check-password`), and a virtio-net NIC it brings up with DHCP.
 # The base disk is a small ext2 filesystem in qcow2. Built once, cached outside the repository;
 # prints the directory holding vmlinuz, initrd.img and base.qcow2.
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=4
+VERSION=5
 CACHE="${GUEST_IMAGE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudsvc/guest-image-v$VERSION}"
 if [[ -f "$CACHE/vmlinuz" && -f "$CACHE/initrd.img" && -f "$CACHE/base.qcow2" ]]; then
   echo "$CACHE"
@@ -97,6 +98,26 @@ if [ ! -f /disk/etc/shadow ]; then
   case "$hash" in *[!a-zA-Z0-9./\$]*) hash='*' ;; esac
   mkdir -p /disk/etc && echo "root:$hash:0:0:99999:7:::" >/disk/etc/shadow.new &&
     chmod 600 /disk/etc/shadow.new && mv /disk/etc/shadow.new /disk/etc/shadow && sync
+fi
+# A password reset made while the guest was stopped (fw_cfg root-reset, `<id> <hash>`) is written
+# over the disk's /etc/shadow once: its id is kept on the disk, so a later boot handed the same
+# file again (its acknowledgement not yet seen by the agent) leaves a newer reset over the channel
+# alone. The acknowledgement is the console line with the id (never the hash): the agent then
+# drops the file.
+reset=$(cat /sys/firmware/qemu_fw_cfg/by_name/opt/org.cloudsvc/root-reset/raw 2>/dev/null)
+reset_id=${reset%% *} hash=${reset#* }
+case "$reset_id" in '' | *[!0-9a-f]*) reset_id= ;; esac
+case "$hash" in '$6$'*) ;; *) reset_id= ;; esac
+case "$hash" in *[!a-zA-Z0-9./\$]*) reset_id= ;; esac
+if [ -n "$reset_id" ] && [ -f /disk/etc/shadow ]; then
+  if [ "$(cat /disk/etc/root-reset-applied 2>/dev/null)" != "$reset_id" ]; then
+    awk -F: -v OFS=: -v h="$hash" '$1 == "root" { $2 = h } { print }' /disk/etc/shadow >/disk/etc/shadow.new &&
+      chmod 600 /disk/etc/shadow.new && sync && mv /disk/etc/shadow.new /disk/etc/shadow && sync &&
+      echo "$reset_id" >/disk/etc/root-reset-applied.new &&
+      mv /disk/etc/root-reset-applied.new /disk/etc/root-reset-applied && sync
+  fi
+  [ "$(cat /disk/etc/root-reset-applied 2>/dev/null)" = "$reset_id" ] &&
+    echo "guest: password reset $reset_id applied"
 fi
 acpid -c /etc/acpi -l /dev/null
 /bin/network-up &

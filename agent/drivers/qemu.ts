@@ -29,12 +29,21 @@ import {
   stopGuest,
 } from './qemu/guest-process.js';
 import { copyDisk, fileSizeMb, type GuestImage, guestImage, sha256File } from './qemu/images.js';
+import {
+  dropPendingReset,
+  keepPendingReset,
+  pendingReset,
+  receivePendingReset,
+  settlePendingReset,
+} from './qemu/pending-password.js';
 import { Qmp } from './qemu/qmp.js';
 import { passwordSalt, sha512Crypt } from './qemu/sha512-crypt.js';
 import {
   announceIncoming,
   type IncomingPorts,
+  type PasswordHandoff,
   pullDisk,
+  pullPasswordHandoff,
   secretMatches,
   TransferChannel,
 } from './qemu/transfer-channel.js';
@@ -72,6 +81,12 @@ export interface QemuIncoming {
   started: boolean;
   /** Where the waiting guest listens, once started for a live move (said again if the task repeats). */
   listening?: IncomingPorts;
+  /**
+   * Whether the source's password handoff (the hashes for boots the guest has not had yet) is in
+   * the guest's directory here; the key of its salts waits here for the instance.
+   */
+  password_received?: boolean;
+  password_key?: string | null;
 }
 
 /** A disk offered to a migration's target, by migration id. */
@@ -118,6 +133,12 @@ type Config = Pick<
 const GUEST_CHANNEL_WAIT_MS = 60_000;
 
 /**
+ * How long after a boot the agent looks on the console for the guest's word that it applied a
+ * reset made while it was stopped; one booting slower is settled by its next task or boot.
+ */
+const RESET_ACK_WAIT_MS = 180_000;
+
+/**
  * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
  * the guest image's base disk. Everything it knows is in files under AGENT_STATE_DIR (its state
  * file, and per guest its directory with the pid file and QMP socket), so a restarted agent finds
@@ -136,6 +157,8 @@ export class QemuDriver implements HypervisorDriver {
   readonly #diskReported = new Map<string, { read: number; written: number }>();
   /** The location's backup store: agents of a location share it (AGENT_QEMU_BACKUP_DIR). */
   readonly #backups: ArtifactShelf;
+  /** Guests just booted with a waiting password reset, looked at until they say they applied it. */
+  readonly #resetWatches = new Map<string, NodeJS.Timeout>();
 
   private constructor(
     private readonly config: Config,
@@ -166,6 +189,11 @@ export class QemuDriver implements HypervisorDriver {
         this.#save();
         return true;
       },
+      password: async (migrationId, secret) => {
+        const offered = this.#state.exports[migrationId];
+        if (!offered || !secretMatches(offered.secret, secret)) return undefined;
+        return this.#passwordHandoff(offered);
+      },
     });
   }
 
@@ -177,6 +205,10 @@ export class QemuDriver implements HypervisorDriver {
         `no guest image in ${config.AGENT_QEMU_IMAGE_DIR}: build it with scripts/guest-image.sh`,
       );
     const driver = new QemuDriver(config, accelerator, image);
+    // Guests that booted while their agent was away may have applied a waiting reset meanwhile.
+    for (const [id, instance] of Object.entries(driver.#state.instances))
+      if (!settlePendingReset(instance.dir) && guestAlive(instance.dir))
+        driver.#watchPendingReset(id, instance);
     // Endpoints handed out before a restart name this port: the listener comes back on it.
     if (Object.keys(driver.#state.exports).length > 0) await driver.#openChannel();
     return driver;
@@ -194,6 +226,8 @@ export class QemuDriver implements HypervisorDriver {
 
   close(): void {
     this.#channel.close();
+    for (const timer of this.#resetWatches.values()) clearTimeout(timer);
+    this.#resetWatches.clear();
   }
 
   async execute(type: AgentTaskType, rawParams: unknown, ctx: TaskContext): Promise<Record<string, unknown>> {
@@ -406,6 +440,24 @@ export class QemuDriver implements HypervisorDriver {
     } catch (error) {
       throw new DriverFailure('GUEST_START_FAILED', (error as Error).message, true);
     }
+    this.#watchPendingReset(instanceId, instance);
+  }
+
+  /**
+   * Drops a waiting password reset once the booted guest has said it applied it. Its id stays on
+   * the guest's disk, so until then a reboot with the same fw_cfg file changes nothing.
+   */
+  #watchPendingReset(instanceId: string, instance: QemuInstance): void {
+    if (this.#resetWatches.has(instanceId) || !pendingReset(instance.dir)) return;
+    const deadline = Date.now() + RESET_ACK_WAIT_MS;
+    const look = () => {
+      this.#resetWatches.delete(instanceId);
+      if (settlePendingReset(instance.dir) || !guestAlive(instance.dir) || Date.now() > deadline) return;
+      const timer = setTimeout(look, 1000);
+      timer.unref();
+      this.#resetWatches.set(instanceId, timer);
+    };
+    look();
   }
 
   async #create(p: AgentTaskParams<'instance.create'>) {
@@ -507,7 +559,12 @@ export class QemuDriver implements HypervisorDriver {
         const instance = this.#existing(instanceId);
         return new GuestRestores(instance.dir)
           .swap(id('restore_id'), stop(instance), boot(instance))
-          .then(async ({ checksum }) => ({ power_state: await this.#powerState(instance.dir), checksum }));
+          .then(async ({ checksum }) => {
+            // The restored disk keeps the backup's password: a restore is newer than a reset
+            // still waiting for a boot.
+            dropPendingReset(instance.dir);
+            return { power_state: await this.#powerState(instance.dir), checksum };
+          });
       }
       case 'disk.revert': {
         const instance = this.#state.instances[instanceId];
@@ -529,6 +586,7 @@ export class QemuDriver implements HypervisorDriver {
 
   async #power(p: AgentTaskParams<'instance.power'>) {
     const instance = this.#existing(p.instance_id);
+    settlePendingReset(instance.dir);
     switch (p.action) {
       case 'start':
         await this.#boot(p.instance_id, instance);
@@ -558,24 +616,23 @@ export class QemuDriver implements HypervisorDriver {
   }
 
   /**
-   * The root password, set in the running guest through its channel: hashed here (SHA-512 crypt),
-   * so the plaintext goes no further than this process, and written by the guest into the
-   * /etc/shadow on its disk. The salt is keyed per guest, so the same password delivered twice
-   * leaves the same line and reports no change. A stopped guest is refused, as libvirt refuses to
-   * set a password without a running guest agent: starting someone's guest to change it, or
-   * editing its filesystem from the host, would be worse.
+   * The root password, hashed here (SHA-512 crypt), so the plaintext goes no further than this
+   * process. The salt is keyed per guest, so the same password delivered twice leaves the same
+   * line and reports no change. A running guest writes it into the /etc/shadow on its disk when
+   * the hash reaches it through its channel. A stopped guest's waits in its directory for its next
+   * boot (fw_cfg), which applies it once: starting someone's guest to change it, or editing its
+   * filesystem from the host, would be worse. The newest reset wins: a waiting one is replaced by
+   * the next made while stopped, and dropped by one made over the channel (the boot applied it
+   * before the channel opened).
    */
   async #setPassword(p: AgentTaskParams<'instance.set_password'>, ctx: TaskContext) {
     const instance = this.#existing(p.instance_id);
-    if (!guestAlive(instance.dir))
-      throw new DriverFailure(
-        'GUEST_NOT_RUNNING',
-        'the guest is stopped: start it to set its password',
-        false,
-      );
+    settlePendingReset(instance.dir);
+    const hash = this.#passwordHash(instance, p.root_password);
+    if (!guestAlive(instance.dir)) return keepPendingReset(instance.dir, hash);
     const answer = await askGuest(
       instance.dir,
-      { verb: 'set-password', user: 'root', argument: this.#passwordHash(instance, p.root_password) },
+      { verb: 'set-password', user: 'root', argument: hash },
       { timeoutMs: GUEST_CHANNEL_WAIT_MS, signal: ctx.signal },
     ).catch((error: Error) => {
       if (error instanceof GuestChannelSilent)
@@ -583,6 +640,7 @@ export class QemuDriver implements HypervisorDriver {
       throw error;
     });
     if (!answer.ok) throw new DriverFailure('GUEST_REFUSED', `the guest said: ${answer.detail}`, false);
+    dropPendingReset(instance.dir);
     return { changed: answer.detail === 'changed' };
   }
 
@@ -608,6 +666,8 @@ export class QemuDriver implements HypervisorDriver {
     if (instance.last_rebuild_id !== p.rebuild_id) {
       await stopGuest(instance.dir, this.config.AGENT_QEMU_STOP_TIMEOUT_MS);
       await copyDisk(this.#image.baseDisk, guestFiles(instance.dir).disk, instance.disk_mb);
+      // The rebuild's password is newer than a reset still waiting for a boot.
+      dropPendingReset(instance.dir);
       this.#writeFirstPassword(instance, p.root_password);
       Object.assign(instance, { image: p.image, hostname: p.hostname, last_rebuild_id: p.rebuild_id });
       this.#save();
@@ -642,6 +702,17 @@ export class QemuDriver implements HypervisorDriver {
     return { prepared: true };
   }
 
+  #receivePasswordHandoff(incoming: QemuIncoming, handoff: PasswordHandoff): void {
+    const { rootHash } = guestFiles(incoming.dir);
+    if (handoff.first_boot_hash) writeFileSync(rootHash, handoff.first_boot_hash, { mode: 0o600 });
+    else rmSync(rootHash, { force: true });
+    if (handoff.pending_reset) receivePendingReset(incoming.dir, handoff.pending_reset);
+    else dropPendingReset(incoming.dir);
+    incoming.password_key = handoff.password_key;
+    incoming.password_received = true;
+    this.#save();
+  }
+
   async #transferDisk(p: AgentTaskParams<'disk.transfer'>, ctx: TaskContext) {
     const incoming = this.#incoming(p.migration_id);
     if (!incoming.checksum) {
@@ -670,6 +741,10 @@ export class QemuDriver implements HypervisorDriver {
     const incoming = this.#incoming(p.migration_id);
     if (!incoming.checksum || !incoming.endpoint)
       throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for this migration', false);
+    if (!incoming.password_received) {
+      // Taken now that the source is stopped (cold) or about to hand over (live): what it has is final.
+      this.#receivePasswordHandoff(incoming, await pullPasswordHandoff(incoming.endpoint, ctx.signal));
+    }
     if (p.final_sync) {
       // A cold move: the source is stopped now, its disk final; what changed since the first copy comes over.
       if (!incoming.defined) {
@@ -727,6 +802,7 @@ export class QemuDriver implements HypervisorDriver {
       image: 'guest',
       created_at: new Date().toISOString(),
       last_rebuild_id: null,
+      ...(incoming.password_key ? { password_key: incoming.password_key } : {}),
     };
     const status = await runStatus(incoming.dir);
     if (status === 'inmigrate')
@@ -767,6 +843,24 @@ export class QemuDriver implements HypervisorDriver {
       this.#state.channel_port = port;
       this.#save();
     }
+  }
+
+  /**
+   * What the guest's root password needs besides its disk, for the target (see
+   * PasswordHandoffBody): a disk that never booted needs its first password's hash, a guest reset
+   * while stopped its waiting reset. Served to the holder of the endpoint's secret only, like the disk.
+   */
+  #passwordHandoff(offered: QemuExport): PasswordHandoff | undefined {
+    const instance = this.#state.instances[offered.instance_id];
+    const dir = offered.dir ?? instance?.dir;
+    if (!dir || !existsSync(dir)) return undefined;
+    settlePendingReset(dir);
+    const { rootHash } = guestFiles(dir);
+    return {
+      first_boot_hash: existsSync(rootHash) ? readFileSync(rootHash, 'utf8').trim() : null,
+      pending_reset: pendingReset(dir) ?? null,
+      password_key: (instance?.dir === dir ? instance.password_key : undefined) ?? null,
+    };
   }
 
   async #exportDisk(p: AgentTaskParams<'disk.export'>) {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
-import { DriverFailure, type TaskContext } from '../../agent/drivers/driver.js';
+import type { TaskContext } from '../../agent/drivers/driver.js';
 import { guestFiles, guestMac, guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
@@ -62,7 +62,7 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
 
   const run = (on: QemuDriver, type: string, params: Record<string, unknown>) =>
     on.execute(type as AgentTaskType, params, ctx);
-  const create = (on: QemuDriver, instanceId: string) =>
+  const create = (on: QemuDriver, instanceId: string, start = true) =>
     run(on, 'instance.create', {
       instance_id: instanceId,
       hostname: 'guest.example.test',
@@ -74,7 +74,7 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
       boot_order: ['disk'],
       ipv4: null,
       ipv6: null,
-      start: true,
+      start,
     });
   const consoleOf = (on: QemuDriver, id: string) => {
     const path = guestFiles(on.guestDir(id)!).console;
@@ -89,7 +89,7 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
       throw new Error(`${error.message}; console:\n${consoleOf(on, id).slice(-1500)}`);
     });
 
-  it('sets the root password in the running guest, idempotently; it stays across a stop and start; a stopped guest is refused; a rebuild brings its own', async () => {
+  it('sets the root password in the running guest, idempotently; it stays across a stop and start; a stopped guest takes the latest reset at its next boot, once; a rebuild brings its own', async () => {
     const id = randomUUID();
     await create(driver, id);
     const dir = driver.guestDir(id)!;
@@ -123,20 +123,46 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
     expect(consoleOf(driver, id)).not.toContain(second);
     expect(consoleOf(driver, id)).not.toContain('$6$');
 
+    // Stopped: each reset waits in the guest's directory for its next boot, the newest replacing
+    // the one before; delivered twice, it is the same one.
     await run(driver, 'instance.power', { instance_id: id, action: 'stop' });
-    for (const attempt of [1, 2]) {
-      const refused = await run(driver, 'instance.set_password', {
-        instance_id: id,
-        root_password: 'while stopped',
-      }).catch((error: unknown) => error);
-      expect(refused, `attempt ${attempt}`).toBeInstanceOf(DriverFailure);
-      expect(refused).toMatchObject({ code: 'GUEST_NOT_RUNNING', retryable: false });
+    const pendingFile = guestFiles(dir).rootReset;
+    for (const password of ['while stopped', 'while stopped, newer']) {
+      expect(
+        await run(driver, 'instance.set_password', { instance_id: id, root_password: password }),
+      ).toEqual({ changed: true });
     }
-    // On the disk: the next boot reads the same /etc/shadow.
+    const waiting = readFileSync(pendingFile, 'utf8');
+    expect(
+      await run(driver, 'instance.set_password', { instance_id: id, root_password: 'while stopped, newer' }),
+    ).toEqual({ changed: false });
+    expect(readFileSync(pendingFile, 'utf8')).toBe(waiting);
+    expect(statSync(pendingFile).mode & 0o777).toBe(0o600);
+    expect(waiting).toMatch(/^[0-9a-f]{32} \$6\$/);
+    expect(waiting).not.toContain('while stopped');
+    expect(JSON.stringify(driver.snapshot())).not.toContain('while stopped');
+    const [waitingId] = waiting.split(' ');
+
     await run(driver, 'instance.power', { instance_id: id, action: 'start' });
-    expect(await guestKnowsPassword(dir, 'root', second)).toBe(true);
+    expect(await guestKnowsPassword(dir, 'root', 'while stopped, newer')).toBe(true);
     expect(await guestKnowsPassword(dir, 'root', 'while stopped')).toBe(false);
-    expect(await guestKnowsPassword(dir, 'root', FIRST_PASSWORD)).toBe(false);
+    expect(await guestKnowsPassword(dir, 'root', second)).toBe(false);
+    // The guest said it applied it (by its id, never the hash), and the agent dropped it.
+    expect(consoleOf(driver, id)).toContain(`guest: password reset ${waitingId} applied`);
+    await eventually(() => !existsSync(pendingFile), 30_000, 'the applied reset dropped');
+    expect(consoleOf(driver, id)).not.toContain('$6$');
+
+    // A reset of the running guest is newer: it stays across a reboot, even one handed the older
+    // reset again (as by an agent that never saw the guest's word), because the disk knows that
+    // one's id as applied.
+    expect(
+      await run(driver, 'instance.set_password', { instance_id: id, root_password: 'after the boot' }),
+    ).toEqual({ changed: true });
+    writeFileSync(pendingFile, waiting, { mode: 0o600 });
+    await run(driver, 'instance.power', { instance_id: id, action: 'restart' });
+    expect(await guestKnowsPassword(dir, 'root', 'after the boot')).toBe(true);
+    expect(await guestKnowsPassword(dir, 'root', 'while stopped, newer')).toBe(false);
+    await eventually(() => !existsSync(pendingFile), 30_000, 'the old reset dropped again');
 
     // A rebuild writes a new disk, whose first boot takes the rebuild's password; delivered twice, once.
     const rebuild = {
@@ -154,8 +180,66 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
         power_state: 'running',
       });
       expect(await guestKnowsPassword(dir, 'root', 'the rebuild password')).toBe(true);
-      expect(await guestKnowsPassword(dir, 'root', second)).toBe(false);
+      expect(await guestKnowsPassword(dir, 'root', 'after the boot')).toBe(false);
     }
+  }, 300_000);
+
+  it('hands a stopped guest’s passwords to the target of a cold move: a never-booted disk’s first password, and a reset made while stopped', async () => {
+    const source = await startDriver();
+    const target = await startDriver();
+    /** The cold move's tasks, in the workflow's order, for a guest that is stopped throughout. */
+    const coldMove = async (instanceId: string) => {
+      const on = { migration_id: randomUUID(), instance_id: instanceId };
+      await run(target, 'migration.prepare_target', {
+        ...on,
+        hostname: 'guest.example.test',
+        ...SMALL_GUEST,
+      });
+      const { endpoint } = (await run(source, 'disk.export', { ...on, disk: 'root' })) as {
+        endpoint: string;
+      };
+      const redeeming: TaskContext = {
+        ...ctx,
+        redeemTransfer: async () => ({ migration_uuid: on.migration_id, disk: 'root', endpoint }),
+      };
+      await target.execute('disk.transfer', { ...on, disk: 'root', transfer_token: 't' }, redeeming);
+      await run(target, 'disk.verify', { ...on, disk: 'root' });
+      await run(target, 'network.prepare', { ...on, ipv4: null, ipv6: null });
+      await run(target, 'migration.define_target', { ...on, final_sync: true });
+      expect(await run(target, 'migration.start_target', { ...on, start: false })).toEqual({
+        power_state: 'stopped',
+      });
+      expect(await run(source, 'migration.cleanup_source', on)).toEqual({ removed: true });
+    };
+    const neverBooted = randomUUID();
+    const resetWhileStopped = randomUUID();
+    await Promise.all([create(source, neverBooted, false), create(source, resetWhileStopped, false)]);
+    expect(
+      await run(source, 'instance.set_password', {
+        instance_id: resetWhileStopped,
+        root_password: 'reset before the move',
+      }),
+    ).toEqual({ changed: true });
+    for (const id of [neverBooted, resetWhileStopped]) await coldMove(id);
+    expect(source.snapshot().instances).toEqual({});
+    // The reset and the key of the guest's salts came along: delivered again, it is no change.
+    expect(
+      await run(target, 'instance.set_password', {
+        instance_id: resetWhileStopped,
+        root_password: 'reset before the move',
+      }),
+    ).toEqual({ changed: false });
+    const movedReset = guestFiles(target.guestDir(resetWhileStopped)!).rootReset;
+    expect(statSync(movedReset).mode & 0o777).toBe(0o600);
+
+    for (const id of [neverBooted, resetWhileStopped])
+      await run(target, 'instance.power', { instance_id: id, action: 'start' });
+    const neverBootedDir = target.guestDir(neverBooted)!;
+    const resetDir = target.guestDir(resetWhileStopped)!;
+    expect(await guestKnowsPassword(neverBootedDir, 'root', FIRST_PASSWORD)).toBe(true);
+    expect(await guestKnowsPassword(resetDir, 'root', 'reset before the move')).toBe(true);
+    expect(await guestKnowsPassword(resetDir, 'root', FIRST_PASSWORD)).toBe(false);
+    await eventually(() => !existsSync(movedReset), 30_000, 'the applied reset dropped on the target');
   }, 240_000);
 
   it('gives each guest a NIC with the MAC of its instance: an address from user-mode networking, none without a backend', async () => {

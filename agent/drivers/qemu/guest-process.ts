@@ -20,6 +20,11 @@ export const guestFiles = (dir: string) => ({
   channel: join(dir, 'guest.sock'),
   /** The hash of a new or rebuilt guest's first root password, read by its first boot (fw_cfg). */
   rootHash: join(dir, 'root-hash'),
+  /**
+   * A password reset made while the guest was stopped, `<id> <hash>`, read by its next boot
+   * (fw_cfg); there until the guest has said it applied it.
+   */
+  rootReset: join(dir, 'root-reset'),
 });
 
 /**
@@ -95,6 +100,9 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
     'chardev:console',
     ...(existsSync(files.rootHash)
       ? ['-fw_cfg', `name=opt/org.cloudsvc/root-hash,file=${files.rootHash}`]
+      : []),
+    ...(existsSync(files.rootReset)
+      ? ['-fw_cfg', `name=opt/org.cloudsvc/root-reset,file=${files.rootReset}`]
       : []),
     '-pidfile',
     files.pid,

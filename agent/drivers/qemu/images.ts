@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 /** Where scripts/guest-image.sh leaves the guest (kernel, initramfs, base disk) unless told otherwise. */
 export const defaultGuestImageDir = () =>
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'cloudsvc', 'guest-image-v4');
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'cloudsvc', 'guest-image-v5');
 
 export interface GuestImage {
   readonly kernel: string;

@@ -19,10 +19,30 @@ const IncomingPortsBody = z.object({
   nbd_port: port,
 });
 
+const cryptHash = z
+  .string()
+  .max(256)
+  .regex(/^\$6\$[a-zA-Z0-9./$]+$/);
+/**
+ * What the guest's root password needs besides its disk, for the boots it has not had yet: the
+ * first password's hash of a disk never booted, a reset made while it was stopped, and the key of
+ * its hashes' salts. Hashes only: the password itself is on no host.
+ */
+export const PasswordHandoffBody = z.object({
+  first_boot_hash: cryptHash.nullable(),
+  pending_reset: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/), hash: cryptHash }).nullable(),
+  password_key: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
+export type PasswordHandoff = z.infer<typeof PasswordHandoffBody>;
+
 /** The source's side: what it offers for one migration, found by the secret of its endpoint. */
 export interface ChannelHandlers {
   /** The disk as it stands now (a point-in-time copy if the guest runs), with its checksum. */
   disk(migrationId: string, secret: string): Promise<{ path: string; checksum: string } | undefined>;
+  password(migrationId: string, secret: string): Promise<PasswordHandoff | undefined>;
   incoming(migrationId: string, secret: string, ports: IncomingPorts): Promise<boolean>;
 }
 
@@ -79,7 +99,7 @@ export class TransferChannel {
     req: import('node:http').IncomingMessage,
     res: import('node:http').ServerResponse,
   ): Promise<void> {
-    const match = /^\/migrations\/([0-9a-f-]{36})\/([0-9a-f]{64})\/(disk|incoming)$/.exec(url);
+    const match = /^\/migrations\/([0-9a-f-]{36})\/([0-9a-f]{64})\/(disk|incoming|password)$/.exec(url);
     if (!match) return void res.writeHead(404).end();
     const [, migrationId, secret, what] = match as unknown as [string, string, string, string];
     if (what === 'disk' && method === 'GET') {
@@ -92,6 +112,13 @@ export class TransferChannel {
       });
       await streams.pipeline(createReadStream(disk.path), res);
       return;
+    }
+    if (what === 'password' && method === 'GET') {
+      const handoff = await this.handlers.password(migrationId, secret);
+      if (!handoff) return void res.writeHead(403).end();
+      return void res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify(handoff));
     }
     if (what === 'incoming' && method === 'POST') {
       let body = '';
@@ -187,4 +214,39 @@ export async function announceIncoming(endpoint: string, ports: IncomingPorts): 
     throw new DriverFailure('TRANSFER_FAILED', `the source did not answer: ${error.message}`, true);
   });
   if (status !== 204) throw new DriverFailure('TRANSFER_REFUSED', `the source answered ${status}`, false);
+}
+
+/**
+ * Fetches the guest's password handoff from the source (see PasswordHandoffBody); a source whose
+ * agent predates it answers 404, and has nothing to hand over but its disk.
+ */
+export async function pullPasswordHandoff(endpoint: string, signal: AbortSignal): Promise<PasswordHandoff> {
+  const url = parseEndpoint(endpoint);
+  const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(`${url.href}/password`, { method: 'GET', signal }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.length > 4096) res.destroy(new Error('the answer is too long'));
+      });
+      res.once('error', reject);
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.once('error', reject);
+    req.end();
+  }).catch((error: Error) => {
+    throw new DriverFailure('TRANSFER_FAILED', `the source did not answer: ${error.message}`, true);
+  });
+  if (status === 404) return { first_boot_hash: null, pending_reset: null, password_key: null };
+  if (status !== 200) throw new DriverFailure('TRANSFER_REFUSED', `the source answered ${status}`, false);
+  let parsed: ReturnType<typeof PasswordHandoffBody.safeParse>;
+  try {
+    parsed = PasswordHandoffBody.safeParse(JSON.parse(body));
+  } catch {
+    parsed = PasswordHandoffBody.safeParse(undefined);
+  }
+  if (!parsed.success)
+    throw new DriverFailure('TRANSFER_REFUSED', 'the source’s password handoff is malformed', false);
+  return parsed.data;
 }
