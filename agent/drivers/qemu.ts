@@ -557,14 +557,12 @@ export class QemuDriver implements HypervisorDriver {
       }
       case 'disk.swap': {
         const instance = this.#existing(instanceId);
+        // The restored disk keeps the backup's password: a restore is newer than a reset still
+        // waiting for a boot, which is dropped before the restored disk can boot with it.
+        const stopAndDropReset = () => stop(instance)().then(() => dropPendingReset(instance.dir));
         return new GuestRestores(instance.dir)
-          .swap(id('restore_id'), stop(instance), boot(instance))
-          .then(async ({ checksum }) => {
-            // The restored disk keeps the backup's password: a restore is newer than a reset
-            // still waiting for a boot.
-            dropPendingReset(instance.dir);
-            return { power_state: await this.#powerState(instance.dir), checksum };
-          });
+          .swap(id('restore_id'), stopAndDropReset, boot(instance))
+          .then(async ({ checksum }) => ({ power_state: await this.#powerState(instance.dir), checksum }));
       }
       case 'disk.revert': {
         const instance = this.#state.instances[instanceId];
