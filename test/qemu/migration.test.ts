@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
 import { Qmp } from '../../agent/drivers/qemu/qmp.js';
@@ -6,7 +7,7 @@ import type { MigrationMode, MigrationState } from '../../domain/migrations/stat
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { seed } from '../harness.js';
+import { bearer, seed } from '../harness.js';
 import {
   guestKnowsPassword,
   type QemuHost,
@@ -161,11 +162,27 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     expect(targetTicks[0]).toBe(stoppedAt + 1);
   }, 240_000);
 
-  it('moves a stopped guest cold: it stays stopped there, and started, counts on from its disk', async () => {
+  it('moves a stopped guest cold: it stays stopped there, and started, counts on from its disk and takes the password reset while it was stopped', async () => {
     const { source, target, instance } = await pair();
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
     await env.operationResult(instance.id);
     const stoppedAt = stoppedCount(source.console(instance.id));
+    // Reset while stopped, on the source: the hash waiting for its next boot moves with it.
+    const passwordUrl = `${env.server.url}/api/client/cloud/${instance.id}/settings/password`;
+    const before = (
+      (await (await fetch(passwordUrl, { headers: bearer(env.clientKey) })).json()) as {
+        attributes: { password: string };
+      }
+    ).attributes.password;
+    const reset = await fetch(passwordUrl, {
+      method: 'POST',
+      headers: { ...bearer(env.clientKey), 'X-Request-Id': randomUUID() },
+    });
+    expect(reset.status).toBe(202);
+    await env.operationResult(instance.id);
+    const shown = await fetch(passwordUrl, { headers: bearer(env.clientKey) });
+    expect(shown.status).toBe(200);
+    const { password } = ((await shown.json()) as { attributes: { password: string } }).attributes;
 
     const { workflowId } = await migrate(instance.id, target, 'COLD');
     expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
@@ -179,6 +196,9 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     await env.operationResult(instance.id);
     const ticks = await ticksPast(target, instance.id, stoppedAt);
     expect(ticks[0]).toBe(stoppedAt + 1);
+    const targetDir = target.state().instances[instance.id]!.dir;
+    expect(await guestKnowsPassword(targetDir, 'root', password)).toBe(true);
+    expect(await guestKnowsPassword(targetDir, 'root', before)).toBe(false);
   }, 240_000);
 
   it('a failure past the point of no return leaves the guest running on the target, the source stopped, and the migration in RECOVERY_REQUIRED', async () => {
