@@ -12,7 +12,8 @@ const route = createRoute({
   description:
     'The hypervisor sets a new root password in the guest; once it is set, it can be read once from ' +
     '`GET /{cloudInstance}/settings/password` within a new window. Allowed from `running` and `stopped`; the ' +
-    'status does not change. Follow it in `GET /{cloudInstance}/tasks`.',
+    'status does not change, and a stopped guest takes the password at its next start. Follow it in ' +
+    '`GET /{cloudInstance}/tasks`.',
   request: { params: uuidParam('cloudInstance') },
   responses: {
     202: jsonContent(InstanceEnvelope, 'Accepted.'),
