@@ -30,10 +30,13 @@ const REPORT_BODIES = {
 } as const;
 
 const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
-  started: 'The agent began the task. Becomes a heartbeat of the waiting activity.',
+  started:
+    'The agent began the task. Becomes a heartbeat of the waiting activity, sent to Temporal after the answer: ' +
+    'a cancellation Temporal reports then is the `stop` of the next report.',
   progress:
     'Progress, and the keep-alive of a long task: send at least every `settings.progress_interval_ms`, or the ' +
-    'workflow takes the agent for dead. A report older than the newest one is recorded and ignored.',
+    'workflow takes the agent for dead. A report older than the newest one is recorded and ignored. A heartbeat, ' +
+    'as `started` is.',
   completed: "The task's result, validated against the task type's result schema; completes the activity.",
   failed:
     'The task failed. `retryable: false` tells the workflow that trying again cannot help; otherwise its retry ' +
@@ -69,11 +72,15 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         ...commonErrors,
         ...notFoundResponse,
         ...conflictResponse('The sequence was already used by a report of another kind (SVC-REPORT-409).'),
-        503: {
-          description:
-            'Temporal could not be reached (SVC-SYS-503). The report is recorded: send the same report again.',
-          content: { 'application/json': { schema: ErrorEnvelope } },
-        },
+        ...(kind === 'completed' || kind === 'failed'
+          ? {
+              503: {
+                description:
+                  'Temporal could not be reached (SVC-SYS-503). The report is recorded: send the same report again.',
+                content: { 'application/json': { schema: ErrorEnvelope } },
+              },
+            }
+          : {}),
       },
     });
     app.openapi(route, async (c) => {

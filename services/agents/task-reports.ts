@@ -9,14 +9,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../../db/database.js';
 import {
   FINISHED_TASK_STATUSES,
-  findReport,
   finishLiveTask,
   insertReport,
   type LockedTask,
   lockTaskOfHypervisor,
   markReportDelivered,
   type TaskUpdate,
-  updateTask,
 } from '../../db/repositories/agent-tasks.js';
 import type { AgentReportKind, AgentTaskStatus } from '../../db/schema.js';
 import {
@@ -80,15 +78,17 @@ const ack = (task: LockedTask, sequence: number, state: AgentTaskStatus): Report
  *
  * 1. In a short transaction the report is recorded with its answer and the task's new state
  *    (a completion is recorded as completed right here, whatever Temporal says later).
- * 2. After the commit, the report is handed to Temporal (heartbeat, complete or fail of the waiting
- *    activity attempt) within TEMPORAL_RPC_TIMEOUT_MS, and marked delivered.
+ * 2. After the commit, the report is handed to Temporal (complete or fail of the waiting activity
+ *    attempt) within TEMPORAL_RPC_TIMEOUT_MS, and marked delivered. A `started` or `progress`
+ *    report is a heartbeat of the attempt: its agent is answered first, and Temporal told after.
  *
- * If Temporal cannot be reached the agent gets 503 and retries the same (task, sequence); the
- * repeat finds the report recorded but undelivered and delivers it then. A delivered repeat gets
- * the stored answer with no second effect. A repeated sequence with another kind is refused.
+ * If Temporal cannot be reached a completion or failure gets 503 and the agent retries the same
+ * (task, sequence); the repeat finds the report recorded but undelivered and delivers it then. A
+ * delivered repeat gets the stored answer with no second effect. A repeated sequence with another
+ * kind is refused.
  */
 export async function acceptReport(
-  deps: Pick<ServiceDeps, 'db' | 'temporal' | 'config'>,
+  deps: Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger'>,
   agent: AgentActor,
   request: { readonly taskId: string; readonly report: Report },
 ): Promise<ReportAck> {
@@ -103,8 +103,20 @@ export async function acceptReport(
   const recorded = await bridge.db
     .transaction()
     .execute((trx) => record(trx, bridge.leaseMs, hypervisorId, taskId, report));
-  if (!recorded.delivery) return recorded.answer;
-  return deliver(bridge, recorded, report.sequence, recorded.delivery);
+  const { delivery } = recorded;
+  if (!delivery) return recorded.answer;
+  if (delivery.kind === 'heartbeat') {
+    // A heartbeat only keeps the step alive, so the agent is answered from the record and goes on
+    // while Temporal is told (a round trip of the server saved on every task). Should Temporal
+    // say the step was cancelled or is gone, the task is finished here and the agent's next
+    // report gets `stop`; should Temporal be away, the report stays undelivered, and the agent's
+    // next report (at least every progress interval) keeps the step alive instead.
+    deliver(bridge, recorded, report.sequence, delivery).catch((error: unknown) =>
+      deps.logger.warn('heartbeat report not delivered to Temporal', { task_id: taskId, error }),
+    );
+    return recorded.answer;
+  }
+  return deliver(bridge, recorded, report.sequence, delivery);
 }
 
 async function record(
@@ -114,11 +126,11 @@ async function record(
   taskId: string,
   report: Report,
 ): Promise<Recorded> {
-  const task = await lockTaskOfHypervisor(db, taskId, hypervisorId);
-  if (!task) throw notFound();
   const { sequence } = report;
+  const locked = await lockTaskOfHypervisor(db, taskId, hypervisorId, sequence);
+  if (!locked) throw notFound();
+  const { task, earlier } = locked;
 
-  const earlier = await findReport(db, taskId, sequence);
   if (earlier) {
     if (earlier.kind !== report.kind) {
       throw new ApiError('SVC-REPORT-409', {
@@ -130,16 +142,20 @@ async function record(
     return { task, answer, delivery: deliveryOf(task, earlier.payload as Report) };
   }
 
-  const save = async (answer: ReportAck, delivery: Delivery) => {
+  const save = async (answer: ReportAck, delivery: Delivery, update?: TaskUpdate) => {
     const delivered = delivery.kind === 'none';
-    await insertReport(db, {
-      taskId,
-      sequence,
-      kind: report.kind as AgentReportKind,
-      payload: report,
-      response: answer,
-      delivered,
-    });
+    await insertReport(
+      db,
+      {
+        taskId,
+        sequence,
+        kind: report.kind as AgentReportKind,
+        payload: report,
+        response: answer,
+        delivered,
+      },
+      update,
+    );
     return { task, answer, delivery: delivered ? undefined : delivery };
   };
 
@@ -154,8 +170,7 @@ async function record(
 
   const delivery = deliveryOf(task, report);
   const update: TaskUpdate = stateChange(report, delivery, leaseMs);
-  await updateTask(db, task.id, update);
-  return save(ack(task, sequence, update.status ?? task.status), delivery);
+  return save(ack(task, sequence, update.status ?? task.status), delivery, update);
 }
 
 /** What the report does to Temporal; derived from the report alone, so a repeat derives the same. */
@@ -267,10 +282,6 @@ async function deliver(
       throw new ApiError('SVC-SYS-503', { cause: error });
     }
   }
-  const marked = markReportDelivered(db, task.id, sequence, answer);
-  // A heartbeat's agent need not wait for the mark: were it lost, a repeat of the report would
-  // heartbeat once more, which changes nothing. A completion or failure is marked first.
-  if (delivery.kind === 'heartbeat') marked.catch(() => {});
-  else await marked;
+  await markReportDelivered(db, task.id, sequence, answer);
   return answer;
 }
