@@ -2,7 +2,6 @@ import { CompleteAsyncError, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../db/database.js';
 import {
-  announceTask,
   cancelTasksOfWorkflow,
   queueAgentTask,
   taskStatus,
@@ -60,7 +59,6 @@ export function createAgentTaskActivities(db: Database) {
         attempt: info.attempt,
         correlationId: request.correlationId,
       });
-      await announceTask(db, request.hypervisorId);
       context.log.info('agent task queued', { taskId, type: request.type, attempt: info.attempt });
 
       const maxCheckMs = Math.min(QUEUE_CHECK_MAX_MS, Math.floor((info.heartbeatTimeoutMs ?? 3000) / 3));

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import { type CredentialType, issueSecret } from '../../domain/credentials.js';
 import type { Database } from '../database.js';
+import type { DB } from '../schema.js';
 
 export interface ActiveCredential {
   readonly id: string;
@@ -39,15 +40,17 @@ export async function findActiveCredential(
 }
 
 /** Whether the credential is still neither revoked nor expired (a long poll checks before it hands out work). */
-export async function isCredentialActive(db: Database, credentialId: string): Promise<boolean> {
-  const row = await db
+/** The credential's row while it is neither revoked nor expired; also a condition of other queries. */
+export const activeCredential = (db: QueryCreator<DB>, credentialId: string) =>
+  db
     .selectFrom('credentials')
     .select('id')
     .where('id', '=', credentialId)
     .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]));
+
+export async function isCredentialActive(db: Database, credentialId: string): Promise<boolean> {
+  return (await activeCredential(db, credentialId).executeTakeFirst()) !== undefined;
 }
 
 export interface NewCredential {

@@ -8,22 +8,21 @@ import type { AgentActor } from './actor.js';
  * Leases the next task of the agent's hypervisor to its credential for AGENT_TASK_LEASE_MS, or
  * returns undefined when none is waiting. The credential was checked when the request began,
  * maybe seconds ago in a long poll: a task is handed out only if the credential is still live at
- * the lease, or the lease is undone with the 401.
+ * the lease (one statement), and a credential found revoked meanwhile gets the 401.
  */
 export async function takeNextTask(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
   agent: AgentActor,
 ): Promise<OfferedTask | undefined> {
-  return deps.db.transaction().execute(async (trx) => {
-    const leased = await leaseNextTask(
-      trx,
-      agent.hypervisorId,
-      agent.credentialId,
-      deps.config.AGENT_TASK_LEASE_MS,
-    );
-    if (leased && !(await isCredentialActive(trx, agent.credentialId))) {
-      throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
-    }
-    return leased;
-  });
+  const { db } = deps;
+  const leased = await leaseNextTask(
+    db,
+    agent.hypervisorId,
+    agent.credentialId,
+    deps.config.AGENT_TASK_LEASE_MS,
+  );
+  if (!leased && !(await isCredentialActive(db, agent.credentialId))) {
+    throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+  return leased;
 }

@@ -3,6 +3,7 @@ import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
 import { leaseNextTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
+import { createCredential } from '../../db/repositories/credentials.js';
 import type { DB } from '../../db/schema.js';
 import { seed } from '../harness.js';
 
@@ -66,7 +67,8 @@ describe('the lease query of tasks/next', () => {
         if (event.level === 'query') sent.push(event.query);
       },
     });
-    const leased = await leaseNextTask(recording, hypervisor.id, randomUUID(), 30_000);
+    const agent = await createCredential(db, { type: 'agent', hypervisorId: hypervisor.id });
+    const leased = await leaseNextTask(recording, hypervisor.id, agent.id, 30_000);
     expect(leased?.type).toBe('hypervisor.probe');
     const statement = sent.at(-1)!;
 
