@@ -13,10 +13,17 @@ const failureMessage = (message: string) =>
   storableText(message, { max: AgentTaskFailure.shape.message.maxLength!, multiline: true }) || 'agent error';
 
 /**
- * Runs one task: reports `started`, executes it on the driver while sending a progress report at
- * least every `progress_interval_ms` (the panel's proof of life for the step), then reports
- * `completed` or `failed`. Sequences increase from the panel's `next_sequence`. A `stop`
- * directive aborts the driver and ends all reporting for the task.
+ * Runs one task. The lease is the go-ahead: the driver starts at once, while the `started` report
+ * goes out beside it, and the final report (`completed` or `failed`) goes out the moment the driver
+ * is done, without waiting for the answers to the earlier ones: a task then costs the panel one
+ * report's round trip, not two in a row. The panel takes the reports of a task one at a time (it
+ * locks the task), so a late `started` is recorded and changes nothing.
+ *
+ * While the task runs, a progress report goes out at least every `progress_interval_ms` (the
+ * panel's proof of life for the step), one at a time, after `started`; while the panel is away at
+ * most one waits, carrying the latest progress. Sequences increase from the panel's
+ * `next_sequence` in the order the reports are made. A `stop` answered before the final report
+ * aborts the driver, and no final report is sent.
  */
 export async function runTask(
   offered: OfferedTask['attributes'],
@@ -37,47 +44,50 @@ export async function runTask(
   shutdown.addEventListener('abort', onShutdown, { once: true });
   let sequence = offered.next_sequence;
   let latest: { percent?: number; message?: string } = {};
-  let chain = Promise.resolve();
-
+  let finishing = false;
   let progressWaiting = false;
 
-  // Reports go out one at a time, in sequence order, each retried until the panel takes it. While
-  // the panel is away, at most one progress report waits, carrying the latest progress.
-  const report = (
+  // Each report is retried by the panel client until the panel takes it.
+  const send = async (
     kind: 'started' | 'progress' | 'completed' | 'failed',
-    body: Record<string, unknown> = {},
+    body: Record<string, unknown>,
   ) => {
-    if (kind === 'progress') {
-      if (progressWaiting) return chain;
-      progressWaiting = true;
+    const payload = { ...body, sequence: sequence++ };
+    return (await panel.call<ReportAck>('POST', `/tasks/${offered.task_id}/${kind}`, payload)).body;
+  };
+  const refused = (kind: string) => (error: unknown) => {
+    if (error instanceof CredentialRefused) {
+      abort.abort();
+      fatal(error);
+    } else if (!shutdown.aborted) {
+      log.warn('report refused by the panel', { kind, error });
     }
-    const sent = chain.then(async () => {
-      if (kind === 'progress') progressWaiting = false;
-      if (abort.signal.aborted && kind === 'progress') return;
-      const payload = { ...(kind === 'progress' ? latest : body), sequence: sequence++ };
-      const { body: ack } = await panel.call<ReportAck>('POST', `/tasks/${offered.task_id}/${kind}`, payload);
-      // After completed/failed, `stop` is the panel's normal answer; before, it means abandon.
-      const final = kind === 'completed' || kind === 'failed';
-      if (ack.attributes.directive === 'stop' && !final && !abort.signal.aborted) {
-        log.info('panel says stop', { state: ack.attributes.state });
-        abort.abort();
-      }
-    });
-    chain = sent.catch((error: unknown) => {
-      if (error instanceof CredentialRefused) {
-        abort.abort();
-        fatal(error);
-      } else if (!shutdown.aborted) {
-        log.warn('report refused by the panel', { kind, error });
-      }
-    });
-    return chain;
+  };
+  // Before the final report, `stop` means abandon: the task was cancelled, superseded or ended.
+  const heed = (ack: ReportAck) => {
+    if (ack.attributes.directive === 'stop' && !finishing && !abort.signal.aborted) {
+      log.info('panel says stop', { state: ack.attributes.state });
+      abort.abort();
+    }
   };
 
-  const keepAlive = setInterval(() => void report('progress'), settings.progress_interval_ms);
+  const started = send('started', {}).then(heed, refused('started'));
+  let progressChain = started;
+  const progress = () => {
+    if (progressWaiting || finishing) return;
+    progressWaiting = true;
+    progressChain = progressChain
+      .then(async () => {
+        progressWaiting = false;
+        if (finishing || abort.signal.aborted) return;
+        heed(await send('progress', latest));
+      })
+      .catch(refused('progress'));
+  };
+
+  const keepAlive = setInterval(progress, settings.progress_interval_ms);
+  let final: { kind: 'completed' | 'failed'; body: Record<string, unknown> } | undefined;
   try {
-    await report('started');
-    if (abort.signal.aborted) return;
     if (!isAgentTaskType(offered.type)) {
       throw new DriverFailure('UNKNOWN_TASK_TYPE', `this agent cannot run ${offered.type}`, false);
     }
@@ -87,28 +97,34 @@ export async function runTask(
         (await panel.call<TransferRedemption>('POST', '/transfers/redeem', { token })).body.attributes,
       progress: (percent, message) => {
         latest = { percent, ...(message ? { message: progressMessage(message) } : {}) };
-        void report('progress');
+        progress();
       },
     });
-    clearInterval(keepAlive);
-    if (abort.signal.aborted) return;
-    await report('completed', { result });
-    log.info('task completed');
+    final = { kind: 'completed', body: { result } };
   } catch (error) {
-    clearInterval(keepAlive);
-    if (abort.signal.aborted) {
-      log.info('task stopped');
-      return;
+    if (!abort.signal.aborted) {
+      const failure =
+        error instanceof DriverFailure
+          ? { code: error.code, message: failureMessage(error.message), retryable: error.retryable }
+          : { code: 'AGENT_ERROR', message: failureMessage((error as Error).message ?? ''), retryable: true };
+      log.warn('task failed', failure);
+      final = { kind: 'failed', body: { error: failure } };
     }
-    const failure =
-      error instanceof DriverFailure
-        ? { code: error.code, message: failureMessage(error.message), retryable: error.retryable }
-        : { code: 'AGENT_ERROR', message: failureMessage((error as Error).message ?? ''), retryable: true };
-    log.warn('task failed', failure);
-    await report('failed', { error: failure });
   } finally {
     clearInterval(keepAlive);
+  }
+
+  try {
+    if (final && !abort.signal.aborted) {
+      finishing = true;
+      await send(final.kind, final.body).catch(refused(final.kind));
+      if (final.kind === 'completed') log.info('task completed');
+    } else {
+      log.info('task stopped');
+    }
+  } finally {
+    // The earlier reports still in flight are seen through, so the task's reports end with it.
+    await Promise.all([started, progressChain]);
     shutdown.removeEventListener('abort', onShutdown);
-    await chain;
   }
 }

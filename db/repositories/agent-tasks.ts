@@ -290,7 +290,9 @@ function taskUpdate(db: QueryCreator<DB>, taskId: string, update: TaskUpdate) {
       updated_at: sql`now()`,
       last_sequence: sql`greatest(last_sequence, ${update.sequence})`,
       ...(update.status === undefined ? {} : { status: update.status }),
-      ...(update.status === 'running' ? { started_at: sql`coalesce(started_at, now())` } : {}),
+      // Any state an agent's report sets means the agent began the task, even when its final
+      // report overtook its `started`.
+      ...(update.status === undefined ? {} : { started_at: sql`coalesce(started_at, now())` }),
       ...(finished ? { finished_at: sql`now()`, lease_expires_at: null } : {}),
       ...(update.leaseMs === undefined || finished
         ? {}
