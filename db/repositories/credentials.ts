@@ -1,6 +1,7 @@
 import { type QueryCreator, sql } from 'kysely';
 import { type CredentialType, issueSecret } from '../../domain/credentials.js';
 import type { Database } from '../database.js';
+import { precompiled } from '../precompiled.js';
 import type { DB } from '../schema.js';
 
 export interface ActiveCredential {
@@ -14,11 +15,10 @@ export interface ActiveCredential {
  * The credential with this hash, if it is neither revoked nor expired. An application key is
  * live only while its user is an administrator: demoting the user ends the use of their keys.
  */
-export async function findActiveCredential(
-  db: Database,
-  tokenHash: string,
-): Promise<ActiveCredential | undefined> {
-  const row = await db
+// Every request of the Agent API reads its credential afresh (revocation takes effect at once), so
+// the lookup is compiled once rather than built for each request.
+const activeCredentialByHash = precompiled((db, tokenHash: string) =>
+  db
     .selectFrom('credentials')
     .leftJoin('users', 'users.id', 'credentials.user_id')
     .select(['credentials.id', 'credentials.type', 'credentials.user_id', 'credentials.hypervisor_id'])
@@ -27,8 +27,14 @@ export async function findActiveCredential(
     .where((eb) =>
       eb.or([eb('credentials.expires_at', 'is', null), eb('credentials.expires_at', '>', sql<Date>`now()`)]),
     )
-    .where((eb) => eb.or([eb('credentials.type', '<>', 'application'), eb('users.is_admin', '=', true)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('credentials.type', '<>', 'application'), eb('users.is_admin', '=', true)])),
+);
+
+export async function findActiveCredential(
+  db: Database,
+  tokenHash: string,
+): Promise<ActiveCredential | undefined> {
+  const [row] = await activeCredentialByHash(db, tokenHash);
   return (
     row && {
       id: row.id,
@@ -39,7 +45,6 @@ export async function findActiveCredential(
   );
 }
 
-/** Whether the credential is still neither revoked nor expired (a long poll checks before it hands out work). */
 /** The credential's row while it is neither revoked nor expired; also a condition of other queries. */
 export const activeCredential = (db: QueryCreator<DB>, credentialId: string) =>
   db
@@ -49,6 +54,7 @@ export const activeCredential = (db: QueryCreator<DB>, credentialId: string) =>
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]));
 
+/** Whether the credential is still neither revoked nor expired (a long poll checks before it hands out work). */
 export async function isCredentialActive(db: Database, credentialId: string): Promise<boolean> {
   return (await activeCredential(db, credentialId).executeTakeFirst()) !== undefined;
 }
