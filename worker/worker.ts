@@ -18,6 +18,11 @@ export async function bundleWorkflows(): Promise<{ code: string }> {
     webpackConfigHook: (config) => {
       // ESM sources import './x.js' that is './x.ts' on disk.
       config.resolve = { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } };
+      // Every run evaluates the workflow modules afresh in the shared V8 context, so fewer,
+      // hoisted modules make each run's first workflow task shorter (about 1 ms of 10 here).
+      // Not minified: stack traces and the source map stay readable.
+      config.mode = 'production';
+      config.optimization = { ...config.optimization, minimize: false };
       return config;
     },
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
