@@ -164,6 +164,14 @@ export const seed = {
     });
   },
   /** A location's address pool; `cidr` of the documentation ranges (RFC 5737 / 3849). */
+  /**
+   * An IPv4 /24 pool (its .1 the gateway) that no other file of the run has: files share the run's
+   * database, and two pools of one range in two locations would hand out one address twice.
+   */
+  async uniqueIpv4Pool(db: Database, locationId: string) {
+    const [a, b] = randomBytes(2);
+    return this.ipPool(db, locationId, `10.${a}.${b}.0/24`, `10.${a}.${b}.1`);
+  },
   async ipPool(db: Database, locationId: string, cidr: string, gateway: string | null = null) {
     return insertIpPool(db, {
       locationId,

@@ -22,7 +22,7 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
   });
   const store = mkdtempSync(join(tmpdir(), 'backup-store-'));
   const location = await seed.location(env.db);
-  await seed.ipPool(env.db, location.id, '198.51.100.0/24', '198.51.100.1');
+  const pool = await seed.uniqueIpv4Pool(env.db, location.id);
   const catalog = await seed.catalog(env.db);
   const hosts = [
     await env.hypervisorWithAgent({ AGENT_SIM_BACKUP_DIR: store }, { locationId: location.id }),
@@ -110,6 +110,8 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
     env,
     api,
     location,
+    /** The location's IPv4 pool, a range of this environment's own. */
+    pool,
     catalog,
     hosts,
     settled,

@@ -66,12 +66,14 @@ async function created(overrides: Record<string, unknown> = {}): Promise<Body> {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+// The customer's own: other files create instances in the run's shared database at the same time.
 const countInstances = async () =>
   Number(
     (
       await env.db
         .selectFrom('instances')
         .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('user_id', '=', env.ownerId)
         .executeTakeFirstOrThrow()
     ).n,
   );

@@ -129,7 +129,7 @@ beforeAll(async () => {
   const catalog = await seed.catalog(db);
   // Somewhere to place a new instance: an online hypervisor with room, and addresses.
   await setHypervisorStatus(db, agentHypervisor.id, 'online');
-  await seed.ipPool(db, location.id, '198.51.100.0/24', '198.51.100.1');
+  await seed.uniqueIpv4Pool(db, location.id);
   const ownSshKeyId = await sshKey(customer.id);
   // Backups, snapshots and schedules of each tenant's instance: available, so that valid requests act on them.
   const artifactsOf = async (instanceId: string, userId: string) => {
