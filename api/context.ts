@@ -1,6 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Database } from '../db/database.js';
-import type { CredentialType } from '../domain/credentials.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { TaskFeed } from './agent/task-feed.js';
@@ -16,12 +15,12 @@ export interface AppDeps {
   readonly taskFeed: TaskFeed;
 }
 
-export interface Principal {
-  readonly credentialId: string;
-  readonly type: CredentialType;
-  readonly userId: string | null;
-  readonly hypervisorId: string | null;
-}
+/** Who presented the request's credential, by the credential's type (set by api/middleware/auth.ts). */
+export type Principal =
+  | { readonly type: 'client'; readonly credentialId: string; readonly userId: string }
+  | { readonly type: 'application'; readonly credentialId: string; readonly userId: string }
+  | { readonly type: 'agent'; readonly credentialId: string; readonly hypervisorId: string }
+  | { readonly type: 'console_gateway'; readonly credentialId: string };
 
 export interface AppEnv {
   Variables: {

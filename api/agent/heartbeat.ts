@@ -3,6 +3,7 @@ import { HYPERVISOR_CAPABILITIES, HYPERVISOR_STATUSES } from '../../domain/hyper
 import { int4, text } from '../../domain/input-bounds.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import type { AppEnv } from '../context.js';
+import { agentActor } from '../principals.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 import { AgentSettings, agentSettings } from './settings.js';
@@ -45,8 +46,7 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const { credentialId, hypervisorId } = c.get('principal');
-    const agent = { hypervisorId: hypervisorId!, credentialId };
+    const agent = agentActor(c);
     const state = await acceptHeartbeat(c.get('deps'), agent, {
       agentVersion: body.agent_version,
       capabilities: body.capabilities,

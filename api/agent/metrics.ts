@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { int4, real } from '../../domain/input-bounds.js';
 import { acceptMetrics } from '../../services/agents/metrics.js';
 import type { AppEnv } from '../context.js';
+import { agentActor } from '../principals.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 
@@ -52,10 +53,9 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { samples } = c.req.valid('json');
-    const { credentialId, hypervisorId } = c.get('principal');
     const ack = await acceptMetrics(
       c.get('deps'),
-      { hypervisorId: hypervisorId!, credentialId },
+      agentActor(c),
       samples.map((s) => ({
         instanceId: s.instance_uuid,
         sampledAt: new Date(s.sampled_at),

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentTaskFailure, AgentTaskProgressMessage, AgentTaskResultBody } from '../../domain/agent-tasks.js';
 import { acceptReport, type Report } from '../../services/agents/task-reports.js';
 import type { AppEnv } from '../context.js';
+import { agentActor } from '../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -84,12 +85,10 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       },
     });
     app.openapi(route, async (c) => {
-      const { credentialId, hypervisorId } = c.get('principal');
-      const answer = await acceptReport(
-        c.get('deps'),
-        { hypervisorId: hypervisorId!, credentialId },
-        { taskId: c.req.valid('param').task, report: { kind, ...c.req.valid('json') } as Report },
-      );
+      const answer = await acceptReport(c.get('deps'), agentActor(c), {
+        taskId: c.req.valid('param').task,
+        report: { kind, ...c.req.valid('json') } as Report,
+      });
       return c.json(answer, 200);
     });
   }

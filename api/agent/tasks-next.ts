@@ -3,6 +3,7 @@ import { INT4_MAX } from '../../domain/input-bounds.js';
 import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
 import type { AppEnv } from '../context.js';
+import { agentActor } from '../principals.js';
 import { commonErrors, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 
@@ -51,8 +52,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const deps = c.get('deps');
     const { config, taskFeed } = deps;
-    const { hypervisorId, credentialId } = c.get('principal');
-    const agent = { hypervisorId: hypervisorId!, credentialId };
+    const agent = agentActor(c);
     const waitMs = Math.min(
       c.req.valid('query').wait_ms ?? config.AGENT_POLL_MAX_WAIT_MS,
       config.AGENT_POLL_MAX_WAIT_MS,

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { redeemTransfer } from '../../services/agents/transfers.js';
 import type { AppEnv } from '../context.js';
+import { agentActor } from '../principals.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
 
@@ -47,12 +48,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { hypervisorId, credentialId } = c.get('principal');
-    const redeemed = await redeemTransfer(
-      c.get('deps'),
-      { hypervisorId: hypervisorId!, credentialId },
-      c.req.valid('json').token,
-    );
+    const redeemed = await redeemTransfer(c.get('deps'), agentActor(c), c.req.valid('json').token);
     return c.json({ object: 'transfer_redemption' as const, attributes: redeemed }, 200);
   });
 }

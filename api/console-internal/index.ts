@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireGatewayCredential } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
+import { gatewayCredentialId } from '../principals.js';
 import { createApiRouter } from '../router.js';
 import { commonErrors, jsonContent } from '../schemas.js';
 import { z } from '../zod.js';
@@ -31,7 +32,7 @@ export function consoleInternalApi() {
     c.json(
       {
         object: 'console_gateway_heartbeat' as const,
-        attributes: { credential_id: c.get('principal').credentialId, server_time: new Date().toISOString() },
+        attributes: { credential_id: gatewayCredentialId(c), server_time: new Date().toISOString() },
       },
       200,
     ),

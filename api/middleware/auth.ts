@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
+import type { ActiveCredential } from '../../db/repositories/credentials.js';
 import { type CredentialType, claimedType } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv, Principal } from '../context.js';
 
 /**
  * One middleware per credential type (SPEC.md §5): a token of another type is refused with 403,
@@ -19,14 +20,28 @@ function requireCredential(type: CredentialType): MiddlewareHandler<AppEnv> {
     }
     if (credential.type !== type) throw new ApiError('SVC-AUTH-403');
 
-    c.set('principal', {
-      credentialId: credential.id,
-      type: credential.type,
-      userId: credential.userId,
-      hypervisorId: credential.hypervisorId,
-    });
+    c.set('principal', principalOf(credential));
     await next();
   };
+}
+
+/** The credential as its API sees it; one without the owner its type needs is no credential. */
+function principalOf(credential: ActiveCredential): Principal {
+  const { id: credentialId, userId, hypervisorId } = credential;
+  switch (credential.type) {
+    case 'client':
+      if (userId) return { type: 'client', credentialId, userId };
+      break;
+    case 'application':
+      if (userId) return { type: 'application', credentialId, userId };
+      break;
+    case 'agent':
+      if (hypervisorId) return { type: 'agent', credentialId, hypervisorId };
+      break;
+    case 'console_gateway':
+      return { type: 'console_gateway', credentialId };
+  }
+  throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
 }
 
 export const requireClientKey = requireCredential('client');

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { getMigration } from '../../../services/migrations/control.js';
 import { requestMigration } from '../../../services/migrations/request.js';
 import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -13,7 +14,6 @@ import {
 } from '../../schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
 import { z } from '../../zod.js';
-import { adminActor } from '../actor.js';
 import { migrationMode, reason, targetHypervisor } from './fields.js';
 
 const MigrationRequestBody = z

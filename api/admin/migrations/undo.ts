@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { rollBackMigration } from '../../../services/migrations/control.js';
 import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../../schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
-import { adminActor } from '../actor.js';
 import { ReasonBody } from './fields.js';
 
 /**

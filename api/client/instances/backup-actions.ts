@@ -6,6 +6,7 @@ import {
   verifyBackup,
 } from '../../../services/backups/backups.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -118,58 +119,42 @@ const deleteRoute = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(restoreRoute, async (c) => {
     const { cloudInstance, cloudBackup } = c.req.valid('param');
-    const instance = await restoreBackup(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: cloudInstance,
-        backupId: cloudBackup,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const instance = await restoreBackup(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      backupId: cloudBackup,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeInstance(instance), 202);
   });
 
   app.openapi(verifyRoute, async (c) => {
     const { cloudInstance, cloudBackup } = c.req.valid('param');
-    const backup = await verifyBackup(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: cloudInstance,
-        backupId: cloudBackup,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const backup = await verifyBackup(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      backupId: cloudBackup,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeBackup(backup), 202);
   });
 
   app.openapi(protectRoute, async (c) => {
     const { cloudInstance, cloudBackup } = c.req.valid('param');
-    const backup = await protectBackup(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: cloudInstance,
-        backupId: cloudBackup,
-        protected: c.req.valid('json').protected ?? true,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const backup = await protectBackup(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      backupId: cloudBackup,
+      protected: c.req.valid('json').protected ?? true,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeBackup(backup), 200);
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { cloudInstance, cloudBackup } = c.req.valid('param');
-    const backup = await deleteBackup(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: cloudInstance,
-        backupId: cloudBackup,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const backup = await deleteBackup(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      backupId: cloudBackup,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeBackup(backup), 202);
   });
 }

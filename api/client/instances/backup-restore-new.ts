@@ -3,6 +3,7 @@ import { hostname, instanceName, timezone } from '../../../domain/instances/sett
 import { restoreBackupAsNew } from '../../../services/backups/backups.js';
 import { rateLimitHeaders } from '../../../services/instances/create.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -80,7 +81,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { cloudInstance, cloudBackup } = c.req.valid('param');
     const outcome = await restoreBackupAsNew(
       c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
+      customerActor(c),
       {
         instanceId: cloudInstance,
         backupId: cloudBackup,

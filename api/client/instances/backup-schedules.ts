@@ -15,6 +15,7 @@ import {
   updateBackupSchedule,
 } from '../../../services/backups/schedules.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor, customerId } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -201,11 +202,7 @@ const deleteScheduleRoute = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(
-      db,
-      c.get('principal').userId!,
-      c.req.valid('param').cloudInstance,
-    );
+    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
@@ -222,55 +219,47 @@ export function register(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(createScheduleRoute, async (c) => {
     const body = c.req.valid('json');
-    const policy = await createBackupSchedule(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: c.req.valid('param').cloudInstance,
-        fields: {
-          name: body.name,
-          cron: body.cron ?? null,
-          intervalMinutes: body.interval_minutes ?? null,
-          keepLast: body.keep_last,
-          keepDays: body.keep_days,
-          paused: body.paused,
-        },
-        correlationId: c.get('requestId'),
+    const policy = await createBackupSchedule(c.get('deps'), customerActor(c), {
+      instanceId: c.req.valid('param').cloudInstance,
+      fields: {
+        name: body.name,
+        cron: body.cron ?? null,
+        intervalMinutes: body.interval_minutes ?? null,
+        keepLast: body.keep_last,
+        keepDays: body.keep_days,
+        paused: body.paused,
       },
-    );
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeBackupSchedule(policy), 201);
   });
 
   app.openapi(updateScheduleRoute, async (c) => {
     const body = c.req.valid('json');
     const { cloudInstance, backupPolicy } = c.req.valid('param');
-    const policy = await updateBackupSchedule(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: cloudInstance,
-        policyId: backupPolicy,
-        change: {
-          name: body.name,
-          cron: body.cron,
-          intervalMinutes: body.interval_minutes,
-          keepLast: body.keep_last,
-          keepDays: body.keep_days,
-          paused: body.paused,
-        },
-        correlationId: c.get('requestId'),
+    const policy = await updateBackupSchedule(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      policyId: backupPolicy,
+      change: {
+        name: body.name,
+        cron: body.cron,
+        intervalMinutes: body.interval_minutes,
+        keepLast: body.keep_last,
+        keepDays: body.keep_days,
+        paused: body.paused,
       },
-    );
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeBackupSchedule(policy), 200);
   });
 
   app.openapi(deleteScheduleRoute, async (c) => {
     const { cloudInstance, backupPolicy } = c.req.valid('param');
-    await deleteBackupSchedule(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { instanceId: cloudInstance, policyId: backupPolicy, correlationId: c.get('requestId') },
-    );
+    await deleteBackupSchedule(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      policyId: backupPolicy,
+      correlationId: c.get('requestId'),
+    });
     return c.body(null, 204);
   });
 }

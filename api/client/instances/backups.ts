@@ -6,6 +6,7 @@ import { notFound } from '../../../domain/errors.js';
 import { pagination } from '../../../domain/pagination.js';
 import { createBackup } from '../../../services/backups/backups.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor, customerId } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -76,11 +77,7 @@ const createBackupRoute = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(
-      db,
-      c.get('principal').userId!,
-      c.req.valid('param').cloudInstance,
-    );
+    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
@@ -96,15 +93,11 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(createBackupRoute, async (c) => {
-    const backup = await createBackup(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: c.req.valid('param').cloudInstance,
-        name: c.req.valid('json').name,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const backup = await createBackup(c.get('deps'), customerActor(c), {
+      instanceId: c.req.valid('param').cloudInstance,
+      name: c.req.valid('json').name,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeBackup(backup), 202);
   });
 }

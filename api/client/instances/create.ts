@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { hostname, instanceName, timezone } from '../../../domain/instances/settings.js';
 import { createInstance, rateLimitHeaders } from '../../../services/instances/create.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -86,7 +87,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const body = c.req.valid('json');
     const outcome = await createInstance(
       c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
+      customerActor(c),
       {
         name: body.name ?? body.hostname,
         hostname: body.hostname,

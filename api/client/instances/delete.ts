@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteInstance } from '../../../services/instances/lifecycle.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import { commonErrors, conflictResponse, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
 
@@ -27,11 +28,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const instance = await deleteInstance(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { instanceId: c.req.valid('param').cloudInstance, correlationId: c.get('requestId') },
-    );
+    const instance = await deleteInstance(c.get('deps'), customerActor(c), {
+      instanceId: c.req.valid('param').cloudInstance,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeInstance(instance), 202);
   });
 }

@@ -5,6 +5,7 @@ import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
 import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { z } from '../../zod.js';
 
@@ -53,11 +54,7 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(
-      db,
-      c.get('principal').userId!,
-      c.req.valid('param').cloudInstance,
-    );
+    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
     if (!instance) throw notFound();
     const facts = await findInstanceDiagnostics(db, instance.id);
     if (!facts) throw notFound();

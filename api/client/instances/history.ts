@@ -5,6 +5,7 @@ import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
 import {
   commonErrors,
   jsonContent,
@@ -56,11 +57,7 @@ const tasksRoute = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(activityRoute, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(
-      db,
-      c.get('principal').userId!,
-      c.req.valid('param').cloudInstance,
-    );
+    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
@@ -77,11 +74,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(tasksRoute, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(
-      db,
-      c.get('principal').userId!,
-      c.req.valid('param').cloudInstance,
-    );
+    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };

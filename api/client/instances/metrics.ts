@@ -3,6 +3,7 @@ import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { listSamples } from '../../../db/repositories/metrics.js';
 import { ApiError, notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { z } from '../../zod.js';
 
@@ -61,7 +62,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         fields: [{ field: 'since', detail: 'since must not be after until.' }],
       });
     }
-    const instance = await findInstanceOfUser(db, c.get('principal').userId!, cloudInstance);
+    const instance = await findInstanceOfUser(db, customerId(c), cloudInstance);
     if (!instance) throw notFound();
     const rows = await listSamples(db, instance.id, since, until, MAX_SAMPLES);
     return c.json(

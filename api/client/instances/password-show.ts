@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { revealPassword } from '../../../services/instances/passwords.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import { commonErrors, ErrorEnvelope, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { z } from '../../zod.js';
 
@@ -38,11 +39,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const shown = await revealPassword(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      c.req.valid('param').cloudInstance,
-    );
+    const shown = await revealPassword(c.get('deps'), customerActor(c), c.req.valid('param').cloudInstance);
     c.header('Cache-Control', 'no-store');
     return c.json(
       {

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { POWER_ACTIONS } from '../../../domain/instances/statuses.js';
 import { requestPowerAction } from '../../../services/instances/power.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -47,11 +48,11 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { cloudInstance } = c.req.valid('param');
-    const instance = await requestPowerAction(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { instanceId: cloudInstance, action: c.req.valid('json').action, correlationId: c.get('requestId') },
-    );
+    const instance = await requestPowerAction(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      action: c.req.valid('json').action,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeInstance(instance), 202);
   });
 }

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { rebuildInstance } from '../../../services/instances/lifecycle.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -55,16 +56,12 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const instance = await rebuildInstance(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: c.req.valid('param').cloudInstance,
-        image: body.image,
-        sshKeyIds: body.ssh_keys,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const instance = await rebuildInstance(c.get('deps'), customerActor(c), {
+      instanceId: c.req.valid('param').cloudInstance,
+      image: body.image,
+      sshKeyIds: body.ssh_keys,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeInstance(instance), 202);
   });
 }

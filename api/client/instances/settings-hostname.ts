@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { HOSTNAME_MAX, hostname } from '../../../domain/instances/settings.js';
 import { changeSetting } from '../../../services/instances/settings.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
 import { z } from '../../zod.js';
@@ -33,16 +34,12 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { cloudInstance } = c.req.valid('param');
-    const instance = await changeSetting(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: cloudInstance,
-        setting: 'hostname',
-        value: c.req.valid('json').hostname,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const instance = await changeSetting(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      setting: 'hostname',
+      value: c.req.valid('json').hostname,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeInstance(instance), 200);
   });
 }

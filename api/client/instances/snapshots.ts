@@ -6,6 +6,7 @@ import { notFound } from '../../../domain/errors.js';
 import { pagination } from '../../../domain/pagination.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../../services/backups/snapshots.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor, customerId } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -119,11 +120,7 @@ const deleteRoute = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listRoute, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(
-      db,
-      c.get('principal').userId!,
-      c.req.valid('param').cloudInstance,
-    );
+    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
     if (!instance) throw notFound();
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
@@ -139,35 +136,31 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(createSnapshotRoute, async (c) => {
-    const snapshot = await createSnapshot(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      {
-        instanceId: c.req.valid('param').cloudInstance,
-        name: c.req.valid('json').name,
-        correlationId: c.get('requestId'),
-      },
-    );
+    const snapshot = await createSnapshot(c.get('deps'), customerActor(c), {
+      instanceId: c.req.valid('param').cloudInstance,
+      name: c.req.valid('json').name,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeSnapshot(snapshot), 202);
   });
 
   app.openapi(restoreRoute, async (c) => {
     const { cloudInstance, cloudSnapshot } = c.req.valid('param');
-    const instance = await restoreSnapshot(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { instanceId: cloudInstance, snapshotId: cloudSnapshot, correlationId: c.get('requestId') },
-    );
+    const instance = await restoreSnapshot(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      snapshotId: cloudSnapshot,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeInstance(instance), 202);
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { cloudInstance, cloudSnapshot } = c.req.valid('param');
-    const snapshot = await deleteSnapshot(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { instanceId: cloudInstance, snapshotId: cloudSnapshot, correlationId: c.get('requestId') },
-    );
+    const snapshot = await deleteSnapshot(c.get('deps'), customerActor(c), {
+      instanceId: cloudInstance,
+      snapshotId: cloudSnapshot,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeSnapshot(snapshot), 202);
   });
 }

@@ -3,6 +3,7 @@ import { findOsFamilyOfInstance } from '../../../db/repositories/images.js';
 import { findInstanceOfUser, listInstanceSshKeys } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { SshConnectionEnvelope, serializeSshConnection } from '../../serializers/ssh-connection.js';
 
@@ -28,7 +29,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { cloudInstance } = c.req.valid('param');
     const db = c.get('deps').db;
-    const instance = await findInstanceOfUser(db, c.get('principal').userId!, cloudInstance);
+    const instance = await findInstanceOfUser(db, customerId(c), cloudInstance);
     if (!instance) throw notFound();
     const osFamily = await findOsFamilyOfInstance(db, instance.id);
     const keys = await listInstanceSshKeys(db, instance.id);

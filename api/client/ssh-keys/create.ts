@@ -3,6 +3,7 @@ import { text } from '../../../domain/input-bounds.js';
 import { MAX_PUBLIC_KEY_LENGTH } from '../../../domain/ssh-keys.js';
 import { createSshKey } from '../../../services/ssh-keys.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
 import { z } from '../../zod.js';
@@ -44,11 +45,11 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const key = await createSshKey(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { name: body.name, publicKey: body.public_key, correlationId: c.get('requestId') },
-    );
+    const key = await createSshKey(c.get('deps'), customerActor(c), {
+      name: body.name,
+      publicKey: body.public_key,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeSshKey(key), 201);
   });
 }

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteSshKey } from '../../../services/ssh-keys.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import { commonErrors, notFoundResponse, uuidParam } from '../../schemas.js';
 
 const route = createRoute({
@@ -22,11 +23,10 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { keyUuid } = c.req.valid('param');
-    await deleteSshKey(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { keyId: keyUuid, correlationId: c.get('requestId') },
-    );
+    await deleteSshKey(c.get('deps'), customerActor(c), {
+      keyId: keyUuid,
+      correlationId: c.get('requestId'),
+    });
     return c.body(null, 204);
   });
 }

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listSshKeysOfUser } from '../../../db/repositories/ssh-keys.js';
 import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
 
@@ -21,7 +22,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
-    const { rows, total } = await listSshKeysOfUser(c.get('deps').db, c.get('principal').userId!, request);
+    const { rows, total } = await listSshKeysOfUser(c.get('deps').db, customerId(c), request);
     return c.json(
       {
         object: 'list' as const,

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { renameSshKey } from '../../../services/ssh-keys.js';
 import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -35,11 +36,11 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { keyUuid } = c.req.valid('param');
-    const key = await renameSshKey(
-      c.get('deps'),
-      { type: 'user', userId: c.get('principal').userId! },
-      { keyId: keyUuid, name: c.req.valid('json').name, correlationId: c.get('requestId') },
-    );
+    const key = await renameSshKey(c.get('deps'), customerActor(c), {
+      keyId: keyUuid,
+      name: c.req.valid('json').name,
+      correlationId: c.get('requestId'),
+    });
     return c.json(serializeSshKey(key), 200);
   });
 }
