@@ -6,6 +6,7 @@ import { happyPath } from '../../domain/migrations/states.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { type Body, seed } from '../harness.js';
+import { adminCall } from './admin-api.js';
 
 const UI = 'http://127.0.0.1:8233';
 
@@ -21,17 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-async function call(method: string, path: string, body?: unknown, key: string | null = adminKey) {
-  const res = await fetch(`${env.server.url}/admin/cloudsvc${path}`, {
-    method,
-    headers: {
-      ...(key ? { Authorization: `Bearer ${key}` } : {}),
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Body };
-}
+const call = (method: string, path: string, body?: unknown, key: string | null = adminKey) =>
+  adminCall(env.server.url, key, method, path, body);
 
 const codeOf = (answer: { body: Body }) => answer.body.errors?.[0]?.code;
 

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../cli/commands/index.js';
-import { runCli } from '../../cli/run.js';
 import { createDatabase } from '../../db/database.js';
 import { setHypervisorStatus, updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { findMigration, listMigrations } from '../../db/repositories/migrations.js';
 import { happyPath } from '../../domain/migrations/states.js';
-import type { Config } from '../../platform/config.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { type Body, isolatedDatabase, seed, tableDigest } from '../harness.js';
+import { operatorCli, settingsOf } from './operator-cli.js';
 
 const UI = 'http://127.0.0.1:8233';
 
@@ -22,46 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-/** The server's own settings, as the environment a CLI on the same machine would read. */
-function settingsOf(config: Config, overrides: Record<string, string> = {}) {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(config)) if (value !== undefined) env[key] = String(value);
-  return { ...env, ...overrides };
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout parsed as one JSON document. */
-  json(): Body;
-}
-
-/** One command line through the CLI's runner; `answer` plays the operator at a terminal. */
-async function cli(
-  args: string[],
-  options: { answer?: string; settings?: Record<string, string> } = {},
-): Promise<Run> {
-  const settings = options.settings ?? settingsOf(env.server.config);
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(COMMANDS, args, {
-    databaseUrl: settings.DATABASE_URL,
-    env: settings,
-    ...(options.answer === undefined
-      ? {}
-      : {
-          async ask(question: string) {
-            err.push(question);
-            return options.answer!;
-          },
-        }),
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  const stdout = out.join('\n');
-  return { code, stdout, stderr: err.join('\n'), json: () => JSON.parse(stdout) };
-}
+/** One command line through the CLI's runner, with the server's settings unless the test gives others. */
+const cli = (args: string[], options: { answer?: string; settings?: Record<string, string> } = {}) =>
+  operatorCli(args, { ...options, settings: options.settings ?? settingsOf(env.server.config) });
 
 async function pair() {
   const { hypervisor: source, agent: sourceAgent } = await env.hypervisorWithAgent({}, { locationId });
