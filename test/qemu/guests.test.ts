@@ -44,20 +44,7 @@ describe.runIf(!missing)('guests under QEMU', () => {
     ) as {
       accelerator: string;
     };
-    // Enrollment brings the hypervisor online; its capabilities come with the first heartbeat.
-    const reported = await eventually(
-      async () => {
-        const row = await env.db
-          .selectFrom('hypervisors')
-          .select('reported_capabilities')
-          .where('id', '=', host.hypervisor.id)
-          .executeTakeFirstOrThrow();
-        return row.reported_capabilities ? row : undefined;
-      },
-      15_000,
-      'the first heartbeat',
-    );
-    expect(reported.reported_capabilities).toEqual(
+    expect(await host.reportedCapabilities()).toEqual(
       ready.accelerator === 'kvm' ? ['live_migration', 'cpu_host_passthrough'] : ['live_migration'],
     );
     const instance = await hosts.instanceOn(host);

@@ -44,15 +44,6 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     await env?.close();
   });
 
-  async function pair() {
-    const location = (await seed.location(env.db)).id;
-    const source = await hosts.host(location);
-    const target = await hosts.host(location);
-    const instance = await hosts.instanceOn(source);
-    await ticksPast(source, instance.id, 2);
-    return { source, target, instance };
-  }
-
   const migrate = (instanceId: string, target: QemuHost, mode: MigrationMode) =>
     requestMigration(env.server.deps, admin, {
       instanceId,
@@ -71,15 +62,8 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
       `migration ${state}`,
     );
 
-  const instanceRow = (id: string) =>
-    env.db
-      .selectFrom('instances')
-      .select(['hypervisor_id', 'status'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-
   it('moves a running guest live: its count goes on on the target with no boot, and the downtime is reported', async () => {
-    const { source, target, instance } = await pair();
+    const { source, target, instance } = await hosts.pair();
     const { migrationId, workflowId } = await migrate(instance.id, target, 'LIVE_REQUIRED');
     await reached(migrationId, 'COMPLETED');
     const sourceTicks = source.ticks(instance.id);
@@ -111,7 +95,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     };
     expect(downtime.downtime_ms).toBeGreaterThanOrEqual(0);
     expect(downtime.downtime_ms).toBeLessThan(5000);
-    expect(await instanceRow(instance.id)).toEqual({
+    expect(await hosts.placement(instance.id)).toEqual({
       hypervisor_id: target.hypervisor.id,
       status: 'running',
     });
@@ -138,7 +122,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
   }, 240_000);
 
   it('moves a running guest cold: its disk arrives verified, and the count read from it goes on', async () => {
-    const { source, target, instance } = await pair();
+    const { source, target, instance } = await hosts.pair();
     const { migrationId, workflowId } = await migrate(instance.id, target, 'COLD');
     await reached(migrationId, 'COMPLETED', 90_000);
     const sourceTicks = source.ticks(instance.id);
@@ -150,7 +134,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     expect(migration.history.find((h) => h.state === 'VERIFYING_DISK')?.detail).toMatchObject({
       checksum: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(await instanceRow(instance.id)).toEqual({
+    expect(await hosts.placement(instance.id)).toEqual({
       hypervisor_id: target.hypervisor.id,
       status: 'running',
     });
@@ -163,7 +147,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
   }, 240_000);
 
   it('moves a stopped guest cold: it stays stopped there, and started, counts on from its disk and takes the password reset while it was stopped', async () => {
-    const { source, target, instance } = await pair();
+    const { source, target, instance } = await hosts.pair();
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
     await env.operationResult(instance.id);
     const stoppedAt = stoppedCount(source.console(instance.id));
@@ -186,7 +170,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
 
     const { workflowId } = await migrate(instance.id, target, 'COLD');
     expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
-    expect(await instanceRow(instance.id)).toEqual({
+    expect(await hosts.placement(instance.id)).toEqual({
       hypervisor_id: target.hypervisor.id,
       status: 'stopped',
     });
@@ -202,7 +186,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
   }, 240_000);
 
   it('a failure past the point of no return leaves the guest running on the target, the source stopped, and the migration in RECOVERY_REQUIRED', async () => {
-    const { source, target, instance } = await pair();
+    const { source, target, instance } = await hosts.pair();
     const { migrationId } = await migrate(instance.id, target, 'LIVE_REQUIRED');
     // The target's agent dies as the memory moves: the guest arrives, but nobody takes the
     // target's next task.

@@ -41,6 +41,8 @@ export interface QemuHost {
   guestRunning(instanceId: string): boolean;
   /** The guest a migration brings here, before the target owns it as an instance. */
   arriving(migrationId: string): { ticks: number[]; console: string; running: boolean };
+  /** The capabilities its agent advertised, as the panel stored them from its first heartbeat. */
+  reportedCapabilities(): Promise<string[]>;
 }
 
 /** Hypervisors whose real agent processes run the QEMU driver, and the guests they start. */
@@ -99,6 +101,13 @@ export function qemuHosts(env: AgentEnvironment) {
           running: dir !== undefined && guestPid(dir) !== undefined,
         };
       },
+      // Enrollment brings the hypervisor online; its capabilities come with the first heartbeat.
+      reportedCapabilities: () =>
+        eventually(
+          async () => (await findHypervisor(env.db, hypervisor.id))?.reported_capabilities ?? undefined,
+          15_000,
+          'the first heartbeat',
+        ),
     };
     hosts.push(created);
     return created;
@@ -124,6 +133,24 @@ export function qemuHosts(env: AgentEnvironment) {
     return instance;
   }
 
+  /** Two hosts of a new location and a guest ticking on the first. */
+  async function pair() {
+    const location = (await seed.location(env.db)).id;
+    const source = await host(location);
+    const target = await host(location);
+    const instance = await instanceOn(source);
+    await ticksPast(source, instance.id, 2);
+    return { source, target, instance };
+  }
+
+  /** Where the panel places the instance, and its status. */
+  const placement = (instanceId: string) =>
+    env.db
+      .selectFrom('instances')
+      .select(['hypervisor_id', 'status'])
+      .where('id', '=', instanceId)
+      .executeTakeFirstOrThrow();
+
   /** Ends every guest the hosts started: they outlive their agents by design. */
   function killGuests(): void {
     for (const h of hosts) {
@@ -138,7 +165,7 @@ export function qemuHosts(env: AgentEnvironment) {
     }
   }
 
-  return { host, instanceOn, killGuests };
+  return { host, instanceOn, pair, placement, killGuests };
 }
 
 /** Waits until the guest has printed a tick above `after` (on `host`), and returns the ticks. */
