@@ -66,7 +66,15 @@ interface HypervisorFactRow {
 /** Every hypervisor as migration compatibility judges it, with what its reservations hold. */
 export async function hypervisorMigrationFacts(db: Database): Promise<HypervisorFacts[]> {
   const { rows } = await sql<HypervisorFactRow>`
-    select h.id, h.name, h.location_id, h.status, h.maintenance, h.capabilities, h.storage_backends,
+    select h.id, h.name, h.location_id, h.status, h.maintenance,
+           -- What the administrator configured, less what the agent says its host cannot do
+           -- (QEMU without working live migration, no KVM for CPU passthrough) once it has said.
+           case when h.reported_capabilities is null then h.capabilities
+                else (select coalesce(jsonb_agg(c.value), '[]'::jsonb)
+                        from jsonb_array_elements(h.capabilities) c
+                       where h.reported_capabilities @> jsonb_build_array(c.value))
+           end as capabilities,
+           h.storage_backends,
            h.architecture, h.virtualization, h.cpu_cores, h.memory_mb, h.disk_mb,
            coalesce(r.cpu, 0)::int as reserved_cpu, coalesce(r.memory, 0)::int as reserved_memory,
            coalesce(r.disk, 0)::float8 as reserved_disk

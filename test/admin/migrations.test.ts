@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { happyPath } from '../../domain/migrations/states.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
@@ -115,6 +115,29 @@ describe('POST /instances/{instance}/migrations/preflight', () => {
       mode: 'AUTO',
     });
     expect(unknown.body.attributes.blockers.map((b: Body) => b.code)).toContain('NO_TARGET');
+  });
+
+  it('takes a target for live migration only if its agent says it can: configured is not enough', async () => {
+    const { hypervisor: source } = await env.hypervisorWithAgent({}, { locationId });
+    // Configured with live migration by the administrator, but its agent's host cannot do it.
+    const { hypervisor: target } = await env.hypervisorWithAgent({ AGENT_CAPABILITIES: '' }, { locationId });
+    expect(await findHypervisor(env.db, target.id)).toMatchObject({
+      capabilities: expect.arrayContaining(['live_migration']),
+      reported_capabilities: [],
+    });
+    const instance = await env.provisionedInstance(source);
+    for (let i = 0; i < 2; i++) {
+      const live = await call('POST', `/instances/${instance.id}/migrations/preflight`, {
+        target_hypervisor_uuid: target.id,
+        mode: 'LIVE_REQUIRED',
+      });
+      expect(live.body.attributes.blockers.map((b: Body) => b.code)).toContain('LIVE_NOT_SUPPORTED');
+      const auto = await call('POST', `/instances/${instance.id}/migrations/preflight`, {
+        target_hypervisor_uuid: target.id,
+        mode: 'AUTO',
+      });
+      expect(auto.body.attributes).toMatchObject({ ok: true, strategy: 'cold' });
+    }
   });
 
   it('refuses bad input with 400 naming the field, and an unknown instance with 404', async () => {
