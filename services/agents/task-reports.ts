@@ -111,12 +111,36 @@ export async function acceptReport(
     // say the step was cancelled or is gone, the task is finished here and the agent's next
     // report gets `stop`; should Temporal be away, the report stays undelivered, and the agent's
     // next report (at least every progress interval) keeps the step alive instead.
-    deliver(bridge, recorded, report.sequence, delivery).catch((error: unknown) =>
-      deps.logger.warn('heartbeat report not delivered to Temporal', { task_id: taskId, error }),
+    heartbeatLater(taskId, () =>
+      deliver(bridge, recorded, report.sequence, delivery).catch((error: unknown) =>
+        deps.logger.warn('heartbeat report not delivered to Temporal', { task_id: taskId, error }),
+      ),
     );
     return recorded.answer;
   }
-  return deliver(bridge, recorded, report.sequence, delivery);
+  const answer = await deliver(bridge, recorded, report.sequence, delivery);
+  finishedHere(taskId);
+  return answer;
+}
+
+/**
+ * A heartbeat goes to Temporal HEARTBEAT_DELAY_MS after its report, unless this process has
+ * delivered the task's final report meanwhile. Most tasks are quick: their `started` heartbeat
+ * would be a Temporal write that changes nothing, made at the very moment of their completion.
+ * The delay is nothing beside the heartbeat timeout (AGENT_TASK_HEARTBEAT_TIMEOUT_MS).
+ */
+const HEARTBEAT_DELAY_MS = 100;
+const finishedTasks = new Set<string>();
+
+function heartbeatLater(taskId: string, send: () => void): void {
+  setTimeout(() => {
+    if (!finishedTasks.has(taskId)) send();
+  }, HEARTBEAT_DELAY_MS).unref();
+}
+
+function finishedHere(taskId: string): void {
+  finishedTasks.add(taskId);
+  setTimeout(() => finishedTasks.delete(taskId), 2 * HEARTBEAT_DELAY_MS).unref();
 }
 
 async function record(
