@@ -1,5 +1,5 @@
 import { INT4_MAX } from '../domain/input-bounds.js';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/pagination.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest, pagination } from '../domain/pagination.js';
 import { z } from './zod.js';
 
 /** Schemas every API shares, so each route file only names its own. */
@@ -96,6 +96,13 @@ export const PaginationMeta = z
     }),
   })
   .openapi('ListMeta');
+
+/** A page of `data` in the list envelope (`listEnvelope`), with its pagination. */
+export const listBody = <T>(request: PageRequest, total: number, data: T[]) => ({
+  object: 'list' as const,
+  data,
+  meta: { pagination: pagination(request, total, data.length) },
+});
 
 export const listEnvelope = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ object: z.literal('list'), data: z.array(item), meta: PaginationMeta }).openapi(name);

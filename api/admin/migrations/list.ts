@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findMigration, listMigrations } from '../../../db/repositories/migrations.js';
 import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
-import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
 import { z } from '../../zod.js';
 
@@ -45,11 +44,11 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     // The list's rows lack both sides' names and the lease; each item is read whole, as show reads it.
     const records = await Promise.all(rows.map((row) => findMigration(deps.db, row.id)));
     return c.json(
-      {
-        object: 'list' as const,
-        data: records.filter((r) => r !== undefined).map((r) => serializeMigration(r, deps.config)),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
+      listBody(
+        request,
+        total,
+        records.filter((r) => r !== undefined).map((r) => serializeMigration(r, deps.config)),
+      ),
       200,
     );
   });

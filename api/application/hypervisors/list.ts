@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listHypervisors } from '../../../db/repositories/hypervisors.js';
-import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
 import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
 
 const route = createRoute({
@@ -23,13 +22,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listHypervisors(c.get('deps').db, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeHypervisor),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeHypervisor)), 200);
   });
 }

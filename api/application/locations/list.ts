@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listLocations } from '../../../db/repositories/locations.js';
-import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listEnvelope } from '../../schemas.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
 import { z } from '../../zod.js';
 
 const LocationEnvelope = z
@@ -37,9 +36,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       attributes: { uuid: r.id, code: r.code, name: r.name, created_at: r.created_at.toISOString() },
     }));
     const page = { page: 1, perPage: Math.max(1, rows.length) };
-    return c.json(
-      { object: 'list' as const, data, meta: { pagination: pagination(page, rows.length, rows.length) } },
-      200,
-    );
+    return c.json(listBody(page, rows.length, data), 200);
   });
 }

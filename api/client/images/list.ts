@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listPublicImages } from '../../../db/repositories/images.js';
-import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
 import { ImageEnvelope, serializeImage } from '../../serializers/image.js';
 
 const ImageList = listEnvelope(ImageEnvelope, 'ImageList');
@@ -24,13 +23,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listPublicImages(c.get('deps').db, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeImage),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeImage)), 200);
   });
 }

@@ -8,7 +8,6 @@ import {
   KEEP_DAYS_MAX,
 } from '../../../domain/backups.js';
 import { notFound } from '../../../domain/errors.js';
-import { pagination } from '../../../domain/pagination.js';
 import {
   createBackupSchedule,
   deleteBackupSchedule,
@@ -22,6 +21,7 @@ import {
   ErrorEnvelope,
   jsonBody,
   jsonContent,
+  listBody,
   listEnvelope,
   notFoundResponse,
   PageQuery,
@@ -207,14 +207,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listPoliciesOfInstance(db, instance.id, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeBackupSchedule),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeBackupSchedule)), 200);
   });
 
   app.openapi(createScheduleRoute, async (c) => {

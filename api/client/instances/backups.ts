@@ -3,7 +3,6 @@ import { listBackupsOfInstance } from '../../../db/repositories/backups.js';
 import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { artifactName } from '../../../domain/backups.js';
 import { notFound } from '../../../domain/errors.js';
-import { pagination } from '../../../domain/pagination.js';
 import { createBackup } from '../../../services/backups/backups.js';
 import type { AppEnv } from '../../context.js';
 import { customerActor, customerId } from '../../principals.js';
@@ -12,6 +11,7 @@ import {
   conflictResponse,
   ErrorEnvelope,
   jsonContent,
+  listBody,
   listEnvelope,
   notFoundResponse,
   optionalJsonBody,
@@ -82,14 +82,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listBackupsOfInstance(db, instance.id, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeBackup),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeBackup)), 200);
   });
 
   app.openapi(createBackupRoute, async (c) => {

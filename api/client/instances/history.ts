@@ -3,12 +3,12 @@ import { listActivityPageOfInstance } from '../../../db/repositories/activity-lo
 import { listOperationsPageOfInstance } from '../../../db/repositories/instance-operations.js';
 import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
-import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
 import { customerId } from '../../principals.js';
 import {
   commonErrors,
   jsonContent,
+  listBody,
   listEnvelope,
   notFoundResponse,
   PageQuery,
@@ -62,14 +62,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listActivityPageOfInstance(db, instance.id, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeActivity),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeActivity)), 200);
   });
 
   app.openapi(tasksRoute, async (c) => {
@@ -79,13 +72,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listOperationsPageOfInstance(db, instance.id, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeTask),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeTask)), 200);
   });
 }

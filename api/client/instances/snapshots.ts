@@ -3,7 +3,6 @@ import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { listSnapshotsOfInstance } from '../../../db/repositories/snapshots.js';
 import { artifactName } from '../../../domain/backups.js';
 import { notFound } from '../../../domain/errors.js';
-import { pagination } from '../../../domain/pagination.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../../services/backups/snapshots.js';
 import type { AppEnv } from '../../context.js';
 import { customerActor, customerId } from '../../principals.js';
@@ -12,6 +11,7 @@ import {
   conflictResponse,
   ErrorEnvelope,
   jsonContent,
+  listBody,
   listEnvelope,
   notFoundResponse,
   optionalJsonBody,
@@ -125,14 +125,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listSnapshotsOfInstance(db, instance.id, request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeSnapshot),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeSnapshot)), 200);
   });
 
   app.openapi(createSnapshotRoute, async (c) => {

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listSshKeysOfUser } from '../../../db/repositories/ssh-keys.js';
-import { pagination } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
 import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent, listEnvelope, PageQuery } from '../../schemas.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
 
 const SshKeyList = listEnvelope(SshKeyEnvelope, 'SshKeyList');
@@ -23,13 +22,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
     const { rows, total } = await listSshKeysOfUser(c.get('deps').db, customerId(c), request);
-    return c.json(
-      {
-        object: 'list' as const,
-        data: rows.map(serializeSshKey),
-        meta: { pagination: pagination(request, total, rows.length) },
-      },
-      200,
-    );
+    return c.json(listBody(request, total, rows.map(serializeSshKey)), 200);
   });
 }
