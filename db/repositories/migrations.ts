@@ -271,8 +271,9 @@ const MIGRATION_COLUMNS = [
   'm.finished_at',
 ] as const;
 
-export async function findMigration(db: Database, migrationId: string) {
-  const row = await db
+/** A migration with both hypervisors' names and locations and its lease: what show and list answer. */
+const migrationRecords = (db: Database) =>
+  db
     .selectFrom('migrations as m')
     .innerJoin('hypervisors as s', 's.id', 'm.source_hypervisor_id')
     .innerJoin('hypervisors as t', 't.id', 'm.target_hypervisor_id')
@@ -285,16 +286,30 @@ export async function findMigration(db: Database, migrationId: string) {
       't.location_id as target_location_id',
       'l.holder as lease_holder',
       'l.expires_at as lease_expires_at',
-    ])
-    .where('m.id', '=', migrationId)
-    .executeTakeFirst();
+    ]);
+
+/** The state history of each of the migrations, oldest first. */
+async function historiesOf(db: Database, migrationIds: readonly string[]) {
+  const events =
+    migrationIds.length === 0
+      ? []
+      : await db
+          .selectFrom('migration_events')
+          .select(['migration_id', 'state', 'detail', 'at'])
+          .where('migration_id', 'in', migrationIds)
+          .orderBy('id')
+          .execute();
+  const histories = new Map<string, Omit<(typeof events)[number], 'migration_id'>[]>(
+    migrationIds.map((id) => [id, []]),
+  );
+  for (const { migration_id, ...event } of events) histories.get(migration_id)?.push(event);
+  return histories;
+}
+
+export async function findMigration(db: Database, migrationId: string) {
+  const row = await migrationRecords(db).where('m.id', '=', migrationId).executeTakeFirst();
   if (!row) return undefined;
-  const history = await db
-    .selectFrom('migration_events')
-    .select(['state', 'detail', 'at'])
-    .where('migration_id', '=', migrationId)
-    .orderBy('id')
-    .execute();
+  const history = (await historiesOf(db, [row.id])).get(row.id) ?? [];
   return { ...row, history };
 }
 
@@ -306,6 +321,7 @@ export interface MigrationFilters {
   readonly hypervisorId?: string;
 }
 
+/** A page of whole migration records, newest first, in four queries whatever the page's size. */
 export async function listMigrations(db: Database, filters: MigrationFilters, page: PageRequest) {
   let base = db.selectFrom('migrations as m');
   if (filters.state) base = base.where('m.state', '=', filters.state);
@@ -318,7 +334,7 @@ export async function listMigrations(db: Database, filters: MigrationFilters, pa
   }
   const [rows, total] = await Promise.all([
     base
-      .select(MIGRATION_COLUMNS)
+      .select('m.id')
       .orderBy('m.created_at', 'desc')
       .orderBy('m.id', 'desc')
       .limit(page.perPage)
@@ -326,7 +342,18 @@ export async function listMigrations(db: Database, filters: MigrationFilters, pa
       .execute(),
     base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(total.total) };
+  const ids = rows.map((r) => r.id);
+  const [found, histories] = await Promise.all([
+    ids.length === 0 ? [] : migrationRecords(db).where('m.id', 'in', ids).execute(),
+    historiesOf(db, ids),
+  ]);
+  const byId = new Map(found.map((row) => [row.id, row]));
+  // In the page's order; a migration deleted between the queries is left out.
+  const records: MigrationRecord[] = ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ ...row, history: histories.get(id) ?? [] }] : [];
+  });
+  return { records, total: Number(total.total) };
 }
 
 /** Migration health for operators: counts by state, stuck runs, expired leases. */

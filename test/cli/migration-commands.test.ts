@@ -32,7 +32,7 @@ async function pair() {
 }
 
 const migrationsOf = async (instanceId: string) =>
-  (await listMigrations(env.db, { instanceId }, { page: 1, perPage: 10 })).rows;
+  (await listMigrations(env.db, { instanceId }, { page: 1, perPage: 10 })).records;
 
 describe('cloudsvc:migration:preflight', () => {
   it('reports the verdict as text or JSON, exit 0 when a migration would be accepted, 1 when blocked', async () => {

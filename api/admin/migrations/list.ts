@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findMigration, listMigrations } from '../../../db/repositories/migrations.js';
+import { listMigrations } from '../../../db/repositories/migrations.js';
 import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
@@ -32,7 +32,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page, state, instance, hypervisor } = c.req.valid('query');
     const deps = c.get('deps');
     const request = { page, perPage: per_page };
-    const { rows, total } = await listMigrations(
+    const { records, total } = await listMigrations(
       deps.db,
       {
         ...(state ? { state } : {}),
@@ -41,13 +41,11 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       },
       request,
     );
-    // The list's rows lack both sides' names and the lease; each item is read whole, as show reads it.
-    const records = await Promise.all(rows.map((row) => findMigration(deps.db, row.id)));
     return c.json(
       listBody(
         request,
         total,
-        records.filter((r) => r !== undefined).map((r) => serializeMigration(r, deps.config)),
+        records.map((r) => serializeMigration(r, deps.config)),
       ),
       200,
     );
