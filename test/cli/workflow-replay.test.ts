@@ -12,7 +12,7 @@ import { type AgentEnvironment, startAgentEnvironment } from '../agents/environm
 import { bundleAlteredWorkflows } from '../workflows/altered-bundle.js';
 
 const run = promisify(execFile);
-// The source, not bin/cloudsvc.js: that prefers a build in dist/, which may be older than the checkout.
+// The source itself, as `npm run cli` runs it.
 const main = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
 
 let env: AgentEnvironment;
