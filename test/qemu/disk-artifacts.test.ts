@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
-import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../agent-process.js';
-import { qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
+import { createParams, qemuMissing, stopDrivers } from './qemu-hosts.js';
 
 /**
  * Snapshots, backups and restores of a real guest, on the QEMU driver itself: the copies are of
@@ -42,29 +42,12 @@ describe.runIf(!missing)('snapshots, backups and restores of QEMU guests', () =>
     );
   });
   afterAll(() => {
-    for (const id of Object.keys(driver?.snapshot().instances ?? {})) {
-      const pid = guestPid(driver.guestDir(id)!);
-      if (pid) process.kill(pid, 'SIGKILL');
-    }
-    driver?.close();
+    stopDrivers([driver]);
     rmSync(stateDir, { recursive: true, force: true });
   });
 
   const create = (instanceId: string, extra: Record<string, unknown> = {}) =>
-    run('instance.create', {
-      instance_id: instanceId,
-      hostname: 'guest.example.test',
-      timezone: 'UTC',
-      root_password: 'not-used-by-this-guest',
-      ssh_keys: [],
-      ...SMALL_GUEST,
-      image: 'debian-12',
-      boot_order: ['disk'],
-      ipv4: null,
-      ipv6: null,
-      start: true,
-      ...extra,
-    });
+    run('instance.create', createParams(instanceId, extra));
   const consoleOf = (id: string) => readFileSync(guestFiles(driver.guestDir(id)!).console, 'utf8');
   const ticksOf = (id: string) => [...consoleOf(id).matchAll(/^tick (\d+)$/gm)].map((m) => Number(m[1]));
   const lastTick = (id: string) => Math.max(0, ...ticksOf(id));

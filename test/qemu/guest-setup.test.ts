@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
-import { guestFiles, guestMac, guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../agent-process.js';
-import { guestKnowsPassword, qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
+import { createParams, guestKnowsPassword, qemuMissing, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
 
 /**
  * What the QEMU driver sets up inside a guest, on the driver itself: the root password, written
@@ -50,32 +50,14 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
     driver = await startDriver();
   });
   afterAll(() => {
-    for (const d of drivers) {
-      for (const id of Object.keys(d.snapshot().instances)) {
-        const pid = guestPid(d.guestDir(id)!);
-        if (pid) process.kill(pid, 'SIGKILL');
-      }
-      d.close();
-    }
+    stopDrivers(drivers);
     for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   const run = (on: QemuDriver, type: string, params: Record<string, unknown>) =>
     on.execute(type as AgentTaskType, params, ctx);
   const create = (on: QemuDriver, instanceId: string, start = true) =>
-    run(on, 'instance.create', {
-      instance_id: instanceId,
-      hostname: 'guest.example.test',
-      timezone: 'UTC',
-      root_password: FIRST_PASSWORD,
-      ssh_keys: [],
-      ...SMALL_GUEST,
-      image: 'debian-12',
-      boot_order: ['disk'],
-      ipv4: null,
-      ipv6: null,
-      start,
-    });
+    run(on, 'instance.create', createParams(instanceId, { root_password: FIRST_PASSWORD, start }));
   const consoleOf = (on: QemuDriver, id: string) => {
     const path = guestFiles(on.guestDir(id)!).console;
     return existsSync(path) ? readFileSync(path, 'utf8') : '';

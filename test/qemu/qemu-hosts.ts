@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
 import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import { defaultGuestImageDir, guestImage } from '../../agent/drivers/qemu/images.js';
-import { type QemuState, qemuStatePath } from '../../agent/drivers/qemu.js';
+import { type QemuDriver, type QemuState, qemuStatePath } from '../../agent/drivers/qemu.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { provisionInstance } from '../../services/instances/provision.js';
@@ -28,6 +28,34 @@ export function qemuMissing(): string | undefined {
 
 /** A small guest: it boots in seconds under TCG and moves in about one. */
 export const SMALL_GUEST = { cpu_cores: 1, memory_mb: 128, disk_mb: 64 } as const;
+
+/** The params of an `instance.create` task for a small guest, as the panel sends them. */
+export const createParams = (instanceId: string, extra: Record<string, unknown> = {}) => ({
+  instance_id: instanceId,
+  hostname: 'guest.example.test',
+  timezone: 'UTC',
+  root_password: 'not-used-by-this-guest',
+  ssh_keys: [],
+  ...SMALL_GUEST,
+  image: 'debian-12',
+  boot_order: ['disk'],
+  ipv4: null,
+  ipv6: null,
+  start: true,
+  ...extra,
+});
+
+/** Ends the guests of drivers a test started directly (they outlive their driver) and the drivers. */
+export function stopDrivers(drivers: readonly (QemuDriver | undefined)[]): void {
+  for (const driver of drivers) {
+    if (!driver) continue;
+    for (const id of Object.keys(driver.snapshot().instances)) {
+      const pid = guestPid(driver.guestDir(id)!);
+      if (pid) process.kill(pid, 'SIGKILL');
+    }
+    driver.close();
+  }
+}
 
 export interface QemuHost {
   readonly hypervisor: { id: string; location_id: string };

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
-import { guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
-import { qemuMissing, SMALL_GUEST } from './qemu-hosts.js';
+import { createParams, qemuMissing, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
 
 /**
  * A cold move's disk, offered by a source whose agent restarts between the offer and the pull:
@@ -22,13 +21,7 @@ describe.runIf(!missing)('a disk transfer across a source agent restart', () => 
   const dirs: string[] = [];
   const drivers: QemuDriver[] = [];
   afterAll(() => {
-    for (const driver of drivers) {
-      for (const id of Object.keys(driver.snapshot().instances)) {
-        const pid = guestPid(driver.guestDir(id)!);
-        if (pid) process.kill(pid, 'SIGKILL');
-      }
-      driver.close();
-    }
+    stopDrivers(drivers);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -59,19 +52,7 @@ describe.runIf(!missing)('a disk transfer across a source agent restart', () => 
     const run = (driver: QemuDriver, type: string, params: Record<string, unknown>) =>
       driver.execute(type as AgentTaskType, params, ctx);
 
-    await run(source.driver, 'instance.create', {
-      instance_id: instanceId,
-      hostname: 'guest.example.test',
-      timezone: 'UTC',
-      root_password: 'not-used-by-this-guest',
-      ssh_keys: [],
-      ...SMALL_GUEST,
-      image: 'debian-12',
-      boot_order: ['disk'],
-      ipv4: null,
-      ipv6: null,
-      start: false,
-    });
+    await run(source.driver, 'instance.create', createParams(instanceId, { start: false }));
     await run(target.driver, 'migration.prepare_target', {
       ...ids,
       hostname: 'guest.example.test',
