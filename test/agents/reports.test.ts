@@ -5,6 +5,7 @@ import { findTask, pruneFinishedTasks } from '../../db/repositories/agent-tasks.
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { pruneSamples, storeSamples } from '../../db/repositories/metrics.js';
+import { eventually } from '../agent-process.js';
 import { json, seed } from '../harness.js';
 import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
 
@@ -86,6 +87,46 @@ describe('agent reports', () => {
       .where('task_id', '=', task.task_id)
       .execute();
     expect(stored.map((r) => r.sequence).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('delivers a heartbeat to Temporal after its answer while the task runs, and not once it has finished', async () => {
+    const deliveredAt = async (taskId: string, sequence: number) =>
+      (
+        await env.db
+          .selectFrom('agent_task_reports')
+          .select('delivered_at')
+          .where('task_id', '=', taskId)
+          .where('sequence', '=', sequence)
+          .executeTakeFirstOrThrow()
+      ).delivered_at;
+    for (const action of ['stop', 'restart']) {
+      // A task still running: its started report is answered at once, and delivered soon after.
+      const running = await queuedPowerTask(action);
+      const report = (kind: string, body: object) =>
+        agentCall(running.token, `/tasks/${running.task.task_id}/${kind}`, body);
+      expect((await report('started', { sequence: 1 })).status).toBe(200);
+      expect(await deliveredAt(running.task.task_id, 1)).toBeNull();
+      await eventually(async () => (await deliveredAt(running.task.task_id, 1)) !== null, 10_000, 'delivery');
+      await report('completed', {
+        sequence: 2,
+        result: { power_state: action === 'stop' ? 'stopped' : 'running' },
+      });
+
+      // A task whose completion came right behind its started report: Temporal hears only the completion.
+      const quick = await queuedPowerTask(action);
+      const quickReport = (kind: string, body: object) =>
+        agentCall(quick.token, `/tasks/${quick.task.task_id}/${kind}`, body);
+      const started = await json(await quickReport('started', { sequence: 1 }));
+      expect(started.attributes.state).toBe('running');
+      const completed = await quickReport('completed', {
+        sequence: 2,
+        result: { power_state: action === 'stop' ? 'stopped' : 'running' },
+      });
+      expect(completed.status).toBe(200);
+      expect(await deliveredAt(quick.task.task_id, 2)).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await deliveredAt(quick.task.task_id, 1)).toBeNull();
+    }
   });
 
   it('answers a report for another hypervisor’s task, or an unknown one, with 404', async () => {
