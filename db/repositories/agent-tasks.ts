@@ -336,11 +336,6 @@ export async function listTasksOfWorkflow(db: Database, workflowId: string) {
     .execute();
 }
 
-/** Wakes the API processes long-polling for this hypervisor's tasks (LISTEN agent_tasks). */
-export async function announceTask(db: Database, hypervisorId: string): Promise<void> {
-  await sql`select pg_notify('agent_tasks', ${hypervisorId})`.execute(db);
-}
-
 /** Deletes finished tasks (their reports with them) older than the retention; returns how many. */
 export async function pruneFinishedTasks(db: Database, retentionHours: number): Promise<number> {
   const result = await db

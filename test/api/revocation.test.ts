@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announceTask, findTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
+import { findTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
 import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
 
@@ -33,7 +33,6 @@ async function queueProbe(hypervisorId: string): Promise<string> {
     attempt: 1,
     correlationId: null,
   });
-  await announceTask(t.db, hypervisorId);
   return taskId;
 }
 
