@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
+import { ACCELERATOR_SETTINGS } from './drivers/qemu/accelerator.js';
 import { GUEST_NETWORKS } from './drivers/qemu/guest-process.js';
 import { defaultGuestImageDir } from './drivers/qemu/images.js';
 
@@ -75,8 +76,11 @@ const schema = z.object({
     .string()
     .min(1)
     .default(() => defaultGuestImageDir()),
-  /** `auto` takes KVM when a guest CPU really starts under it, TCG otherwise. */
-  AGENT_QEMU_ACCEL: z.enum(['auto', 'kvm', 'tcg']).default('auto'),
+  /**
+   * `auto` boots the guest kernel under KVM at start and takes KVM if it prints its first line
+   * within a few seconds, TCG otherwise (accelerator.ts); `kvm` and `tcg` are taken unprobed.
+   */
+  AGENT_QEMU_ACCEL: z.enum(ACCELERATOR_SETTINGS).default('auto'),
   /** The address the agent's migration listener binds to and other agents reach it by. */
   AGENT_QEMU_LISTEN_HOST: z.string().min(1).default('127.0.0.1'),
   /** How long a guest has to shut down after the ACPI power button before QEMU is told to quit. */

@@ -2,7 +2,7 @@ import { createLogger } from '../platform/logger.js';
 import { Agent } from './agent.js';
 import { loadAgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
-import { liveMigrationWorks, probeAccelerator } from './drivers/qemu/guest-process.js';
+import { liveMigrationWorks } from './drivers/qemu/guest-process.js';
 import { QemuDriver } from './drivers/qemu.js';
 import { SimulatedDriver } from './drivers/simulated.js';
 
@@ -12,8 +12,9 @@ const logger = createLogger(config.LOG_LEVEL, { service: 'agent' });
 
 let driver: HypervisorDriver;
 if (config.AGENT_DRIVER === 'qemu') {
-  const accelerator = config.AGENT_QEMU_ACCEL === 'auto' ? await probeAccelerator() : config.AGENT_QEMU_ACCEL;
-  driver = await QemuDriver.start(config, accelerator);
+  const qemu = await QemuDriver.start(config);
+  const { accelerator, reason } = qemu.acceleration;
+  driver = qemu;
   // The heartbeat reports what this host really offers: the CPU passed through only under KVM,
   // live migration only with a QEMU that does it the driver's way, no GPU.
   const live = liveMigrationWorks();
@@ -25,6 +26,7 @@ if (config.AGENT_DRIVER === 'qemu') {
   );
   logger.info('QEMU driver ready', {
     accelerator,
+    accelerator_reason: reason,
     network: config.AGENT_QEMU_NETWORK,
     capabilities: config.AGENT_CAPABILITIES,
   });

@@ -5,13 +5,13 @@
  * serial console), and per live migration its total time (request to COMPLETED), the memory move
  * alone (the LIVE_MIGRATING step) and QEMU's downtime.
  */
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
+import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { guestFiles, guestPid } from '../agent/drivers/qemu/guest-process.js';
-import { defaultGuestImageDir, guestImage } from '../agent/drivers/qemu/images.js';
 import { type QemuState, qemuStatePath } from '../agent/drivers/qemu.js';
 import type { Database } from '../db/database.js';
 import { createCredential } from '../db/repositories/credentials.js';
@@ -25,14 +25,6 @@ import { requestMigration } from '../services/migrations/request.js';
 
 const GUEST = { cpu_cores: 1, memory_mb: 128, disk_mb: 64 } as const;
 const LIMIT_MS = 120_000;
-
-/** Why real guests cannot be benched here, or undefined when they can. */
-export function qemuBenchUnavailable(): string | undefined {
-  if (spawnSync('qemu-system-x86_64', ['--version'], { stdio: 'ignore' }).status !== 0)
-    return 'qemu-system-x86_64 is not installed';
-  const dir = process.env.AGENT_QEMU_IMAGE_DIR ?? defaultGuestImageDir();
-  return guestImage(dir) ? undefined : `no guest image in ${dir} (bash scripts/guest-image.sh)`;
-}
 
 async function poll<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
   const deadline = performance.now() + LIMIT_MS;
@@ -60,11 +52,14 @@ export async function benchQemuGuests(input: {
   /** Starts a compiled entry point as a child process the bench ends. */
   launch: (entry: string, env: Record<string, string>) => unknown;
 }): Promise<void> {
-  const unavailable = qemuBenchUnavailable();
+  const unavailable = qemuGuestsMissing();
   if (unavailable) {
     console.log(`real guests (QEMU): skipped, ${unavailable}`);
     return;
   }
+  // One probe for both agents: they must run their guests alike to move them live to each other.
+  const { accelerator, reason } = await probeAccelerator(configuredGuestImage()!.kernel);
+  console.log(`real guests (QEMU): under ${accelerator.toUpperCase()}, ${reason}`);
   const { db, deps } = input;
   const stateDirs: string[] = [];
   const hypervisors: string[] = [];
@@ -90,6 +85,7 @@ export async function benchQemuGuests(input: {
       AGENT_STATE_DIR: stateDir,
       AGENT_ENROLLMENT_TOKEN: token.token,
       AGENT_DRIVER: 'qemu',
+      AGENT_QEMU_ACCEL: accelerator,
       AGENT_CAPACITY: JSON.stringify({ cpu_cores: 64, memory_mb: 65_536, disk_mb: 1_000_000 }),
     });
     await poll(

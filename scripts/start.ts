@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultGuestImageDir, guestImage } from '../agent/drivers/qemu/images.js';
+import { probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
+import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { createDatabase } from '../db/database.js';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
@@ -91,9 +92,8 @@ function launch(name: string, entry: string, childEnv: Record<string, string>): 
  * when it is missing). Otherwise why not, and the demo falls back to the simulated driver.
  */
 function qemuUnavailable(): string | undefined {
-  if (spawnSync('qemu-system-x86_64', ['--version'], { stdio: 'ignore' }).status !== 0)
-    return 'qemu-system-x86_64 is not installed (apt-get install qemu-system-x86 qemu-utils busybox-static)';
-  if (guestImage(env.AGENT_QEMU_IMAGE_DIR ?? defaultGuestImageDir())) return undefined;
+  const missing = qemuGuestsMissing(env);
+  if (!missing?.startsWith('no guest image')) return missing;
   say('building the guest image (scripts/guest-image.sh)…');
   const built = spawnSync('bash', [join(root, 'scripts/guest-image.sh')], {
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -179,13 +179,21 @@ async function main() {
     ...(secretsKeyFile ? { secretsKeyFile } : {}),
   });
 
-  // 5. The demo hypervisors' agents, enrolled through the Agent API with a one-time token.
+  // 5. The demo hypervisors' agents, enrolled through the Agent API with a one-time token. Real
+  // guests of both run under the accelerator of one probe, so that they can move live between them.
+  const accelerator =
+    realGuests && (env.AGENT_QEMU_ACCEL ?? 'auto') === 'auto'
+      ? await probeAccelerator(configuredGuestImage(env)!.kernel)
+      : undefined;
+  if (accelerator)
+    say(`real guests run under ${accelerator.accelerator.toUpperCase()}: ${accelerator.reason}`);
   const startAgent = async (name: string, hypervisorId: string) => {
     const agentDir = join(data, name);
     const agentEnv: Record<string, string> = {
       AGENT_PANEL_URL: apiUrl,
       AGENT_STATE_DIR: agentDir,
       AGENT_DRIVER: realGuests ? 'qemu' : 'simulated',
+      ...(accelerator ? { AGENT_QEMU_ACCEL: accelerator.accelerator } : {}),
       AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
     };
     const credentialFile = join(agentDir, 'credential.json');

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { type AcceleratorChoice, probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
+import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { createScratchDatabase, freezeAsTemplate, type ScratchDatabase } from '../db/scratch-database.js';
@@ -26,15 +28,17 @@ declare module 'vitest' {
     temporalAddress: string;
     workflowBundlePath: string;
     temporalCliPath: string;
+    qemuAcceleration: AcceleratorChoice;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const [temporal, bundle, cli, { template, database }] = await Promise.all([
+  const [temporal, bundle, cli, { template, database }, qemuAcceleration] = await Promise.all([
     freePort().then((port): Promise<DevServer> => startTemporalDevServer({ port })),
     bundleWorkflows(),
     temporalCli(),
     migratedDatabases(),
+    probeOnce(),
   ]);
 
   const dir = join(tmpdir(), `cloudsvc-test-${process.pid}`);
@@ -48,12 +52,22 @@ export default async function setup(project: TestProject) {
   project.provide('temporalAddress', temporal.address);
   project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('temporalCliPath', cli);
+  project.provide('qemuAcceleration', qemuAcceleration);
 
   return async () => {
     await temporal.stop();
     await database.drop();
     await template.drop();
   };
+}
+
+/** The accelerator every real guest of the run boots under, probed once (agent/drivers/qemu/accelerator.ts). */
+async function probeOnce(): Promise<AcceleratorChoice> {
+  const image = qemuGuestsMissing() ? undefined : configuredGuestImage();
+  if (!image) return { accelerator: 'tcg', reason: 'no QEMU guests here' };
+  const choice = await probeAccelerator(image.kernel);
+  console.log(`QEMU guests run under ${choice.accelerator.toUpperCase()}: ${choice.reason}`);
+  return choice;
 }
 
 async function migratedDatabases(): Promise<{ template: ScratchDatabase; database: ScratchDatabase }> {

@@ -12,11 +12,11 @@ import {
   type InstanceSample,
   type TaskContext,
 } from './driver.js';
+import { type AcceleratorChoice, chooseAccelerator } from './qemu/accelerator.js';
 import { ArtifactShelf, GuestRestores } from './qemu/artifacts.js';
 import { copyDiskNow } from './qemu/disk-copies.js';
 import { askGuest, GuestChannelSilent } from './qemu/guest-channel.js';
 import {
-  type Accelerator,
   freePort,
   type GuestShape,
   guestAlive,
@@ -122,6 +122,7 @@ type Config = Pick<
   | 'AGENT_CAPACITY'
   | 'AGENT_QEMU_IMAGE_DIR'
   | 'AGENT_QEMU_LISTEN_HOST'
+  | 'AGENT_QEMU_ACCEL'
   | 'AGENT_QEMU_STOP_TIMEOUT_MS'
 > &
   Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK'>>;
@@ -162,7 +163,8 @@ export class QemuDriver implements HypervisorDriver {
 
   private constructor(
     private readonly config: Config,
-    readonly accelerator: Accelerator,
+    /** What the guests run under, and why (AGENT_QEMU_ACCEL, the probe). */
+    readonly acceleration: AcceleratorChoice,
     image: GuestImage,
   ) {
     this.#image = image;
@@ -198,13 +200,14 @@ export class QemuDriver implements HypervisorDriver {
   }
 
   /** The driver, once QEMU and the guest image are found and the accelerator chosen. */
-  static async start(config: Config, accelerator: Accelerator): Promise<QemuDriver> {
+  static async start(config: Config): Promise<QemuDriver> {
     const image = guestImage(config.AGENT_QEMU_IMAGE_DIR);
     if (!image)
       throw new Error(
         `no guest image in ${config.AGENT_QEMU_IMAGE_DIR}: build it with scripts/guest-image.sh`,
       );
-    const driver = new QemuDriver(config, accelerator, image);
+    const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, image.kernel);
+    const driver = new QemuDriver(config, acceleration, image);
     // Guests that booted while their agent was away may have applied a waiting reset meanwhile.
     for (const [id, instance] of Object.entries(driver.#state.instances))
       if (!settlePendingReset(instance.dir) && guestAlive(instance.dir))
@@ -436,7 +439,12 @@ export class QemuDriver implements HypervisorDriver {
   async #boot(instanceId: string, instance: QemuInstance): Promise<void> {
     if (guestAlive(instance.dir)) return;
     try {
-      await launchGuest(instance.dir, this.#shape(instanceId, instance), this.#image, this.accelerator);
+      await launchGuest(
+        instance.dir,
+        this.#shape(instanceId, instance),
+        this.#image,
+        this.acceleration.accelerator,
+      );
     } catch (error) {
       throw new DriverFailure('GUEST_START_FAILED', (error as Error).message, true);
     }
@@ -755,10 +763,16 @@ export class QemuDriver implements HypervisorDriver {
       if (status === undefined) {
         const host = this.config.AGENT_QEMU_LISTEN_HOST;
         const listening = { host, migration_port: await freePort(host), nbd_port: await freePort(host) };
-        await launchGuest(incoming.dir, this.#shape(p.instance_id, incoming), this.#image, this.accelerator, {
-          host,
-          port: listening.migration_port,
-        }).catch((error: Error) => {
+        await launchGuest(
+          incoming.dir,
+          this.#shape(p.instance_id, incoming),
+          this.#image,
+          this.acceleration.accelerator,
+          {
+            host,
+            port: listening.migration_port,
+          },
+        ).catch((error: Error) => {
           throw new DriverFailure('GUEST_START_FAILED', error.message, true);
         });
         await Qmp.with(guestFiles(incoming.dir).qmp, async (qmp) => {

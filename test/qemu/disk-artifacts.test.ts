@@ -5,18 +5,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../agent-process.js';
-import { createParams, qemuMissing, stopDrivers } from './qemu-hosts.js';
+import { createParams, qemuAccelerator, stopDrivers } from './qemu-hosts.js';
 
 /**
  * Snapshots, backups and restores of a real guest, on the QEMU driver itself: the copies are of
  * the disk the guest writes its count to, so a restored guest counts on from where the copy was
  * taken, and a backup that is not what was written is refused.
  */
-const missing = qemuMissing();
+const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu/disk-artifacts skipped: ${missing}`);
 
 describe.runIf(!missing)('snapshots, backups and restores of QEMU guests', () => {
@@ -37,8 +38,8 @@ describe.runIf(!missing)('snapshots, backups and restores of QEMU guests', () =>
         AGENT_PANEL_URL: 'http://127.0.0.1:9',
         AGENT_STATE_DIR: stateDir,
         AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
+        AGENT_QEMU_ACCEL: qemuAccelerator(),
       }),
-      'tcg',
     );
   });
   afterAll(() => {

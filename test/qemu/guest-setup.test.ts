@@ -5,17 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../agent-process.js';
-import { createParams, guestKnowsPassword, qemuMissing, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
+import { createParams, guestKnowsPassword, qemuAccelerator, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
 
 /**
  * What the QEMU driver sets up inside a guest, on the driver itself: the root password, written
  * by the guest into the /etc/shadow on its disk, and the NIC, its MAC derived from the instance.
  */
-const missing = qemuMissing();
+const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu/guest-setup skipped: ${missing}`);
 
 const FIRST_PASSWORD = 'the first password';
@@ -37,9 +38,9 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
         AGENT_PANEL_URL: 'http://127.0.0.1:9',
         AGENT_STATE_DIR: stateDir,
         AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
+        AGENT_QEMU_ACCEL: qemuAccelerator(),
         ...env,
       }),
-      'tcg',
     ).then((driver) => {
       drivers.push(driver);
       return driver;

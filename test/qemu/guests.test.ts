@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { bearer, seed } from '../harness.js';
-import { guestKnowsPassword, qemuHosts, qemuMissing, stoppedCount, ticksPast } from './qemu-hosts.js';
+import { guestKnowsPassword, qemuAccelerator, qemuHosts, stoppedCount, ticksPast } from './qemu-hosts.js';
 
 /**
  * Real guests: agent processes with the QEMU driver, instances made and powered through the
  * panel's API, and the guest's own serial console as the proof that it runs.
  */
-const missing = qemuMissing();
+const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu skipped: ${missing}`);
 
 describe.runIf(!missing)('guests under QEMU', () => {
@@ -43,7 +44,11 @@ describe.runIf(!missing)('guests under QEMU', () => {
         .find((l) => l.includes('QEMU driver ready'))!,
     ) as {
       accelerator: string;
+      accelerator_reason: string;
     };
+    // The run's probe chose the accelerator; the agent was told it and says so.
+    expect(ready.accelerator).toBe(qemuAccelerator());
+    expect(ready.accelerator_reason).toBe(`AGENT_QEMU_ACCEL=${qemuAccelerator()}`);
     expect(await host.reportedCapabilities()).toEqual(
       ready.accelerator === 'kvm' ? ['live_migration', 'cpu_host_passthrough'] : ['live_migration'],
     );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
 import { Qmp } from '../../agent/drivers/qemu/qmp.js';
 import { findMigration } from '../../db/repositories/migrations.js';
@@ -8,21 +9,14 @@ import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { bearer, seed } from '../harness.js';
-import {
-  guestKnowsPassword,
-  type QemuHost,
-  qemuHosts,
-  qemuMissing,
-  stoppedCount,
-  ticksPast,
-} from './qemu-hosts.js';
+import { guestKnowsPassword, type QemuHost, qemuHosts, stoppedCount, ticksPast } from './qemu-hosts.js';
 
 /**
  * Real guests moved between two agent processes with the QEMU driver, through the panel's
  * migration workflow: the guest's console on each side shows whether its memory moved (the count
  * goes on, no boot) or its disk did (a boot that reads the count back).
  */
-const missing = qemuMissing();
+const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu skipped: ${missing}`);
 
 describe.runIf(!missing)('migrations of QEMU guests', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { secretBox } from '../../platform/secrets.js';
 import { adminCall } from '../admin/admin-api.js';
@@ -6,14 +7,14 @@ import { eventually } from '../agent-process.js';
 import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { type CliRun, operatorCli, settingsOf } from '../cli/operator-cli.js';
 import { type Body, seed } from '../harness.js';
-import { type QemuHost, qemuHosts, qemuMissing, stoppedCount, ticksPast } from './qemu-hosts.js';
+import { type QemuHost, qemuHosts, stoppedCount, ticksPast } from './qemu-hosts.js';
 
 /**
  * Real guests moved the way an operator moves them (issue 12's "done when"): by the CLI's
  * commands, run in process with the real command table, and by the admin API with an application
  * key; the guest's console on each side is the proof, as in migration.test.ts.
  */
-const missing = qemuMissing();
+const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu skipped: ${missing}`);
 
 describe.runIf(!missing)('QEMU guests moved by the operator', () => {

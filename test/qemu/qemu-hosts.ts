@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { Accelerator } from '../../agent/drivers/qemu/accelerator.js';
 import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
 import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
-import { defaultGuestImageDir, guestImage } from '../../agent/drivers/qemu/images.js';
 import { type QemuDriver, type QemuState, qemuStatePath } from '../../agent/drivers/qemu.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
@@ -12,19 +13,11 @@ import { type AgentProcess, eventually, startAgentProcess } from '../agent-proce
 import type { AgentEnvironment } from '../agents/environment.js';
 import { seed } from '../harness.js';
 
-const hasCommand = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
-
 /**
- * Why the QEMU suite cannot run here, or undefined when it can: QEMU installed and the guest
- * image built (CI does both; see .ci/run).
+ * The accelerator of every guest the suite starts, agents' and drivers' alike: the run's one probe
+ * (test/global-setup.ts), so that no test boots under a KVM that never runs a guest.
  */
-export function qemuMissing(): string | undefined {
-  if (!hasCommand('qemu-system-x86_64') || !hasCommand('qemu-img'))
-    return 'QEMU is not installed (apt-get install qemu-system-x86 qemu-utils)';
-  const dir = process.env.AGENT_QEMU_IMAGE_DIR ?? defaultGuestImageDir();
-  if (!guestImage(dir)) return `no guest image in ${dir} (bash scripts/guest-image.sh)`;
-  return undefined;
-}
+export const qemuAccelerator = (): Accelerator => inject('qemuAcceleration').accelerator;
 
 /** A small guest: it boots in seconds under TCG and moves in about one. */
 export const SMALL_GUEST = { cpu_cores: 1, memory_mb: 128, disk_mb: 64 } as const;
@@ -88,6 +81,7 @@ export function qemuHosts(env: AgentEnvironment) {
       AGENT_PANEL_URL: env.server.url,
       AGENT_ENROLLMENT_TOKEN: token.token,
       AGENT_DRIVER: 'qemu',
+      AGENT_QEMU_ACCEL: qemuAccelerator(),
       AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
       ...agentEnv,
     });

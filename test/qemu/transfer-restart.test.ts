@@ -5,16 +5,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
-import { createParams, qemuMissing, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
+import { createParams, qemuAccelerator, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
 
 /**
  * A cold move's disk, offered by a source whose agent restarts between the offer and the pull:
  * the restarted agent listens where the endpoint says, and the target still gets the disk, whole.
  * A target with the wrong secret gets nothing; a task repeated after the pull changes nothing.
  */
-const missing = qemuMissing();
+const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu/transfer-restart skipped: ${missing}`);
 
 describe.runIf(!missing)('a disk transfer across a source agent restart', () => {
@@ -29,8 +30,11 @@ describe.runIf(!missing)('a disk transfer across a source agent restart', () => 
     const dir = stateDir ?? mkdtempSync(join(tmpdir(), 'qemu-transfer-'));
     if (!stateDir) dirs.push(dir);
     const driver = await QemuDriver.start(
-      loadAgentConfig({ AGENT_PANEL_URL: 'http://127.0.0.1:9', AGENT_STATE_DIR: dir }),
-      'tcg',
+      loadAgentConfig({
+        AGENT_PANEL_URL: 'http://127.0.0.1:9',
+        AGENT_STATE_DIR: dir,
+        AGENT_QEMU_ACCEL: qemuAccelerator(),
+      }),
     );
     drivers.push(driver);
     return { driver, dir };

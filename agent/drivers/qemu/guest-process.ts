@@ -3,10 +3,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { type Accelerator, machineArguments } from './accelerator.js';
 import type { GuestImage } from './images.js';
 import { Qmp } from './qmp.js';
-
-export type Accelerator = 'kvm' | 'tcg';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -58,10 +57,7 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
   return [
     '-name',
     guest.name,
-    '-machine',
-    `q35,accel=${accel}`,
-    '-cpu',
-    accel === 'kvm' ? 'host' : 'max',
+    ...machineArguments(accel),
     '-smp',
     String(guest.cpu_cores),
     '-m',
@@ -210,29 +206,6 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-}
-
-/**
- * KVM when it really works: a CPU set up under it (a nested hypervisor may offer /dev/kvm and
- * abort on the first MSR). Otherwise TCG, slower but the same guest.
- */
-export async function probeAccelerator(): Promise<Accelerator> {
-  if (!existsSync('/dev/kvm')) return 'tcg';
-  const child = spawn(
-    'qemu-system-x86_64',
-    ['-machine', 'q35,accel=kvm', '-cpu', 'host', '-nodefaults', '-display', 'none', '-S', '-m', '64'],
-    { stdio: 'ignore' },
-  );
-  const exited = new Promise<boolean>((resolve) => {
-    child.once('error', () => resolve(true));
-    child.once('exit', () => resolve(true));
-  });
-  const failed = await Promise.race([exited, sleep(1500).then(() => false)]);
-  if (!failed) {
-    child.kill('SIGKILL');
-    await exited;
-  }
-  return failed ? 'tcg' : 'kvm';
 }
 
 /**
