@@ -1,4 +1,6 @@
 import type { Database } from '../db/database.js';
+import { holdNewBackup } from '../db/records/backups.js';
+import { recordOperation } from '../db/records/operations.js';
 import { recordActivity } from '../db/repositories/activity-log.js';
 import { findPolicy, recordPolicyRun } from '../db/repositories/backup-policies.js';
 import { listBackupsOfPolicy, takeBackupForRetention } from '../db/repositories/backups.js';
@@ -6,11 +8,8 @@ import { findOperation } from '../db/repositories/instance-operations.js';
 import { findInstance } from '../db/repositories/instances.js';
 import { type BackupState, defaultArtifactName, retentionVictims } from '../domain/backups.js';
 import { ApiError } from '../domain/errors.js';
+import type { OperationContext, StepTiming } from '../domain/operation-context.js';
 import type { Config } from '../platform/config.js';
-import { holdNewBackup } from '../services/backups/backups.js';
-import { recordOperation } from '../services/instances/operations.js';
-import type { OperationContext } from '../workflows/lib/operation.js';
-import type { StepTiming } from '../workflows/lib/steps.js';
 
 export interface ScheduledBackupRequest {
   readonly policyId: string;
@@ -76,17 +75,13 @@ export function createBackupScheduleActivities(
       try {
         await db.transaction().execute(async (trx) => {
           await recordOperation(trx, SCHEDULE_ACTOR, {
-            request: {
-              instanceId: instance.id,
-              hypervisorId: operation.hypervisorId,
-              kind: 'backup',
-              workflowType: 'scheduledBackup',
-              input: () => input,
-              correlationId: request.workflowId,
-            },
             operationId: request.operationId,
+            instanceId: instance.id,
+            kind: 'backup',
             workflowId: request.workflowId,
-            input,
+            workflowType: 'scheduledBackup',
+            workflowInput: input,
+            correlationId: request.workflowId,
           });
           await holdNewBackup(trx, config, {
             id: request.backupId,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
+import type { Actor } from '../domain/actors.js';
 import type { AgentActor } from '../services/agents/actor.js';
-import type { Actor } from '../services/context.js';
 import type { AppEnv, Principal } from './context.js';
 
 /**

@@ -5,9 +5,11 @@
  * authoritative, and to CLEANED_UP with no retention window. What remains is the panel's own work:
  * Temporal steps, agent round trips and the bookkeeping of each state.
  */
+
 import type { Database } from '../db/database.js';
 import { findMigration } from '../db/repositories/migrations.js';
-import type { Actor, ServiceDeps } from '../services/context.js';
+import type { Actor } from '../domain/actors.js';
+import type { ServiceDeps } from '../services/context.js';
 import { requestMigration } from '../services/migrations/request.js';
 
 export interface MigrationTimes {

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
+import type { Actor } from '../domain/actors.js';
 import { MIGRATION_MODES, type MigrationMode } from '../domain/migrations/states.js';
-import type { Actor } from '../services/context.js';
 import { UsageError } from './command.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

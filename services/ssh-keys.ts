@@ -6,9 +6,10 @@ import {
   renameSshKeyOfUser,
   type SshKeyRow,
 } from '../db/repositories/ssh-keys.js';
+import { type Actor, actorName } from '../domain/actors.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import { parseSshPublicKey } from '../domain/ssh-keys.js';
-import { type Actor, actorName, type ServiceDeps } from './context.js';
+import type { ServiceDeps } from './context.js';
 
 type UserActor = Extract<Actor, { type: 'user' }>;
 

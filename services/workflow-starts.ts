@@ -7,10 +7,10 @@ import {
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
 } from '@temporalio/common';
+import type { StepTiming } from '../domain/operation-context.js';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes.js';
 import type { Config } from '../platform/config.js';
 import type * as workflows from '../workflows/index.js';
-import type { StepTiming } from '../workflows/lib/steps.js';
 
 export type WorkflowType = keyof typeof workflows;
 export type WorkflowInput<W extends WorkflowType> = Parameters<(typeof workflows)[W]>[0];

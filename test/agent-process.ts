@@ -4,13 +4,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type ArmedFault,
-  type FaultsFileEntry,
-  type SimulatedState,
-  simulatedFaultsPath,
-  simulatedStatePath,
-} from '../agent/drivers/simulated.js';
+import type { ArmedFault, FaultsFileEntry, SimulatedState } from '../agent/drivers/simulated/state.js';
+import { simulatedFaultsPath, simulatedStatePath } from '../agent/drivers/simulated/state.js';
 import { StateFile } from '../agent/state-file.js';
 import type { AgentTaskType } from '../domain/agent-tasks.js';
 

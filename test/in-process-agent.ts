@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { type AgentConfig, type FaultMode, loadAgentConfig } from '../agent/config.js';
-import { type ArmedFault, SimulatedDriver, type SimulatedState } from '../agent/drivers/simulated.js';
+import { SimulatedDriver } from '../agent/drivers/simulated/driver.js';
+import type { ArmedFault, SimulatedState } from '../agent/drivers/simulated/state.js';
 import type { AgentTaskType } from '../domain/agent-tasks.js';
 import { createLogger } from '../platform/logger.js';
 

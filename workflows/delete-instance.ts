@@ -1,4 +1,5 @@
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import type { OperationContext } from '../domain/operation-context.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface DeleteInstanceInput {

@@ -1,5 +1,6 @@
 import type { SnapshotState } from '../domain/backups.js';
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import type { OperationContext } from '../domain/operation-context.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface DeleteSnapshotInput {

@@ -1,6 +1,7 @@
 import { OPERATION_RULES } from '../domain/instances/operations.js';
 import { type PowerAction, statusOfPowerState } from '../domain/instances/statuses.js';
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import type { OperationContext } from '../domain/operation-context.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep } from './lib/steps.js';
 
 export interface PowerInstanceInput {

@@ -1,5 +1,6 @@
+import type { StepTiming } from '../domain/operation-context.js';
 import { step } from './lib/operation.js';
-import { agentStep, type StepTiming } from './lib/steps.js';
+import { agentStep } from './lib/steps.js';
 
 export interface ProbeHypervisorInput {
   readonly hypervisorId: string;

@@ -1,6 +1,7 @@
 import type { AgentTaskParams } from '../domain/agent-tasks.js';
 import { statusOfPowerState } from '../domain/instances/statuses.js';
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import type { OperationContext } from '../domain/operation-context.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface ProvisionInstanceInput {

@@ -1,7 +1,8 @@
 import { ApplicationFailure, isCancellation, log } from '@temporalio/workflow';
 import type { AgentTaskResult } from '../domain/agent-tasks.js';
 import { statusOfPowerState } from '../domain/instances/statuses.js';
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import type { OperationContext } from '../domain/operation-context.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
 
 /** What a restore in place reads: one of the instance's backups or snapshots. */

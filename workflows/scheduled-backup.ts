@@ -1,10 +1,11 @@
 import { isCancellation, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { RetentionVictim } from '../activities/backup-schedules.js';
+import type { StepTiming } from '../domain/operation-context.js';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes.js';
 import { takeBackup } from './backup-instance.js';
 import { describeFailure } from './lib/failures.js';
 import { runOperation, step } from './lib/operation.js';
-import { agentStep, bookkeeping, type StepTiming } from './lib/steps.js';
+import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface ScheduledBackupInput {
   readonly policyId: string;

@@ -1,6 +1,7 @@
 import type { AgentTaskResult } from '../domain/agent-tasks.js';
+import type { OperationContext } from '../domain/operation-context.js';
 import { describeFailure } from './lib/failures.js';
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface SnapshotInstanceInput {

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { BackupState } from '../domain/backups.js';
+import type { OperationContext } from '../domain/operation-context.js';
 import { describeFailure } from './lib/failures.js';
-import { type OperationContext, runOperation, step } from './lib/operation.js';
+import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
 
 export interface VerifyBackupInput {

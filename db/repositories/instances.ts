@@ -160,3 +160,24 @@ export async function markInstanceDeleted(db: Database, instanceId: string): Pro
     .where('id', '=', instanceId)
     .execute();
 }
+
+/** The instance's primary addresses, as allocated at create. */
+export async function setPrimaryAddresses(
+  db: Database,
+  instanceId: string,
+  addresses: { ipv4: string | null; ipv6: string | null },
+): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({ primary_ipv4: addresses.ipv4, primary_ipv6: addresses.ipv6 })
+    .where('id', '=', instanceId)
+    .execute();
+}
+
+/**
+ * Locks the instance's row until the transaction ends: requests that count or name things of one
+ * instance (its schedules) take turns.
+ */
+export async function lockInstance(trx: Database, instanceId: string): Promise<void> {
+  await trx.selectFrom('instances').select('id').where('id', '=', instanceId).forUpdate().execute();
+}

@@ -1,26 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
+import { holdNewBackup } from '../../db/records/backups.js';
 import { recordActivity } from '../../db/repositories/activity-log.js';
 import {
   type BackupRow,
-  countBackupsHeld,
   findBackupOfInstance,
   findRestoreDefaults,
-  insertBackup,
   setBackupProtected,
   takeBackupFor,
 } from '../../db/repositories/backups.js';
 import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+import type { Actor } from '../../domain/actors.js';
 import {
   BACKUP_ACTIONS,
   type BackupAction,
   defaultArtifactName,
   mayActOnBackup,
-  quotaVerdict,
 } from '../../domain/backups.js';
 import { ApiError, notFound } from '../../domain/errors.js';
-import type { Config } from '../../platform/config.js';
-import type { Actor, ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { type CreateContext, type CreateOutcome, createInstance } from '../instances/create.js';
 import { beginInstanceOperation } from '../instances/operations.js';
 
@@ -37,25 +35,6 @@ export async function placedInstance(
   const hypervisorId = instance.hypervisor_id;
   if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
   return { ...instance, hypervisor_id: hypervisorId };
-}
-
-/**
- * A new backup row (`creating`) within the per-instance limit. Runs in the transaction that began
- * the backup operation, after its compare-and-set locked the instance: every backup is made under
- * such an operation, so the count cannot change before the commit.
- */
-export async function holdNewBackup(
-  trx: Database,
-  config: Pick<Config, 'MAX_BACKUPS_PER_INSTANCE'>,
-  backup: { id: string; instanceId: string; userId: string; name: string; policyId: string | null },
-): Promise<BackupRow> {
-  const verdict = quotaVerdict(
-    'backup',
-    await countBackupsHeld(trx, backup.instanceId),
-    config.MAX_BACKUPS_PER_INSTANCE,
-  );
-  if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
-  return insertBackup(trx, backup);
 }
 
 /** Takes a backup of the instance (running or stopped): 202 with the backup `creating`. */

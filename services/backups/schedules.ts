@@ -18,7 +18,7 @@ import {
   policyNameExists,
   updatePolicy,
 } from '../../db/repositories/backup-policies.js';
-import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+import { findInstanceOfUser, type Instance, lockInstance } from '../../db/repositories/instances.js';
 import { backupScheduleId, cronProblem, quotaVerdict } from '../../domain/backups.js';
 import { ApiError, type FieldIssue, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
@@ -145,7 +145,7 @@ export async function createBackupSchedule(
   checkFields(deps, fields);
   const policy = await deps.db.transaction().execute(async (trx) => {
     // Schedules of one instance are counted and named one request at a time.
-    await trx.selectFrom('instances').select('id').where('id', '=', instance.id).forUpdate().execute();
+    await lockInstance(trx, instance.id);
     const verdict = quotaVerdict(
       'schedule',
       await countPoliciesOfInstance(trx, instance.id),

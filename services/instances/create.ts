@@ -6,16 +6,18 @@ import {
   insertInstance,
   setInstancePassword,
   setInstanceSshKeys,
+  setPrimaryAddresses,
 } from '../../db/repositories/instances.js';
 import { allocateAddress } from '../../db/repositories/ip-addresses.js';
 import { lockCandidate, placementCandidates, reserveCapacity } from '../../db/repositories/placement.js';
 import { hitRateLimit } from '../../db/repositories/rate-limits.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
+import type { Actor } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { fits, noPlacementDetail, placementFor, type Resources } from '../../domain/placement.js';
-import type { Actor, ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { type IdempotentAnswer, idempotently, requestHash } from '../idempotency.js';
-import { launchOperation, recordOperation } from './operations.js';
+import { launchOperation, recordPlannedOperation } from './operations.js';
 import { planProvisioning } from './provision.js';
 
 export interface CreateInstanceRequest {
@@ -169,11 +171,7 @@ export async function createInstance<T>(
             instanceId: row.id,
             userId: actor.userId,
           });
-          await trx
-            .updateTable('instances')
-            .set({ primary_ipv4: ipv4, primary_ipv6: ipv6 ?? null })
-            .where('id', '=', row.id)
-            .execute();
+          await setPrimaryAddresses(trx, row.id, { ipv4, ipv6: ipv6 ?? null });
           await setInstanceSshKeys(trx, row.id, keys);
 
           const placed = { ...row, primary_ipv4: ipv4, primary_ipv6: ipv6 ?? null };
@@ -185,7 +183,7 @@ export async function createInstance<T>(
             context.correlationId,
             request.source && { backup_id: request.source.backupId, checksum: request.source.checksum },
           );
-          const begun = await recordOperation(trx, actor, provisioning);
+          const begun = await recordPlannedOperation(trx, actor, provisioning);
           await setInstancePassword(trx, row.id, sealedPassword, deps.config.INITIAL_PASSWORD_WINDOW_MS);
           const created = (await findInstance(trx, row.id))!;
           await remember(trx, 202, answer(created));

@@ -6,9 +6,10 @@ import {
   setInstanceSshKeys,
 } from '../../db/repositories/instances.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
+import type { Actor } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { endBackupSchedules } from '../backups/schedules.js';
-import type { Actor, ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';
 import { sealedNewPassword } from './passwords.js';
 

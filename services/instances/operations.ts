@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
+import { recordOperation } from '../../db/records/operations.js';
 import { cancelTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import {
   abandonOperation,
   type BeginResult,
-  beginOperation,
   type PreemptedOperation,
 } from '../../db/repositories/instance-operations.js';
-import { ApiError, notFound } from '../../domain/errors.js';
-import { type InstanceOperation, mayBegin, statusDuring } from '../../domain/instances/operations.js';
+import type { Actor } from '../../domain/actors.js';
+import { ApiError } from '../../domain/errors.js';
+import { type InstanceOperation, statusDuring } from '../../domain/instances/operations.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
+import type { OperationContext } from '../../domain/operation-context.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';
-import type { OperationContext } from '../../workflows/lib/operation.js';
-import { type Actor, actorName, actorUserId, type ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { startWorkflow, stepTiming, type WorkflowInput, type WorkflowType } from '../workflow-starts.js';
 
 export interface OperationRequest<W extends WorkflowType> {
@@ -60,43 +60,22 @@ export function planOperation<W extends WorkflowType>(
   };
 }
 
-/**
- * Inside the caller's transaction: the compare-and-set of the operations model and the
- * activity-log line. Throws the refusal (404, 409) when the operation may not begin.
- */
-export async function recordOperation<W extends WorkflowType>(
+/** Records a planned operation in the caller's transaction (db/records/operations.ts). */
+export function recordPlannedOperation<W extends WorkflowType>(
   trx: Database,
   actor: Actor,
   plan: PlannedOperation<W>,
-): Promise<Extract<BeginResult, { begun: true }>> {
+) {
   const { request } = plan;
-  const result = await beginOperation(trx, {
+  return recordOperation(trx, actor, {
     operationId: plan.operationId,
     instanceId: request.instanceId,
     kind: request.kind,
     workflowId: plan.workflowId,
     workflowType: request.workflowType,
     workflowInput: plan.input,
-    actor: actorName(actor),
     correlationId: request.correlationId,
   });
-  if (!result.begun) {
-    if (!result.facts) throw notFound();
-    const verdict = mayBegin(request.kind, result.facts);
-    throw verdict.ok ? new ApiError('SVC-OP-409') : new ApiError(verdict.code, { detail: verdict.detail });
-  }
-  await recordActivity(trx, {
-    instanceId: request.instanceId,
-    userId: actorUserId(actor),
-    actor: actorName(actor),
-    event: `instance.${request.kind}.requested`,
-    detail: {
-      operation_id: plan.operationId,
-      ...(result.preempted ? { preempts: result.preempted.kind } : {}),
-    },
-    correlationId: request.correlationId,
-  });
-  return result;
 }
 
 /**
@@ -158,7 +137,7 @@ export async function beginInstanceOperation<W extends WorkflowType>(
 ): Promise<BegunOperation> {
   const plan = planOperation(deps, request);
   const begun = await deps.db.transaction().execute(async (trx) => {
-    const recorded = await recordOperation(trx, actor, plan);
+    const recorded = await recordPlannedOperation(trx, actor, plan);
     await within?.(trx);
     return recorded;
   });

@@ -1,7 +1,8 @@
 import { findInstanceOfUser, passwordWindow, takeInstancePassword } from '../../db/repositories/instances.js';
+import type { Actor } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { generatePassword, secretBox } from '../../platform/secrets.js';
-import type { Actor, ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 
 /** A new root password, sealed for the workflow input and the instance row. */
 export function sealedNewPassword(deps: Pick<ServiceDeps, 'config'>): string {

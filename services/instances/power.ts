@@ -1,8 +1,9 @@
 import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+import type { Actor } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { powerOperation } from '../../domain/instances/operations.js';
 import type { PowerAction } from '../../domain/instances/statuses.js';
-import type { Actor, ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';
 
 export interface PowerRequest {

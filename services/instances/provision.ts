@@ -1,15 +1,16 @@
 import type { Database } from '../../db/database.js';
 import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
+import type { Actor } from '../../domain/actors.js';
 import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import { ApiError } from '../../domain/errors.js';
 import type { BOOT_DEVICES } from '../../domain/instances/statuses.js';
-import type { Actor, ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import {
   type BegunOperation,
   launchOperation,
   type PlannedOperation,
   planOperation,
-  recordOperation,
+  recordPlannedOperation,
 } from './operations.js';
 import { sealedNewPassword } from './passwords.js';
 
@@ -72,7 +73,7 @@ export async function provisionInstance(
 ): Promise<BegunOperation> {
   const { plan, sealedPassword } = await planProvisioning(deps, deps.db, instance, imageCode, correlationId);
   const begun = await deps.db.transaction().execute(async (trx) => {
-    const recorded = await recordOperation(trx, actor, plan);
+    const recorded = await recordPlannedOperation(trx, actor, plan);
     await setInstancePassword(trx, instance.id, sealedPassword, deps.config.INITIAL_PASSWORD_WINDOW_MS);
     return recorded;
   });

@@ -4,9 +4,10 @@ import {
   type InstanceSettingChange,
 } from '../../db/repositories/instance-settings.js';
 import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { type InstanceSetting, maySettingChange } from '../../domain/instances/settings.js';
-import { type Actor, actorName, type ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 
 export interface SettingRequest {
   readonly instanceId: string;

@@ -1,10 +1,11 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { findMigration, type MigrationRecord } from '../../db/repositories/migrations.js';
+import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, notFound } from '../../domain/errors.js';
 import { type RecoveryDecision, TERMINAL_STATES } from '../../domain/migrations/states.js';
 import { recoverMigration, rollbackMigration } from '../../workflows/migrate-instance/definitions.js';
-import { type Actor, actorName, type ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 
 export async function getMigration(
   deps: Pick<ServiceDeps, 'db'>,

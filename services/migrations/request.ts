@@ -5,13 +5,14 @@ import {
   takeMigrationLease,
 } from '../../db/repositories/migrations.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
+import { type Actor, actorName } from '../../domain/actors.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import { fits } from '../../domain/placement.js';
 import { secretBox } from '../../platform/secrets.js';
-import { type Actor, actorName, type ServiceDeps } from '../context.js';
-import { launchOperation, planOperation, recordOperation } from '../instances/operations.js';
+import type { ServiceDeps } from '../context.js';
+import { launchOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
 import { readPreflight } from './preflight.js';
 
 export interface MigrationRequest {
@@ -80,7 +81,7 @@ export async function requestMigration(
   });
 
   const begun = await deps.db.transaction().execute(async (trx) => {
-    const recorded = await recordOperation(trx, actor, plan);
+    const recorded = await recordPlannedOperation(trx, actor, plan);
     const leased = await takeMigrationLease(trx, {
       instanceId: instance.id,
       migrationId,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppliedChange } from '../../agent/drivers/simulated.js';
+import type { AppliedChange } from '../../agent/drivers/simulated/state.js';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
-import { SimulatedDriver } from '../../agent/drivers/simulated.js';
+import { SimulatedDriver } from '../../agent/drivers/simulated/driver.js';
 import { PanelClient, PanelRefused } from '../../agent/panel-client.js';
 import { runTask } from '../../agent/task-runner.js';
 import { type ApiServer, startApiServer } from '../../api/server.js';

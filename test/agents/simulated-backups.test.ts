@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
-import { SimulatedDriver } from '../../agent/drivers/simulated.js';
+import { SimulatedDriver } from '../../agent/drivers/simulated/driver.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 
 /**

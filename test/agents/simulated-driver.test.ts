@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
-import { SimulatedDriver, simulatedFaultsPath } from '../../agent/drivers/simulated.js';
+import { SimulatedDriver } from '../../agent/drivers/simulated/driver.js';
+import { simulatedFaultsPath } from '../../agent/drivers/simulated/state.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 
 /** Faults armed while the simulated hypervisor runs, counted call by call. */

@@ -1,19 +1,9 @@
 import { CancellationScope, isCancellation, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { InstanceOperation } from '../../domain/instances/operations.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
+import type { OperationContext } from '../../domain/operation-context.js';
 import { describeFailure } from './failures.js';
 import { Saga } from './saga.js';
-import { bookkeeping, type StepTiming } from './steps.js';
-
-/** What every instance operation's workflow is given: the operation the service began. */
-export interface OperationContext {
-  readonly operationId: string;
-  readonly instanceId: string;
-  readonly hypervisorId: string;
-  readonly kind: InstanceOperation;
-  readonly correlationId: string | null;
-  readonly timing: StepTiming;
-}
+import { bookkeeping } from './steps.js';
 
 export interface OperationOutcome<T> {
   /**

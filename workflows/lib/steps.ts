@@ -6,20 +6,10 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { AgentTaskParams, AgentTaskResult, AgentTaskType } from '../../domain/agent-tasks.js';
+import type { StepTiming } from '../../domain/operation-context.js';
 
-/**
- * The named kinds of workflow step, each with its timeouts and retries chosen once, never per
- * call. An agent step waits in two stages: while its task is queued (the agent may be busy) the
- * worker keeps it alive, up to `pickupTimeoutMs`; once an agent has taken it, the agent's own
- * reports are its heartbeats, and a silent agent fails the attempt after `heartbeatTimeoutMs`,
- * so the retry policy queues the task again as a new attempt.
- */
-export interface StepTiming {
-  /** AGENT_TASK_HEARTBEAT_TIMEOUT_MS, passed in by whoever starts the workflow. */
-  readonly heartbeatTimeoutMs: number;
-  /** AGENT_TASK_PICKUP_TIMEOUT_MS: the longest a task may wait for an agent to take it. */
-  readonly pickupTimeoutMs: number;
-}
+// The named kinds of workflow step, each with its timeouts and retries chosen once, never per
+// call; how long an agent step waits comes with the run (domain/operation-context.ts StepTiming).
 
 /**
  * Database bookkeeping: quick, and retried until the database answers. Run as local activities,

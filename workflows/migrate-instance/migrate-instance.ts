@@ -15,9 +15,9 @@ import {
   type MigrationStrategy,
   TERMINAL_STATES,
 } from '../../domain/migrations/states.js';
+import type { OperationContext } from '../../domain/operation-context.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { describeFailure } from '../lib/failures.js';
-import type { OperationContext } from '../lib/operation.js';
 import { Saga } from '../lib/saga.js';
 import { agentStep, bookkeeping } from '../lib/steps.js';
 import {

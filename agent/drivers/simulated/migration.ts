@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { AgentTaskParams, AgentTaskType } from '../../domain/agent-tasks.js';
-import { DriverFailure, type TaskContext } from './driver.js';
-import type { SimulatedInstance } from './simulated.js';
+import type { AgentTaskParams, AgentTaskType } from '../../../domain/agent-tasks.js';
+import { DriverFailure, type TaskContext } from '../driver.js';
+import type { DiskContent, IncomingInstance, MigrationState, SimulatedInstance } from './state.js';
 
 /**
  * The simulated hypervisor's side of a migration. A disk is the instance's content descriptor;
@@ -9,31 +9,6 @@ import type { SimulatedInstance } from './simulated.js';
  * a real endpoint is where the receiver reads the bytes from; the receiver gets it only by
  * redeeming the migration's transfer token through the panel.
  */
-export interface IncomingInstance {
-  instance_id: string;
-  hostname: string;
-  cpu_cores: number;
-  memory_mb: number;
-  disk_mb: number;
-  /** What arrived, once the disk was transferred. */
-  disk: DiskContent | null;
-  network_ready: boolean;
-  defined: boolean;
-  started: boolean;
-}
-
-export interface DiskContent {
-  image: string;
-  hostname: string;
-  timezone: string;
-  root_password_sha256: string;
-  disk_generation: number;
-}
-
-export interface MigrationState {
-  instances: Record<string, SimulatedInstance>;
-  incoming?: Record<string, IncomingInstance>;
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 export const diskChecksum = (disk: DiskContent) =>

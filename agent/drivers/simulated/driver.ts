@@ -1,143 +1,30 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { z } from 'zod';
-import {
-  AGENT_TASK_TYPES,
-  AGENT_TASKS,
-  type AgentTaskParams,
-  type AgentTaskType,
-} from '../../domain/agent-tasks.js';
-import { type AgentConfig, FAULT_MODES, type FaultMode } from '../config.js';
-import { sleep } from '../panel-client.js';
-import { StateFile } from '../state-file.js';
+import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import type { AgentConfig, FaultMode } from '../../config.js';
+import { sleep } from '../../panel-client.js';
+import { StateFile } from '../../state-file.js';
 import {
   type Capacity,
   DriverFailure,
   type HypervisorDriver,
   type InstanceSample,
   type TaskContext,
-} from './driver.js';
+} from '../driver.js';
+import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import {
-  applyMigrationTask,
-  type IncomingInstance,
-  isMigrationTask,
-  type MigrationTaskType,
-} from './simulated-migration.js';
-
-export interface SimulatedInstance {
-  hostname: string;
-  cpu_cores: number;
-  memory_mb: number;
-  disk_mb: number;
-  image: string;
-  boot_order: string[];
-  ipv4: string | null;
-  ipv6: string | null;
-  power_state: 'running' | 'stopped';
-  created_at: string;
-  timezone: string;
-  /** What a test compares with the password the customer was shown; the password itself is not kept. */
-  root_password_sha256: string;
-  ssh_keys: string[];
-  /** How many times the disk was written from an image (1 after create). */
-  disk_generation: number;
-  last_rebuild_id: string | null;
-  /**
-   * The disk's content, in miniature: written by create and rebuild (or from a backup), a line
-   * added by each start and restart the panel asks for (what a guest's logs would write). Backups,
-   * snapshots and restores copy it, and their checksums are its SHA-256. Absent in state written
-   * before disks had content, and on an instance that arrived another way: see `#disk`.
-   */
-  disk?: string;
-  boots?: number;
-  /** Snapshots, kept beside the disk: they go with the instance. */
-  snapshots?: Record<string, SimulatedArtifact>;
-  /** Restores under way, by restore id: the restored disk beside the current one, then the old one kept aside. */
-  restores?: Record<string, SimulatedRestore>;
-}
-
-/** A backup or snapshot: the content copied, and the checksum computed while it was written. */
-export interface SimulatedArtifact {
-  instance_id: string;
-  content: string;
-  written_checksum: string;
-  size_mb: number;
-  created_at: string;
-}
-
-/** A restore: the restored disk written beside the current one; once swapped, the old one kept aside. */
-export interface SimulatedRestore {
-  staged: string;
-  previous: string | null;
-}
-
-/** The simulated location's backup store, shared by its agents (AGENT_SIM_BACKUP_DIR). */
-export interface SimulatedBackupStore {
-  backups: Record<string, SimulatedArtifact>;
-}
-
-/** An instance's disk with its content and the rest of its disk state filled in. */
-type DiskState = SimulatedInstance &
-  Required<Pick<SimulatedInstance, 'disk' | 'boots' | 'snapshots' | 'restores'>>;
-
-/** One change the simulated hypervisor applied, in order: what tests read to count effects. */
-export interface AppliedChange {
-  type: AgentTaskType;
-  instance_id: string;
-  detail: string;
-  at: string;
-}
-
-/**
- * A fault armed while the driver runs. It hits `times` calls of its task type in a row (default
- * 1), starting with the `nth` call counted from its arming (default 1: the very next one).
- */
-export interface ArmedFault {
-  readonly mode: FaultMode;
-  readonly nth?: number;
-  readonly times?: number;
-}
-
-/** An armed fault as the driver keeps it: calls to let through first, then calls to hit. */
-interface PendingFault {
-  id: string;
-  type: AgentTaskType;
-  mode: FaultMode;
-  skip: number;
-  remaining: number;
-}
-
-export interface SimulatedState {
-  instances: Record<string, SimulatedInstance>;
-  applied: AppliedChange[];
-  /** How often each task type's fault has fired, across restarts (for `times`). */
-  faults_fired: Partial<Record<AgentTaskType, number>>;
-  /** Faults armed at run time, kept across restarts so a crash fault does not fire again. */
-  armed_faults: PendingFault[];
-  /** Instances arriving by migration, by migration id (simulated-migration.ts). */
-  incoming?: Record<string, IncomingInstance>;
-}
-
-export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');
-export const simulatedBackupStorePath = (dir: string) => join(dir, 'simulated-backups.json');
-
-/**
- * Rehearsals arm faults in a running agent by adding entries to this file; the driver reads it
- * before every task and arms each entry (by `id`) once. Write it whole, by rename.
- */
-export const simulatedFaultsPath = (stateDir: string) => join(stateDir, 'faults.json');
-
-export const FaultsFile = z.array(
-  z.object({
-    id: z.string().min(1),
-    type: z.enum(AGENT_TASK_TYPES),
-    mode: z.enum(FAULT_MODES),
-    nth: z.number().int().positive().optional(),
-    times: z.number().int().positive().optional(),
-  }),
-);
-export type FaultsFileEntry = z.infer<typeof FaultsFile>[number];
+  type ArmedFault,
+  type DiskState,
+  FaultsFile,
+  type FaultsFileEntry,
+  type SimulatedArtifact,
+  type SimulatedBackupStore,
+  type SimulatedInstance,
+  type SimulatedState,
+  simulatedBackupStorePath,
+  simulatedFaultsPath,
+  simulatedStatePath,
+} from './state.js';
 
 /**
  * A hypervisor simulated in a local file: instances, their disks, power and addresses. It takes

@@ -1,0 +1,73 @@
+// The directions imports may take between the product's folders, checked by `npm run check`
+// (`depcruise`). Biome holds the rules about names (api/ and cli/ read repositories only, by
+// function name; workflows load only what Temporal's sandbox allows; SQL only in db/); this file
+// holds the rules about folders. Type-only imports count: a circle of types is still a circle.
+const PRODUCT = '^(activities|agent|api|cli|db|domain|platform|scripts|services|worker|workflows)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circle in the product code: each folder depends on the ones below it.',
+      from: { path: PRODUCT },
+      to: { circular: true },
+    },
+    {
+      name: 'activities-not-services',
+      severity: 'error',
+      comment:
+        'activities/ never import services/ (services start workflows, which call activities). ' +
+        'What both need lives below both: domain/, or a transactional record in db/records/.',
+      from: { path: '^activities/' },
+      to: { path: '^services/' },
+    },
+    {
+      name: 'domain-only-domain',
+      severity: 'error',
+      comment: 'domain/ holds the pure rules: it imports nothing of ours but domain/.',
+      from: { path: '^domain/' },
+      to: { path: PRODUCT, pathNot: '^domain/' },
+    },
+    {
+      name: 'agent-is-a-separate-process',
+      severity: 'error',
+      comment:
+        'agent/ speaks the Agent API and never the panel internals: it imports only its own ' +
+        'files, domain/ and platform/logger.ts.',
+      from: { path: '^agent/' },
+      to: { path: PRODUCT, pathNot: '^(agent/|domain/|platform/logger\\.ts$)' },
+    },
+    {
+      name: 'agent-packages',
+      severity: 'error',
+      comment: 'The agent is small to install: node built-ins and zod are all it uses.',
+      from: { path: '^agent/' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg'],
+        pathNot: 'node_modules/zod/',
+      },
+    },
+    {
+      name: 'api-cli-no-records',
+      severity: 'error',
+      comment: 'api/ and cli/ write through one service call: db/records/ is for services and activities.',
+      from: { path: '^(api|cli)/' },
+      to: { path: '^db/records/' },
+    },
+    {
+      name: 'no-test-code-in-product',
+      severity: 'error',
+      from: { path: PRODUCT },
+      to: { path: '^(test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|\\.data)/' },
+    tsPreCompilationDeps: true,
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

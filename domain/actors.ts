@@ -1,0 +1,10 @@
+/** Who asked: recorded in the activity log and on the operation. */
+export type Actor =
+  | { readonly type: 'user'; readonly userId: string }
+  | { readonly type: 'admin'; readonly userId: string }
+  | { readonly type: 'system'; readonly name: string };
+
+export const actorName = (actor: Actor): string =>
+  actor.type === 'system' ? `system:${actor.name}` : `${actor.type}:${actor.userId}`;
+
+export const actorUserId = (actor: Actor): string | null => (actor.type === 'system' ? null : actor.userId);
