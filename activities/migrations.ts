@@ -1,8 +1,10 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../db/database.js';
 import { recordActivity } from '../db/repositories/activity-log.js';
 import { findOperation, settleOperation } from '../db/repositories/instance-operations.js';
 import {
   annotateMigrationState,
+  IllegalMigrationTransition,
   moveInstanceToTarget,
   recordMigrationState,
   recordTransferEndpoint,
@@ -64,7 +66,7 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
     }
   }
 
-  return {
+  return failingLoudly({
     async recordMigrationState(change: MigrationStateChange): Promise<void> {
       if (change.annotate)
         return annotateMigrationState(db, change.migrationId, change.state, change.detail ?? {});
@@ -141,5 +143,24 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
         await recordMigrationState(trx, end.migrationId, 'ROLLED_BACK', end.detail, { finished: true });
       });
     },
-  };
+  });
+}
+
+/**
+ * A state write the machine does not allow is a bug, not a passing fault: the step fails at once,
+ * non-retryable, with the transition in its message, instead of being retried forever.
+ */
+function failingLoudly<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, activity] of Object.entries(activities))
+    wrapped[name] = async (...args: never[]) => {
+      try {
+        return await activity(...args);
+      } catch (error) {
+        if (error instanceof IllegalMigrationTransition)
+          throw ApplicationFailure.nonRetryable(error.message, 'MIGRATION_ILLEGAL_TRANSITION');
+        throw error;
+      }
+    };
+  return wrapped as T;
 }

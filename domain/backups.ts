@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors.js';
+import type { Verdict } from './errors.js';
 import { text } from './input-bounds.js';
 
 /**
@@ -80,8 +80,6 @@ export const SNAPSHOT_STATES_COUNTED = [
   'restoring',
   'deleting',
 ] as const satisfies readonly SnapshotState[];
-
-export type Verdict = { ok: true } | { ok: false; code: ErrorCode; detail: string };
 
 /** Why `action` may not be taken on a backup in `facts`, or ok. A protected backup is never deleted. */
 export function mayActOnBackup(

@@ -101,3 +101,6 @@ export class ApiError extends Error {
 }
 
 export const notFound = (): ApiError => new ApiError('SVC-RES-404');
+
+/** What a domain rule answers: allowed, or refused with a catalogue code and a customer-safe detail. */
+export type Verdict = { ok: true } | { ok: false; code: ErrorCode; detail: string };

@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import type { HypervisorFacts, InstanceFacts } from '../../domain/migrations/preflight.js';
-import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
+import {
+  type MigrationMode,
+  type MigrationState,
+  type MigrationStrategy,
+  statesBefore,
+} from '../../domain/migrations/states.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -207,7 +212,9 @@ export async function recordMigrationState(
     await db.transaction().execute((trx) => recordMigrationState(trx, migrationId, state, detail, fields));
     return;
   }
-  await db
+  // A compare-and-set on the states the machine allows before this one (domain/migrations/
+  // states.ts): a write the table does not allow changes nothing and fails loudly.
+  const updated = await db
     .updateTable('migrations')
     .set({
       state,
@@ -223,7 +230,19 @@ export async function recordMigrationState(
       ...(fields.finished ? { finished_at: sql`now()` } : {}),
     })
     .where('id', '=', migrationId)
-    .execute();
+    .where(
+      sql<boolean>`state = any(case when strategy = 'live' then ${statesBefore(state, 'live')}::text[] else ${statesBefore(state, 'cold')}::text[] end)`,
+    )
+    .returning('id')
+    .executeTakeFirst();
+  if (!updated) {
+    const found = await db
+      .selectFrom('migrations')
+      .select(['state'])
+      .where('id', '=', migrationId)
+      .executeTakeFirst();
+    throw new IllegalMigrationTransition(migrationId, found?.state, state);
+  }
   // A bookkeeping step may run twice (a local activity is at-least-once): the same state in a
   // row is one history line, its detail merged.
   await sql`
@@ -232,6 +251,18 @@ export async function recordMigrationState(
      where (select state from migration_events where migration_id = ${migrationId} order by id desc limit 1)
            is distinct from ${state}`.execute(db);
   if (Object.keys(detail).length > 0) await annotateMigrationState(db, migrationId, state, detail);
+}
+
+/** A write of a migration state that the state machine does not allow from the state it is in. */
+export class IllegalMigrationTransition extends Error {
+  constructor(
+    readonly migrationId: string,
+    readonly from: MigrationState | undefined,
+    readonly to: MigrationState,
+  ) {
+    super(`migration ${migrationId}: ${from ?? 'no such migration'} -> ${to} is not an allowed transition`);
+    this.name = 'IllegalMigrationTransition';
+  }
 }
 
 /** What a step found out (a checksum, the live downtime), added to its state's latest history line. */

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors.js';
+import type { Verdict } from '../errors.js';
 import type { InstanceStatus, PowerAction } from './statuses.js';
 
 /**
@@ -177,8 +177,6 @@ export interface RefusalFacts {
   readonly runningOperation: InstanceOperation | null;
   readonly migrating: boolean;
 }
-
-export type Verdict = { ok: true } | { ok: false; code: ErrorCode; detail: string };
 
 /** Why `operation` may not begin, in the order a caller can act on it; ok when it may. */
 export function mayBegin(operation: InstanceOperation, facts: RefusalFacts): Verdict {

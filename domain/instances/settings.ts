@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ErrorCode } from '../errors.js';
+import type { Verdict } from '../errors.js';
 import { text } from '../input-bounds.js';
 
 /**
@@ -73,8 +73,6 @@ export const timezone = z
 export const INSTANCE_SETTINGS = ['rename', 'hostname', 'timezone'] as const;
 export type InstanceSetting = (typeof INSTANCE_SETTINGS)[number];
 
-export type SettingsVerdict = { ok: true } | { ok: false; code: ErrorCode; detail: string };
-
 /**
  * Why a setting may not change now. A running operation may be carrying the old value to the
  * hypervisor (create and rebuild take the hostname and timezone), and a migration moves the
@@ -83,7 +81,7 @@ export type SettingsVerdict = { ok: true } | { ok: false; code: ErrorCode; detai
 export function maySettingChange(facts: {
   readonly operationRunning: boolean;
   readonly migrating: boolean;
-}): SettingsVerdict {
+}): Verdict {
   if (facts.migrating) {
     return {
       ok: false,

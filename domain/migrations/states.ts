@@ -74,28 +74,31 @@ export const ACTIVE_STATES: readonly MigrationState[] = MIGRATION_STATES.filter(
   (s) => !['COMPLETED', 'CLEANING_UP', 'CLEANED_UP', 'ROLLED_BACK'].includes(s),
 );
 
-/** Every allowed transition: SPEC.md's table, with the failure rows spelled out per state. */
+/**
+ * Every allowed transition: SPEC.md's table, with the failure rows spelled out per state. Every
+ * state at or after the point of no return fails into RECOVERY_REQUIRED, COMPLETED and
+ * CLEANING_UP included (a cleanup of the old source that failed waits for an operator's retry).
+ */
 export function allowedNext(state: MigrationState, strategy: MigrationStrategy): MigrationState[] {
   const path = happyPath(strategy);
   const at = path.indexOf(state);
   if (state === 'ROLLING_BACK') return ['ROLLED_BACK'];
   if (state === 'RECOVERY_REQUIRED') {
     // An operator's decision: retry the failed step (back into a step at or after the point of
-    // no return), record the target as authoritative (commit), or the source (rolled back).
+    // no return, or the cleanup of the old source after the commit), record the target as
+    // authoritative (commit), or the source (rolled back).
     return [
       ...path.slice(path.indexOf(pointOfNoReturn(strategy)), path.indexOf('COMMITTING') + 1),
+      'CLEANING_UP',
       'ROLLED_BACK',
     ];
   }
   if (at < 0 || TERMINAL_STATES.includes(state)) return [];
   const next = path[at + 1];
-  const onFailure: MigrationState[] =
-    state === 'COMPLETED' || state === 'CLEANING_UP'
-      ? []
-      : isPastPointOfNoReturn(state, strategy)
-        ? ['RECOVERY_REQUIRED']
-        : ['ROLLING_BACK'];
-  return [...(next ? [next] : []), ...onFailure];
+  const onFailure: MigrationState = isPastPointOfNoReturn(state, strategy)
+    ? 'RECOVERY_REQUIRED'
+    : 'ROLLING_BACK';
+  return [...(next ? [next] : []), onFailure];
 }
 
 export function mayTransition(
@@ -105,6 +108,15 @@ export function mayTransition(
 ): boolean {
   return allowedNext(from, strategy).includes(to);
 }
+
+/**
+ * The states a migration may be in when `to` is written: those the table allows before it, and
+ * `to` itself (a bookkeeping step may run twice, and a state's detail is added to it later).
+ */
+export const statesBefore = (to: MigrationState, strategy: MigrationStrategy): MigrationState[] => [
+  ...MIGRATION_STATES.filter((from) => mayTransition(from, to, strategy)),
+  to,
+];
 
 /** A recovery decision of an operator (SPEC.md §4 `recover --mark`). */
 export const RECOVERY_DECISIONS = ['retry', 'target_authoritative', 'source_authoritative'] as const;

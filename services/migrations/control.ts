@@ -2,8 +2,9 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { findMigration, type MigrationRecord } from '../../db/repositories/migrations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode, notFound } from '../../domain/errors.js';
-import { type RecoveryDecision, TERMINAL_STATES } from '../../domain/migrations/states.js';
+import { ApiError, ERROR_CATALOGUE, type ErrorCode, notFound, type Verdict } from '../../domain/errors.js';
+import { committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
+import type { RecoveryDecision } from '../../domain/migrations/states.js';
 import { recoverMigration, rollbackMigration } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
 
@@ -14,6 +15,10 @@ export async function getMigration(
   const migration = await findMigration(deps.db, migrationId);
   if (!migration) throw notFound();
   return migration;
+}
+
+function refuseUnless(verdict: Verdict): void {
+  if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
 }
 
 /** A refusal of the workflow's update validator comes back as its catalogue code. */
@@ -38,7 +43,7 @@ export async function rollBackMigration(
   request: { migrationId: string; kind: 'cancel' | 'rollback'; reason: string },
 ): Promise<MigrationRecord> {
   const migration = await getMigration(deps, request.migrationId);
-  if (TERMINAL_STATES.includes(migration.state)) throw new ApiError('MIGRATION_FINISHED');
+  refuseUnless(mayRollBack(migration, request.reason));
   try {
     await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
       deps.temporal.workflow.getHandle(migration.workflow_id).executeUpdate(rollbackMigration, {
@@ -61,7 +66,13 @@ export async function recoverMigrationWith(
   request: { migrationId: string; decision: RecoveryDecision; reason: string },
 ): Promise<MigrationRecord> {
   const migration = await getMigration(deps, request.migrationId);
-  if (migration.state !== 'RECOVERY_REQUIRED') throw new ApiError('MIGRATION_NOT_RECOVERABLE');
+  refuseUnless(
+    mayRecover(
+      { state: migration.state, committed: committedBefore(migration.failed_step) },
+      request.decision,
+      request.reason,
+    ),
+  );
   try {
     await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
       deps.temporal.workflow.getHandle(migration.workflow_id).executeUpdate(recoverMigration, {

@@ -5,6 +5,7 @@ import {
   isPastPointOfNoReturn,
   mayTransition,
   pointOfNoReturn,
+  statesBefore,
 } from '../../domain/migrations/states.js';
 
 /** SPEC.md §3's transition table, row by row, for both strategies. */
@@ -53,13 +54,35 @@ describe('the migration state machine', () => {
       'STARTING_TARGET',
       'VERIFYING_TARGET',
       'COMMITTING',
+      'CLEANING_UP',
       'ROLLED_BACK',
     ]);
     expect(allowedNext('RECOVERY_REQUIRED', 'cold')).toEqual([
       'STARTING_TARGET',
       'VERIFYING_TARGET',
       'COMMITTING',
+      'CLEANING_UP',
       'ROLLED_BACK',
     ]);
+  });
+
+  it('fails into RECOVERY_REQUIRED after the commit too: a failed cleanup waits for an operator', () => {
+    for (const strategy of ['live', 'cold'] as const) {
+      expect(allowedNext('COMPLETED', strategy)).toEqual(['CLEANING_UP', 'RECOVERY_REQUIRED']);
+      expect(allowedNext('CLEANING_UP', strategy)).toEqual(['CLEANED_UP', 'RECOVERY_REQUIRED']);
+    }
+  });
+
+  it('writes a state only from the states the table allows before it, or itself', () => {
+    expect(statesBefore('READY', 'live')).toEqual(['REQUESTED', 'READY']);
+    expect(statesBefore('LIVE_MIGRATING', 'live')).toEqual([
+      'DEFINING_TARGET',
+      'RECOVERY_REQUIRED',
+      'LIVE_MIGRATING',
+    ]);
+    expect(statesBefore('LIVE_MIGRATING', 'cold')).toEqual(['LIVE_MIGRATING']);
+    expect(statesBefore('ROLLED_BACK', 'cold')).toEqual(['ROLLING_BACK', 'RECOVERY_REQUIRED', 'ROLLED_BACK']);
+    expect(statesBefore('COMPLETED', 'cold')).toEqual(['COMMITTING', 'COMPLETED']);
+    expect(statesBefore('REQUESTED', 'live')).toEqual(['REQUESTED']);
   });
 });

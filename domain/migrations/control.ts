@@ -1,0 +1,61 @@
+import type { Verdict } from '../errors.js';
+import {
+  isPastPointOfNoReturn,
+  type MigrationState,
+  type MigrationStrategy,
+  type RecoveryDecision,
+  TERMINAL_STATES,
+} from './states.js';
+
+// What an administrator may do to a running migration (SPEC.md §4 cancel, rollback, recover).
+// The service asks before it calls the workflow, and the workflow's update validators ask again
+// against the run's own state, which is the authority while it runs.
+
+const ENDED: readonly MigrationState[] = [...TERMINAL_STATES, 'ROLLING_BACK', 'COMPLETED', 'CLEANING_UP'];
+
+/** Cancel and rollback: only before the point of no return, with a reason. */
+export function mayRollBack(
+  migration: { state: MigrationState; strategy: MigrationStrategy },
+  reason: string,
+): Verdict {
+  if (ENDED.includes(migration.state))
+    return { ok: false, code: 'MIGRATION_FINISHED', detail: `The migration is ${migration.state}.` };
+  if (isPastPointOfNoReturn(migration.state, migration.strategy))
+    return {
+      ok: false,
+      code: 'MIGRATION_PAST_POINT_OF_NO_RETURN',
+      detail: `The migration is ${migration.state}, past its point of no return; use recovery instead.`,
+    };
+  if (!reason.trim()) return { ok: false, code: 'SVC-REQ-400', detail: 'A reason is required.' };
+  return { ok: true };
+}
+
+/**
+ * An operator's recovery decision: only in RECOVERY_REQUIRED; recording an outcome needs a
+ * reason; once the commit made the target authoritative, only a retry (of the cleanup) is left.
+ */
+export function mayRecover(
+  migration: { state: MigrationState; committed: boolean },
+  decision: RecoveryDecision,
+  reason: string,
+): Verdict {
+  if (migration.state !== 'RECOVERY_REQUIRED')
+    return {
+      ok: false,
+      code: 'MIGRATION_NOT_RECOVERABLE',
+      detail: `The migration is ${migration.state}, not waiting for a recovery decision.`,
+    };
+  if (decision !== 'retry' && !reason.trim())
+    return { ok: false, code: 'SVC-REQ-400', detail: 'Recording an outcome needs a reason.' };
+  if (migration.committed && decision !== 'retry')
+    return {
+      ok: false,
+      code: 'SVC-REQ-400',
+      detail: 'The target is already authoritative: only a retry of the cleanup is possible.',
+    };
+  return { ok: true };
+}
+
+/** Whether a migration that failed at `failedStep` had committed: the target is authoritative. */
+export const committedBefore = (failedStep: string | null): boolean =>
+  failedStep === 'COMPLETED' || failedStep === 'CLEANING_UP';

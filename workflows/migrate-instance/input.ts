@@ -1,0 +1,25 @@
+import type { MigrationStrategy } from '../../domain/migrations/states.js';
+import type { OperationContext } from '../../domain/operation-context.js';
+
+/** What a migration's run is given by the service that requested it (services/migrations/request.ts). */
+export interface MigrateInstanceInput {
+  readonly migrationId: string;
+  readonly operation: OperationContext;
+  readonly sourceHypervisorId: string;
+  readonly targetHypervisorId: string;
+  readonly strategy: MigrationStrategy;
+  readonly instance: {
+    readonly hostname: string;
+    readonly cpu_cores: number;
+    readonly memory_mb: number;
+    readonly disk_mb: number;
+    readonly ipv4: string | null;
+    readonly ipv6: string | null;
+    /** Whether the guest ran when the migration was requested: it runs on the target after. */
+    readonly running: boolean;
+  };
+  /** The root disk's transfer token, sealed: it is opened only in the target's task. */
+  readonly transferToken: string;
+  readonly leaseTtlMs: number;
+  readonly retainSourceMs: number;
+}
