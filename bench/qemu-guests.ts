@@ -5,6 +5,7 @@
  * serial console), and per live migration its total time (request to COMPLETED), the memory move
  * alone (the LIVE_MIGRATING step) and QEMU's downtime.
  */
+
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,8 @@ import { join } from 'node:path';
 import { probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
 import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { guestFiles, guestPid } from '../agent/drivers/qemu/guest-process.js';
-import { type QemuState, qemuStatePath } from '../agent/drivers/qemu.js';
+import type { QemuState } from '../agent/drivers/qemu/state.js';
+import { qemuStatePath } from '../agent/drivers/qemu/state.js';
 import type { Database } from '../db/database.js';
 import { createCredential } from '../db/repositories/credentials.js';
 import { findHypervisor, insertHypervisor } from '../db/repositories/hypervisors.js';

@@ -1,8 +1,4 @@
-export interface Resources {
-  readonly cpu_cores: number;
-  readonly memory_mb: number;
-  readonly disk_mb: number;
-}
+import { fitsIn, type Resources } from './capacity.js';
 
 /** A hypervisor as placement sees it: its state, its size, and what active reservations hold. */
 export interface PlacementCandidate {
@@ -23,10 +19,7 @@ const free = (c: PlacementCandidate): Resources => ({
   disk_mb: c.total.disk_mb - c.reserved.disk_mb,
 });
 
-export const fits = (c: PlacementCandidate, need: Resources): boolean => {
-  const left = free(c);
-  return left.cpu_cores >= need.cpu_cores && left.memory_mb >= need.memory_mb && left.disk_mb >= need.disk_mb;
-};
+export const fits = (c: PlacementCandidate, need: Resources): boolean => fitsIn(free(c), need);
 
 /**
  * Where an instance may go: hypervisors of its location that are online, not in maintenance, and

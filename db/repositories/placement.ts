@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { PlacementCandidate, Resources } from '../../domain/placement.js';
+import type { Resources } from '../../domain/capacity.js';
+import type { PlacementCandidate } from '../../domain/placement.js';
 import type { Database } from '../database.js';
 
 interface CandidateRow {

@@ -1,4 +1,5 @@
-import { fits, type Resources } from '../placement.js';
+import type { Resources } from '../capacity.js';
+import { fits } from '../placement.js';
 import type { MigrationMode, MigrationStrategy } from './states.js';
 
 /**

@@ -13,8 +13,9 @@ import { lockCandidate, placementCandidates, reserveCapacity } from '../../db/re
 import { hitRateLimit } from '../../db/repositories/rate-limits.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
 import type { Actor } from '../../domain/actors.js';
+import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
-import { fits, noPlacementDetail, placementFor, type Resources } from '../../domain/placement.js';
+import { fits, noPlacementDetail, placementFor } from '../../domain/placement.js';
 import type { ServiceDeps } from '../context.js';
 import { type IdempotentAnswer, idempotently, requestHash } from '../idempotency.js';
 import { launchOperation, recordPlannedOperation } from './operations.js';

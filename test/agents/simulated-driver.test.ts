@@ -156,3 +156,30 @@ describe('the faults file', () => {
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+describe('the simulated hypervisor’s capacity', () => {
+  it('holds room for a guest arriving by migration from its preparation, once per migration', async () => {
+    const { driver } = newDriver({
+      AGENT_CAPACITY: JSON.stringify({ cpu_cores: 4, memory_mb: 4096, disk_mb: 10_000 }),
+    });
+    const arriving = { cpu_cores: 2, memory_mb: 2048, disk_mb: 4096 };
+    const prepare = (migrationId: string) => ({
+      migration_id: migrationId,
+      instance_id: randomUUID(),
+      hostname: 'moving.example.test',
+      ...arriving,
+    });
+    const first = randomUUID();
+    expect(await call(driver, 'migration.prepare_target', prepare(first))).toBe('ok');
+    expect(driver.freeCapacity()).toEqual({ cpu_cores: 2, memory_mb: 2048, disk_mb: 5904 });
+    // The same preparation again holds no more room; a second arrival takes what is left.
+    expect(await call(driver, 'migration.prepare_target', prepare(first))).toBe('ok');
+    expect(driver.freeCapacity()).toEqual({ cpu_cores: 2, memory_mb: 2048, disk_mb: 5904 });
+    expect(await call(driver, 'migration.prepare_target', prepare(randomUUID()))).toBe('ok');
+    expect(driver.freeCapacity()).toEqual({ cpu_cores: 0, memory_mb: 0, disk_mb: 1808 });
+    expect(await call(driver, 'migration.prepare_target', prepare(randomUUID()))).toBe(
+      'INSUFFICIENT_CAPACITY (final)',
+    );
+    expect(await call(driver, 'instance.create', createParams())).toBe('INSUFFICIENT_CAPACITY (final)');
+  });
+});

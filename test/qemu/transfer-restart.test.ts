@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { QemuDriver } from '../../agent/drivers/qemu.js';
+import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { createParams, qemuAccelerator, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
 

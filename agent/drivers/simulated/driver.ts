@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import { fitsIn, freeCapacity } from '../../../domain/capacity.js';
 import type { AgentConfig, FaultMode } from '../../config.js';
 import { sleep } from '../../panel-client.js';
 import { StateFile } from '../../state-file.js';
@@ -95,17 +96,10 @@ export class SimulatedDriver implements HypervisorDriver {
     return result;
   }
 
+  /** The host's size less its instances and the guests arriving by migration (domain/capacity.ts). */
   freeCapacity(): Capacity {
-    const used = Object.values(this.#state.instances).reduce(
-      (sum, i) => ({ cpu: sum.cpu + i.cpu_cores, mem: sum.mem + i.memory_mb, disk: sum.disk + i.disk_mb }),
-      { cpu: 0, mem: 0, disk: 0 },
-    );
-    const total = this.config.AGENT_CAPACITY;
-    return {
-      cpu_cores: Math.max(0, total.cpu_cores - used.cpu),
-      memory_mb: Math.max(0, total.memory_mb - used.mem),
-      disk_mb: Math.max(0, total.disk_mb - used.disk),
-    };
+    const arriving = Object.values(this.#state.incoming ?? {}).filter((i) => !i.started);
+    return freeCapacity(this.config.AGENT_CAPACITY, [...Object.values(this.#state.instances), ...arriving]);
   }
 
   sample(now: Date): InstanceSample[] {
@@ -141,12 +135,9 @@ export class SimulatedDriver implements HypervisorDriver {
     params: unknown,
     ctx: TaskContext,
   ): Promise<Record<string, unknown>> {
-    const applied = await applyMigrationTask(this.#state, type, params, ctx, (need) => {
-      const free = this.freeCapacity();
-      return (
-        free.cpu_cores >= need.cpu_cores && free.memory_mb >= need.memory_mb && free.disk_mb >= need.disk_mb
-      );
-    });
+    const applied = await applyMigrationTask(this.#state, type, params, ctx, (need) =>
+      fitsIn(this.freeCapacity(), need),
+    );
     if (applied.detail) this.#record(type, applied.instanceId, applied.detail);
     else this.#file.write(this.#state);
     return applied.result;
@@ -192,8 +183,7 @@ export class SimulatedDriver implements HypervisorDriver {
   #create(p: AgentTaskParams<'instance.create'>) {
     const existing = this.#state.instances[p.instance_id];
     if (existing) return { power_state: existing.power_state };
-    const free = this.freeCapacity();
-    if (free.cpu_cores < p.cpu_cores || free.memory_mb < p.memory_mb || free.disk_mb < p.disk_mb) {
+    if (!fitsIn(this.freeCapacity(), p)) {
       throw new DriverFailure(
         'INSUFFICIENT_CAPACITY',
         'the hypervisor lacks the capacity for this instance',

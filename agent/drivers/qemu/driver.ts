@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import {
+  type Capacity,
+  DriverFailure,
+  type HypervisorDriver,
+  type InstanceSample,
+  type TaskContext,
+} from '../driver.js';
+import { chooseAccelerator } from './accelerator.js';
+import { artifactTask } from './artifact-tasks.js';
+import { ArtifactShelf } from './artifacts.js';
+import { createGuest, rebuildGuest } from './create.js';
+import { guestAlive } from './guest-process.js';
+import { type QemuConfig, QemuGuests } from './guests.js';
+import { guestImage } from './images.js';
+import { GuestMetrics } from './metrics.js';
+import { MigrationSource } from './migration-source.js';
+import {
+  defineTarget,
+  discardTarget,
+  prepareTarget,
+  setNetworkReady,
+  startTarget,
+  transferDisk,
+  verifyDisk,
+} from './migration-target.js';
+import { setPassword } from './password.js';
+import { settlePendingReset } from './pending-password.js';
+import { deleteGuest, powerGuest } from './power.js';
+import type { QemuState } from './state.js';
+
+type Params = Record<string, unknown>;
+type Handler = (p: Params, ctx: TaskContext) => Promise<Record<string, unknown>>;
+
+/**
+ * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
+ * the guest image's base disk. Everything it knows is in files under AGENT_STATE_DIR (its state
+ * file, and per guest its directory with the pid file and QMP socket), so a restarted agent finds
+ * its guests running where it left them. Every task is idempotent: it looks at what is there
+ * (the disk, the process) before it changes anything. The tasks are in the files beside this one,
+ * by group; this class holds them together, one task per guest at a time.
+ */
+export class QemuDriver implements HypervisorDriver {
+  readonly #guests: QemuGuests;
+  readonly #source: MigrationSource;
+  readonly #metrics: GuestMetrics;
+  /** The location's backup store: agents of a location share it (AGENT_QEMU_BACKUP_DIR). */
+  readonly #backups: ArtifactShelf;
+  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #tasks: Partial<Record<AgentTaskType, Handler>>;
+
+  private constructor(guests: QemuGuests) {
+    const { config } = guests;
+    this.#guests = guests;
+    this.#source = new MigrationSource(guests);
+    this.#metrics = new GuestMetrics(guests.state);
+    this.#backups = new ArtifactShelf(
+      config.AGENT_QEMU_BACKUP_DIR ?? join(config.AGENT_STATE_DIR, 'backups'),
+      {
+        code: 'BACKUP_NOT_FOUND',
+        message: 'the backup is not in the store',
+      },
+    );
+    const source = this.#source;
+    const as = <T extends AgentTaskType>(p: Params) => p as AgentTaskParams<T>;
+    this.#tasks = {
+      'instance.create': (p) => createGuest(guests, this.#backups, as<'instance.create'>(p)),
+      'instance.power': (p) => powerGuest(guests, as<'instance.power'>(p)),
+      'instance.delete': (p) => deleteGuest(guests, as<'instance.delete'>(p)),
+      'instance.rebuild': (p) => rebuildGuest(guests, as<'instance.rebuild'>(p)),
+      'instance.set_password': (p, ctx) => setPassword(guests, as<'instance.set_password'>(p), ctx),
+      'hypervisor.probe': async () => ({ instances: Object.keys(guests.state.instances).length }),
+      'migration.prepare_target': (p) => prepareTarget(guests, as<'migration.prepare_target'>(p)),
+      'disk.export': (p) => source.exportDisk(as<'disk.export'>(p)),
+      'disk.transfer': (p, ctx) => transferDisk(guests, as<'disk.transfer'>(p), ctx),
+      'disk.verify': (p) => verifyDisk(guests, as<'disk.verify'>(p)),
+      'network.prepare': async (p) => setNetworkReady(guests, String(p.migration_id), true),
+      'network.release': async (p) => setNetworkReady(guests, String(p.migration_id), false),
+      'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
+      'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
+      'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),
+      'migration.verify_target': async (p) => ({
+        power_state: await guests.powerState(guests.existing(String(p.instance_id)).dir),
+      }),
+      'migration.discard_target': (p) => discardTarget(guests, as<'migration.discard_target'>(p)),
+      'migration.cleanup_source': (p) => source.cleanupSource(as<'migration.cleanup_source'>(p)),
+    };
+  }
+
+  /** The driver, once QEMU and the guest image are found and the accelerator chosen. */
+  static async start(config: QemuConfig): Promise<QemuDriver> {
+    const image = guestImage(config.AGENT_QEMU_IMAGE_DIR);
+    if (!image)
+      throw new Error(
+        `no guest image in ${config.AGENT_QEMU_IMAGE_DIR}: build it with scripts/guest-image.sh`,
+      );
+    const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, image.kernel);
+    const driver = new QemuDriver(new QemuGuests(config, image, acceleration));
+    const { state } = driver.#guests;
+    // Guests that booted while their agent was away may have applied a waiting reset meanwhile.
+    for (const [id, instance] of Object.entries(state.instances))
+      if (!settlePendingReset(instance.dir) && guestAlive(instance.dir))
+        driver.#guests.watchPendingReset(id, instance);
+    // Endpoints handed out before a restart name this port: the listener comes back on it.
+    if (Object.keys(state.exports).length > 0) await driver.#source.openChannel();
+    return driver;
+  }
+
+  /** What the guests run under, and why (AGENT_QEMU_ACCEL, the probe). */
+  get acceleration() {
+    return this.#guests.acceleration;
+  }
+
+  /** The driver's state as it stands (for tests and operators). */
+  snapshot(): QemuState {
+    return structuredClone(this.#guests.state);
+  }
+
+  /** The directory of an instance's guest: its disk, console log, QMP socket. */
+  guestDir(instanceId: string): string | undefined {
+    return this.#guests.state.instances[instanceId]?.dir;
+  }
+
+  close(): void {
+    this.#source.close();
+    this.#guests.close();
+  }
+
+  async execute(type: AgentTaskType, rawParams: unknown, ctx: TaskContext): Promise<Record<string, unknown>> {
+    const parsed = AGENT_TASKS[type].params.safeParse(rawParams);
+    if (!parsed.success) throw new DriverFailure('INVALID_PARAMS', parsed.error.message, false);
+    const p = parsed.data as Params;
+    // Tasks on one guest run one at a time; guests do not wait for each other.
+    const key = String(p.instance_id ?? type);
+    const previous = this.#locks.get(key) ?? Promise.resolve();
+    const current = previous.catch(() => undefined).then(() => this.#run(type, p, ctx));
+    this.#locks.set(key, current);
+    try {
+      return await current;
+    } finally {
+      if (this.#locks.get(key) === current) this.#locks.delete(key);
+    }
+  }
+
+  freeCapacity(): Capacity {
+    return this.#guests.freeCapacity();
+  }
+
+  sample(now: Date): InstanceSample[] {
+    return this.#metrics.sample(now);
+  }
+
+  #run(type: AgentTaskType, p: Params, ctx: TaskContext): Promise<Record<string, unknown>> {
+    const artifactWork = artifactTask(this.#guests, this.#backups, type, p);
+    if (artifactWork) return artifactWork;
+    const handler = this.#tasks[type];
+    if (!handler) throw new DriverFailure('NOT_SUPPORTED', `the QEMU driver does not run ${type} yet`, false);
+    return handler(p, ctx);
+  }
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { DriverFailure, type TaskContext } from '../driver.js';
+import { askGuest, GuestChannelSilent } from './guest-channel.js';
+import { guestAlive, guestFiles } from './guest-process.js';
+import type { QemuGuests } from './guests.js';
+import {
+  dropPendingReset,
+  keepPendingReset,
+  pendingReset,
+  receivePendingReset,
+  settlePendingReset,
+} from './pending-password.js';
+import { passwordSalt, sha512Crypt } from './sha512-crypt.js';
+import type { QemuExport, QemuIncoming, QemuInstance } from './state.js';
+import type { PasswordHandoff } from './transfer-channel.js';
+
+/**
+ * How long a password set waits for the guest to answer on its channel: a guest just started
+ * answers once booted, which under TCG takes seconds.
+ */
+const GUEST_CHANNEL_WAIT_MS = 60_000;
+
+/**
+ * The root password, hashed here (SHA-512 crypt), so the plaintext goes no further than this
+ * process. The salt is keyed per guest, so the same password delivered twice leaves the same
+ * line and reports no change. A running guest writes it into the /etc/shadow on its disk when
+ * the hash reaches it through its channel. A stopped guest's waits in its directory for its next
+ * boot (fw_cfg), which applies it once: starting someone's guest to change it, or editing its
+ * filesystem from the host, would be worse. The newest reset wins: a waiting one is replaced by
+ * the next made while stopped, and dropped by one made over the channel (the boot applied it
+ * before the channel opened).
+ */
+export async function setPassword(
+  guests: QemuGuests,
+  p: AgentTaskParams<'instance.set_password'>,
+  ctx: TaskContext,
+) {
+  const instance = guests.existing(p.instance_id);
+  settlePendingReset(instance.dir);
+  const hash = passwordHash(guests, instance, p.root_password);
+  if (!guestAlive(instance.dir)) return keepPendingReset(instance.dir, hash);
+  const answer = await askGuest(
+    instance.dir,
+    { verb: 'set-password', user: 'root', argument: hash },
+    { timeoutMs: GUEST_CHANNEL_WAIT_MS, signal: ctx.signal },
+  ).catch((error: Error) => {
+    if (error instanceof GuestChannelSilent)
+      throw new DriverFailure('GUEST_CHANNEL_SILENT', error.message, true);
+    throw error;
+  });
+  if (!answer.ok) throw new DriverFailure('GUEST_REFUSED', `the guest said: ${answer.detail}`, false);
+  dropPendingReset(instance.dir);
+  return { changed: answer.detail === 'changed' };
+}
+
+function passwordHash(guests: QemuGuests, instance: QemuInstance, password: string): string {
+  if (!instance.password_key) {
+    instance.password_key = randomBytes(32).toString('hex');
+    guests.save();
+  }
+  return sha512Crypt(password, passwordSalt(instance.password_key, password));
+}
+
+/**
+ * The first password of a new disk, hashed, where the guest's first boot reads it (QEMU's
+ * fw_cfg): the guest writes it into its /etc/shadow when the disk has none yet, so a later reset
+ * is never undone by a reboot. A disk restored from a backup keeps the backup's.
+ */
+export function writeFirstPassword(guests: QemuGuests, instance: QemuInstance, password: string): void {
+  writeFileSync(guestFiles(instance.dir).rootHash, passwordHash(guests, instance, password), { mode: 0o600 });
+}
+
+/**
+ * What the guest's root password needs besides its disk, for a migration's target (see
+ * PasswordHandoffBody): a disk that never booted needs its first password's hash, a guest reset
+ * while stopped its waiting reset. Served to the holder of the endpoint's secret only, like the disk.
+ */
+export function passwordHandoff(guests: QemuGuests, offered: QemuExport): PasswordHandoff | undefined {
+  const instance = guests.state.instances[offered.instance_id];
+  const dir = offered.dir ?? instance?.dir;
+  if (!dir || !existsSync(dir)) return undefined;
+  settlePendingReset(dir);
+  const { rootHash } = guestFiles(dir);
+  return {
+    first_boot_hash: existsSync(rootHash) ? readFileSync(rootHash, 'utf8').trim() : null,
+    pending_reset: pendingReset(dir) ?? null,
+    password_key: (instance?.dir === dir ? instance.password_key : undefined) ?? null,
+  };
+}
+
+/** The source's handoff, put where the arriving guest's boots read it. */
+export function receivePasswordHandoff(
+  guests: QemuGuests,
+  incoming: QemuIncoming,
+  handoff: PasswordHandoff,
+): void {
+  const { rootHash } = guestFiles(incoming.dir);
+  if (handoff.first_boot_hash) writeFileSync(rootHash, handoff.first_boot_hash, { mode: 0o600 });
+  else rmSync(rootHash, { force: true });
+  if (handoff.pending_reset) receivePendingReset(incoming.dir, handoff.pending_reset);
+  else dropPendingReset(incoming.dir);
+  incoming.password_key = handoff.password_key;
+  incoming.password_received = true;
+  guests.save();
+}

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { IncomingPorts } from './transfer-channel.js';
+
+// What the QEMU driver keeps in its state file (AGENT_STATE_DIR/qemu-hypervisor.json): with the
+// guests' own directories, everything a restarted agent needs to find its guests again.
+
+export interface QemuInstance {
+  /** Where its disk, QMP socket, pid file and console log are. */
+  dir: string;
+  hostname: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  image: string;
+  created_at: string;
+  last_rebuild_id: string | null;
+  /**
+   * Keys the salt of the root password's hash (see passwordSalt); made at the first password set
+   * here, so older state has none.
+   */
+  password_key?: string;
+}
+
+/** A guest arriving by migration, by migration id. */
+export interface QemuIncoming {
+  instance_id: string;
+  hostname: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  dir: string;
+  /** Learnt once, by redeeming the transfer token; kept for the final sync of a cold move. */
+  endpoint: string | null;
+  checksum: string | null;
+  network_ready: boolean;
+  defined: boolean;
+  started: boolean;
+  /** Where the waiting guest listens, once started for a live move (said again if the task repeats). */
+  listening?: IncomingPorts;
+  /**
+   * Whether the source's password handoff (the hashes for boots the guest has not had yet) is in
+   * the guest's directory here; the key of its salts waits here for the instance.
+   */
+  password_received?: boolean;
+  password_key?: string | null;
+}
+
+/** A disk offered to a migration's target, by migration id. */
+export interface QemuExport {
+  instance_id: string;
+  secret: string;
+  path: string;
+  checksum: string;
+  /** A running guest's copy is of a moment; once the guest is stopped, a fresh one is taken. */
+  of_running_guest: boolean;
+  /** Where the target's guest waits for the live migration, once it said so. */
+  target: IncomingPorts | null;
+  downtime_ms: number | null;
+  /**
+   * The guest's directory when its disk was offered: the copy the cleanup removes, even if the
+   * instance has come back here by another migration since.
+   */
+  dir?: string;
+}
+
+export interface QemuState {
+  instances: Record<string, QemuInstance>;
+  incoming: Record<string, QemuIncoming>;
+  exports: Record<string, QemuExport>;
+  channel_port: number | null;
+}
+
+export const qemuStatePath = (stateDir: string) => join(stateDir, 'qemu-hypervisor.json');
