@@ -37,6 +37,13 @@ export const notFoundResponse = {
   404: errorResponse('Unknown, foreign or malformed identifier (SVC-RES-404).'),
 };
 export const conflictResponse = (description: string) => ({ 409: errorResponse(description) });
+/** A write that starts or signals a workflow, refused while Temporal cannot be reached. */
+export const workflowUnavailableResponse = {
+  503: errorResponse('The workflow service is unavailable (SVC-SYS-503); nothing changed.'),
+};
+/** Why an operation on an instance may be refused while another holds it. */
+export const INSTANCE_BUSY =
+  'another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING).';
 /** Routes that take no credential accept only small bodies. */
 export const unauthenticatedBodyLimitResponse = {
   413: errorResponse('A request body larger than UNAUTHENTICATED_BODY_LIMIT_BYTES (SVC-REQ-413).'),

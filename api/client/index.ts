@@ -2,26 +2,37 @@ import { requireClientKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
 import * as listImages from './images/list.js';
-import * as backupActions from './instances/backup-actions.js';
-import * as restoreBackupAsNew from './instances/backup-restore-new.js';
-import * as backupSchedules from './instances/backup-schedules.js';
-import * as backups from './instances/backups.js';
+import * as instanceActivity from './instances/activity.js';
+import * as createBackupSchedule from './instances/backup-schedules/create.js';
+import * as deleteBackupSchedule from './instances/backup-schedules/delete.js';
+import * as listBackupSchedules from './instances/backup-schedules/list.js';
+import * as updateBackupSchedule from './instances/backup-schedules/update.js';
+import * as createBackup from './instances/backups/create.js';
+import * as deleteBackup from './instances/backups/delete.js';
+import * as listBackups from './instances/backups/list.js';
+import * as protectBackup from './instances/backups/protect.js';
+import * as restoreBackup from './instances/backups/restore.js';
+import * as restoreBackupAsNew from './instances/backups/restore-new.js';
+import * as verifyBackup from './instances/backups/verify.js';
 import * as createInstance from './instances/create.js';
 import * as deleteInstance from './instances/delete.js';
 import * as instanceDiagnostics from './instances/diagnostics.js';
-import * as instanceHistory from './instances/history.js';
 import * as listInstances from './instances/list.js';
 import * as instanceMetrics from './instances/metrics.js';
-import * as regeneratePassword from './instances/password-regenerate.js';
-import * as showPassword from './instances/password-show.js';
 import * as powerInstance from './instances/power.js';
 import * as rebuildInstance from './instances/rebuild.js';
-import * as changeHostname from './instances/settings-hostname.js';
-import * as renameInstance from './instances/settings-rename.js';
-import * as changeTimezone from './instances/settings-timezone.js';
+import * as changeHostname from './instances/settings/hostname.js';
+import * as regeneratePassword from './instances/settings/password-regenerate.js';
+import * as showPassword from './instances/settings/password-show.js';
+import * as renameInstance from './instances/settings/rename.js';
+import * as changeTimezone from './instances/settings/timezone.js';
 import * as showInstance from './instances/show.js';
-import * as snapshots from './instances/snapshots.js';
+import * as createSnapshot from './instances/snapshots/create.js';
+import * as deleteSnapshot from './instances/snapshots/delete.js';
+import * as listSnapshots from './instances/snapshots/list.js';
+import * as restoreSnapshot from './instances/snapshots/restore.js';
 import * as instanceSsh from './instances/ssh.js';
+import * as instanceTasks from './instances/tasks.js';
 import * as createSshKey from './ssh-keys/create.js';
 import * as deleteSshKey from './ssh-keys/delete.js';
 import * as listSshKeys from './ssh-keys/list.js';
@@ -31,15 +42,48 @@ import * as updateSshKey from './ssh-keys/update.js';
 export function clientApi() {
   const app = createApiRouter();
   app.use('*', requireClientKey, limitAuthenticatedBody);
-  // Account-level paths first: registered after `/{cloudInstance}`, `/images` would be taken for an id.
-  for (const route of [listImages, listSshKeys, createSshKey, updateSshKey, deleteSshKey])
-    route.register(app);
-  for (const route of [listInstances, showInstance, powerInstance, instanceMetrics]) route.register(app);
-  for (const route of [instanceSsh, renameInstance, changeHostname, changeTimezone]) route.register(app);
-  for (const route of [createInstance, deleteInstance, rebuildInstance, showPassword, regeneratePassword])
-    route.register(app);
-  for (const route of [instanceHistory, instanceDiagnostics]) route.register(app);
-  for (const route of [backups, backupActions, restoreBackupAsNew, backupSchedules, snapshots])
-    route.register(app);
+  const routes = [
+    // Account-level paths first: registered after `/{cloudInstance}`, `/images` would be taken for an id.
+    listImages,
+    listSshKeys,
+    createSshKey,
+    updateSshKey,
+    deleteSshKey,
+    // Instances.
+    listInstances,
+    createInstance,
+    showInstance,
+    deleteInstance,
+    powerInstance,
+    rebuildInstance,
+    instanceMetrics,
+    instanceActivity,
+    instanceTasks,
+    instanceDiagnostics,
+    instanceSsh,
+    // Settings.
+    renameInstance,
+    changeHostname,
+    changeTimezone,
+    showPassword,
+    regeneratePassword,
+    // Backups, their schedules, snapshots.
+    listBackups,
+    createBackup,
+    restoreBackup,
+    restoreBackupAsNew,
+    verifyBackup,
+    protectBackup,
+    deleteBackup,
+    listBackupSchedules,
+    createBackupSchedule,
+    updateBackupSchedule,
+    deleteBackupSchedule,
+    listSnapshots,
+    createSnapshot,
+    restoreSnapshot,
+    deleteSnapshot,
+  ];
+  for (const route of routes) route.register(app);
   return app;
 }

@@ -6,11 +6,11 @@ import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
-  ErrorEnvelope,
   jsonBody,
   jsonContent,
   notFoundResponse,
   uuidParam,
+  workflowUnavailableResponse,
 } from '../../schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
 import { z } from '../../zod.js';
@@ -43,10 +43,7 @@ const route = createRoute({
     ...commonErrors,
     ...notFoundResponse,
     ...conflictResponse('The migration is not in RECOVERY_REQUIRED (MIGRATION_NOT_RECOVERABLE).'),
-    503: {
-      description: 'The workflow service is unavailable (SVC-SYS-503); nothing changed.',
-      content: { 'application/json': { schema: ErrorEnvelope } },
-    },
+    ...workflowUnavailableResponse,
   },
 });
 

@@ -1,13 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findInstanceDiagnostics } from '../../../db/repositories/instance-operations.js';
-import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
 import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { z } from '../../zod.js';
+import { callersInstance } from './callers-instance.js';
 
 const DiagnosticsEnvelope = z
   .object({
@@ -54,8 +53,7 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { db } = c.get('deps');
-    const instance = await findInstanceOfUser(db, customerId(c), c.req.valid('param').cloudInstance);
-    if (!instance) throw notFound();
+    const instance = await callersInstance(c, c.req.valid('param').cloudInstance);
     const facts = await findInstanceDiagnostics(db, instance.id);
     if (!facts) throw notFound();
     const failure = facts.lastFailure;

@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceOfUser } from '../../../db/repositories/instances.js';
 import { listSamples } from '../../../db/repositories/metrics.js';
-import { ApiError, notFound } from '../../../domain/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { z } from '../../zod.js';
+import { callersInstance } from './callers-instance.js';
 
 const MAX_SAMPLES = 2000;
 const DEFAULT_WINDOW_MS = 60 * 60 * 1000;
@@ -62,8 +61,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         fields: [{ field: 'since', detail: 'since must not be after until.' }],
       });
     }
-    const instance = await findInstanceOfUser(db, customerId(c), cloudInstance);
-    if (!instance) throw notFound();
+    const instance = await callersInstance(c, cloudInstance);
     const rows = await listSamples(db, instance.id, since, until, MAX_SAMPLES);
     return c.json(
       {

@@ -6,11 +6,11 @@ import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
-  ErrorEnvelope,
   jsonBody,
   jsonContent,
   notFoundResponse,
   uuidParam,
+  workflowUnavailableResponse,
 } from '../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
 import { z } from '../../zod.js';
@@ -38,10 +38,7 @@ const route = createRoute({
       'Not allowed in the current status, or the instance is not placed yet (SVC-CONFLICT-409); another ' +
         'operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING).',
     ),
-    503: {
-      description: 'The workflow service is unavailable (SVC-SYS-503); nothing changed.',
-      content: { 'application/json': { schema: ErrorEnvelope } },
-    },
+    ...workflowUnavailableResponse,
   },
 });
 

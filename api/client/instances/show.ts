@@ -1,10 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceOfUser } from '../../../db/repositories/instances.js';
-import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+import { callersInstance } from './callers-instance.js';
 
 const route = createRoute({
   method: 'get',
@@ -22,8 +20,6 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { cloudInstance } = c.req.valid('param');
-    const row = await findInstanceOfUser(c.get('deps').db, customerId(c), cloudInstance);
-    if (!row) throw notFound();
-    return c.json(serializeInstance(row), 200);
+    return c.json(serializeInstance(await callersInstance(c, cloudInstance)), 200);
   });
 }

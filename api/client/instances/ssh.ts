@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findOsFamilyOfInstance } from '../../../db/repositories/images.js';
-import { findInstanceOfUser, listInstanceSshKeys } from '../../../db/repositories/instances.js';
-import { notFound } from '../../../domain/errors.js';
+import { listInstanceSshKeys } from '../../../db/repositories/instances.js';
 import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { SshConnectionEnvelope, serializeSshConnection } from '../../serializers/ssh-connection.js';
+import { callersInstance } from './callers-instance.js';
 
 const route = createRoute({
   method: 'get',
@@ -29,8 +28,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { cloudInstance } = c.req.valid('param');
     const db = c.get('deps').db;
-    const instance = await findInstanceOfUser(db, customerId(c), cloudInstance);
-    if (!instance) throw notFound();
+    const instance = await callersInstance(c, cloudInstance);
     const osFamily = await findOsFamilyOfInstance(db, instance.id);
     const keys = await listInstanceSshKeys(db, instance.id);
     return c.json(serializeSshConnection(instance, osFamily, keys), 200);

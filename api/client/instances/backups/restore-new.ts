@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { hostname, instanceName, timezone } from '../../../domain/instances/settings.js';
-import { restoreBackupAsNew } from '../../../services/backups/backups.js';
-import { rateLimitHeaders } from '../../../services/instances/create.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
+import { hostname, instanceName, timezone } from '../../../../domain/instances/settings.js';
+import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
+import { rateLimitHeaders } from '../../../../services/instances/create.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,11 +12,11 @@ import {
   jsonContent,
   notFoundResponse,
   rateLimitedResponse,
-} from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
-import { z } from '../../zod.js';
-import { backupParams } from './backup-params.js';
-import { IdempotencyHeader } from './create.js';
+} from '../../../schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
+import { z } from '../../../zod.js';
+import { IdempotencyHeader } from '../create.js';
+import { backupParams } from './params.js';
 
 const code = z
   .string()

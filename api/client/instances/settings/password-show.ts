@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { revealPassword } from '../../../services/instances/passwords.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
-import { commonErrors, ErrorEnvelope, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { revealPassword } from '../../../../services/instances/passwords.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
+import { commonErrors, ErrorEnvelope, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
+import { z } from '../../../zod.js';
 
 const PasswordEnvelope = z
   .object({

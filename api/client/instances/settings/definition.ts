@@ -1,0 +1,64 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { InstanceSetting } from '../../../../domain/instances/settings.js';
+import { changeSetting } from '../../../../services/instances/settings.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
+import {
+  commonErrors,
+  conflictResponse,
+  INSTANCE_BUSY,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../../../schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
+import { z } from '../../../zod.js';
+
+/** What every settings route says about when it is refused; the three routes share the rule. */
+const SETTINGS_REFUSALS =
+  'Refused while another operation runs on the instance (SVC-OP-409) or it is being migrated ' +
+  '(INSTANCE_MIGRATING); nothing changes then. Sending the value the instance already has is accepted.';
+
+/**
+ * `PATCH /{cloudInstance}/settings/<setting>` with a body of one field: the three settings routes
+ * (rename, hostname, timezone) differ only in these words, the field and its rule.
+ */
+export function settingRoute(spec: {
+  readonly setting: InstanceSetting;
+  readonly field: string;
+  readonly value: z.ZodString;
+  readonly bodyName: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly changed: string;
+}) {
+  const Body = z.object({ [spec.field]: spec.value }).openapi(spec.bodyName);
+  const route = createRoute({
+    method: 'patch',
+    path: `/{cloudInstance}/settings/${spec.setting}`,
+    tags: ['Instance settings'],
+    summary: spec.summary,
+    description: `${spec.description} ${SETTINGS_REFUSALS}`,
+    request: { params: uuidParam('cloudInstance'), body: jsonBody(Body) },
+    responses: {
+      200: jsonContent(InstanceEnvelope, spec.changed),
+      ...commonErrors,
+      ...notFoundResponse,
+      ...conflictResponse(`Refused: ${INSTANCE_BUSY}`),
+    },
+  });
+  return {
+    register(app: OpenAPIHono<AppEnv>): void {
+      app.openapi(route, async (c) => {
+        const instance = await changeSetting(c.get('deps'), customerActor(c), {
+          instanceId: c.req.valid('param').cloudInstance,
+          setting: spec.setting,
+          value: (c.req.valid('json') as Record<string, string>)[spec.field]!,
+          correlationId: c.get('requestId'),
+        });
+        return c.json(serializeInstance(instance), 200);
+      });
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { uuidParam } from '../../../schemas.js';
+
+/** The path of one snapshot of one instance. */
+export const snapshotParams = uuidParam('cloudInstance').extend(uuidParam('cloudSnapshot').shape);
