@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import type { AgentCredential, AgentSettings, AgentTask, HeartbeatAck } from '../domain/agent-protocol.js';
 import type { Logger } from '../platform/logger.js';
-import type { AgentSettings, EnrollResponse, HeartbeatResponse, OfferedTask } from './agent-api.js';
 import type { AgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, PanelClient, sleep } from './panel-client.js';
@@ -76,7 +76,7 @@ export class Agent {
     }
     const token = this.config.AGENT_ENROLLMENT_TOKEN;
     if (!token) throw new Error('no saved credential and no AGENT_ENROLLMENT_TOKEN to enroll with');
-    const { body } = await this.#panel.call<EnrollResponse>('POST', '/enroll', {
+    const { body } = await this.#panel.call<AgentCredential>('POST', '/enroll', {
       token,
       agent_version: AGENT_VERSION,
     });
@@ -97,7 +97,7 @@ export class Agent {
   }
 
   async #heartbeat(): Promise<void> {
-    const { body } = await this.#panel.call<HeartbeatResponse>('POST', '/heartbeat', {
+    const { body } = await this.#panel.call<HeartbeatAck>('POST', '/heartbeat', {
       agent_version: AGENT_VERSION,
       capabilities: this.config.AGENT_CAPABILITIES,
       free: this.driver.freeCapacity(),
@@ -113,7 +113,7 @@ export class Agent {
   async #poll(): Promise<void> {
     while (!this.#stop.signal.aborted) {
       try {
-        const { status, body } = await this.#panel.call<OfferedTask>(
+        const { status, body } = await this.#panel.call<AgentTask>(
           'GET',
           `/tasks/next?wait_ms=${this.#settings!.poll_wait_ms}`,
         );

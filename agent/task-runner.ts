@@ -1,7 +1,7 @@
+import type { AgentSettings, AgentTask, ReportAck, TransferRedemption } from '../domain/agent-protocol.js';
 import { AgentTaskFailure, AgentTaskProgressMessage, isAgentTaskType } from '../domain/agent-tasks.js';
 import { storableText } from '../domain/input-bounds.js';
 import type { Logger } from '../platform/logger.js';
-import type { AgentSettings, OfferedTask, ReportAck, TransferRedemption } from './agent-api.js';
 import { DriverFailure, type HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, type PanelClient } from './panel-client.js';
 
@@ -26,7 +26,7 @@ const failureMessage = (message: string) =>
  * aborts the driver, and no final report is sent.
  */
 export async function runTask(
-  offered: OfferedTask['attributes'],
+  offered: AgentTask['attributes'],
   driver: HypervisorDriver,
   panel: PanelClient,
   settings: AgentSettings,

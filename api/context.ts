@@ -1,8 +1,8 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Database } from '../db/database.js';
+import type { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
-import type { TaskFeed } from './agent/task-feed.js';
 import type { CredentialCache } from './credential-cache.js';
 
 /** What every handler may use; set once at start-up, so tests build an app with their own. */

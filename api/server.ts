@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createDatabase } from '../db/database.js';
+import { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { connectTemporal } from '../platform/temporal.js';
-import { TaskFeed } from './agent/task-feed.js';
 import { buildApp } from './app.js';
 import type { AppDeps } from './context.js';
 import { CredentialCache } from './credential-cache.js';

@@ -1,5 +1,7 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
+import type { AgentReportKind, AgentTaskStatus } from '../domain/agent-protocol.js';
 import type { BackupState, SnapshotState } from '../domain/backups.js';
+import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../domain/migrations/states.js';
@@ -46,8 +48,6 @@ export interface ImagesTable {
   is_public: Generated<boolean>;
   created_at: Timestamp;
 }
-
-export type HypervisorStatus = 'pending' | 'online' | 'unreachable' | 'revoked';
 
 export interface HypervisorsTable {
   id: Generated<string>;
@@ -283,15 +283,6 @@ export interface InstanceSshKeysTable {
   public_key: string;
 }
 
-export type AgentTaskStatus =
-  | 'queued'
-  | 'leased'
-  | 'running'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'abandoned';
-
 export interface AgentTasksTable {
   id: Generated<string>;
   hypervisor_id: string;
@@ -316,8 +307,6 @@ export interface AgentTasksTable {
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
 }
-
-export type AgentReportKind = 'started' | 'progress' | 'completed' | 'failed';
 
 export interface AgentTaskReportsTable {
   task_id: string;

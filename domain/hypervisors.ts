@@ -19,3 +19,4 @@ export const STORAGE_BACKENDS = ['local', 'lvm', 'zfs', 'ceph', 'nfs'] as const;
  * until an agent enrolls again with a new token.
  */
 export const HYPERVISOR_STATUSES = ['pending', 'online', 'unreachable', 'revoked'] as const;
+export type HypervisorStatus = (typeof HYPERVISOR_STATUSES)[number];

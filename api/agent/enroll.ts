@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { AgentCredentialBody } from '../../domain/agent-protocol.js';
 import { text } from '../../domain/input-bounds.js';
 import { enrollAgent } from '../../services/agents/enroll.js';
 import { clientIp } from '../client-ip.js';
@@ -10,8 +11,8 @@ import {
   rateLimitedResponse,
   unauthenticatedBodyLimitResponse,
 } from '../schemas.js';
-import { z } from '../zod.js';
-import { AgentSettings, agentSettings } from './settings.js';
+import { component, z } from '../zod.js';
+import { agentSettings } from './settings.js';
 
 const EnrollRequest = z
   .object({
@@ -20,18 +21,7 @@ const EnrollRequest = z
   })
   .openapi('EnrollRequest');
 
-const AgentCredential = z
-  .object({
-    object: z.literal('agent_credential'),
-    attributes: z.object({
-      credential: z
-        .string()
-        .openapi({ description: 'The agent credential, shown once. Send it as a Bearer token.' }),
-      hypervisor_uuid: z.string().uuid(),
-      settings: AgentSettings,
-    }),
-  })
-  .openapi('AgentCredential');
+const AgentCredential = component(AgentCredentialBody, 'AgentCredential');
 
 const route = createRoute({
   method: 'post',

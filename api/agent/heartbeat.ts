@@ -1,12 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { HYPERVISOR_CAPABILITIES, HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
+import { HeartbeatAckBody } from '../../domain/agent-protocol.js';
+import { HYPERVISOR_CAPABILITIES } from '../../domain/hypervisors.js';
 import { int4, text } from '../../domain/input-bounds.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
-import { AgentSettings, agentSettings } from './settings.js';
+import { component, z } from '../zod.js';
+import { agentSettings } from './settings.js';
 
 const capacity = int4();
 
@@ -18,18 +19,7 @@ const HeartbeatRequest = z
   })
   .openapi('HeartbeatRequest');
 
-const HeartbeatAck = z
-  .object({
-    object: z.literal('agent_heartbeat_ack'),
-    attributes: z.object({
-      hypervisor_uuid: z.string().uuid(),
-      status: z.enum(HYPERVISOR_STATUSES),
-      maintenance: z.boolean(),
-      server_time: z.string(),
-      settings: AgentSettings,
-    }),
-  })
-  .openapi('HeartbeatAck');
+const HeartbeatAck = component(HeartbeatAckBody, 'HeartbeatAck');
 
 const route = createRoute({
   method: 'post',

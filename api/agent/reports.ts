@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { AgentTaskFailure, AgentTaskProgressMessage, AgentTaskResultBody } from '../../domain/agent-tasks.js';
+import { REPORT_BODIES, ReportAckBody } from '../../domain/agent-protocol.js';
 import { acceptReport, type Report } from '../../services/agents/task-reports.js';
 import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
@@ -12,23 +12,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../schemas.js';
-import { z } from '../zod.js';
-
-const sequence = z.number().int().min(1).max(2_147_483_647).openapi({
-  description:
-    'Increases with every report the agent sends for this task; (task_id, sequence) is the idempotency key.',
-});
-
-const REPORT_BODIES = {
-  started: z.object({ sequence }),
-  progress: z.object({
-    sequence,
-    percent: z.number().min(0).max(100).optional(),
-    message: AgentTaskProgressMessage.optional(),
-  }),
-  completed: z.object({ sequence, result: AgentTaskResultBody }),
-  failed: z.object({ sequence, error: AgentTaskFailure }),
-} as const;
+import { component } from '../zod.js';
 
 const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
   started:
@@ -44,20 +28,7 @@ const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
     'policy queues a new attempt as a new task.',
 };
 
-const ReportAck = z
-  .object({
-    object: z.literal('agent_task_ack'),
-    attributes: z.object({
-      task_id: z.string().uuid(),
-      sequence: z.number().int(),
-      state: z.enum(['queued', 'leased', 'running', 'completed', 'failed', 'cancelled', 'abandoned']),
-      directive: z.enum(['continue', 'stop']).openapi({
-        description:
-          '`stop`: abandon the task (it was cancelled, superseded or has finished); report nothing more.',
-      }),
-    }),
-  })
-  .openapi('AgentTaskAck');
+const ReportAck = component(ReportAckBody, 'AgentTaskAck');
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   for (const kind of Object.keys(REPORT_BODIES) as (keyof typeof REPORT_BODIES)[]) {
@@ -67,7 +38,10 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       tags: ['Agent'],
       summary: `Report: ${kind}`,
       description: `${DESCRIPTIONS[kind]} Idempotent on (task, sequence): a repeat gets the first answer again.`,
-      request: { params: uuidParam('task'), body: jsonBody(REPORT_BODIES[kind].openapi(`Report_${kind}`)) },
+      request: {
+        params: uuidParam('task'),
+        body: jsonBody(component(REPORT_BODIES[kind], `Report_${kind}`)),
+      },
       responses: {
         200: jsonContent(ReportAck, 'Taken; `directive` says whether to go on.'),
         ...commonErrors,

@@ -1,17 +1,8 @@
+import type { AgentSettings } from '../../domain/agent-protocol.js';
 import type { Config } from '../../platform/config.js';
-import { z } from '../zod.js';
 
-/**
- * Pacing the panel gives its agents at enrollment and on every heartbeat, derived from its own
- * timeouts, so an agent keeps the panel's deadlines without its own configuration.
- */
-export const AgentSettings = z.object({
-  heartbeat_interval_ms: z.number().int(),
-  progress_interval_ms: z.number().int(),
-  poll_wait_ms: z.number().int(),
-});
-
-export function agentSettings(config: Config): z.infer<typeof AgentSettings> {
+/** The pacing of this panel's agents (AgentSettingsBody), derived from its own timeouts. */
+export function agentSettings(config: Config): AgentSettings {
   return {
     // Three heartbeats fit in the silence that marks a hypervisor unreachable.
     heartbeat_interval_ms: Math.max(1_000, Math.floor(config.HYPERVISOR_UNREACHABLE_AFTER_MS / 3)),

@@ -1,30 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { AgentTaskBody } from '../../domain/agent-protocol.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
 import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
 import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 import { commonErrors, jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
+import { component, z } from '../zod.js';
 
-const AgentTask = z
-  .object({
-    object: z.literal('agent_task'),
-    attributes: z.object({
-      task_id: z.string().uuid(),
-      type: z.string().openapi({ example: 'instance.power' }),
-      params: z.record(z.string(), z.unknown()),
-      attempt: z.number().int(),
-      correlation_id: z.string().nullable(),
-      next_sequence: z.number().int().openapi({
-        description:
-          'The first sequence to report with. A task offered again (its agent died) continues after the last report taken.',
-      }),
-      lease_expires_at: z.string(),
-      created_at: z.string(),
-    }),
-  })
-  .openapi('AgentTask');
+const AgentTask = component(AgentTaskBody, 'AgentTask');
 
 const route = createRoute({
   method: 'get',

@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { TransferRedemptionBody } from '../../domain/agent-protocol.js';
 import { redeemTransfer } from '../../services/agents/transfers.js';
 import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
+import { component, z } from '../zod.js';
 
 const RedeemBody = z
   .object({
@@ -16,18 +17,7 @@ const RedeemBody = z
   .strict()
   .openapi('TransferRedeemRequest');
 
-const Redemption = z
-  .object({
-    object: z.literal('transfer_redemption'),
-    attributes: z.object({
-      migration_uuid: z.string().uuid(),
-      disk: z.string(),
-      endpoint: z
-        .string()
-        .openapi({ description: 'Where the sending hypervisor offers the disk; opaque to the panel.' }),
-    }),
-  })
-  .openapi('TransferRedemption');
+const Redemption = component(TransferRedemptionBody, 'TransferRedemption');
 
 const route = createRoute({
   method: 'post',

@@ -1,15 +1,14 @@
 import { type QueryCreator, sql } from 'kysely';
+import {
+  type AgentReportKind,
+  type AgentTaskStatus,
+  FINISHED_TASK_STATUSES,
+  LIVE_TASK_STATUSES,
+} from '../../domain/agent-protocol.js';
 import type { Database } from '../database.js';
-import type { AgentReportKind, AgentTaskStatus, DB } from '../schema.js';
+import type { DB } from '../schema.js';
+import { TASK_CHANNEL } from '../task-channel.js';
 import { activeCredential } from './credentials.js';
-
-export const LIVE_TASK_STATUSES: readonly AgentTaskStatus[] = ['queued', 'leased', 'running'];
-export const FINISHED_TASK_STATUSES: readonly AgentTaskStatus[] = [
-  'completed',
-  'failed',
-  'cancelled',
-  'abandoned',
-];
 
 export interface NewAgentTask {
   readonly hypervisorId: string;
@@ -25,7 +24,7 @@ export interface NewAgentTask {
 
 /**
  * Queues the task of one activity execution (workflow run, activity, attempt) and announces it to
- * the API processes long-polling for the hypervisor's tasks (LISTEN agent_tasks), in one
+ * the API processes long-polling for the hypervisor's tasks (LISTEN on TASK_CHANNEL), in one
  * statement: the announcement goes out when the row is committed, and the queue costs one round
  * trip instead of five. A retried attempt supersedes the earlier ones of the same run, whose task
  * tokens are dead: those are abandoned so no agent runs or reports them any more.
@@ -65,7 +64,7 @@ export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<
         .returning('id'),
     )
     .selectFrom('inserted')
-    .select(['id', sql<void>`pg_notify('agent_tasks', ${task.hypervisorId})`.as('announced')])
+    .select(['id', sql<void>`pg_notify(${TASK_CHANNEL}, ${task.hypervisorId})`.as('announced')])
     .executeTakeFirstOrThrow();
   return queued.id;
 }

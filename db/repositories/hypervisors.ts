@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
+import type { HypervisorStatus } from '../../domain/hypervisors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import type { HypervisorStatus } from '../schema.js';
 
 const HYPERVISOR_COLUMNS = [
   'id',

@@ -1,5 +1,5 @@
 import { recordHeartbeat } from '../../db/repositories/hypervisors.js';
-import type { HypervisorStatus } from '../../db/schema.js';
+import type { HypervisorStatus } from '../../domain/hypervisors.js';
 import type { ServiceDeps } from '../context.js';
 import type { AgentActor } from './actor.js';
 

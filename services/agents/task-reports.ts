@@ -8,7 +8,6 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../../db/database.js';
 import {
-  FINISHED_TASK_STATUSES,
   finishLiveTask,
   insertReport,
   type LockedTask,
@@ -16,7 +15,12 @@ import {
   markReportDelivered,
   type TaskUpdate,
 } from '../../db/repositories/agent-tasks.js';
-import type { AgentReportKind, AgentTaskStatus } from '../../db/schema.js';
+import {
+  type AgentReportKind,
+  type AgentTaskStatus,
+  FINISHED_TASK_STATUSES,
+  type ReportAck,
+} from '../../domain/agent-protocol.js';
 import {
   AGENT_TASKS,
   type AgentTaskFailure,
@@ -26,13 +30,6 @@ import {
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import type { AgentActor } from './actor.js';
-
-export type Directive = 'continue' | 'stop';
-
-export interface ReportAck {
-  object: 'agent_task_ack';
-  attributes: { task_id: string; sequence: number; state: AgentTaskStatus; directive: Directive };
-}
 
 export type Report =
   | { kind: 'started'; sequence: number }

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { TaskFeed } from '../../api/agent/task-feed.js';
 import { startEmbeddedDatabase } from '../../db/embedded.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
+import { TASK_CHANNEL, TaskFeed } from '../../db/task-channel.js';
 import { createLogger } from '../../platform/logger.js';
 import { freePort } from '../../platform/ports.js';
 import { eventually } from '../agent-process.js';
@@ -29,7 +29,7 @@ describe('the task feed', () => {
       const other = feed.wait(randomUUID(), 30_000);
       const sender = new pg.Client({ connectionString: url });
       await sender.connect();
-      await sender.query('select pg_notify($1, $2)', ['agent_tasks', hypervisorId]);
+      await sender.query('select pg_notify($1, $2)', [TASK_CHANNEL, hypervisorId]);
       await sender.end();
       // Far below the 30 s wait: only the notification can have ended it.
       await Promise.race([waiting, new Promise((r) => setTimeout(r, 10_000))]);
@@ -104,7 +104,7 @@ async function notify(url: string, hypervisorId: string): Promise<void> {
   const sender = new pg.Client({ connectionString: url });
   await sender.connect();
   try {
-    await sender.query('select pg_notify($1, $2)', ['agent_tasks', hypervisorId]);
+    await sender.query('select pg_notify($1, $2)', [TASK_CHANNEL, hypervisorId]);
   } finally {
     await sender.end();
   }

@@ -1,17 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Logger } from '../../platform/logger.js';
+import type { Logger } from '../platform/logger.js';
 
 export interface ReconnectBackoff {
   readonly startMs: number;
   readonly maxMs: number;
 }
 
+/**
+ * The PostgreSQL notification channel on which a queued task is announced (its payload the
+ * hypervisor's id): queueing a task notifies it in the same statement (repositories/agent-tasks.ts).
+ */
+export const TASK_CHANNEL = 'agent_tasks';
+
 const DEFAULT_BACKOFF: ReconnectBackoff = { startMs: 250, maxMs: 30_000 };
 
 /**
  * Wakes long-polling agents when a task is queued for their hypervisor. The worker announces
- * each task with NOTIFY agent_tasks; this process LISTENs on one dedicated connection. Where
+ * each task on TASK_CHANNEL; this process LISTENs on one dedicated connection. Where
  * LISTEN is unavailable (embedded PGlite) or a notification is missed, waiters also re-check on
  * a short interval, which also finds tasks whose lease lapsed. A lost connection, and every failed
  * attempt to get it back, is retried with capped exponential backoff until it listens again.
@@ -90,7 +96,7 @@ export class TaskFeed {
     client.on('end', () => onLost(new Error('connection ended')));
     try {
       await client.connect();
-      await client.query('LISTEN agent_tasks');
+      await client.query(`LISTEN ${TASK_CHANNEL}`);
       this.#client = client;
       const arrived = await this.#notificationsArrive();
       if (lost || this.#closed) return;
@@ -130,7 +136,7 @@ export class TaskFeed {
     sender.on('error', () => {});
     try {
       await sender.connect();
-      await sender.query('select pg_notify($1, $2)', ['agent_tasks', probe]);
+      await sender.query('select pg_notify($1, $2)', [TASK_CHANNEL, probe]);
       return await heard;
     } finally {
       this.#probe = undefined;
