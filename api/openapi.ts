@@ -5,7 +5,7 @@ import { type ReferenceDocument, renderReference } from './reference-page.js';
 
 const VERSION = '0.1.0';
 const ERRORS =
-  'Errors use one envelope: `{ errors: [{ code, status, detail }], support_id }` (the codes are listed in the README).';
+  'Errors use one envelope: `{ errors: [{ code, status, detail }], support_id }` (the codes are listed in docs/api.md).';
 
 /** One OpenAPI document per API, served at /openapi/<name>.json, in the order /docs shows them. */
 export const DOCUMENTS = {

@@ -12,7 +12,7 @@ export function createApiRouter(): OpenAPIHono<AppEnv> {
   const register = app.openapi;
   // The route, unchanged, stays the source of the OpenAPI description; its query and path
   // parameters are checked by `checkedParameters` (middleware/hot-path.ts) instead of one
-  // library middleware each: show-instance 2 µs a request less (README "Performance").
+  // library middleware each: show-instance 2 µs a request less (docs/performance.md).
   app.openapi = ((
     { middleware, hide, ...route }: RouteConfig,
     handler: MiddlewareHandler<AppEnv>,

@@ -20,7 +20,7 @@ export interface CliContext {
 /** Raised for a user's mistake: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
 
-/** Exit codes every command shares (README "Operator CLI"). */
+/** Exit codes every command shares (docs/operations.md "Operator CLI"). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 export interface Command {

@@ -4,7 +4,7 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const ms = z.coerce.number().int().nonnegative();
 
 /**
- * Every server-side configuration variable, in one place (the README lists them).
+ * Every server-side configuration variable, in one place (docs/configuration.md lists them).
  * The agent, which runs on hypervisors, has its own (agent/config.ts).
  */
 const schema = z.object({

@@ -78,7 +78,7 @@ export class Logger {
 
   /**
    * The pino child is made when the first line is written, not here: every request makes a child
-   * and most never write a line, so a child costs one allocation (README "Logging").
+   * and most never write a line, so a child costs one allocation (docs/operations.md "Logging").
    */
   child(bindings: Record<string, unknown>): Logger {
     return new Logger(this.#level, bindings, this, undefined);

@@ -1,5 +1,5 @@
 /**
- * What never reaches a log line, in one list (README "Logging"). The logger applies it to every
+ * What never reaches a log line, in one list (docs/operations.md "Logging"). The logger applies it to every
  * line: the message, the bindings of its context and its fields at any depth, errors and their
  * causes included. A secret is kept out by where it sits (a field whose name says it holds one)
  * and by what it looks like (our credentials, an Authorization value, a password in a URL or in

@@ -1,5 +1,5 @@
 /**
- * The request path's performance shortcuts, in one place (README "Performance"). Each is measured
+ * The request path's performance shortcuts, in one place (docs/performance.md). Each is measured
  * on show-instance, the hottest read, and test/api/hot-path.test.ts holds each to what the plain
  * way answers: the same status, body and headers.
  */

@@ -11,7 +11,7 @@ import { type Body, createTestApp, isolatedDatabase, seed, tableDigest } from '.
 import { apiOf, pathWith, type Route, registeredRoutes } from '../openapi-routes.js';
 
 /**
- * Every route the app registers, swept with every credential it must refuse (SPEC.md §5, README
+ * Every route the app registers, swept with every credential it must refuse (SPEC.md §5, docs/api.md
  * "Credentials"): none, an unknown one, each valid credential of another type; and for each path
  * id, an unknown one, a malformed one, and another tenant's. Routes are read from the app itself,
  * so a route is swept the day it is registered; a public one must be declared below. The sweep

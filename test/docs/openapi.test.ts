@@ -5,7 +5,7 @@ import { type Body, createTestApp, json, type TestApp } from '../harness.js';
 
 /**
  * The OpenAPI documents as served: one per API, each operation named and summarised, listed on
- * /docs and in the README. (`npm run lint:openapi` lints the same documents with Redocly.)
+ * /docs and in docs/api.md. (`npm run lint:openapi` lints the same documents with Redocly.)
  */
 let t: TestApp;
 const documents: Record<string, Body> = {};
@@ -93,7 +93,7 @@ describe('the OpenAPI documents', () => {
   });
 });
 
-describe('the reference page and the README', () => {
+describe('the reference page and the API docs', () => {
   it('/docs links and renders every document', async () => {
     const html = await (await t.app.request('/docs')).text();
     for (const name of DOCUMENT_NAMES) {
@@ -104,8 +104,8 @@ describe('the reference page and the README', () => {
     expect(html).toContain('postCloudInstancePower');
   });
 
-  it('the README names every document', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of DOCUMENT_NAMES) expect(readme.includes(`/openapi/${name}.json`), name).toBe(true);
+  it('docs/api.md names every document', () => {
+    const docs = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    for (const name of DOCUMENT_NAMES) expect(docs.includes(`/openapi/${name}.json`), name).toBe(true);
   });
 });

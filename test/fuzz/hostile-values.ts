@@ -123,7 +123,7 @@ export const MALFORMED_JSON = (valid: string) => [
   valid.replace(/"/g, "'"),
 ];
 
-/** Content types other than JSON: each must get 415 (README "Conventions"). */
+/** Content types other than JSON: each must get 415 (docs/api.md "Conventions"). */
 export const NON_JSON_CONTENT_TYPES = [
   'text/plain',
   'text/html',

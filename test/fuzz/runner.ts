@@ -16,7 +16,7 @@ import { clip, describeRequest, type FuzzRequest } from './requests.js';
  */
 
 /**
- * A refused enrollment counts against its address by design (README, Agent API: failed attempts
+ * A refused enrollment counts against its address by design (docs/api.md, Agent API: failed attempts
  * are rate-limited), and so does any request over a rate limit: the limiter's table is the one
  * place a refusal is meant to leave a trace.
  */
@@ -107,7 +107,7 @@ function safeDecode(url: string): string {
   }
 }
 
-/** The error envelope (README "Conventions"), with the answer's own status in every entry. */
+/** The error envelope (docs/api.md "Conventions"), with the answer's own status in every entry. */
 function envelopeProblems(status: number, contentType: string | null, text: string): string[] {
   if (!contentType?.startsWith('application/json'))
     return [`a ${status} sent as ${contentType ?? 'no content type'}`];

@@ -7,7 +7,7 @@ import { resolved } from '../openapi-routes.js';
 export type Schema = Body;
 
 /**
- * Characters every text input refuses (README "Conventions"): control characters and unpaired
+ * Characters every text input refuses (docs/api.md "Conventions"): control characters and unpaired
  * surrogates. Tab and line breaks are left out: multi-line text (messages) takes them.
  */
 export const REFUSED_CHARACTER = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;

@@ -12,7 +12,7 @@ import {
 } from './schema.js';
 
 /**
- * The oracle: the first rule of its schema (or of the README's conventions) a value certainly
+ * The oracle: the first rule of its schema (or of the conventions of docs/api.md) a value certainly
  * breaks, or undefined. "Certainly" matters: a request this names must be refused, so where the
  * documents leave room (how a length is counted, which UUID versions count) it names nothing.
  */

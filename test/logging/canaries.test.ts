@@ -20,7 +20,7 @@ import {
 } from '../harness.js';
 
 /**
- * Secrets never reach a log line (README "Logging"). Canary secrets go in through every route that
+ * Secrets never reach a log line (docs/operations.md "Logging"). Canary secrets go in through every route that
  * takes one, with the API and the worker (the Temporal runtime's own lines included) logging at
  * debug, and everything the process writes to stdout, stderr or the console is searched for them.
  */

@@ -155,7 +155,7 @@ describe('redaction', () => {
 });
 
 describe('the cost on the hot path', () => {
-  // README "Logging": a request that writes no line (every successful one below debug) pays for a
+  // docs/operations.md "Logging": a request that writes no line (every successful one below debug) pays for a
   // child logger and a level check; the budget for logging on that path is 2 µs.
   it('a request that writes no line stays far inside 2 µs of logging', () => {
     const root = createLogger('info', { service: 'api' }, () => {});

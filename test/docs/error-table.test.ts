@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../domain/errors.js';
 
 /**
- * The README's table of error codes (APIs → Conventions) is what integrators code against: it
+ * The table of error codes in docs/api.md (Conventions) is what integrators code against: it
  * must list exactly the catalogue's codes, each with the status the API answers it with.
  */
-function readmeErrorTable(): Map<string, number> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const header = readme.search(/^\| Status \| Code +\| When/m);
-  expect(header, 'the error table of README "Conventions"').toBeGreaterThan(-1);
+function documentedErrorTable(): Map<string, number> {
+  const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+  const header = doc.search(/^\| Status \| Code +\| When/m);
+  expect(header, 'the error table of docs/api.md "Conventions"').toBeGreaterThan(-1);
   const rows = new Map<string, number>();
-  for (const line of readme.slice(header).split('\n').slice(2)) {
+  for (const line of doc.slice(header).split('\n').slice(2)) {
     if (!line.startsWith('|')) break;
     const [status, code] = line
       .split('|')
@@ -25,9 +25,9 @@ function readmeErrorTable(): Map<string, number> {
   return rows;
 }
 
-describe("the README's error codes", () => {
+describe('the error codes of docs/api.md', () => {
   it('are the catalogue, with the same statuses', () => {
-    const documented = Object.fromEntries(readmeErrorTable());
+    const documented = Object.fromEntries(documentedErrorTable());
     const catalogue = Object.fromEntries(
       Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, e.status]),
     );
