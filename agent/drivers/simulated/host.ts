@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { AgentTaskType } from '../../../domain/agent-tasks.js';
+import { fitsIn, freeCapacity, type Resources } from '../../../domain/capacity.js';
+import type { AgentConfig } from '../../config.js';
+import { StateFile } from '../../state-file.js';
+import { type Capacity, DriverFailure } from '../driver.js';
+import {
+  type SimulatedBackupStore,
+  type SimulatedInstance,
+  type SimulatedState,
+  simulatedBackupStorePath,
+  simulatedStatePath,
+} from './state.js';
+
+export type SimulatedConfig = Pick<
+  AgentConfig,
+  'AGENT_STATE_DIR' | 'AGENT_CAPACITY' | 'AGENT_SIM_LATENCY_MS' | 'AGENT_SIM_FAULTS'
+> &
+  Partial<Pick<AgentConfig, 'AGENT_SIM_BACKUP_DIR'>>;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * What the simulated hypervisor knows, shared by its task groups: its state file (instances,
+ * their disks, what was applied, the faults) and the location's backup store, which other agents
+ * of the location write too and is therefore read afresh for every use.
+ */
+export class SimulatedHost {
+  readonly #file: StateFile<SimulatedState>;
+  readonly state: SimulatedState;
+  readonly store: StateFile<SimulatedBackupStore>;
+
+  constructor(readonly config: SimulatedConfig) {
+    this.store = new StateFile(
+      simulatedBackupStorePath(config.AGENT_SIM_BACKUP_DIR ?? config.AGENT_STATE_DIR),
+      () => ({ backups: {} }),
+    );
+    this.#file = new StateFile(simulatedStatePath(config.AGENT_STATE_DIR), () => ({
+      instances: {},
+      applied: [],
+      faults_fired: {},
+      armed_faults: [],
+    }));
+    this.state = this.#file.read();
+    // State files written before faults could be armed at run time have no list.
+    this.state.armed_faults ??= [];
+  }
+
+  save(): void {
+    this.#file.write(this.state);
+  }
+
+  /** A change applied to the hypervisor, in its list of what was applied (what tests read). */
+  record(type: AgentTaskType, instanceId: string, detail: string): void {
+    this.state.applied.push({ type, instance_id: instanceId, detail, at: new Date().toISOString() });
+    this.save();
+  }
+
+  existing(instanceId: string): SimulatedInstance {
+    const instance = this.state.instances[instanceId];
+    if (!instance)
+      throw new DriverFailure('INSTANCE_NOT_FOUND', 'no such instance on this hypervisor', false);
+    return instance;
+  }
+
+  /** The host's size less its instances and the guests arriving by migration (domain/capacity.ts). */
+  freeCapacity(): Capacity {
+    const arriving = Object.values(this.state.incoming ?? {}).filter((i) => !i.started);
+    return freeCapacity(this.config.AGENT_CAPACITY, [...Object.values(this.state.instances), ...arriving]);
+  }
+
+  fits(need: Resources): boolean {
+    return fitsIn(this.freeCapacity(), need);
+  }
+}
