@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { hostname, instanceName, timezone } from '../../../domain/instances/settings.js';
-import { createInstance, rateLimitHeaders } from '../../../services/instances/create.js';
+import { createInstance } from '../../../services/instances/create.js';
+import { rateLimitHeaders } from '../../../services/instances/create-limits.js';
 import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 import {

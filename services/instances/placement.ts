@@ -1,0 +1,67 @@
+import type { Database } from '../../db/database.js';
+import { setPrimaryAddresses } from '../../db/repositories/instances.js';
+import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { lockCandidate, placementCandidates, reserveCapacity } from '../../db/repositories/placement.js';
+import type { Resources } from '../../domain/capacity.js';
+import { ApiError } from '../../domain/errors.js';
+import { fits, noPlacementDetail, placementFor } from '../../domain/placement.js';
+
+/**
+ * Picks the hypervisor and holds it: the candidates ranked without locks, then the first one that
+ * still fits once locked (a concurrent create may have taken its room in between).
+ */
+export async function place(
+  trx: Database,
+  location: { id: string; code: string },
+  need: Resources,
+): Promise<string> {
+  const verdict = placementFor(await placementCandidates(trx, location.id), need);
+  if (!verdict.ok) {
+    throw new ApiError('SVC-PLACEMENT-409', { detail: noPlacementDetail(location.code, verdict.reasons) });
+  }
+  for (const hypervisorId of verdict.hypervisorIds) {
+    const locked = await lockCandidate(trx, hypervisorId);
+    if (locked && locked.status === 'online' && !locked.maintenance && fits(locked, need))
+      return hypervisorId;
+  }
+  throw new ApiError('SVC-PLACEMENT-409', {
+    detail: noPlacementDetail(location.code, {
+      offline: 0,
+      maintenance: 0,
+      capacity: verdict.hypervisorIds.length,
+    }),
+  });
+}
+
+/**
+ * What a new instance holds on its hypervisor and in its location, in the creating transaction:
+ * its reservation, a public IPv4 address (none left is 409 SVC-IP-409) and an IPv6 one where the
+ * location has a pool.
+ */
+export async function holdResources(
+  trx: Database,
+  instance: { id: string; userId: string; hypervisorId: string; location: { id: string; code: string } },
+  need: Resources,
+): Promise<{ ipv4: string; ipv6: string | null }> {
+  await reserveCapacity(trx, {
+    hypervisorId: instance.hypervisorId,
+    instanceId: instance.id,
+    purpose: 'instance',
+    resources: need,
+  });
+  const address = (family: 4 | 6) =>
+    allocateAddress(trx, {
+      locationId: instance.location.id,
+      family,
+      instanceId: instance.id,
+      userId: instance.userId,
+    });
+  const ipv4 = await address(4);
+  if (!ipv4)
+    throw new ApiError('SVC-IP-409', {
+      detail: `Location ${instance.location.code} has no free IPv4 address left.`,
+    });
+  const ipv6 = (await address(6)) ?? null;
+  await setPrimaryAddresses(trx, instance.id, { ipv4, ipv6 });
+  return { ipv4, ipv6 };
+}
