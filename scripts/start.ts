@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
 import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
-import { createDatabase } from '../db/database.js';
+import { createDatabase, type Database } from '../db/database.js';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { createCredential, findActiveCredential } from '../db/repositories/credentials.js';
@@ -109,6 +109,80 @@ function secretsKey(path: string): string {
   return key;
 }
 
+/**
+ * A demo hypervisor's agent, enrolled through the Agent API with a one-time token unless its saved
+ * credential is still good; resolves once the hypervisor is online.
+ */
+async function startAgent(
+  demo: {
+    db: Database;
+    apiUrl: string;
+    realGuests: boolean;
+    accelerator: string | undefined;
+    enrollmentTtlMs: number;
+  },
+  name: string,
+  hypervisorId: string,
+): Promise<void> {
+  const { db, apiUrl, realGuests, accelerator } = demo;
+  const agentDir = join(data, name);
+  const agentEnv: Record<string, string> = {
+    AGENT_PANEL_URL: apiUrl,
+    AGENT_STATE_DIR: agentDir,
+    AGENT_DRIVER: realGuests ? 'qemu' : 'simulated',
+    ...(accelerator ? { AGENT_QEMU_ACCEL: accelerator } : {}),
+    AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
+  };
+  const credentialFile = join(agentDir, 'credential.json');
+  const saved = existsSync(credentialFile)
+    ? (JSON.parse(readFileSync(credentialFile, 'utf8')) as { credential: string })
+    : undefined;
+  if (!saved || !(await findActiveCredential(db, hashToken(saved.credential)))) {
+    rmSync(credentialFile, { force: true });
+    const token = await createCredential(db, {
+      type: 'enrollment',
+      hypervisorId,
+      expiresAt: new Date(Date.now() + demo.enrollmentTtlMs),
+    });
+    agentEnv.AGENT_ENROLLMENT_TOKEN = token.token;
+  }
+  launch(name, 'agent/main.ts', agentEnv);
+  const deadline = Date.now() + 60_000;
+  while ((await findHypervisor(db, hypervisorId))?.status !== 'online') {
+    if (Date.now() > deadline)
+      throw new Error(`the demo agent did not come online; see ${join(logs, `${name}.log`)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** What the newcomer needs to go on: where everything is, and the demo's keys. */
+function printBanner(
+  apiUrl: string,
+  temporalUi: string | undefined,
+  keys: { client: string; application: string },
+  realGuests: boolean,
+): void {
+  say(`
+cloudsvc is running.
+
+  API base URL      ${apiUrl}
+    Client API      ${apiUrl}/api/client/cloud
+    Application API ${apiUrl}/api/application/cloudsvc
+    API reference   ${apiUrl}/docs
+  Temporal UI       ${temporalUi ?? '(external Temporal: see its own UI)'}
+  Client key        ${keys.client}
+  Application key   ${keys.application}${
+    realGuests
+      ? `
+  Hypervisors       demo-hv-1, demo-hv-2: real guests (QEMU), consoles in ${data}/agent*/{guests,incoming}/*/console.log`
+      : ''
+  }
+
+  Try: curl -H "Authorization: Bearer ${keys.client}" ${apiUrl}/api/client/cloud
+
+Data in ${data} (logs in ${logs}). Ctrl-C stops everything.`);
+}
+
 async function main() {
   mkdirSync(logs, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
@@ -187,38 +261,15 @@ async function main() {
       : undefined;
   if (accelerator)
     say(`real guests run under ${accelerator.accelerator.toUpperCase()}: ${accelerator.reason}`);
-  const startAgent = async (name: string, hypervisorId: string) => {
-    const agentDir = join(data, name);
-    const agentEnv: Record<string, string> = {
-      AGENT_PANEL_URL: apiUrl,
-      AGENT_STATE_DIR: agentDir,
-      AGENT_DRIVER: realGuests ? 'qemu' : 'simulated',
-      ...(accelerator ? { AGENT_QEMU_ACCEL: accelerator.accelerator } : {}),
-      AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
-    };
-    const credentialFile = join(agentDir, 'credential.json');
-    const saved = existsSync(credentialFile)
-      ? (JSON.parse(readFileSync(credentialFile, 'utf8')) as { credential: string })
-      : undefined;
-    if (!saved || !(await findActiveCredential(db, hashToken(saved.credential)))) {
-      rmSync(credentialFile, { force: true });
-      const token = await createCredential(db, {
-        type: 'enrollment',
-        hypervisorId,
-        expiresAt: new Date(Date.now() + config.ENROLLMENT_TOKEN_TTL_MS),
-      });
-      agentEnv.AGENT_ENROLLMENT_TOKEN = token.token;
-    }
-    launch(name, 'agent/main.ts', agentEnv);
-    const deadline = Date.now() + 60_000;
-    while ((await findHypervisor(db, hypervisorId))?.status !== 'online') {
-      if (Date.now() > deadline)
-        throw new Error(`the demo agent did not come online; see ${join(logs, `${name}.log`)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+  const agents = {
+    db,
+    apiUrl,
+    realGuests,
+    accelerator: accelerator?.accelerator,
+    enrollmentTtlMs: config.ENROLLMENT_TOKEN_TTL_MS,
   };
-  await startAgent('agent', demo.hypervisorId);
-  if (demo.secondHypervisorId) await startAgent('agent-2', demo.secondHypervisorId);
+  await startAgent(agents, 'agent', demo.hypervisorId);
+  if (demo.secondHypervisorId) await startAgent(agents, 'agent-2', demo.secondHypervisorId);
 
   // 6. The demo instance, created through the Client API like a customer's, with an
   // Idempotency-Key: a start interrupted after the request gets the same instance again.
@@ -237,25 +288,7 @@ async function main() {
   }
   await database.close();
 
-  say(`
-cloudsvc is running.
-
-  API base URL      ${apiUrl}
-    Client API      ${apiUrl}/api/client/cloud
-    Application API ${apiUrl}/api/application/cloudsvc
-    API reference   ${apiUrl}/docs
-  Temporal UI       ${temporalUi ?? '(external Temporal: see its own UI)'}
-  Client key        ${demo.keys.client}
-  Application key   ${demo.keys.application}${
-    realGuests
-      ? `
-  Hypervisors       demo-hv-1, demo-hv-2: real guests (QEMU), consoles in ${data}/agent*/guests/*/console.log`
-      : ''
-  }
-
-  Try: curl -H "Authorization: Bearer ${demo.keys.client}" ${apiUrl}/api/client/cloud
-
-Data in ${data} (logs in ${logs}). Ctrl-C stops everything.`);
+  printBanner(apiUrl, temporalUi, demo.keys, realGuests);
 }
 
 main().catch((error: unknown) => {
