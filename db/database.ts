@@ -28,7 +28,7 @@ export interface DatabaseHandle {
 const statementNames = new Map<string, string>();
 
 /** A stable name per SQL text; memoised, as hashing on every query showed in profiles. */
-export function statementName(sqlText: string): string {
+function statementName(sqlText: string): string {
   let name = statementNames.get(sqlText);
   if (name === undefined) {
     // Bounded: query shapes are few, but an `in (…)` list makes a new text per length.

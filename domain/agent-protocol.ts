@@ -33,7 +33,6 @@ export type AgentReportKind = (typeof AGENT_REPORT_KINDS)[number];
 
 /** What a report's answer tells the agent: go on, or abandon the task and report nothing more. */
 export const DIRECTIVES = ['continue', 'stop'] as const;
-export type Directive = (typeof DIRECTIVES)[number];
 
 const sequence = z
   .number()

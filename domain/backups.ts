@@ -186,9 +186,6 @@ export function cronProblem(expression: string): string | undefined {
   return undefined;
 }
 
-/** How often a schedule runs: a cron expression (UTC) or a fixed interval. */
-export type ScheduleSpec = { cron: string } | { intervalMinutes: number };
-
 export interface RetentionRule {
   /** The schedule's newest available backups kept; older ones are removed. */
   readonly keepLast: number;

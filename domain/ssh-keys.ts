@@ -91,7 +91,7 @@ export function parseSshPublicKey(line: string): SshKeyVerdict {
   };
 }
 
-export function sshFingerprint(blob: Uint8Array): string {
+function sshFingerprint(blob: Uint8Array): string {
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
 

@@ -47,8 +47,7 @@ export function secretBox(base64Key: string | undefined): SecretBox {
   };
 }
 
-export const isSealed = (value: unknown): value is string =>
-  typeof value === 'string' && value.startsWith(PREFIX);
+const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(PREFIX);
 
 /** A copy of task parameters with every sealed string opened: what the agent receives. */
 export function openSealedParams(box: SecretBox, params: Record<string, unknown>): Record<string, unknown> {

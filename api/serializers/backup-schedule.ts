@@ -1,5 +1,5 @@
 import type { BackupPolicyRow } from '../../db/repositories/backup-policies.js';
-import { SCHEDULE_RUN_OUTCOMES } from '../../domain/backups.js';
+import { SCHEDULE_RUN_OUTCOMES, type ScheduleRunOutcome } from '../../domain/backups.js';
 import { customerFailure } from '../../domain/instances/failures.js';
 import { z } from '../zod.js';
 
@@ -30,7 +30,7 @@ export const BackupScheduleEnvelope = z
   .openapi('BackupSchedule');
 
 interface RunRecord {
-  outcome?: (typeof SCHEDULE_RUN_OUTCOMES)[number];
+  outcome?: ScheduleRunOutcome;
   backup_id?: string;
   reason?: { code: string; detail: string };
   removed?: string[];

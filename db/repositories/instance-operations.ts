@@ -202,8 +202,6 @@ export async function findOperation(db: Database, operationId: string) {
     .executeTakeFirst();
 }
 
-export type OperationRow = NonNullable<Awaited<ReturnType<typeof findOperation>>>;
-
 /** Operations still running after `olderThanMs`: the reconciler checks each against Temporal. */
 export async function listLingeringOperations(db: Database, olderThanMs: number, limit = 100) {
   return db

@@ -13,7 +13,7 @@ export const instanceName = text({ max: 100, trim: true });
 export const HOSTNAME_MAX = 253;
 const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
-export function hostnameProblem(value: string): string | undefined {
+function hostnameProblem(value: string): string | undefined {
   if (value.length === 0 || value.length > HOSTNAME_MAX) {
     return `Must be 1 to ${HOSTNAME_MAX} characters.`;
   }
@@ -49,7 +49,7 @@ const ZONE_SEGMENT = /^[A-Z][a-z]+(?:[_-][A-Za-z][a-z]*)*$/;
  * current name the runtime resolves (Asia/Kolkata, Europe/Kyiv) is accepted too, if it is spelled
  * in the database's case: a guest looks its zone file up by exact name.
  */
-export function isTimezone(value: string): boolean {
+function isTimezone(value: string): boolean {
   zones ??= new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
   if (zones.has(value)) return true;
   const segments = value.split('/');

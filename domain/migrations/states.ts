@@ -69,11 +69,6 @@ export function isPastPointOfNoReturn(state: MigrationState, strategy: Migration
 
 export const TERMINAL_STATES: readonly MigrationState[] = ['CLEANED_UP', 'ROLLED_BACK'];
 
-/** States in which the migration still holds the instance (and its lease). */
-export const ACTIVE_STATES: readonly MigrationState[] = MIGRATION_STATES.filter(
-  (s) => !['COMPLETED', 'CLEANING_UP', 'CLEANED_UP', 'ROLLED_BACK'].includes(s),
-);
-
 /**
  * Every allowed transition: SPEC.md's table, with the failure rows spelled out per state. Every
  * state at or after the point of no return fails into RECOVERY_REQUIRED, COMPLETED and

@@ -12,7 +12,7 @@ interface JobInfo {
 }
 
 /** Waits for a block job to conclude, reporting its progress; throws its error if it failed. */
-export async function awaitJob(qmp: Qmp, jobId: string, progress?: (percent: number) => void): Promise<void> {
+async function awaitJob(qmp: Qmp, jobId: string, progress?: (percent: number) => void): Promise<void> {
   for (;;) {
     const jobs = await qmp.execute<JobInfo[]>('query-jobs');
     const job = jobs.find((j) => j.id === jobId);

@@ -49,7 +49,7 @@ function ownInstance(state: MigrationState, instanceId: string): SimulatedInstan
   return instance;
 }
 
-export const MIGRATION_TASK_TYPES = [
+const MIGRATION_TASK_TYPES = [
   'migration.prepare_target',
   'disk.export',
   'disk.transfer',
