@@ -238,7 +238,7 @@ describe('a migration through the admin API', () => {
     const stuck = (await showUntil(migration.uuid, ['RECOVERY_REQUIRED'])).attributes;
     expect(stuck).toMatchObject({ failed_step: 'STARTING_TARGET', point_of_no_return_passed: true });
     expect(stuck.lease).not.toBeNull();
-    expect(stuck.failure.code).toBeTruthy();
+    expect(stuck.failure.code).toBe('SIMULATED_FAILURE');
 
     for (const action of ['cancel', 'rollback']) {
       const refused = await call('POST', `/migrations/${migration.uuid}/${action}`, { reason: 'undo' });

@@ -266,7 +266,7 @@ describe('agent reports', () => {
 
     expect(await pruneFinishedTasks(env.db, 720)).toBeGreaterThanOrEqual(1);
     expect(await findTask(env.db, task.task_id)).toBeUndefined();
-    expect(await findTask(env.db, pending.task.task_id)).toBeDefined();
+    expect((await findTask(env.db, pending.task.task_id))?.id).toBe(pending.task.task_id);
     const reports = await env.db
       .selectFrom('agent_task_reports')
       .select('sequence')
