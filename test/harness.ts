@@ -91,6 +91,37 @@ export async function createTestApp(overrides: Partial<Record<keyof Config, stri
   return { config, deps, app: buildApp(deps), db: deps.db, close: () => deps.close() };
 }
 
+/** A customer of the stack: the user's id and a client key. */
+export interface Customer {
+  readonly id: string;
+  readonly key: string;
+}
+
+export interface CustomerStack {
+  readonly t: TestApp;
+  /** The customer whose resources a test makes. */
+  readonly owner: Customer;
+  /** Another customer, who must see none of the owner's resources (the standard 404). */
+  readonly stranger: Customer;
+  readonly locationId: string;
+}
+
+/**
+ * What most Client API tests start from: an in-process app, two customers with client keys and a
+ * location. `beforeAll(async () => ({ t, owner, stranger, locationId } = await customerStack()))`.
+ */
+export async function customerStack(
+  overrides: Partial<Record<keyof Config, string>> = {},
+): Promise<CustomerStack> {
+  const t = await createTestApp(overrides);
+  const customer = async () => {
+    const user = await seed.user(t.db);
+    return { id: user.id, key: await seed.key(t.db, user.id, 'client') };
+  };
+  const [owner, stranger, location] = await Promise.all([customer(), customer(), seed.location(t.db)]);
+  return { t, owner, stranger, locationId: location.id };
+}
+
 /** A real listening API server, for agent processes and socket-level behaviour. */
 export async function startTestServer(
   overrides: Partial<Record<keyof Config, string>> = {},

@@ -2,20 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginOperation } from '../../db/repositories/instance-operations.js';
 import { findInstance } from '../../db/repositories/instances.js';
-import { type Body, bearer, createTestApp, json, jsonHeaders, seed, type TestApp } from '../harness.js';
+import {
+  type Body,
+  bearer,
+  type Customer,
+  customerStack,
+  json,
+  jsonHeaders,
+  seed,
+  type TestApp,
+} from '../harness.js';
 
 let t: TestApp;
-let owner: { id: string; key: string };
-let stranger: { id: string; key: string };
+let owner: Customer;
+let stranger: Customer;
 let locationId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const user = await seed.user(t.db);
-  const other = await seed.user(t.db);
-  owner = { id: user.id, key: await seed.key(t.db, user.id, 'client') };
-  stranger = { id: other.id, key: await seed.key(t.db, other.id, 'client') };
-  locationId = (await seed.location(t.db)).id;
+  ({ t, owner, stranger, locationId } = await customerStack());
 });
 afterAll(() => t.close());
 

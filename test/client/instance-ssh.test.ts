@@ -2,21 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertImage } from '../../db/repositories/catalog.js';
 import { insertInstance, setInstanceSshKeys } from '../../db/repositories/instances.js';
-import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
+import { bearer, type Customer, customerStack, json, seed, type TestApp } from '../harness.js';
 import { KEYS } from './ssh-key-fixtures.js';
 
 let t: TestApp;
-let owner: { id: string; key: string };
-let stranger: { id: string; key: string };
+let owner: Customer;
+let stranger: Customer;
 let locationId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const user = await seed.user(t.db);
-  const other = await seed.user(t.db);
-  owner = { id: user.id, key: await seed.key(t.db, user.id, 'client') };
-  stranger = { id: other.id, key: await seed.key(t.db, other.id, 'client') };
-  locationId = (await seed.location(t.db)).id;
+  ({ t, owner, stranger, locationId } = await customerStack());
 });
 afterAll(() => t.close());
 
