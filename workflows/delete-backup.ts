@@ -1,7 +1,7 @@
 import type { BackupState } from '../domain/backups.js';
 import type { OperationContext } from '../domain/operation-context.js';
-import { runOperation, step } from './lib/operation.js';
-import { agentStep, bookkeeping } from './lib/steps.js';
+import { removeArtifact } from './lib/artifacts.js';
+import { runOperation } from './lib/operation.js';
 
 export interface DeleteBackupInput {
   readonly operation: OperationContext;
@@ -16,29 +16,6 @@ export interface DeleteBackupInput {
  * state it had.
  */
 export async function deleteBackup(input: DeleteBackupInput): Promise<{ deleted: boolean }> {
-  const { operation, backupId } = input;
-  const { moveBackup } = bookkeeping();
-  const runTask = agentStep('quick', operation.timing);
-  return runOperation(operation, async (saga) => {
-    saga.push('take the backup for deletion', () =>
-      moveBackup({ backupId, from: ['deleting'], to: input.from }),
-    );
-    step('Removing the backup from the store');
-    const removed = await runTask(
-      {
-        hypervisorId: operation.hypervisorId,
-        type: 'backup.delete',
-        params: { instance_id: operation.instanceId, backup_id: backupId },
-        correlationId: operation.correlationId,
-      },
-      `delete backup ${backupId} of instance ${operation.instanceId}`,
-    );
-    step('Recording the deletion');
-    await moveBackup({ backupId, from: ['deleting'], to: 'deleted' });
-    return {
-      status: 'unchanged',
-      detail: { backup_id: backupId, removed: removed.deleted },
-      result: removed,
-    };
-  });
+  const { operation, backupId, from } = input;
+  return runOperation(operation, (saga) => removeArtifact('backup', operation, backupId, from, saga));
 }

@@ -1,7 +1,7 @@
 import type { SnapshotState } from '../domain/backups.js';
 import type { OperationContext } from '../domain/operation-context.js';
-import { runOperation, step } from './lib/operation.js';
-import { agentStep, bookkeeping } from './lib/steps.js';
+import { removeArtifact } from './lib/artifacts.js';
+import { runOperation } from './lib/operation.js';
 
 export interface DeleteSnapshotInput {
   readonly operation: OperationContext;
@@ -15,29 +15,6 @@ export interface DeleteSnapshotInput {
  * records it `deleted`. If the hypervisor cannot, the snapshot returns to the state it had.
  */
 export async function deleteSnapshot(input: DeleteSnapshotInput): Promise<{ deleted: boolean }> {
-  const { operation, snapshotId } = input;
-  const { moveSnapshot } = bookkeeping();
-  const runTask = agentStep('quick', operation.timing);
-  return runOperation(operation, async (saga) => {
-    saga.push('take the snapshot for deletion', () =>
-      moveSnapshot({ snapshotId, from: ['deleting'], to: input.from }),
-    );
-    step('Removing the snapshot');
-    const removed = await runTask(
-      {
-        hypervisorId: operation.hypervisorId,
-        type: 'snapshot.delete',
-        params: { instance_id: operation.instanceId, snapshot_id: snapshotId },
-        correlationId: operation.correlationId,
-      },
-      `delete snapshot ${snapshotId} of instance ${operation.instanceId}`,
-    );
-    step('Recording the deletion');
-    await moveSnapshot({ snapshotId, from: ['deleting'], to: 'deleted' });
-    return {
-      status: 'unchanged',
-      detail: { snapshot_id: snapshotId, removed: removed.deleted },
-      result: removed,
-    };
-  });
+  const { operation, snapshotId, from } = input;
+  return runOperation(operation, (saga) => removeArtifact('snapshot', operation, snapshotId, from, saga));
 }

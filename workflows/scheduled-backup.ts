@@ -2,7 +2,7 @@ import { isCancellation, upsertSearchAttributes, uuid4, workflowInfo } from '@te
 import type { RetentionVictim } from '../activities/backup-schedules.js';
 import type { StepTiming } from '../domain/operation-context.js';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes.js';
-import { takeBackup } from './backup-instance.js';
+import { makeArtifact } from './lib/artifacts.js';
 import { describeFailure } from './lib/failures.js';
 import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
@@ -52,7 +52,9 @@ export async function scheduledBackup(input: ScheduledBackupInput): Promise<Sche
       { key: { name: SEARCH_ATTRIBUTES.hypervisor, type: 'KEYWORD' }, value: begun.operation.hypervisorId },
     ]);
     try {
-      await runOperation(begun.operation, (saga) => takeBackup(begun.operation, begun.backupId, saga));
+      await runOperation(begun.operation, (saga) =>
+        makeArtifact('backup', begun.operation, begun.backupId, saga),
+      );
       result = { outcome: 'backed_up', backup_id: begun.backupId, removed: [] };
     } catch (error) {
       if (isCancellation(error)) throw error;
