@@ -1,7 +1,7 @@
 import type { BackupRow } from '../../db/repositories/backups.js';
 import { BACKUP_STATES } from '../../domain/backups.js';
-import { customerFailure } from '../../domain/instances/failures.js';
 import { z } from '../zod.js';
+import { artifactAttributes } from './artifact.js';
 
 const FailureSchema = z
   .object({ code: z.string(), message: z.string() })
@@ -35,25 +35,14 @@ export const BackupEnvelope = z
   })
   .openapi('Backup');
 
-export function serializeFailure(error: { code: string } | null) {
-  return error ? customerFailure(error) : null;
-}
-
 /** The only way a backup row reaches a response: the store's internals and agents' messages stay out. */
 export function serializeBackup(row: BackupRow): z.infer<typeof BackupEnvelope> {
   return {
     object: 'backup',
     attributes: {
-      uuid: row.id,
-      name: row.name,
-      state: row.state,
-      size_mb: row.size_mb,
-      checksum: row.checksum,
+      ...artifactAttributes(row),
       protected: row.protected,
       schedule: row.policy_id,
-      error: serializeFailure(row.error),
-      created_at: row.created_at.toISOString(),
-      completed_at: row.completed_at?.toISOString() ?? null,
       verified_at: row.verified_at?.toISOString() ?? null,
     },
   };

@@ -1,7 +1,7 @@
 import type { SnapshotRow } from '../../db/repositories/snapshots.js';
 import { SNAPSHOT_STATES } from '../../domain/backups.js';
 import { z } from '../zod.js';
-import { serializeFailure } from './backup.js';
+import { artifactAttributes } from './artifact.js';
 
 export const SnapshotEnvelope = z
   .object({
@@ -25,15 +25,6 @@ export const SnapshotEnvelope = z
 export function serializeSnapshot(row: SnapshotRow): z.infer<typeof SnapshotEnvelope> {
   return {
     object: 'snapshot',
-    attributes: {
-      uuid: row.id,
-      name: row.name,
-      state: row.state,
-      size_mb: row.size_mb,
-      checksum: row.checksum,
-      error: serializeFailure(row.error),
-      created_at: row.created_at.toISOString(),
-      completed_at: row.completed_at?.toISOString() ?? null,
-    },
+    attributes: artifactAttributes(row),
   };
 }
