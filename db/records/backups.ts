@@ -2,7 +2,8 @@ import { quotaVerdict } from '../../domain/backups.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Config } from '../../platform/config.js';
 import type { Database } from '../database.js';
-import { type BackupRow, countBackupsHeld, insertBackup } from '../repositories/backups.js';
+import { countArtifactsHeld } from '../repositories/artifacts.js';
+import { type BackupRow, insertBackup } from '../repositories/backups.js';
 
 /**
  * A new backup row (`creating`) within the per-instance limit. Runs in the transaction that began
@@ -16,7 +17,7 @@ export async function holdNewBackup(
 ): Promise<BackupRow> {
   const verdict = quotaVerdict(
     'backup',
-    await countBackupsHeld(trx, backup.instanceId),
+    await countArtifactsHeld(trx, 'backup', backup.instanceId),
     config.MAX_BACKUPS_PER_INSTANCE,
   );
   if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });

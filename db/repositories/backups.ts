@@ -1,10 +1,5 @@
 import { sql } from 'kysely';
-import {
-  BACKUP_ACTIONS,
-  BACKUP_STATES_COUNTED,
-  type BackupAction,
-  type BackupState,
-} from '../../domain/backups.js';
+import { BACKUP_ACTIONS, type BackupAction, type BackupState } from '../../domain/backups.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -70,17 +65,6 @@ export async function listBackupsOfInstance(db: Database, instanceId: string, pa
     base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.total) };
-}
-
-/** Backups that hold space in the store: what MAX_BACKUPS_PER_INSTANCE counts. */
-export async function countBackupsHeld(db: Database, instanceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('instance_backups')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('instance_id', '=', instanceId)
-    .where('state', 'in', [...BACKUP_STATES_COUNTED])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /**
@@ -197,22 +181,4 @@ export async function findRestoreDefaults(db: Database, instanceId: string) {
     .select(['p.code as plan', 'l.code as location', 'm.code as image', 'i.disk_mb'])
     .where('i.id', '=', instanceId)
     .executeTakeFirst();
-}
-
-/**
- * Backups of the instance still `creating` become `failed`: for an operation whose run ended
- * without settling. Every backup is made under its instance's one running operation, so those
- * still being made are that operation's.
- */
-export async function failBackupsInCreation(
-  db: Database,
-  instanceId: string,
-  error: { code: string; message: string },
-): Promise<void> {
-  await db
-    .updateTable('instance_backups')
-    .set({ state: 'failed', error: JSON.stringify(error), completed_at: sql`now()` })
-    .where('instance_id', '=', instanceId)
-    .where('state', '=', 'creating')
-    .execute();
 }

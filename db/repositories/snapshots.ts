@@ -1,10 +1,5 @@
 import { sql } from 'kysely';
-import {
-  SNAPSHOT_ACTIONS,
-  SNAPSHOT_STATES_COUNTED,
-  type SnapshotAction,
-  type SnapshotState,
-} from '../../domain/backups.js';
+import { SNAPSHOT_ACTIONS, type SnapshotAction, type SnapshotState } from '../../domain/backups.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -67,17 +62,6 @@ export async function listSnapshotsOfInstance(db: Database, instanceId: string, 
   return { rows, total: Number(total.total) };
 }
 
-/** Snapshots that hold space beside the disk: what MAX_SNAPSHOTS_PER_INSTANCE counts. */
-export async function countSnapshotsHeld(db: Database, instanceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('instance_snapshots')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('instance_id', '=', instanceId)
-    .where('state', 'in', [...SNAPSHOT_STATES_COUNTED])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * The compare-and-set that takes a snapshot for a customer's action (domain/backups.ts
  * SNAPSHOT_ACTIONS): the snapshot must still be in the state the caller read. Returns whether it
@@ -125,18 +109,4 @@ export async function moveSnapshot(db: Database, move: SnapshotMove): Promise<bo
     .where('state', 'in', [...move.from])
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** Snapshots of the instance still `creating` become `failed` (see failBackupsInCreation). */
-export async function failSnapshotsInCreation(
-  db: Database,
-  instanceId: string,
-  error: { code: string; message: string },
-): Promise<void> {
-  await db
-    .updateTable('instance_snapshots')
-    .set({ state: 'failed', error: JSON.stringify(error), completed_at: sql`now()` })
-    .where('instance_id', '=', instanceId)
-    .where('state', '=', 'creating')
-    .execute();
 }

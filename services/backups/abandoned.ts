@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
-import { failBackupsInCreation, moveBackup } from '../../db/repositories/backups.js';
-import { failSnapshotsInCreation, moveSnapshot } from '../../db/repositories/snapshots.js';
+import { failArtifactsInCreation } from '../../db/repositories/artifacts.js';
+import { moveBackup } from '../../db/repositories/backups.js';
+import { moveSnapshot } from '../../db/repositories/snapshots.js';
 import type { BackupState, SnapshotState } from '../../domain/backups.js';
 import type { InstanceOperation } from '../../domain/instances/operations.js';
 import type { RestoreSource } from '../../workflows/restore-instance.js';
@@ -38,10 +39,10 @@ export async function releaseArtifactsOfAbandoned(
   switch (operation.kind) {
     case 'backup':
       // A scheduled run's recorded input names its schedule, not its backup: the state says which.
-      await failBackupsInCreation(trx, operation.instance_id, ABANDONED);
+      await failArtifactsInCreation(trx, 'backup', operation.instance_id, ABANDONED);
       return;
     case 'snapshot':
-      await failSnapshotsInCreation(trx, operation.instance_id, ABANDONED);
+      await failArtifactsInCreation(trx, 'snapshot', operation.instance_id, ABANDONED);
       return;
     case 'backup_verify':
       await backupBack('verifying');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
+import { countArtifactsHeld } from '../../db/repositories/artifacts.js';
 import type { Instance } from '../../db/repositories/instances.js';
 import {
-  countSnapshotsHeld,
   findSnapshotOfInstance,
   insertSnapshot,
   type SnapshotRow,
@@ -47,7 +47,7 @@ export async function createSnapshot(
     async (trx) => {
       const verdict = quotaVerdict(
         'snapshot',
-        await countSnapshotsHeld(trx, instance.id),
+        await countArtifactsHeld(trx, 'snapshot', instance.id),
         deps.config.MAX_SNAPSHOTS_PER_INSTANCE,
       );
       if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
