@@ -66,7 +66,7 @@ describe('docker-compose.yml', () => {
         (e) =>
           e.isDirectory() &&
           !e.name.startsWith('.') &&
-          !['node_modules', 'dist', 'test', 'docker', 'bin', 'lint'].includes(e.name),
+          !['node_modules', 'dist', 'test', 'docker', 'bin', 'lint', 'docs'].includes(e.name),
       )
       .map((e) => e.name);
     expect(sources.filter((f) => !build.include.includes(f))).toEqual([]);
