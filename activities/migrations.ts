@@ -5,14 +5,15 @@ import { findOperation, settleOperation } from '../db/repositories/instance-oper
 import {
   annotateMigrationState,
   IllegalMigrationTransition,
-  moveInstanceToTarget,
   recordMigrationState,
-  recordTransferEndpoint,
+} from '../db/repositories/migration-states.js';
+import {
+  moveInstanceToTarget,
   releaseMigrationLease,
   releaseTargetReservation,
   renewMigrationLease,
-  voidTransferTokens,
 } from '../db/repositories/migrations.js';
+import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/transfer-tokens.js';
 import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
 import type { MigrationState } from '../domain/migrations/states.js';
 import { secretBox } from '../platform/secrets.js';

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migrations.js';
+import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
 import { type MigrationPolicy, type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';

@@ -1,10 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  insertMigration,
-  insertTransferToken,
-  takeMigrationLease,
-} from '../../db/repositories/migrations.js';
+import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
+import { insertTransferToken } from '../../db/repositories/transfer-tokens.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';

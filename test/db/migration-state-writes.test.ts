@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
-import {
-  findMigration,
-  IllegalMigrationTransition,
-  insertMigration,
-  recordMigrationState,
-} from '../../db/repositories/migrations.js';
+import { IllegalMigrationTransition, recordMigrationState } from '../../db/repositories/migration-states.js';
+import { findMigration, insertMigration } from '../../db/repositories/migrations.js';
 import type { MigrationStrategy } from '../../domain/migrations/states.js';
 import { seed } from '../harness.js';
 

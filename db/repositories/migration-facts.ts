@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { HypervisorFacts, InstanceFacts } from '../../domain/migrations/preflight.js';
+import type { Database } from '../database.js';
+
+/** What preflight needs of an instance: its state, its needs, its holds. */
+export async function instanceMigrationFacts(db: Database, instanceId: string) {
+  const row = await db
+    .selectFrom('instances as i')
+    .select([
+      'i.id',
+      'i.user_id',
+      'i.status',
+      'i.hypervisor_id',
+      'i.operation_id',
+      'i.host_requirements',
+      'i.storage_backend',
+      'i.cpu_cores',
+      'i.memory_mb',
+      'i.disk_mb',
+      'i.primary_ipv4',
+      'i.primary_ipv6',
+      'i.hostname',
+      sql<boolean>`exists (select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now())`.as(
+        'lease_held',
+      ),
+      sql<boolean>`exists (select 1 from migrations m where m.instance_id = i.id
+                             and m.state in ('COMPLETED', 'CLEANING_UP'))`.as('cleanup_pending'),
+    ])
+    .where('i.id', '=', instanceId)
+    .where('i.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const facts: InstanceFacts = {
+    status: row.status,
+    placed: row.hypervisor_id !== null,
+    operationRunning: row.operation_id !== null,
+    leaseHeld: row.lease_held,
+    cleanupPending: row.cleanup_pending,
+    hostRequirements: row.host_requirements,
+    storageBackend: row.storage_backend,
+    resources: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
+  };
+  return { row, facts };
+}
+
+interface HypervisorFactRow {
+  id: string;
+  name: string;
+  location_id: string;
+  status: string;
+  maintenance: boolean;
+  capabilities: string[];
+  storage_backends: string[];
+  architecture: string;
+  virtualization: string;
+  cpu_cores: number;
+  memory_mb: number;
+  disk_mb: number;
+  reserved_cpu: number;
+  reserved_memory: number;
+  reserved_disk: number;
+}
+
+/** Every hypervisor as migration compatibility judges it, with what its reservations hold. */
+export async function hypervisorMigrationFacts(db: Database): Promise<HypervisorFacts[]> {
+  const { rows } = await sql<HypervisorFactRow>`
+    select h.id, h.name, h.location_id, h.status, h.maintenance,
+           -- What the administrator configured, less what the agent says its host cannot do
+           -- (QEMU without working live migration, no KVM for CPU passthrough) once it has said.
+           case when h.reported_capabilities is null then h.capabilities
+                else (select coalesce(jsonb_agg(c.value), '[]'::jsonb)
+                        from jsonb_array_elements(h.capabilities) c
+                       where h.reported_capabilities @> jsonb_build_array(c.value))
+           end as capabilities,
+           h.storage_backends,
+           h.architecture, h.virtualization, h.cpu_cores, h.memory_mb, h.disk_mb,
+           coalesce(r.cpu, 0)::int as reserved_cpu, coalesce(r.memory, 0)::int as reserved_memory,
+           coalesce(r.disk, 0)::float8 as reserved_disk
+      from hypervisors h
+      left join lateral (
+        select sum(cpu_cores) as cpu, sum(memory_mb) as memory, sum(disk_mb) as disk
+          from reservations where hypervisor_id = h.id and released_at is null
+      ) r on true
+     order by h.name`.execute(db);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    locationId: r.location_id,
+    status: r.status,
+    maintenance: r.maintenance,
+    capabilities: r.capabilities,
+    storageBackends: r.storage_backends,
+    architecture: r.architecture,
+    virtualization: r.virtualization,
+    total: { cpu_cores: r.cpu_cores, memory_mb: r.memory_mb, disk_mb: r.disk_mb },
+    reserved: { cpu_cores: r.reserved_cpu, memory_mb: r.reserved_memory, disk_mb: r.reserved_disk },
+  }));
+}
