@@ -1,46 +1,18 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listOperationsPageOfInstance } from '../../../db/repositories/instance-operations.js';
-import type { AppEnv } from '../../context.js';
-import {
-  commonErrors,
-  jsonContent,
-  listEnvelope,
-  notFoundResponse,
-  PageQuery,
-  uuidParam,
-} from '../../schemas.js';
 import { serializeTask, TaskEnvelope } from '../../serializers/instance-history.js';
-import { pageOfInstance } from './callers-instance.js';
+import { instanceListRoute } from './list-route.js';
 
-const route = createRoute({
-  method: 'get',
-  path: '/{cloudInstance}/tasks',
-  tags: ['Instances'],
+export const { register } = instanceListRoute({
+  things: 'tasks',
+  tag: 'Instances',
   summary: 'The instance’s task history',
   description:
     'The long operations on the instance (provision, power actions, rebuild, password, delete, …), newest ' +
     'first, with their state: `running`, `succeeded`, `failed`, `cancelled`, `preempted` (a kill took over) ' +
     'or `abandoned` (its run ended without finishing), and for a failure a customer-safe error. Paginated.',
-  request: { params: uuidParam('cloudInstance'), query: PageQuery },
-  responses: {
-    200: jsonContent(listEnvelope(TaskEnvelope, 'TaskList'), 'A page of tasks.'),
-    ...commonErrors,
-    ...notFoundResponse,
-  },
+  item: TaskEnvelope,
+  listName: 'TaskList',
+  page: 'A page of tasks.',
+  read: listOperationsPageOfInstance,
+  serialize: serializeTask,
 });
-
-export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const { cloudInstance } = c.req.valid('param');
-    return c.json(
-      await pageOfInstance(
-        c,
-        cloudInstance,
-        c.req.valid('query'),
-        listOperationsPageOfInstance,
-        serializeTask,
-      ),
-      200,
-    );
-  });
-}
