@@ -26,12 +26,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/**
+ * The hypervisors of this file's location, where a refused create would have put one: other test
+ * files create hypervisors in the run's database at the same time, in locations of their own.
+ */
 const hypervisorCount = async () =>
   Number(
     (
       await t.db
         .selectFrom('hypervisors')
         .select((eb) => eb.fn.countAll().as('n'))
+        .where('location_id', '=', locationId)
         .executeTakeFirstOrThrow()
     ).n,
   );
