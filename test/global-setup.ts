@@ -16,7 +16,7 @@ import { bundleWorkflows } from '../worker/worker.js';
  * One Temporal dev server and one fresh PostgreSQL database for the whole run, and one workflow
  * bundle that every test worker loads. PostgreSQL comes from DATABASE_URL (default: the local
  * server). A migrated template is made first; the run's database is a copy of it, and so is each
- * isolated database a test file asks for (harness.ts). Both are dropped at the end.
+ * isolated database a test file asks for (test/support/database.ts). Both are dropped at the end.
  */
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

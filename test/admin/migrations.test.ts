@@ -3,27 +3,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { happyPath } from '../../domain/migrations/states.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { type Body, seed } from '../harness.js';
-import { adminCall } from './admin-api.js';
+import { eventually } from '../support/eventually.js';
+import type { Body } from '../support/http.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 const UI = 'http://127.0.0.1:8233';
 
-let env: AgentEnvironment;
+let env: Stack;
 let adminKey: string;
 let locationId: string;
 
 beforeAll(async () => {
-  env = await startAgentEnvironment({ MIGRATION_SOURCE_RETENTION_MS: '300', TEMPORAL_UI_URL: UI });
-  const admin = await seed.user(env.db, { admin: true });
-  adminKey = await seed.key(env.db, admin.id, 'application');
-  locationId = (await seed.location(env.db)).id;
+  env = await startStack({
+    agents: true,
+    config: { MIGRATION_SOURCE_RETENTION_MS: '300', TEMPORAL_UI_URL: UI },
+  });
+  adminKey = env.admin.key;
+  locationId = env.locationId;
 });
 afterAll(() => env.close());
 
 const call = (method: string, path: string, body?: unknown, key: string | null = adminKey) =>
-  adminCall(env.server.url, key, method, path, body);
+  env.call(key, method, `/admin/cloudsvc${path}`, body);
 
 const codeOf = (answer: { body: Body }) => answer.body.errors?.[0]?.code;
 
@@ -281,7 +282,7 @@ describe('a migration through the admin API', () => {
       const answer = await call(method, path, body);
       expect([answer.status, codeOf(answer)]).toEqual([404, 'SVC-RES-404']);
     }
-    const client = await call('GET', '/migrations', undefined, env.clientKey);
+    const client = await call('GET', '/migrations', undefined, env.client.key);
     expect([client.status, codeOf(client)]).toEqual([403, 'SVC-AUTH-403']);
     const none = await call('GET', '/migrations', undefined, null);
     expect([none.status, codeOf(none)]).toEqual([401, 'SVC-AUTH-401']);

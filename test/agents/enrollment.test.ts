@@ -4,16 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { createLogger } from '../../platform/logger.js';
 import { startSweepers } from '../../worker/sweepers.js';
-import { eventually } from '../agent-process.js';
-import { bearer, createTestApp, json, jsonHeaders, seed, type TestApp } from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { bearer, json, jsonHeaders } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
+let t: Stack;
 let appKey: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' });
-  const admin = await seed.user(t.db, { admin: true });
-  appKey = await seed.key(t.db, admin.id, 'application');
+  t = await startStack({ config: { TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' } });
+  appKey = t.admin.key;
 });
 afterAll(() => t.close());
 

@@ -5,18 +5,19 @@ import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { provisionInstance } from '../../services/instances/provision.js';
-import { eventually } from '../agent-process.js';
-import { seed, startTestServer, startTestWorker } from '../harness.js';
-import { startInProcessAgent } from '../in-process-agent.js';
-import { type AgentEnvironment, FAST_AGENT_TIMING, startAgentEnvironment } from './environment.js';
+import { startInProcessAgent } from '../support/agents/in-process.js';
+import { eventually } from '../support/eventually.js';
+import { seed } from '../support/seed.js';
+import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';
+import { startTestWorker } from '../support/worker.js';
 
 /**
  * Every failure the simulated driver can rehearse, against the real bridge. Crashes, a stopped
  * (silent) agent and exit codes need an agent process; the rest run the agent in this process.
  */
-let env: AgentEnvironment;
+let env: Stack;
 beforeAll(async () => {
-  env = await startAgentEnvironment();
+  env = await startStack({ agents: true });
 });
 afterAll(() => env.close());
 
@@ -159,14 +160,9 @@ describe('when the agent fails', () => {
 
   it('a revoked agent stops working and exits', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgentProcess();
-    const admin = await seed.user(env.db, { admin: true });
-    const key = await seed.key(env.db, admin.id, 'application');
-    const res = await fetch(
-      `${env.server.url}/api/application/cloudsvc/hypervisors/${hypervisor.id}/revoke-agent`,
-      {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}` },
-      },
+    const res = await env.admin.call(
+      'POST',
+      `/api/application/cloudsvc/hypervisors/${hypervisor.id}/revoke-agent`,
     );
     expect(res.status).toBe(200);
     expect(await agent.exited).toBe(77);
@@ -174,9 +170,9 @@ describe('when the agent fails', () => {
   });
 
   it('reports are retried with backoff across a panel restart, and the step completes', async () => {
-    const panel = await startTestServer(FAST_AGENT_TIMING);
+    const panel = await startStack({ listen: true, config: FAST_AGENT_TIMING });
     const worker = await startTestWorker(panel.config);
-    let restarted: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    let restarted: Awaited<ReturnType<typeof startStack>> | undefined;
     try {
       const hypervisor = await seed.hypervisor(panel.deps.db);
       const token = await createCredential(panel.deps.db, {
@@ -191,7 +187,7 @@ describe('when the agent fails', () => {
       });
       try {
         const instance = await seed.instance(panel.deps.db, {
-          userId: env.ownerId,
+          userId: env.client.id,
           locationId: hypervisor.location_id,
           hypervisorId: hypervisor.id,
           status: 'provisioning',
@@ -213,10 +209,13 @@ describe('when the agent fails', () => {
         const port = new URL(panel.url).port;
         await panel.close();
         await new Promise((r) => setTimeout(r, 1500));
-        restarted = await startTestServer({
-          ...FAST_AGENT_TIMING,
-          PORT: port,
-          TEMPORAL_TASK_QUEUE: panel.config.TEMPORAL_TASK_QUEUE,
+        restarted = await startStack({
+          listen: true,
+          config: {
+            ...FAST_AGENT_TIMING,
+            PORT: port,
+            TEMPORAL_TASK_QUEUE: panel.config.TEMPORAL_TASK_QUEUE,
+          },
         });
 
         // The first panel's Temporal client closed with it: follow the workflow from another one.

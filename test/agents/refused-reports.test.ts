@@ -10,7 +10,8 @@ import { runTask } from '../../agent/task-runner.js';
 import { type ApiServer, startApiServer } from '../../api/server.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { createLogger } from '../../platform/logger.js';
-import { seed, testConfig } from '../harness.js';
+import { testConfig } from '../support/config.js';
+import { seed } from '../support/seed.js';
 
 /**
  * An agent never loops on a report the panel can never take: a 4xx answer ends the retries of

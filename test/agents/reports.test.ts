@@ -5,17 +5,18 @@ import { findTask, pruneFinishedTasks } from '../../db/repositories/agent-tasks.
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { pruneSamples, storeSamples } from '../../db/repositories/metrics.js';
-import { eventually } from '../agent-process.js';
-import { json, seed } from '../harness.js';
-import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
+import { eventually } from '../support/eventually.js';
+import { json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * The report rules (SPEC.md §6) driven by hand, as an agent would speak them, with no agent
  * process in the way.
  */
-let env: AgentEnvironment;
+let env: Stack;
 beforeAll(async () => {
-  env = await startAgentEnvironment();
+  env = await startStack({ agents: true });
 });
 afterAll(() => env.close());
 
@@ -26,7 +27,7 @@ async function hypervisorWithCredential() {
 }
 
 const agentCall = (token: string, path: string, body?: unknown) =>
-  fetch(`${env.server.url}/api/cloudsvc/agent${path}`, {
+  fetch(`${env.url}/api/cloudsvc/agent${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -35,7 +36,7 @@ const agentCall = (token: string, path: string, body?: unknown) =>
 async function queuedPowerTask(action = 'stop') {
   const { hypervisor, token } = await hypervisorWithCredential();
   const instance = await seed.instance(env.db, {
-    userId: env.ownerId,
+    userId: env.client.id,
     locationId: hypervisor.location_id,
     hypervisorId: hypervisor.id,
     status: 'running',
@@ -191,12 +192,12 @@ describe('agent reports', () => {
   it('keeps metric samples only for the agent’s own instances, once each', async () => {
     const { hypervisor, token } = await hypervisorWithCredential();
     const mine = await seed.instance(env.db, {
-      userId: env.ownerId,
+      userId: env.client.id,
       locationId: hypervisor.location_id,
       hypervisorId: hypervisor.id,
     });
     const elsewhere = await seed.instance(env.db, {
-      userId: env.ownerId,
+      userId: env.client.id,
       locationId: hypervisor.location_id,
     });
     const sample = (id: string) => ({
@@ -220,7 +221,7 @@ describe('agent reports', () => {
   it('keeps metric samples for the retention and no longer', async () => {
     const { hypervisor } = await hypervisorWithCredential();
     const instance = await seed.instance(env.db, {
-      userId: env.ownerId,
+      userId: env.client.id,
       locationId: hypervisor.location_id,
       hypervisorId: hypervisor.id,
     });

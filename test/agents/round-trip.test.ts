@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
 import { findInstance } from '../../db/repositories/instances.js';
-import { eventually } from '../agent-process.js';
-import { json, seed } from '../harness.js';
-import { type AgentEnvironment, startAgentEnvironment } from './environment.js';
+import { eventually } from '../support/eventually.js';
+import { json } from '../support/http.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let env: AgentEnvironment;
+let env: Stack;
 beforeAll(async () => {
-  env = await startAgentEnvironment();
+  env = await startStack({ agents: true });
 });
 afterAll(() => env.close());
 
@@ -20,7 +20,7 @@ describe('a task round trip through a real agent', () => {
 
     const res = await env.power(instance.id, 'stop');
     expect(res.status).toBe(202);
-    expect((await json(res)).attributes.status).toBe('stopping');
+    expect(res.body.attributes.status).toBe('stopping');
     const result = await env.operationResult(instance.id);
     expect(result).toEqual({ power_state: 'stopped' });
     expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
@@ -51,7 +51,7 @@ describe('a task round trip through a real agent', () => {
     expect((await env.power(instance.id, 'restart')).status).toBe(202);
     const busy = await env.power(instance.id, 'stop');
     expect(busy.status).toBe(409);
-    expect((await json(busy)).errors[0].code).toBe('SVC-OP-409');
+    expect(busy.body.errors[0].code).toBe('SVC-OP-409');
     await env.operationResult(instance.id);
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');
   });
@@ -61,8 +61,8 @@ describe('a task round trip through a real agent', () => {
     const instance = await env.provisionedInstance(hypervisor);
     const body = await eventually(
       async () => {
-        const res = await fetch(`${env.server.url}/api/client/cloud/${instance.id}/metrics`, {
-          headers: { Authorization: `Bearer ${env.clientKey}` },
+        const res = await fetch(`${env.url}/api/client/cloud/${instance.id}/metrics`, {
+          headers: { Authorization: `Bearer ${env.client.key}` },
         });
         const b = await json(res);
         return b.attributes.samples.length >= 2 ? b : undefined;
@@ -86,14 +86,9 @@ describe('a task round trip through a real agent', () => {
   it('probes a hypervisor end to end from the Application API', async () => {
     const { hypervisor } = await env.hypervisorWithAgent();
     await env.provisionedInstance(hypervisor);
-    const admin = await seed.user(env.db, { admin: true });
-    const key = await seed.key(env.db, admin.id, 'application');
-    const res = await fetch(`${env.server.url}/api/application/cloudsvc/hypervisors/${hypervisor.id}/probe`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}` },
-    });
+    const res = await env.admin.call('POST', `/api/application/cloudsvc/hypervisors/${hypervisor.id}/probe`);
     expect(res.status).toBe(200);
-    const body = (await json(res)).attributes;
+    const body = res.body.attributes;
     expect(body).toMatchObject({ hypervisor_uuid: hypervisor.id, instances: 1 });
     // The probe went to the agent and back: it took time, and less than its step's timeout.
     expect(body.round_trip_ms).toBeGreaterThan(0);

@@ -3,19 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialCache } from '../../api/credential-cache.js';
 import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
 import { hashToken } from '../../domain/credentials.js';
-import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
+import { bearer, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
+let t: Stack;
 const keys = {} as Record<'client' | 'application' | 'agent' | 'gateway', string>;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const user = await seed.user(t.db);
-  const admin = await seed.user(t.db, { admin: true });
-  const hypervisor = await seed.hypervisor(t.db);
-  keys.client = await seed.key(t.db, user.id, 'client');
-  keys.application = await seed.key(t.db, admin.id, 'application');
-  keys.agent = (await createCredential(t.db, { type: 'agent', hypervisorId: hypervisor.id })).token;
+  t = await startStack();
+  keys.client = t.client.key;
+  keys.application = t.admin.key;
+  keys.agent = (await t.agent()).key;
   keys.gateway = await seed.gatewayCredential(t.db);
 });
 afterAll(() => t.close());

@@ -2,16 +2,17 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { type Body, bearer, json, seed, startTestServer } from '../harness.js';
+import { type Body, bearer, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /** Through a listening server: the limits are about what is read from the socket. */
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: Stack;
 let appKey: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const admin = await seed.user(server.deps.db, { admin: true });
-  appKey = await seed.key(server.deps.db, admin.id, 'application');
+  server = await startStack({ listen: true });
+  appKey = server.admin.key;
 });
 afterAll(() => server.close());
 

@@ -8,24 +8,24 @@ import { createApiRouter } from '../../api/router.js';
 import { jsonBody, PageQuery, uuidParam } from '../../api/schemas.js';
 import { validationHook } from '../../api/validation.js';
 import { z } from '../../api/zod.js';
-import { type Body, bearer, json, jsonHeaders, seed, startTestServer } from '../harness.js';
+import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * The request path's shortcuts (api/middleware/hot-path.ts) answer what the plain way answers:
  * the parameter checks what @hono/zod-openapi's own validators answer, the request id on Node's
  * response what a Hono header gives, a GET what it gave when the body limit still looked at it.
  */
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: Stack;
 let clientKey: string;
 let instanceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startStack({ listen: true });
   const db = server.deps.db;
-  const user = await seed.user(db);
-  clientKey = await seed.key(db, user.id, 'client');
-  const location = await seed.location(db);
-  instanceId = (await seed.instance(db, { userId: user.id, locationId: location.id })).id;
+  clientKey = server.client.key;
+  instanceId = (await seed.instance(db, { userId: server.client.id, locationId: server.locationId })).id;
 });
 afterAll(() => server.close());
 

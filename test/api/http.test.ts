@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
-import { bearer, createTestApp, json, jsonHeaders, seed, type TestApp } from '../harness.js';
+import { bearer, json, jsonHeaders } from '../support/http.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
+let t: Stack;
 let clientKey: string;
 let appKey: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const user = await seed.user(t.db);
-  const admin = await seed.user(t.db, { admin: true });
-  clientKey = await seed.key(t.db, user.id, 'client');
-  appKey = await seed.key(t.db, admin.id, 'application');
+  t = await startStack();
+  clientKey = t.client.key;
+  appKey = t.admin.key;
 });
 afterAll(() => t.close());
 

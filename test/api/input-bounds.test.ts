@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
-import { type Body, bearer, createTestApp, json, jsonHeaders, seed, type TestApp } from '../harness.js';
+import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
+let t: Stack;
 let appKey: string;
 let agentKey: string;
 let hypervisorId: string;
 let locationId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const admin = await seed.user(t.db, { admin: true });
-  appKey = await seed.key(t.db, admin.id, 'application');
-  const hypervisor = await seed.hypervisor(t.db);
-  hypervisorId = hypervisor.id;
-  locationId = hypervisor.location_id;
-  agentKey = (await createCredential(t.db, { type: 'agent', hypervisorId })).token;
+  t = await startStack();
+  appKey = t.admin.key;
+  const agent = await t.agent();
+  hypervisorId = agent.id;
+  locationId = agent.hypervisor.location_id;
+  agentKey = agent.key;
 });
 afterAll(() => t.close());
 

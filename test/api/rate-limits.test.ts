@@ -3,18 +3,20 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { hitRateLimit } from '../../db/repositories/rate-limits.js';
-import { createTestApp, json, seed, type TestApp } from '../harness.js';
+import { json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let a: TestApp;
-let b: TestApp;
-let direct: TestApp;
+let a: Stack;
+let b: Stack;
+let direct: Stack;
 
 beforeAll(async () => {
   // Two API processes behind one proxy, sharing the database, and one reached directly.
   [a, b, direct] = await Promise.all([
-    createTestApp({ TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' }),
-    createTestApp({ TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' }),
-    createTestApp({ TRUST_PROXY_HOPS: '0', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '2' }),
+    startStack({ config: { TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' } }),
+    startStack({ config: { TRUST_PROXY_HOPS: '1', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '5' } }),
+    startStack({ config: { TRUST_PROXY_HOPS: '0', ENROLLMENT_RATE_LIMIT_PER_MINUTE: '2' } }),
   ]);
 });
 afterAll(() => Promise.all([a.close(), b.close(), direct.close()]));
@@ -28,7 +30,7 @@ afterAll(() => Promise.all([a.close(), b.close(), direct.close()]));
 let lastIp = Math.floor(Math.random() * 200);
 const someIp = () => `203.0.113.${(lastIp++ % 250) + 1}`;
 
-const enroll = (t: TestApp, forwardedFor: string | undefined, token = `cse_${randomUUID()}`) =>
+const enroll = (t: Stack, forwardedFor: string | undefined, token = `cse_${randomUUID()}`) =>
   t.app.request('/api/cloudsvc/agent/enroll', {
     method: 'POST',
     headers: {

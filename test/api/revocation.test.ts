@@ -2,23 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
-import { bearer, createTestApp, json, seed, type TestApp } from '../harness.js';
+import { bearer, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
-let cached: TestApp;
+let t: Stack;
+let cached: Stack;
 const CACHE_TTL_MS = 1_500;
 
 beforeAll(async () => {
   [t, cached] = await Promise.all([
-    createTestApp({ AGENT_POLL_MAX_WAIT_MS: '20000' }),
-    createTestApp({ AUTH_CACHE_TTL_MS: String(CACHE_TTL_MS) }),
+    startStack({ config: { AGENT_POLL_MAX_WAIT_MS: '20000' } }),
+    startStack({ config: { AUTH_CACHE_TTL_MS: String(CACHE_TTL_MS) } }),
   ]);
 });
 afterAll(() => Promise.all([t.close(), cached.close()]));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const setAdmin = (app: TestApp, userId: string, isAdmin: boolean) =>
+const setAdmin = (app: Stack, userId: string, isAdmin: boolean) =>
   app.db.updateTable('users').set({ is_admin: isAdmin }).where('id', '=', userId).execute();
 
 async function queueProbe(hypervisorId: string): Promise<string> {

@@ -7,8 +7,11 @@ import { createCredential } from '../../db/repositories/credentials.js';
 import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
-import { type Body, createTestApp, isolatedDatabase, seed, tableDigest } from '../harness.js';
-import { apiOf, pathWith, type Route, registeredRoutes } from '../openapi-routes.js';
+import { isolatedDatabase, tableDigest } from '../support/database.js';
+import type { Body } from '../support/http.js';
+import { apiOf, pathWith, type Route, registeredRoutes } from '../support/routes.js';
+import { seed } from '../support/seed.js';
+import { startStack } from '../support/stack.js';
 
 /**
  * Every route the app registers, swept with every credential it must refuse (SPEC.md §5, docs/api.md
@@ -18,7 +21,7 @@ import { apiOf, pathWith, type Route, registeredRoutes } from '../openapi-routes
  * runs on a database of its own, which must be unchanged at the end.
  */
 const database = await isolatedDatabase();
-const t = await createTestApp({ DATABASE_URL: database.url });
+const t = await startStack({ config: { DATABASE_URL: database.url } });
 
 /** Routes that take no bearer credential, each with a request that exercises it. */
 const PUBLIC_ROUTES: Record<string, string> = {

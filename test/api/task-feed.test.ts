@@ -10,7 +10,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-da
 import { TASK_CHANNEL, TaskFeed } from '../../db/task-channel.js';
 import { createLogger } from '../../platform/logger.js';
 import { freePort } from '../../platform/ports.js';
-import { eventually } from '../agent-process.js';
+import { eventually } from '../support/eventually.js';
 
 const logger = createLogger('silent');
 

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, json, jsonHeaders, seed, type TestApp } from '../harness.js';
+import { bearer, json, jsonHeaders } from '../support/http.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
+let t: Stack;
 let key: string;
 let locationId: string;
 const base = '/api/application/cloudsvc';
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const admin = await seed.user(t.db, { admin: true });
-  key = await seed.key(t.db, admin.id, 'application');
-  locationId = (await seed.location(t.db)).id;
+  t = await startStack();
+  key = t.admin.key;
+  locationId = t.locationId;
 });
 afterAll(() => t.close());
 

@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../domain/credentials.js';
-import { bearer, createTestApp, type TestApp } from '../harness.js';
+import { bearer } from '../support/http.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../../bin/cloudsvc.js', import.meta.url));
 
-let t: TestApp;
+let t: Stack;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await startStack();
 });
 afterAll(() => t.close());
 

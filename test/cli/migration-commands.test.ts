@@ -4,25 +4,30 @@ import { createDatabase } from '../../db/database.js';
 import { setHypervisorStatus, updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { findMigration, listMigrations } from '../../db/repositories/migrations.js';
 import { happyPath } from '../../domain/migrations/states.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { type Body, isolatedDatabase, seed, tableDigest } from '../harness.js';
+import { isolatedDatabase, tableDigest } from '../support/database.js';
+import { eventually } from '../support/eventually.js';
+import type { Body } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 import { operatorCli, settingsOf } from './operator-cli.js';
 
 const UI = 'http://127.0.0.1:8233';
 
-let env: AgentEnvironment;
+let env: Stack;
 let locationId: string;
 
 beforeAll(async () => {
-  env = await startAgentEnvironment({ MIGRATION_SOURCE_RETENTION_MS: '300', TEMPORAL_UI_URL: UI });
+  env = await startStack({
+    agents: true,
+    config: { MIGRATION_SOURCE_RETENTION_MS: '300', TEMPORAL_UI_URL: UI },
+  });
   locationId = (await seed.location(env.db)).id;
 });
 afterAll(() => env.close());
 
 /** One command line through the CLI's runner, with the server's settings unless the test gives others. */
 const cli = (args: string[], options: { answer?: string; settings?: Record<string, string> } = {}) =>
-  operatorCli(args, { ...options, settings: options.settings ?? settingsOf(env.server.config) });
+  operatorCli(args, { ...options, settings: options.settings ?? settingsOf(env.config) });
 
 async function pair() {
   const { hypervisor: source, agent: sourceAgent } = await env.hypervisorWithAgent({}, { locationId });
@@ -195,7 +200,7 @@ describe('cloudsvc:migration:start --dry-run and preflight', () => {
         locationId: location.id,
         hypervisorId: source.id,
       });
-      const settings = settingsOf(env.server.config, { DATABASE_URL: database.url });
+      const settings = settingsOf(env.config, { DATABASE_URL: database.url });
       const before = await tableDigest(db);
 
       const dry = await cli(['cloudsvc:migration:start', instance.id, '--mode=AUTO', '--dry-run'], {
@@ -295,7 +300,7 @@ describe('cloudsvc:migration:recover and health', () => {
   it('health is 0 with a worker polling and nothing to report, 1 when no worker polls the task queue', async () => {
     const database = await isolatedDatabase();
     try {
-      const settings = settingsOf(env.server.config, { DATABASE_URL: database.url });
+      const settings = settingsOf(env.config, { DATABASE_URL: database.url });
       const healthy = await cli(['cloudsvc:migration:health'], { settings });
       expect(healthy.code, healthy.stdout).toBe(0);
       expect(healthy.stdout).toContain('Migration health: healthy');

@@ -1,7 +1,7 @@
 import { COMMANDS } from '../../cli/commands/index.js';
 import { runCli } from '../../cli/run.js';
 import type { Config } from '../../platform/config.js';
-import type { Body } from '../harness.js';
+import type { Body } from '../support/http.js';
 
 /** The server's own settings, as the environment a CLI on the same machine would read. */
 export function settingsOf(config: Config, overrides: Record<string, string> = {}) {

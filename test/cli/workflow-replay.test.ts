@@ -7,21 +7,21 @@ import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { stepTiming } from '../../services/workflow-starts.js';
 import { createWorker } from '../../worker/worker.js';
 import type { PowerInstanceInput } from '../../workflows/power-instance.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
+import { eventually } from '../support/eventually.js';
+import { type Stack, startStack } from '../support/stack.js';
 import { bundleAlteredWorkflows } from '../workflows/altered-bundle.js';
 
 const run = promisify(execFile);
 // The source itself, as `npm run cli` runs it.
 const main = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
 
-let env: AgentEnvironment;
+let env: Stack;
 beforeAll(async () => {
-  env = await startAgentEnvironment();
+  env = await startStack({ agents: true });
 });
 afterAll(() => env.close());
 
-async function cli(args: string[], temporalAddress = env.server.config.TEMPORAL_ADDRESS) {
+async function cli(args: string[], temporalAddress = env.config.TEMPORAL_ADDRESS) {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
@@ -84,7 +84,7 @@ describe('cloudsvc workflow:replay', () => {
       // code would meet after a deploy that changed the workflow without patched().
       const taskQueue = `altered-${randomUUID()}`;
       const { worker, connection } = await createWorker({
-        config: { ...env.server.config, TEMPORAL_TASK_QUEUE: taskQueue },
+        config: { ...env.config, TEMPORAL_TASK_QUEUE: taskQueue },
         db: env.db,
         bundle: await bundleAlteredWorkflows(),
       });
@@ -96,7 +96,7 @@ describe('cloudsvc workflow:replay', () => {
           hypervisorId: randomUUID(),
           kind: 'stop',
           correlationId: null,
-          timing: stepTiming(env.server.config),
+          timing: stepTiming(env.config),
         },
         action: 'stop',
       };

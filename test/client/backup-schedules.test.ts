@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
-import { eventually } from '../agent-process.js';
-import { type Body, json } from '../harness.js';
-import { type BackupEnvironment, startBackupEnvironment } from './backup-environment.js';
+import { type BackupStack, startBackupStack } from '../support/backups.js';
+import { eventually } from '../support/eventually.js';
+import type { Body } from '../support/http.js';
 
 /**
  * Backup schedules: Temporal Schedules made, changed, paused, resumed and deleted by the API, and
@@ -14,16 +14,16 @@ import { type BackupEnvironment, startBackupEnvironment } from './backup-environ
  * removes a protected backup, a run that finds the instance busy and skips, and the schedules of a
  * deleted instance ended.
  */
-let t: BackupEnvironment;
+let t: BackupStack;
 beforeAll(async () => {
-  t = await startBackupEnvironment({ MAX_BACKUP_SCHEDULES_PER_INSTANCE: '2', MAX_BACKUPS_PER_INSTANCE: '6' });
+  t = await startBackupStack({ MAX_BACKUP_SCHEDULES_PER_INSTANCE: '2', MAX_BACKUPS_PER_INSTANCE: '6' });
 });
 afterAll(() => t.close());
 
 const schedulesOf = async (instanceId: string) =>
-  (await json(await t.api('GET', `/${instanceId}/backup-schedules`))).data.map((s: Body) => s.attributes);
+  (await t.api('GET', `/${instanceId}/backup-schedules`)).body.data.map((s: Body) => s.attributes);
 const backupsOf = async (instanceId: string) =>
-  (await json(await t.api('GET', `/${instanceId}/backups?per_page=100`))).data.map((b: Body) => b.attributes);
+  (await t.api('GET', `/${instanceId}/backups?per_page=100`)).body.data.map((b: Body) => b.attributes);
 const handleOf = (instanceId: string, policyId: string) =>
   t.env.temporal.schedule.getHandle(backupScheduleId(instanceId, policyId));
 
@@ -37,7 +37,7 @@ async function schedule(instanceId: string, body: Record<string, unknown> = {}):
     ...body,
   });
   expect(res.status).toBe(201);
-  return (await json(res)).attributes;
+  return res.body.attributes;
 }
 
 /**
@@ -93,7 +93,7 @@ describe('creating schedules', () => {
       type: 'startWorkflow',
       workflowType: 'scheduledBackup',
       workflowId: `backup-schedule-${id}-${created.uuid}`,
-      taskQueue: t.env.server.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: t.env.config.TEMPORAL_TASK_QUEUE,
       args: [{ policyId: created.uuid, instanceId: id }],
     });
     expect(await schedulesOf(id)).toEqual([created]);
@@ -122,18 +122,18 @@ describe('creating schedules', () => {
     for (const [body, field] of refusals) {
       const res = await t.api('POST', `/${id}/backup-schedules`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      if (field) expect((await json(res)).errors[0].source, JSON.stringify(body)).toEqual({ field });
+      if (field) expect(res.body.errors[0].source, JSON.stringify(body)).toEqual({ field });
     }
     expect(await schedulesOf(id)).toEqual([]);
 
     const first = await schedule(id, { name: 'daily' });
     const same = await t.api('POST', `/${id}/backup-schedules`, { name: 'daily', cron: '0 4 * * *' });
     expect(same.status).toBe(409);
-    expect((await json(same)).errors[0].code).toBe('SVC-CONFLICT-409');
+    expect(same.body.errors[0].code).toBe('SVC-CONFLICT-409');
     await schedule(id);
     const third = await t.api('POST', `/${id}/backup-schedules`, { name: 'third', cron: '0 5 * * *' });
     expect(third.status).toBe(409);
-    expect((await json(third)).errors[0].code).toBe('SVC-QUOTA-409');
+    expect(third.body.errors[0].code).toBe('SVC-QUOTA-409');
     expect(
       (await t.api('PATCH', `/${id}/backup-schedules/${first.uuid}`, { interval_minutes: 30 })).status,
     ).toBe(400);
@@ -242,14 +242,14 @@ describe('changing schedules', () => {
     const { id } = await t.instance();
     const policy = await schedule(id);
     const paused = await t.api('PATCH', `/${id}/backup-schedules/${policy.uuid}`, { paused: true });
-    const pausedBody = await json(paused);
+    const pausedBody = paused.body;
     expect(paused.status, JSON.stringify(pausedBody)).toBe(200);
     expect(pausedBody.attributes).toMatchObject({ paused: true, cron: RARELY });
     expect((await handleOf(id, policy.uuid).describe()).state).toMatchObject({ paused: true });
     expect((await schedulesOf(id))[0].paused).toBe(true);
 
     const resumed = await t.api('PATCH', `/${id}/backup-schedules/${policy.uuid}`, { paused: false });
-    const resumedBody = await json(resumed);
+    const resumedBody = resumed.body;
     // A refusal shows its envelope: a 503 here once came from the Temporal Schedule's update.
     expect(resumed.status, JSON.stringify(resumedBody)).toBe(200);
     expect(resumedBody.attributes.paused).toBe(false);
@@ -262,7 +262,7 @@ describe('changing schedules', () => {
       keep_days: 30,
       name: 'every ninety',
     });
-    expect((await json(changed)).attributes).toMatchObject({
+    expect(changed.body.attributes).toMatchObject({
       name: 'every ninety',
       cron: null,
       interval_minutes: 90,
@@ -273,7 +273,7 @@ describe('changing schedules', () => {
     expect(description.spec.intervals?.[0]).toMatchObject({ every: 90 * 60_000 });
     expect(description.spec.calendars ?? []).toEqual([]);
 
-    const events = (await json(await t.api('GET', `/${id}/activity?per_page=100`))).data.map(
+    const events = (await t.api('GET', `/${id}/activity?per_page=100`)).body.data.map(
       (a: Body) => a.attributes.event,
     );
     expect(events).toEqual(

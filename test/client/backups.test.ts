@@ -2,37 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { reconcileOperations } from '../../services/operations/reconcile.js';
-import { eventually } from '../agent-process.js';
-import { type Body, json } from '../harness.js';
-import { type BackupEnvironment, sha256, startBackupEnvironment } from './backup-environment.js';
+import { type BackupStack, sha256, startBackupStack } from '../support/backups.js';
+import { eventually } from '../support/eventually.js';
+import type { Body } from '../support/http.js';
 
 /**
  * Backups through the Client API and real (in-process) agents whose simulated hypervisors share a
  * backup store: made, listed, verified, protected, deleted, restored in place and as a new
  * instance; each operation twice in a row and two at once; failures half-way; the limit.
  */
-let t: BackupEnvironment;
+let t: BackupStack;
 beforeAll(async () => {
-  t = await startBackupEnvironment({ MAX_BACKUPS_PER_INSTANCE: '3' });
+  t = await startBackupStack({ MAX_BACKUPS_PER_INSTANCE: '3' });
 });
 afterAll(() => t.close());
 
 const backupsOf = async (instanceId: string) =>
-  (await json(await t.api('GET', `/${instanceId}/backups?per_page=100`))).data.map((b: Body) => b.attributes);
+  (await t.api('GET', `/${instanceId}/backups?per_page=100`)).body.data.map((b: Body) => b.attributes);
 
 describe('making backups', () => {
   it('copies the disk into the store with its checksum; the instance keeps running; listed newest first', async () => {
     const { id } = await t.instance();
     const res = await t.api('POST', `/${id}/backups`, { name: 'before upgrade' });
     expect(res.status).toBe(202);
-    const accepted = (await json(res)).attributes;
+    const accepted = res.body.attributes;
     expect(accepted).toMatchObject({
       name: 'before upgrade',
       state: 'creating',
       size_mb: null,
       protected: false,
     });
-    expect((await json(await t.api('GET', `/${id}`))).attributes.status).toBe('running');
+    expect((await t.api('GET', `/${id}`)).body.attributes.status).toBe('running');
 
     const made = await t.listed(
       `/${id}/backups`,
@@ -60,7 +60,7 @@ describe('making backups', () => {
     ]);
     expect(answers.map((r) => r.status).sort()).toEqual([202, 409]);
     const refused = answers.find((r) => r.status === 409)!;
-    expect((await json(refused)).errors[0].code).toBe('SVC-OP-409');
+    expect(refused.body.errors[0].code).toBe('SVC-OP-409');
     await t.settled(id);
     expect(await backupsOf(id)).toHaveLength(1);
   });
@@ -75,9 +75,9 @@ describe('making backups', () => {
     ]) {
       const res = await t.api('POST', `/${id}/backups`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect((await json(res)).errors[0].code).toBe('SVC-REQ-400');
+      expect(res.body.errors[0].code).toBe('SVC-REQ-400');
     }
-    expect((await json(await t.api('POST', `/${id}/backups`, { name: '' }))).errors[0].source).toEqual({
+    expect((await t.api('POST', `/${id}/backups`, { name: '' })).body.errors[0].source).toEqual({
       field: 'name',
     });
     expect(await backupsOf(id)).toEqual([]);
@@ -89,7 +89,7 @@ describe('making backups', () => {
     const { id, agent } = await t.instance();
     agent.armFault('backup.create', { mode: 'fail-permanently' });
     const res = await t.api('POST', `/${id}/backups`, {});
-    const { uuid } = (await json(res)).attributes;
+    const { uuid } = res.body.attributes;
     const failed = await t.listed(`/${id}/backups`, uuid, (b) => b.state === 'failed', 'the failure');
     // What the customer reads of the failure: the catalogue's meaning, never the hypervisor's words.
     expect(failed.error).toEqual({
@@ -107,13 +107,13 @@ describe('making backups', () => {
   it('at most MAX_BACKUPS_PER_INSTANCE are held: one more is SVC-QUOTA-409; failed ones do not count', async () => {
     const { id, agent } = await t.instance();
     agent.armFault('backup.create', { mode: 'fail-permanently' });
-    const failed = (await json(await t.api('POST', `/${id}/backups`, {}))).attributes;
+    const failed = (await t.api('POST', `/${id}/backups`, {})).body.attributes;
     await t.listed(`/${id}/backups`, failed.uuid, (b) => b.state === 'failed', 'the failure');
     await t.settled(id);
     const kept = [await t.backup(id), await t.backup(id), await t.backup(id)];
     const refused = await t.api('POST', `/${id}/backups`, {});
     expect(refused.status).toBe(409);
-    expect((await json(refused)).errors[0]).toMatchObject({
+    expect(refused.body.errors[0]).toMatchObject({
       code: 'SVC-QUOTA-409',
       detail: 'The instance holds its limit of 3 backups; delete one first.',
     });
@@ -138,7 +138,7 @@ describe('verify', () => {
     for (const round of [1, 2]) {
       const res = await t.api('POST', `/${id}/backups/${backup.uuid}/verify`);
       expect(res.status, `verify ${round}`).toBe(202);
-      expect((await json(res)).attributes.state).toBe('verifying');
+      expect(res.body.attributes.state).toBe('verifying');
       const verified = await t.listed(
         `/${id}/backups`,
         backup.uuid,
@@ -165,7 +165,7 @@ describe('verify', () => {
     expect(await t.latestTask(id)).toMatchObject({ operation: 'backup_verify', state: 'failed' });
     const restore = await t.api('POST', `/${id}/backups/${backup.uuid}/restore`);
     expect(restore.status).toBe(409);
-    expect((await json(restore)).errors[0].code).toBe('SVC-CONFLICT-409');
+    expect(restore.body.errors[0].code).toBe('SVC-CONFLICT-409');
     // Checked again, it is still corrupt; deleting it is allowed.
     expect((await t.api('POST', `/${id}/backups/${backup.uuid}/verify`)).status).toBe(202);
     await t.settled(id);
@@ -189,30 +189,27 @@ describe('protect and delete', () => {
     const backup = await t.backup(id);
     const protect = await t.api('POST', `/${id}/backups/${backup.uuid}/protect`, { protected: true });
     expect(protect.status).toBe(200);
-    expect((await json(protect)).attributes.protected).toBe(true);
+    expect(protect.body.attributes.protected).toBe(true);
     const refused = await t.api('DELETE', `/${id}/backups/${backup.uuid}`);
     expect(refused.status).toBe(409);
-    expect((await json(refused)).errors[0].detail).toBe(
-      'The backup is protected; remove its protection first.',
-    );
+    expect(refused.body.errors[0].detail).toBe('The backup is protected; remove its protection first.');
     expect((await t.api('POST', `/${id}/backups/${backup.uuid}/protect`, { protected: 'yes' })).status).toBe(
       400,
     );
 
     expect(
-      (await json(await t.api('POST', `/${id}/backups/${backup.uuid}/protect`, { protected: false })))
-        .attributes,
+      (await t.api('POST', `/${id}/backups/${backup.uuid}/protect`, { protected: false })).body.attributes,
     ).toMatchObject({ protected: false });
     const deleted = await t.api('DELETE', `/${id}/backups/${backup.uuid}`);
     expect(deleted.status).toBe(202);
-    expect((await json(deleted)).attributes.state).toBe('deleting');
+    expect(deleted.body.attributes.state).toBe('deleting');
     await eventually(async () => (await backupsOf(id)).length === 0, 10_000, 'the backup to be gone');
     expect(t.storeOf().backups[backup.uuid]).toBeUndefined();
     expect((await t.api('DELETE', `/${id}/backups/${backup.uuid}`)).status).toBe(404);
     // The backup leaves the list before its operation settles: wait for the settling line.
     const events = await eventually(
       async () => {
-        const all: string[] = (await json(await t.api('GET', `/${id}/activity?per_page=100`))).data.map(
+        const all: string[] = (await t.api('GET', `/${id}/activity?per_page=100`)).body.data.map(
           (a: Body) => a.attributes.event,
         );
         return all.includes('instance.backup_delete.completed') ? all : undefined;
@@ -241,7 +238,7 @@ describe('restore in place', () => {
       expect(t.diskOf(id)).not.toBe(backedUp);
       const res = await t.api('POST', `/${id}/backups/${backup.uuid}/restore`);
       expect(res.status, `restore ${round}`).toBe(202);
-      expect((await json(res)).attributes.status).toBe('restoring');
+      expect(res.body.attributes.status).toBe('restoring');
       await t.settled(id, 'running');
       expect(t.diskOf(id)).toBe(backedUp);
       expect(sha256(t.diskOf(id))).toBe(backup.checksum);
@@ -284,7 +281,7 @@ describe('restore in place', () => {
     for (const action of ['stop', 'kill']) {
       const refused = await t.env.power(id, action);
       expect(refused.status, action).toBe(409);
-      expect((await json(refused)).errors[0].code).toBe('SVC-OP-409');
+      expect(refused.body.errors[0].code).toBe('SVC-OP-409');
     }
     expect((await t.api('POST', `/${id}/rebuild`, {})).status).toBe(409);
 
@@ -336,8 +333,8 @@ describe('runs that vanish', () => {
   const reconcile = async () => {
     await new Promise((r) => setTimeout(r, 1_600));
     return reconcileOperations({
-      ...t.env.server.deps,
-      config: { ...t.env.server.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
+      ...t.env.deps,
+      config: { ...t.env.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
     });
   };
 
@@ -362,7 +359,7 @@ describe('runs that vanish', () => {
     expect((await backupsOf(id)).find((b: Body) => b.uuid === kept.uuid).state).toBe('available');
 
     agent.armFault('backup.create', { mode: 'hang' });
-    const lost = (await json(await t.api('POST', `/${id}/backups`, {}))).attributes;
+    const lost = (await t.api('POST', `/${id}/backups`, {})).body.attributes;
     await terminateRunning((await t.env.latestOperation(id)).workflow_id);
     expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
     expect(await t.settled(id)).toMatchObject({ status: 'running' });
@@ -388,7 +385,7 @@ describe('restore as a new instance', () => {
     });
     expect(res.status).toBe(202);
     expect(res.headers.get('ratelimit')).toMatch(/^"instance-create";r=\d+;t=\d+$/);
-    const created = (await json(res)).attributes;
+    const created = res.body.attributes;
     expect(created).toMatchObject({ name: 'the copy', hostname: 'copy.example.com', status: 'provisioning' });
     expect(created.uuid).not.toBe(id);
     expect(created.primary_ipv4.startsWith(t.pool.cidr.replace(/0\/24$/, ''))).toBe(true);
@@ -397,7 +394,7 @@ describe('restore as a new instance', () => {
       'Idempotency-Key': key,
     });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect((await json(replay)).attributes.uuid).toBe(created.uuid);
+    expect(replay.body.attributes.uuid).toBe(created.uuid);
 
     await t.settled(created.uuid, 'running');
     expect(t.diskOf(created.uuid)).toBe(backedUp);
@@ -429,7 +426,7 @@ describe('restore as a new instance', () => {
       plan: small.code,
     });
     expect(tooSmall.status).toBe(400);
-    expect((await json(tooSmall)).errors[0].source).toEqual({ field: 'plan' });
+    expect(tooSmall.body.errors[0].source).toEqual({ field: 'plan' });
     const extra = await t.api('POST', `/${id}/backups/${backup.uuid}/restore-new`, {
       hostname: 'copy.example.com',
       image: 'debian-12',
@@ -440,13 +437,13 @@ describe('restore as a new instance', () => {
     ).toBe(400);
 
     agent.armFault('backup.create', { mode: 'fail-permanently' });
-    const failed = (await json(await t.api('POST', `/${id}/backups`, {}))).attributes;
+    const failed = (await t.api('POST', `/${id}/backups`, {})).body.attributes;
     await t.listed(`/${id}/backups`, failed.uuid, (b) => b.state === 'failed', 'the failure');
     const refused = await t.api('POST', `/${id}/backups/${failed.uuid}/restore-new`, {
       hostname: 'copy.example.com',
     });
     expect(refused.status).toBe(409);
-    expect((await json(refused)).errors[0].code).toBe('SVC-CONFLICT-409');
+    expect(refused.body.errors[0].code).toBe('SVC-CONFLICT-409');
   });
 
   it('a backup that no longer matches its checksum fails the provisioning, which releases what it held', async () => {
@@ -457,7 +454,7 @@ describe('restore as a new instance', () => {
     const res = await t.api('POST', `/${id}/backups/${backup.uuid}/restore-new`, {
       hostname: 'copy.example.com',
     });
-    const created = (await json(res)).attributes;
+    const created = res.body.attributes;
     await t.settled(created.uuid, 'error');
     expect(await t.latestTask(created.uuid)).toMatchObject({
       operation: 'provision',

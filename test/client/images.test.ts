@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertImage } from '../../db/repositories/catalog.js';
-import { type Body, bearer, createTestApp, isolatedDatabase, json, seed, type TestApp } from '../harness.js';
+import { isolatedDatabase } from '../support/database.js';
+import { type Body, bearer, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /** Images on a database of this file's own: the list's totals are exact. */
 const database = await isolatedDatabase();
-let t: TestApp;
+let t: Stack;
 let key: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ DATABASE_URL: database.url });
+  t = await startStack({ config: { DATABASE_URL: database.url } });
   const user = await seed.user(t.db);
   key = await seed.key(t.db, user.id, 'client');
   await upsertImage(t.db, {

@@ -1,22 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { type Body, json, seed } from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { type Body, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * A customer's instance from create to delete through the Client API and a real (in-process)
  * agent: placement, reservations and addresses, the show-once password, rebuild, regeneration,
  * the activity log, tasks and diagnostics.
  */
-let env: AgentEnvironment;
+let env: Stack;
 let catalog: Awaited<ReturnType<typeof seed.catalog>>;
 let location: { id: string; code: string };
-let agent: Awaited<ReturnType<AgentEnvironment['hypervisorWithAgent']>>['agent'];
+let agent: Awaited<ReturnType<Stack['hypervisorWithAgent']>>['agent'];
 let hypervisor: { id: string };
 
 beforeAll(async () => {
-  env = await startAgentEnvironment({ INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000' });
+  env = await startStack({ agents: true, config: { INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000' } });
   location = await seed.location(env.db);
   await seed.ipPool(env.db, location.id, '198.51.100.0/24', '198.51.100.1');
   await seed.ipPool(env.db, location.id, '2001:db8:100::/64');
@@ -25,16 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${env.server.url}/api/client/cloud${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${env.clientKey}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+/** A request of the client to the Client API's instances (`path` under /api/client/cloud). */
+const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  env.client.call(method, `/api/client/cloud${path}`, body, headers);
 
 const createBody = (overrides: Record<string, unknown> = {}) => ({
   hostname: `web-${randomUUID().slice(0, 6)}.example.com`,
@@ -49,7 +43,7 @@ async function settle(instanceId: string, status: string): Promise<Body> {
     async () => {
       const res = await api('GET', `/${instanceId}`);
       if (status === 'gone') return res.status === 404 ? true : undefined;
-      const body = await json(res);
+      const body = res.body;
       return body.attributes?.status === status ? body : undefined;
     },
     15_000,
@@ -60,7 +54,7 @@ async function settle(instanceId: string, status: string): Promise<Body> {
 async function created(overrides: Record<string, unknown> = {}): Promise<Body> {
   const res = await api('POST', '/', createBody(overrides));
   expect(res.status).toBe(202);
-  const body = await json(res);
+  const body = res.body;
   await settle(body.attributes.uuid, 'running');
   return body;
 }
@@ -73,7 +67,7 @@ const countInstances = async () =>
       await env.db
         .selectFrom('instances')
         .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('user_id', '=', env.ownerId)
+        .where('user_id', '=', env.client.id)
         .executeTakeFirstOrThrow()
     ).n,
   );
@@ -82,7 +76,7 @@ describe('create', () => {
   it('places, reserves, addresses and provisions the instance; the password is shown once', async () => {
     const res = await api('POST', '/', createBody({ name: 'web-first', timezone: 'Europe/Berlin' }));
     expect(res.status).toBe(202);
-    const body = await json(res);
+    const body = res.body;
     expect(body.attributes).toMatchObject({
       name: 'web-first',
       status: 'provisioning',
@@ -105,14 +99,14 @@ describe('create', () => {
     const shown = await api('GET', `/${id}/settings/password`);
     expect(shown.status).toBe(200);
     expect(shown.headers.get('cache-control')).toBe('no-store');
-    const { password } = (await json(shown)).attributes;
+    const { password } = shown.body.attributes;
     expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
     // What the hypervisor set is what the customer was shown.
     expect(agent.hypervisor().instances[id]?.root_password_sha256).toBe(sha256(password));
     expect(agent.hypervisor().instances[id]?.timezone).toBe('Europe/Berlin');
     const again = await api('GET', `/${id}/settings/password`);
     expect(again.status).toBe(410);
-    expect((await json(again)).errors[0].code).toBe('SVC-PASSWORD-410');
+    expect(again.body.errors[0].code).toBe('SVC-PASSWORD-410');
 
     // The password is in no workflow history, no task row and no log line in clear.
     const [operation] = await env.db
@@ -139,7 +133,7 @@ describe('create', () => {
       public_key: publicKey,
     });
     expect(key.status).toBe(201);
-    const keyId = (await json(key)).attributes.uuid;
+    const keyId = key.body.attributes.uuid;
     const body = await created({ ssh_keys: [keyId] });
     expect(agent.hypervisor().instances[body.attributes.uuid]?.ssh_keys).toEqual([publicKey]);
   });
@@ -148,7 +142,7 @@ describe('create', () => {
     const before = await countInstances();
     const unknownPlan = await api('POST', '/', createBody({ plan: 'no-such-plan' }));
     expect(unknownPlan.status).toBe(400);
-    expect((await json(unknownPlan)).errors[0]).toMatchObject({
+    expect(unknownPlan.body.errors[0]).toMatchObject({
       code: 'SVC-REQ-400',
       source: { field: 'plan' },
     });
@@ -161,7 +155,7 @@ describe('create', () => {
     );
     expect(massAssignment.status).toBe(400);
     const unknownKey = await api('POST', '/', createBody({ ssh_keys: [randomUUID()] }));
-    expect((await json(unknownKey)).errors[0].source).toEqual({ field: 'ssh_keys' });
+    expect(unknownKey.body.errors[0].source).toEqual({ field: 'ssh_keys' });
     expect(await countInstances()).toBe(before);
   });
 
@@ -169,7 +163,7 @@ describe('create', () => {
     const big = await seed.catalog(env.db, { cpu_cores: 64 });
     const res = await api('POST', '/', createBody({ plan: big.plan.code }));
     expect(res.status).toBe(409);
-    const error = (await json(res)).errors[0];
+    const error = res.body.errors[0];
     expect(error.code).toBe('SVC-PLACEMENT-409');
     expect(error.detail).toContain('1 without the free capacity');
     expect(error.detail).not.toContain(hypervisor.id);
@@ -182,14 +176,14 @@ describe('Idempotency-Key', () => {
     const body = createBody();
     const first = await api('POST', '/', body, { 'Idempotency-Key': key });
     expect(first.status).toBe(202);
-    const firstBody = await json(first);
+    const firstBody = first.body;
     const second = await api('POST', '/', body, { 'Idempotency-Key': key });
     expect(second.status).toBe(202);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(await json(second)).toEqual(firstBody);
+    expect(second.body).toEqual(firstBody);
     const other = await api('POST', '/', createBody(), { 'Idempotency-Key': key });
     expect(other.status).toBe(422);
-    expect((await json(other)).errors[0].code).toBe('SVC-IDEMP-422');
+    expect(other.body.errors[0].code).toBe('SVC-IDEMP-422');
     await settle(firstBody.attributes.uuid, 'running');
   });
 
@@ -203,7 +197,7 @@ describe('Idempotency-Key', () => {
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s !== 202 && s !== 409)).toEqual([]);
     expect(statuses.filter((s) => s === 202).length).toBeGreaterThanOrEqual(1);
-    const bodies = await Promise.all(answers.map((r) => json(r)));
+    const bodies = await Promise.all(answers.map((r) => r.body));
     const ids = new Set(bodies.filter((b) => b.attributes).map((b) => b.attributes.uuid));
     expect(ids.size).toBe(1);
     for (const refused of bodies.filter((b) => b.errors))
@@ -228,7 +222,7 @@ describe('concurrent creates', () => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => api('POST', '/', createBody({ location: small.code }))),
     );
-    const bodies = await Promise.all(answers.map((r) => json(r)));
+    const bodies = await Promise.all(answers.map((r) => r.body));
     const accepted = bodies.filter((b) => b.attributes);
     expect(accepted).toHaveLength(3);
     expect(bodies.filter((b) => b.errors).map((b) => b.errors[0].code)).toEqual(
@@ -251,18 +245,21 @@ describe('concurrent creates', () => {
     await settle(victim.uuid, 'gone');
     const again = await api('POST', '/', createBody({ location: small.code }));
     expect(again.status).toBe(202);
-    expect((await json(again)).attributes.primary_ipv4).toBe(victim.primary_ipv4);
+    expect(again.body.attributes.primary_ipv4).toBe(victim.primary_ipv4);
   });
 });
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After and RateLimit headers beyond the per-user limit', async () => {
-    const limited = await startAgentEnvironment({ INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '2' });
+    const limited = await startStack({
+      agents: true,
+      config: { INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '2' },
+    });
     try {
       const call = (body: unknown) =>
-        fetch(`${limited.server.url}/api/client/cloud/`, {
+        fetch(`${limited.url}/api/client/cloud/`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${limited.clientKey}`, 'Content-Type': 'application/json' },
+          headers: { Authorization: `Bearer ${limited.client.key}`, 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         });
       // A location without hypervisors: each create counts, then is refused by placement.
@@ -288,7 +285,7 @@ describe('delete', () => {
     const id = body.attributes.uuid;
     const res = await api('DELETE', `/${id}`);
     expect(res.status).toBe(202);
-    expect((await json(res)).attributes.status).toBe('deleting');
+    expect(res.body.attributes.status).toBe('deleting');
     await settle(id, 'gone');
     expect(agent.hypervisor().instances[id]).toBeUndefined();
     const reservation = await env.db
@@ -301,7 +298,7 @@ describe('delete', () => {
       await env.db.selectFrom('ip_addresses').select('address').where('instance_id', '=', id).execute(),
     ).toEqual([]);
     expect((await api('DELETE', `/${id}`)).status).toBe(404);
-    const list = await json(await api('GET', '/?per_page=100'));
+    const list = (await api('GET', '/?per_page=100')).body;
     expect(list.data.map((i: Body) => i.attributes.uuid)).not.toContain(id);
   });
 
@@ -328,7 +325,7 @@ describe('delete', () => {
       .execute();
     const res = await api('DELETE', `/${body.attributes.uuid}`);
     expect(res.status).toBe(409);
-    expect((await json(res)).errors[0].code).toBe('INSTANCE_MIGRATING');
+    expect(res.body.errors[0].code).toBe('INSTANCE_MIGRATING');
   });
 });
 
@@ -339,11 +336,11 @@ describe('rebuild and password', () => {
     for (const round of [1, 2]) {
       const res = await api('POST', `/${id}/rebuild`, {});
       expect(res.status, `rebuild ${round}`).toBe(202);
-      expect((await json(res)).attributes.status).toBe('rebuilding');
+      expect(res.body.attributes.status).toBe('rebuilding');
       await settle(id, 'running');
       const shown = await api('GET', `/${id}/settings/password`);
       expect(shown.status).toBe(200);
-      const { password } = (await json(shown)).attributes;
+      const { password } = shown.body.attributes;
       expect(agent.hypervisor().instances[id]?.root_password_sha256).toBe(sha256(password));
       expect(agent.hypervisor().instances[id]?.disk_generation).toBe(1 + round);
     }
@@ -359,11 +356,11 @@ describe('rebuild and password', () => {
     for (const round of [1, 2]) {
       const res = await api('POST', `/${id}/settings/password`);
       expect(res.status, `regeneration ${round}`).toBe(202);
-      expect((await json(res)).attributes.status).toBe('running');
+      expect(res.body.attributes.status).toBe('running');
       const password = await eventually(
         async () => {
           const shown = await api('GET', `/${id}/settings/password`);
-          return shown.status === 200 ? (await json(shown)).attributes.password : undefined;
+          return shown.status === 200 ? shown.body.attributes.password : undefined;
         },
         10_000,
         'the new password',
@@ -371,8 +368,7 @@ describe('rebuild and password', () => {
       expect(agent.hypervisor().instances[id]?.root_password_sha256).toBe(sha256(password));
       seen.add(password);
       await eventually(
-        async () =>
-          (await json(await api('GET', `/${id}/diagnostics`))).attributes.pending_operation === null,
+        async () => (await api('GET', `/${id}/diagnostics`)).body.attributes.pending_operation === null,
         10_000,
         'the regeneration to settle',
       );
@@ -391,7 +387,7 @@ describe('activity, tasks and diagnostics', () => {
     ).toBe(202);
     await settle(id, 'stopped');
 
-    const activity = await json(await api('GET', `/${id}/activity`));
+    const activity = (await api('GET', `/${id}/activity`)).body;
     const stop = activity.data
       .filter((a: Body) => a.attributes.request_id === requestId)
       .map((a: Body) => a.attributes);
@@ -399,14 +395,14 @@ describe('activity, tasks and diagnostics', () => {
       expect.objectContaining({ event: 'instance.stop.completed', actor: 'system', status: 'stopped' }),
       expect.objectContaining({ event: 'instance.stop.requested', actor: 'customer' }),
     ]);
-    const tasks = await json(await api('GET', `/${id}/tasks`));
+    const tasks = (await api('GET', `/${id}/tasks`)).body;
     expect(tasks.data.map((t: Body) => [t.attributes.operation, t.attributes.state])).toEqual([
       ['stop', 'succeeded'],
       ['provision', 'succeeded'],
     ]);
     expect(tasks.meta.pagination.total).toBe(2);
 
-    const diagnostics = (await json(await api('GET', `/${id}/diagnostics`))).attributes;
+    const diagnostics = (await api('GET', `/${id}/diagnostics`)).body.attributes;
     expect(diagnostics).toMatchObject({
       status: 'stopped',
       agent_reachable: true,
@@ -423,7 +419,7 @@ describe('activity, tasks and diagnostics', () => {
     expect((await api('POST', `/${id}/power`, { action: 'restart' })).status).toBe(202);
     const diagnostics = await eventually(
       async () => {
-        const d = (await json(await api('GET', `/${id}/diagnostics`))).attributes;
+        const d = (await api('GET', `/${id}/diagnostics`)).body.attributes;
         return d.last_error ? d : undefined;
       },
       10_000,
@@ -435,7 +431,7 @@ describe('activity, tasks and diagnostics', () => {
       message: 'The hypervisor could not complete the operation.',
       at: expect.any(String),
     });
-    const tasks = await json(await api('GET', `/${id}/tasks`));
+    const tasks = (await api('GET', `/${id}/tasks`)).body;
     expect(tasks.data[0].attributes).toMatchObject({ operation: 'restart', state: 'failed' });
     expect(JSON.stringify(tasks)).not.toMatch(/simulated|hypervisor_id/i);
   });
@@ -445,7 +441,7 @@ describe('a provisioning that fails', () => {
   it('rolls back on the hypervisor, releases capacity and addresses, and leaves an instance to delete', async () => {
     agent.armFault('instance.create', { mode: 'fail-permanently' });
     const res = await api('POST', '/', createBody());
-    const id = (await json(res)).attributes.uuid;
+    const id = res.body.attributes.uuid;
     await settle(id, 'error');
     await eventually(
       async () =>

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInstance } from '../../db/repositories/instances.js';
-import { bearer, type Customer, customerStack, json, seed, type TestApp } from '../harness.js';
+import { bearer, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Party, type Stack, startStack } from '../support/stack.js';
 
-let t: TestApp;
-let owner: Customer;
-let stranger: Customer;
+let t: Stack;
+let owner: Party;
+let stranger: Party;
 let locationId: string;
 
 beforeAll(async () => {
-  ({ t, owner, stranger, locationId } = await customerStack());
+  t = await startStack();
+  ({ client: owner, stranger, locationId } = t);
 });
 afterAll(() => t.close());
 

@@ -1,28 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../agent-process.js';
-import { type Body, json } from '../harness.js';
-import { type BackupEnvironment, sha256, startBackupEnvironment } from './backup-environment.js';
+import { type BackupStack, sha256, startBackupStack } from '../support/backups.js';
+import { eventually } from '../support/eventually.js';
+import type { Body } from '../support/http.js';
 
 /**
  * Snapshots through the Client API and real (in-process) agents: taken beside the disk, listed,
  * restored (the disk really goes back), deleted; twice in a row, two at once, failures, the limit.
  */
-let t: BackupEnvironment;
+let t: BackupStack;
 beforeAll(async () => {
-  t = await startBackupEnvironment({ MAX_SNAPSHOTS_PER_INSTANCE: '2' });
+  t = await startBackupStack({ MAX_SNAPSHOTS_PER_INSTANCE: '2' });
 });
 afterAll(() => t.close());
 
 const snapshotsOf = async (instanceId: string) =>
-  (await json(await t.api('GET', `/${instanceId}/snapshots?per_page=100`))).data.map(
-    (s: Body) => s.attributes,
-  );
+  (await t.api('GET', `/${instanceId}/snapshots?per_page=100`)).body.data.map((s: Body) => s.attributes);
 
 async function snapshot(instanceId: string): Promise<Body> {
   const res = await t.api('POST', `/${instanceId}/snapshots`, {});
   expect(res.status).toBe(202);
-  const { uuid } = (await json(res)).attributes;
+  const { uuid } = res.body.attributes;
   const taken = await t.listed(
     `/${instanceId}/snapshots`,
     uuid,
@@ -38,7 +36,7 @@ describe('snapshots', () => {
     const { id, agent } = await t.instance();
     const res = await t.api('POST', `/${id}/snapshots`, { name: 'clean' });
     expect(res.status).toBe(202);
-    const accepted = (await json(res)).attributes;
+    const accepted = res.body.attributes;
     expect(accepted).toMatchObject({ name: 'clean', state: 'creating', checksum: null });
     const first = await t.listed(
       `/${id}/snapshots`,
@@ -60,7 +58,7 @@ describe('snapshots', () => {
 
     const restored = await t.api('POST', `/${id}/snapshots/${first.uuid}/restore`);
     expect(restored.status).toBe(202);
-    expect((await json(restored)).attributes.status).toBe('restoring');
+    expect(restored.body.attributes.status).toBe('restoring');
     await t.settled(id, 'running');
     expect(t.diskOf(id)).toBe(clean);
     expect(await t.latestTask(id)).toMatchObject({ operation: 'snapshot_restore', state: 'succeeded' });
@@ -87,14 +85,14 @@ describe('snapshots', () => {
     const kept = [await snapshot(id), await snapshot(id)];
     const refused = await t.api('POST', `/${id}/snapshots`, {});
     expect(refused.status).toBe(409);
-    expect((await json(refused)).errors[0]).toMatchObject({
+    expect(refused.body.errors[0]).toMatchObject({
       code: 'SVC-QUOTA-409',
       detail: 'The instance holds its limit of 2 snapshots; delete one first.',
     });
 
     const deleted = await t.api('DELETE', `/${id}/snapshots/${kept[0].uuid}`);
     expect(deleted.status).toBe(202);
-    expect((await json(deleted)).attributes.state).toBe('deleting');
+    expect(deleted.body.attributes.state).toBe('deleting');
     await eventually(async () => (await snapshotsOf(id)).length === 1, 10_000, 'the snapshot to go');
     expect(agent.hypervisor().instances[id]!.snapshots![kept[0].uuid]).toBeUndefined();
     await t.settled(id);
@@ -109,7 +107,7 @@ describe('snapshots', () => {
     const theirs = await snapshot(other.id);
     const bad = await t.api('POST', `/${id}/snapshots`, { name: 'x'.repeat(101) });
     expect(bad.status).toBe(400);
-    expect((await json(bad)).errors[0].source).toEqual({ field: 'name' });
+    expect(bad.body.errors[0].source).toEqual({ field: 'name' });
     expect((await t.api('POST', `/${id}/snapshots`, { name: 'ok', state: 'available' })).status).toBe(400);
     expect((await t.api('POST', `/${id}/snapshots/${theirs.uuid}/restore`)).status).toBe(404);
     expect((await t.api('DELETE', `/${id}/snapshots/${theirs.uuid}`)).status).toBe(404);
@@ -120,7 +118,7 @@ describe('snapshots', () => {
   it('a snapshot that fails is recorded failed; a failed restore leaves the disk as it was', async () => {
     const { id, agent } = await t.instance();
     agent.armFault('snapshot.create', { mode: 'fail-permanently' });
-    const failed = (await json(await t.api('POST', `/${id}/snapshots`, {}))).attributes;
+    const failed = (await t.api('POST', `/${id}/snapshots`, {})).body.attributes;
     const recorded = await t.listed(`/${id}/snapshots`, failed.uuid, (s) => s.state === 'failed', 'failure');
     expect(recorded.error).toMatchObject({ code: 'OPERATION_FAILED' });
     await t.settled(id);

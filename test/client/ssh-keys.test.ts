@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
-import {
-  type Body,
-  bearer,
-  createTestApp,
-  isolatedDatabase,
-  json,
-  jsonHeaders,
-  seed,
-  type TestApp,
-  tableDigest,
-} from '../harness.js';
+import { isolatedDatabase, tableDigest } from '../support/database.js';
+import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 import { KEYS, REFUSED_KEYS } from './ssh-key-fixtures.js';
 
 /**
@@ -19,10 +12,10 @@ import { KEYS, REFUSED_KEYS } from './ssh-key-fixtures.js';
  * changed nothing at all. The per-account limit is 3 here, so that reaching it is cheap.
  */
 const database = await isolatedDatabase();
-let t: TestApp;
+let t: Stack;
 
 beforeAll(async () => {
-  t = await createTestApp({ DATABASE_URL: database.url, SSH_KEYS_MAX_PER_USER: '3' });
+  t = await startStack({ config: { DATABASE_URL: database.url, SSH_KEYS_MAX_PER_USER: '3' } });
 });
 afterAll(async () => {
   await t.close();

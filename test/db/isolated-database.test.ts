@@ -3,17 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
 import { insertUser } from '../../db/repositories/users.js';
 import type { ScratchDatabase } from '../../db/scratch-database.js';
-import { createTestApp, isolatedDatabase, seed, type TestApp, tableDigest } from '../harness.js';
+import { isolatedDatabase, tableDigest } from '../support/database.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
-/** The harness's databases of a file's own, and the digest that proves nothing changed in one. */
+/** The test stack's databases of a file's own, and the digest that proves nothing changed in one. */
 let isolated: ScratchDatabase;
 let handle: DatabaseHandle;
-let shared: TestApp;
+let shared: Stack;
 
 beforeAll(async () => {
   isolated = await isolatedDatabase();
   handle = createDatabase({ url: isolated.url, poolSize: 2, namedStatements: false });
-  shared = await createTestApp();
+  shared = await startStack();
 });
 afterAll(async () => {
   await shared.close();

@@ -5,7 +5,7 @@ import { createDatabase, type DatabaseHandle } from '../../db/database.js';
 import { leaseNextTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import type { DB } from '../../db/schema.js';
-import { seed } from '../harness.js';
+import { seed } from '../support/seed.js';
 
 let handle: DatabaseHandle;
 beforeAll(() => {

@@ -4,7 +4,7 @@ import { createDatabase, type DatabaseHandle } from '../../db/database.js';
 import { IllegalMigrationTransition, recordMigrationState } from '../../db/repositories/migration-states.js';
 import { findMigration, insertMigration } from '../../db/repositories/migrations.js';
 import type { MigrationStrategy } from '../../domain/migrations/states.js';
-import { seed } from '../harness.js';
+import { seed } from '../support/seed.js';
 
 /**
  * Every write of a migration state is a compare-and-set on the states domain/migrations/states.ts

@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_NAMES, DOCUMENTS, derivedOperationId } from '../../api/openapi.js';
-import { type Body, createTestApp, json, type TestApp } from '../harness.js';
+import { type Body, json } from '../support/http.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * The OpenAPI documents as served: one per API, each operation named and summarised, listed on
  * /docs and in docs/api.md. (`npm run lint:openapi` lints the same documents with Redocly.)
  */
-let t: TestApp;
+let t: Stack;
 const documents: Record<string, Body> = {};
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await startStack();
   for (const name of DOCUMENT_NAMES) {
     const res = await t.app.request(`/openapi/${name}.json`);
     expect(res.status, name).toBe(200);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
 import { MAX_JSON_ITEMS, MAX_JSON_NESTING } from '../../domain/input-bounds.js';
-import { type Body, bearer, createTestApp, json, jsonHeaders, seed, type TestApp } from '../harness.js';
+import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /** What the fuzz suite found answered 500, kept as plain tests of the rules that now hold. */
 
-let t: TestApp;
+let t: Stack;
 let appKey: string;
 let agentKey: string;
 let clientKey: string;
@@ -13,16 +14,13 @@ let instanceId: string;
 let locationId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const admin = await seed.user(t.db, { admin: true });
-  const customer = await seed.user(t.db);
-  appKey = await seed.key(t.db, admin.id, 'application');
-  clientKey = await seed.key(t.db, customer.id, 'client');
-  const hypervisor = await seed.hypervisor(t.db);
-  locationId = hypervisor.location_id;
-  agentKey = (await createCredential(t.db, { type: 'agent', hypervisorId: hypervisor.id })).token;
-  instanceId = (await seed.instance(t.db, { userId: customer.id, locationId, hypervisorId: hypervisor.id }))
-    .id;
+  t = await startStack();
+  appKey = t.admin.key;
+  clientKey = t.client.key;
+  const agent = await t.agent();
+  locationId = agent.hypervisor.location_id;
+  agentKey = agent.key;
+  instanceId = (await seed.instance(t.db, { userId: t.client.id, locationId, hypervisorId: agent.id })).id;
 });
 afterAll(() => t.close());
 

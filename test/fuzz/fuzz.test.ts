@@ -9,8 +9,10 @@ import { setHypervisorStatus } from '../../db/repositories/hypervisors.js';
 import { insertSnapshot, moveSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import type { CredentialType } from '../../domain/credentials.js';
-import { createTestApp, isolatedDatabase, seed } from '../harness.js';
-import { apiOf, type Route, registeredRoutes } from '../openapi-routes.js';
+import { isolatedDatabase } from '../support/database.js';
+import { apiOf, type Route, registeredRoutes } from '../support/routes.js';
+import { seed } from '../support/seed.js';
+import { startStack } from '../support/stack.js';
 import { requestsFor, type Target } from './requests.js';
 import { fuzzRoute, newStats, type RouteStats, statsTable } from './runner.js';
 import { unsatisfiablePatterns } from './schema.js';
@@ -40,13 +42,15 @@ const REPLAY_PATH = process.env.FUZZ_PATH;
 const WAITS_FOR_AN_AGENT = new Set(['POST /api/application/cloudsvc/hypervisors/:hypervisor/probe']);
 
 const database = await isolatedDatabase();
-const t = await createTestApp({
-  DATABASE_URL: database.url,
-  // Limits would answer 429 in place of the validation this is about; limits have their own tests.
-  ENROLLMENT_RATE_LIMIT_PER_MINUTE: '1000000000',
-  INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000000',
-  // A valid poll answers at once instead of holding the request.
-  AGENT_POLL_MAX_WAIT_MS: '0',
+const t = await startStack({
+  config: {
+    DATABASE_URL: database.url,
+    // Limits would answer 429 in place of the validation this is about; limits have their own tests.
+    ENROLLMENT_RATE_LIMIT_PER_MINUTE: '1000000000',
+    INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000000',
+    // A valid poll answers at once instead of holding the request.
+    AGENT_POLL_MAX_WAIT_MS: '0',
+  },
 });
 const routes = onlyThose(await registeredRoutes(t.app), ONLY);
 const perRoute = Math.ceil(RUNS / routes.length);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { Body } from '../harness.js';
-import { bodySchemaOf, pathWith, type Route } from '../openapi-routes.js';
+import type { Body } from '../support/http.js';
+import { bodySchemaOf, pathWith, type Route } from '../support/routes.js';
 import {
   EXTREME_NUMBER_LITERALS,
   MALFORMED_JSON,

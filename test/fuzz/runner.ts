@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { type Body, type TestApp, tableDigest } from '../harness.js';
+import { tableDigest } from '../support/database.js';
+import type { Body } from '../support/http.js';
+import type { Stack } from '../support/stack.js';
 import { MARKER_DATE, MARKER_UUID, MASS_ASSIGNMENT } from './hostile-values.js';
 import { clip, describeRequest, type FuzzRequest } from './requests.js';
 
@@ -132,7 +134,7 @@ function envelopeProblems(status: number, contentType: string | null, text: stri
 }
 
 export interface FuzzRun {
-  readonly t: TestApp;
+  readonly t: Stack;
   readonly requests: fc.Arbitrary<FuzzRequest>;
   readonly numRuns: number;
   readonly seed: number;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { Body } from '../harness.js';
-import { resolved } from '../openapi-routes.js';
+import type { Body } from '../support/http.js';
+import { resolved } from '../support/routes.js';
 
 /** Reading the JSON schemas of the OpenAPI documents, as both the generators and the oracle need. */
 

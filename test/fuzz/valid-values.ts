@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Body } from '../harness.js';
+import type { Body } from '../support/http.js';
 import { boundsOf, isStorable, type Schema, schemaOf, typesOf, usablePattern } from './schema.js';
 
 /**

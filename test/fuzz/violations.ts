@@ -1,4 +1,4 @@
-import type { Body } from '../harness.js';
+import type { Body } from '../support/http.js';
 import {
   boundsOf,
   hasType,

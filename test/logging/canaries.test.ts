@@ -6,18 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES } from '../../domain/credentials.js';
-import { eventually } from '../agent-process.js';
-import { FAST_AGENT_TIMING } from '../agents/environment.js';
-import {
-  bearer,
-  createTestApp,
-  json,
-  jsonHeaders,
-  seed,
-  startTestWorker,
-  type TestApp,
-  type TestWorker,
-} from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { bearer, json, jsonHeaders } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';
+import { startTestWorker, type TestWorker } from '../support/worker.js';
 
 /**
  * Secrets never reach a log line (docs/operations.md "Logging"). Canary secrets go in through every route that
@@ -73,7 +66,7 @@ const records = () =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-let t: TestApp;
+let t: Stack;
 let worker: TestWorker;
 let appKey: string;
 let clientKey: string;
@@ -81,7 +74,7 @@ let ownerId: string;
 
 beforeAll(async () => {
   captureAllOutput();
-  t = await createTestApp({ ...FAST_AGENT_TIMING, LOG_LEVEL: 'debug', TRUST_PROXY_HOPS: '1' });
+  t = await startStack({ config: { ...FAST_AGENT_TIMING, LOG_LEVEL: 'debug', TRUST_PROXY_HOPS: '1' } });
   worker = await startTestWorker(t.config);
   const admin = await seed.user(t.db, { admin: true });
   const owner = await seed.user(t.db);

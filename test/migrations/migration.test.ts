@@ -13,19 +13,24 @@ import { secretBox } from '../../platform/secrets.js';
 import { recoverMigrationWith, rollBackMigration } from '../../services/migrations/control.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
 import { requestMigration } from '../../services/migrations/request.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { json, seed, startTestWorker } from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
+import { startTestWorker } from '../support/worker.js';
 
 /**
  * Migrations between two hypervisors with real (in-process) agents and the simulated driver's
  * faults: the happy path in both strategies, a failure at every step, each recovery decision,
  * races, a worker lost mid-way, and the transfer token's rules.
  */
-let env: AgentEnvironment;
+let env: Stack;
 let admin: { type: 'admin'; userId: string };
 beforeAll(async () => {
-  env = await startAgentEnvironment({ MIGRATION_SOURCE_RETENTION_MS: '300', MIGRATION_LEASE_TTL_MS: '6000' });
+  env = await startStack({
+    agents: true,
+    config: { MIGRATION_SOURCE_RETENTION_MS: '300', MIGRATION_LEASE_TTL_MS: '6000' },
+  });
   admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
 });
 let replacementWorker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
@@ -34,7 +39,7 @@ afterAll(async () => {
   await env.close();
 });
 
-type Agent = Awaited<ReturnType<AgentEnvironment['hypervisorWithAgent']>>['agent'];
+type Agent = Awaited<ReturnType<Stack['hypervisorWithAgent']>>['agent'];
 
 /** A source and a target in one location, and a provisioned instance on the source. */
 async function pair(options: { targetEnv?: Record<string, string>; stopped?: boolean } = {}) {
@@ -50,7 +55,7 @@ async function pair(options: { targetEnv?: Record<string, string>; stopped?: boo
 }
 
 const migrate = (instanceId: string, targetId: string, mode: MigrationMode = 'AUTO') =>
-  requestMigration(env.server.deps, admin, { instanceId, targetId, mode, correlationId: null });
+  requestMigration(env.deps, admin, { instanceId, targetId, mode, correlationId: null });
 
 const instanceRow = (id: string) =>
   env.db
@@ -147,7 +152,7 @@ describe('the happy path', () => {
       .set({ capabilities: JSON.stringify([]) })
       .where('id', '=', target.hypervisor.id)
       .execute();
-    const required = await migrationPreflight(env.server.deps, {
+    const required = await migrationPreflight(env.deps, {
       instanceId: instance.id,
       targetId: target.hypervisor.id,
       mode: 'LIVE_REQUIRED',
@@ -158,7 +163,7 @@ describe('the happy path', () => {
       code: 'MIGRATION_BLOCKED',
     });
 
-    const possible = await migrationPreflight(env.server.deps, {
+    const possible = await migrationPreflight(env.deps, {
       instanceId: instance.id,
       targetId: target.hypervisor.id,
       mode: 'LIVE_IF_POSSIBLE',
@@ -201,7 +206,7 @@ describe('preflight', () => {
       .where('id', '=', target.hypervisor.id)
       .execute();
     const before = await env.db.selectFrom('migrations').select('id').execute();
-    const report = await migrationPreflight(env.server.deps, {
+    const report = await migrationPreflight(env.deps, {
       instanceId: instance.id,
       targetId: target.hypervisor.id,
       mode: 'AUTO',
@@ -211,7 +216,7 @@ describe('preflight', () => {
       'HOST_BOUND_HUGEPAGES',
       'TARGET_IN_MAINTENANCE',
     ]);
-    const self = await migrationPreflight(env.server.deps, {
+    const self = await migrationPreflight(env.deps, {
       instanceId: instance.id,
       targetId: source.hypervisor.id,
       mode: 'AUTO',
@@ -290,10 +295,10 @@ describe('a failure at every step', () => {
         );
         // Cancel and rollback are refused past the point of no return.
         await expect(
-          rollBackMigration(env.server.deps, admin, { migrationId, kind: 'cancel', reason: 'too late' }),
+          rollBackMigration(env.deps, admin, { migrationId, kind: 'cancel', reason: 'too late' }),
         ).rejects.toMatchObject({ code: 'MIGRATION_PAST_POINT_OF_NO_RETURN' });
         // The operator retries; the fault fired once, so the step now succeeds.
-        await recoverMigrationWith(env.server.deps, admin, { migrationId, decision: 'retry', reason: '' });
+        await recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: '' });
         expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
         expect(await instanceRow(instance.id)).toEqual({
           hypervisor_id: target.hypervisor.id,
@@ -312,13 +317,13 @@ describe('recovery decisions', () => {
     const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
     await stateOf(migrationId, 'RECOVERY_REQUIRED');
     await expect(
-      recoverMigrationWith(env.server.deps, admin, {
+      recoverMigrationWith(env.deps, admin, {
         migrationId,
         decision: 'target_authoritative',
         reason: ' ',
       }),
     ).rejects.toMatchObject({ code: 'SVC-REQ-400' });
-    await recoverMigrationWith(env.server.deps, admin, {
+    await recoverMigrationWith(env.deps, admin, {
       migrationId,
       decision: 'target_authoritative',
       reason: 'guest checked by hand',
@@ -337,7 +342,7 @@ describe('recovery decisions', () => {
     target.agent.armFault('migration.start_target', { mode: 'fail-permanently' });
     const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
     await stateOf(migrationId, 'RECOVERY_REQUIRED');
-    await recoverMigrationWith(env.server.deps, admin, {
+    await recoverMigrationWith(env.deps, admin, {
       migrationId,
       decision: 'source_authoritative',
       reason: 'restarted the source by hand',
@@ -351,7 +356,7 @@ describe('recovery decisions', () => {
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
     expect(await leaseOf(instance.id)).toBeUndefined();
     await expect(
-      recoverMigrationWith(env.server.deps, admin, { migrationId, decision: 'retry', reason: '' }),
+      recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: '' }),
     ).rejects.toMatchObject({ code: 'MIGRATION_NOT_RECOVERABLE' });
   });
 });
@@ -365,8 +370,8 @@ describe('cancel and races', () => {
     // While it runs, every other operation is refused with INSTANCE_MIGRATING.
     const power = await env.power(instance.id, 'stop');
     expect(power.status).toBe(409);
-    expect((await json(power)).errors[0].code).toBe('INSTANCE_MIGRATING');
-    await rollBackMigration(env.server.deps, admin, {
+    expect(power.body.errors[0].code).toBe('INSTANCE_MIGRATING');
+    await rollBackMigration(env.deps, admin, {
       migrationId,
       kind: 'cancel',
       reason: 'maintenance window over',
@@ -408,7 +413,7 @@ describe('cancel and races', () => {
     // The environment's worker goes away mid-transfer; another one on the same task queue takes over.
     await env.stopWorker();
     // It stays for the tests after this one, and stops with the file.
-    replacementWorker = await startTestWorker(env.server.config);
+    replacementWorker = await startTestWorker(env.config);
     expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
     expect((await instanceRow(instance.id)).hypervisor_id).toBe(target.hypervisor.id);
   });
@@ -427,7 +432,7 @@ describe('the transfer token', () => {
     );
     const started = JSON.parse(payloads[0]!) as { transferToken: string };
     expect(started.transferToken).toMatch(/^sealed:v1:/);
-    const token = secretBox(env.server.config.SECRETS_KEY).open(started.transferToken);
+    const token = secretBox(env.config.SECRETS_KEY).open(started.transferToken);
     expect(token).toMatch(/^cst_/);
     // In the history it is only ever sealed: no workflow input or step input holds it in clear.
     for (const payload of payloads) expect(payload).not.toContain(token);
@@ -436,7 +441,7 @@ describe('the transfer token', () => {
       (JSON.parse(readFileSync(join(agent.stateDir, 'credential.json'), 'utf8')) as { credential: string })
         .credential;
     const redeem = (agent: Agent) =>
-      fetch(`${env.server.url}/api/cloudsvc/agent/transfers/redeem`, {
+      fetch(`${env.url}/api/cloudsvc/agent/transfers/redeem`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${credentialOf(agent)}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ token }),

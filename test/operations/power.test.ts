@@ -17,17 +17,18 @@ import { requestPowerAction } from '../../services/instances/power.js';
 import { reconcileOperations } from '../../services/operations/reconcile.js';
 import { stepTiming } from '../../services/workflow-starts.js';
 import type { PowerInstanceInput } from '../../workflows/power-instance.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { json, seed } from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * The operations engine on power actions: the same operation again and again on one instance,
  * two at once, preemption, queue waits, runs that vanish, and the hypervisor having the last word.
  */
-let env: AgentEnvironment;
+let env: Stack;
 beforeAll(async () => {
-  env = await startAgentEnvironment({ AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '3000' });
+  env = await startStack({ agents: true, config: { AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '3000' } });
 });
 afterAll(() => env.close());
 
@@ -81,7 +82,7 @@ describe('power operations on one instance', () => {
     const answers = await Promise.all([env.power(instance.id, 'stop'), env.power(instance.id, 'stop')]);
     expect(answers.map((r) => r.status).sort()).toEqual([202, 409]);
     const refused = answers.find((r) => r.status === 409)!;
-    expect((await json(refused)).errors[0].code).toBe('SVC-OP-409');
+    expect(refused.body.errors[0].code).toBe('SVC-OP-409');
     await settled(instance.id, 'stopped');
     expect(powerChanges(agent.hypervisor().applied, instance.id)).toHaveLength(1);
 
@@ -106,7 +107,7 @@ describe('power operations on one instance', () => {
 
     const killed = await env.power(instance.id, 'kill');
     expect(killed.status).toBe(202);
-    expect((await json(killed)).attributes.status).toBe('stopping');
+    expect(killed.body.attributes.status).toBe('stopping');
     await settled(instance.id, 'stopped');
 
     expect((await findOperation(env.db, stop.id))?.state).toBe('preempted');
@@ -147,7 +148,7 @@ describe('the agent queue', () => {
     const instance = await env.provisionedInstance(hypervisor);
     const admin = await seed.user(env.db, { admin: true });
     const appKey = await seed.key(env.db, admin.id, 'application');
-    const probe = fetch(`${env.server.url}/api/application/cloudsvc/hypervisors/${hypervisor.id}/probe`, {
+    const probe = fetch(`${env.url}/api/application/cloudsvc/hypervisors/${hypervisor.id}/probe`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${appKey}` },
     });
@@ -175,12 +176,12 @@ describe('the agent queue', () => {
   });
 
   it('a task no agent takes within AGENT_TASK_PICKUP_TIMEOUT_MS fails the operation with its own code', async () => {
-    const quick = await startAgentEnvironment({ AGENT_TASK_PICKUP_TIMEOUT_MS: '1500' });
+    const quick = await startStack({ agents: true, config: { AGENT_TASK_PICKUP_TIMEOUT_MS: '1500' } });
     try {
       // A hypervisor whose agent never polls.
       const hypervisor = await seed.hypervisor(quick.db);
       const instance = await seed.instance(quick.db, {
-        userId: quick.ownerId,
+        userId: quick.client.id,
         locationId: hypervisor.location_id,
         hypervisorId: hypervisor.id,
       });
@@ -202,12 +203,12 @@ async function hypervisorDrivenByHand() {
   const hypervisor = await seed.hypervisor(env.db);
   const { token } = await createCredential(env.db, { type: 'agent', hypervisorId: hypervisor.id });
   const instance = await seed.instance(env.db, {
-    userId: env.ownerId,
+    userId: env.client.id,
     locationId: hypervisor.location_id,
     hypervisorId: hypervisor.id,
   });
   const call = (path: string, body?: unknown) =>
-    fetch(`${env.server.url}/api/cloudsvc/agent${path}`, {
+    fetch(`${env.url}/api/cloudsvc/agent${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -242,8 +243,8 @@ describe('what the hypervisor reports is what is recorded', () => {
 const reconcile = async () => {
   await new Promise((r) => setTimeout(r, 1_600));
   return reconcileOperations({
-    ...env.server.deps,
-    config: { ...env.server.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
+    ...env.deps,
+    config: { ...env.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
   });
 };
 
@@ -283,11 +284,11 @@ describe('runs that vanish', () => {
   it('a start refused by Temporal puts the instance back (503)', async () => {
     const { hypervisor } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
-    const cut = { ...env.server.deps, config: { ...env.server.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
+    const cut = { ...env.deps, config: { ...env.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
     await expect(
       requestPowerAction(
         cut,
-        { type: 'user', userId: env.ownerId },
+        { type: 'user', userId: env.client.id },
         { instanceId: instance.id, action: 'stop', correlationId: null },
       ),
     ).rejects.toMatchObject({ code: 'SVC-SYS-503' });
@@ -310,7 +311,7 @@ describe('runs that vanish', () => {
         hypervisorId: hypervisor.id,
         kind: 'stop',
         correlationId: null,
-        timing: stepTiming(env.server.config),
+        timing: stepTiming(env.config),
       },
       action: 'stop',
     };

@@ -7,10 +7,12 @@ import { listOperationsOfInstance } from '../../db/repositories/instance-operati
 import { findInstance } from '../../db/repositories/instances.js';
 import type { Config } from '../../platform/config.js';
 import { provisionInstance } from '../../services/instances/provision.js';
-import { eventually } from '../agent-process.js';
-import { FAST_AGENT_TIMING } from '../agents/environment.js';
-import { json, seed, startTestServer, startTestWorker, type TestWorker } from '../harness.js';
-import { type InProcessAgent, startInProcessAgent } from '../in-process-agent.js';
+import { type InProcessAgent, startInProcessAgent } from '../support/agents/in-process.js';
+import { eventually } from '../support/eventually.js';
+import { json } from '../support/http.js';
+import { seed } from '../support/seed.js';
+import { FAST_AGENT_TIMING, startStack } from '../support/stack.js';
+import { startTestWorker, type TestWorker } from '../support/worker.js';
 
 /**
  * A TCP relay in front of the Temporal frontend that can be cut and restored, so the API loses
@@ -58,12 +60,15 @@ let hypervisor: { id: string; location_id: string };
 beforeAll(async () => {
   relay = new TemporalRelay(inject('temporalAddress'));
   await relay.open();
-  server = await startTestServer({
-    ...FAST_AGENT_TIMING,
-    AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '20000',
-    TEMPORAL_ADDRESS: `127.0.0.1:${relay.port}`,
-    TEMPORAL_RPC_TIMEOUT_MS: '1000',
-    DATABASE_POOL_SIZE: '2',
+  server = await startStack({
+    listen: true,
+    config: {
+      ...FAST_AGENT_TIMING,
+      AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '20000',
+      TEMPORAL_ADDRESS: `127.0.0.1:${relay.port}`,
+      TEMPORAL_RPC_TIMEOUT_MS: '1000',
+      DATABASE_POOL_SIZE: '2',
+    },
   });
   worker = await startTestWorker({ ...server.config, TEMPORAL_ADDRESS: inject('temporalAddress') });
   const owner = await seed.user(server.deps.db);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { bootKernel, PROBE_BOUND_MS, probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
 import { configuredGuestImage, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { qemuAccelerator } from './qemu-hosts.js';
+import { qemuAccelerator } from '../support/qemu-hosts.js';
 
 /**
  * The accelerator probe on the machine the suite runs on: whatever it chooses must run a guest.

@@ -9,8 +9,8 @@ import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
-import { eventually } from '../agent-process.js';
-import { createParams, qemuAccelerator, stopDrivers } from './qemu-hosts.js';
+import { eventually } from '../support/eventually.js';
+import { createParams, qemuAccelerator, stopDrivers } from '../support/qemu-hosts.js';
 
 /**
  * Snapshots, backups and restores of a real guest, on the QEMU driver itself: the copies are of

@@ -9,8 +9,14 @@ import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
-import { eventually } from '../agent-process.js';
-import { createParams, guestKnowsPassword, qemuAccelerator, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
+import { eventually } from '../support/eventually.js';
+import {
+  createParams,
+  guestKnowsPassword,
+  qemuAccelerator,
+  SMALL_GUEST,
+  stopDrivers,
+} from '../support/qemu-hosts.js';
 
 /**
  * What the QEMU driver sets up inside a guest, on the driver itself: the root password, written

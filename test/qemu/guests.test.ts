@@ -3,10 +3,17 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { bearer, seed } from '../harness.js';
-import { guestKnowsPassword, qemuAccelerator, qemuHosts, stoppedCount, ticksPast } from './qemu-hosts.js';
+import { eventually } from '../support/eventually.js';
+import { bearer } from '../support/http.js';
+import {
+  guestKnowsPassword,
+  qemuAccelerator,
+  qemuHosts,
+  stoppedCount,
+  ticksPast,
+} from '../support/qemu-hosts.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * Real guests: agent processes with the QEMU driver, instances made and powered through the
@@ -16,10 +23,10 @@ const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu skipped: ${missing}`);
 
 describe.runIf(!missing)('guests under QEMU', () => {
-  let env: AgentEnvironment;
+  let env: Stack;
   let hosts: ReturnType<typeof qemuHosts>;
   beforeAll(async () => {
-    env = await startAgentEnvironment();
+    env = await startStack({ agents: true });
     hosts = qemuHosts(env);
   });
   afterAll(async () => {
@@ -59,8 +66,8 @@ describe.runIf(!missing)('guests under QEMU', () => {
     // Its metrics are the QEMU process's and the guest disk's: it writes its count every second.
     const sample = await eventually(
       async () => {
-        const res = await fetch(`${env.server.url}/api/client/cloud/${instance.id}/metrics`, {
-          headers: bearer(env.clientKey),
+        const res = await fetch(`${env.url}/api/client/cloud/${instance.id}/metrics`, {
+          headers: bearer(env.client.key),
         });
         const body = (await res.json()) as {
           attributes: {
@@ -99,9 +106,9 @@ describe.runIf(!missing)('guests under QEMU', () => {
     const host = await hosts.host((await seed.location(env.db)).id);
     const instance = await hosts.instanceOn(host);
     const dir = host.state().instances[instance.id]!.dir;
-    const passwordUrl = `${env.server.url}/api/client/cloud/${instance.id}/settings/password`;
+    const passwordUrl = `${env.url}/api/client/cloud/${instance.id}/settings/password`;
     // The password shown after the creation is the one the guest's first boot took.
-    const initial = await fetch(passwordUrl, { headers: bearer(env.clientKey) });
+    const initial = await fetch(passwordUrl, { headers: bearer(env.client.key) });
     expect(initial.status).toBe(200);
     const first = ((await initial.json()) as { attributes: { password: string } }).attributes.password;
     expect(await guestKnowsPassword(dir, 'root', first)).toBe(true);
@@ -109,14 +116,14 @@ describe.runIf(!missing)('guests under QEMU', () => {
     const reset = async (label: string) => {
       const res = await fetch(passwordUrl, {
         method: 'POST',
-        headers: { ...bearer(env.clientKey), 'X-Request-Id': randomUUID() },
+        headers: { ...bearer(env.client.key), 'X-Request-Id': randomUUID() },
       });
       expect(res.status, label).toBe(202);
       await env.operationResult(instance.id);
       const latest = await env.latestOperation(instance.id);
       expect(latest.kind, label).toBe('reset_password');
       expect(latest.state, label).toBe('succeeded');
-      const shown = await fetch(passwordUrl, { headers: bearer(env.clientKey) });
+      const shown = await fetch(passwordUrl, { headers: bearer(env.client.key) });
       expect(shown.status, label).toBe(200);
       return ((await shown.json()) as { attributes: { password: string } }).attributes.password;
     };

@@ -6,10 +6,17 @@ import { Qmp } from '../../agent/drivers/qemu/qmp.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { MigrationMode, MigrationState } from '../../domain/migrations/states.js';
 import { requestMigration } from '../../services/migrations/request.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { bearer, seed } from '../harness.js';
-import { guestKnowsPassword, type QemuHost, qemuHosts, stoppedCount, ticksPast } from './qemu-hosts.js';
+import { eventually } from '../support/eventually.js';
+import { bearer } from '../support/http.js';
+import {
+  guestKnowsPassword,
+  type QemuHost,
+  qemuHosts,
+  stoppedCount,
+  ticksPast,
+} from '../support/qemu-hosts.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * Real guests moved between two agent processes with the QEMU driver, through the panel's
@@ -20,15 +27,18 @@ const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu skipped: ${missing}`);
 
 describe.runIf(!missing)('migrations of QEMU guests', () => {
-  let env: AgentEnvironment;
+  let env: Stack;
   let hosts: ReturnType<typeof qemuHosts>;
   let admin: { type: 'admin'; userId: string };
   beforeAll(async () => {
-    env = await startAgentEnvironment({
-      // Long enough to read the source's console before its copy is removed.
-      MIGRATION_SOURCE_RETENTION_MS: '3000',
-      MIGRATION_LEASE_TTL_MS: '20000',
-      AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
+    env = await startStack({
+      agents: true,
+      config: {
+        // Long enough to read the source's console before its copy is removed.
+        MIGRATION_SOURCE_RETENTION_MS: '3000',
+        MIGRATION_LEASE_TTL_MS: '20000',
+        AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
+      },
     });
     hosts = qemuHosts(env);
     admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
@@ -39,7 +49,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
   });
 
   const migrate = (instanceId: string, target: QemuHost, mode: MigrationMode) =>
-    requestMigration(env.server.deps, admin, {
+    requestMigration(env.deps, admin, {
       instanceId,
       targetId: target.hypervisor.id,
       mode,
@@ -146,19 +156,19 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     await env.operationResult(instance.id);
     const stoppedAt = stoppedCount(source.console(instance.id));
     // Reset while stopped, on the source: the hash waiting for its next boot moves with it.
-    const passwordUrl = `${env.server.url}/api/client/cloud/${instance.id}/settings/password`;
+    const passwordUrl = `${env.url}/api/client/cloud/${instance.id}/settings/password`;
     const before = (
-      (await (await fetch(passwordUrl, { headers: bearer(env.clientKey) })).json()) as {
+      (await (await fetch(passwordUrl, { headers: bearer(env.client.key) })).json()) as {
         attributes: { password: string };
       }
     ).attributes.password;
     const reset = await fetch(passwordUrl, {
       method: 'POST',
-      headers: { ...bearer(env.clientKey), 'X-Request-Id': randomUUID() },
+      headers: { ...bearer(env.client.key), 'X-Request-Id': randomUUID() },
     });
     expect(reset.status).toBe(202);
     await env.operationResult(instance.id);
-    const shown = await fetch(passwordUrl, { headers: bearer(env.clientKey) });
+    const shown = await fetch(passwordUrl, { headers: bearer(env.client.key) });
     expect(shown.status).toBe(200);
     const { password } = ((await shown.json()) as { attributes: { password: string } }).attributes;
 

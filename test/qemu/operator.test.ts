@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { secretBox } from '../../platform/secrets.js';
-import { adminCall } from '../admin/admin-api.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
 import { type CliRun, operatorCli, settingsOf } from '../cli/operator-cli.js';
-import { type Body, seed } from '../harness.js';
-import { type QemuHost, qemuHosts, stoppedCount, ticksPast } from './qemu-hosts.js';
+import { eventually } from '../support/eventually.js';
+import type { Body } from '../support/http.js';
+import { type QemuHost, qemuHosts, stoppedCount, ticksPast } from '../support/qemu-hosts.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /**
  * Real guests moved the way an operator moves them (issue 12's "done when"): by the CLI's
@@ -18,27 +17,28 @@ const missing = qemuGuestsMissing();
 if (missing) console.warn(`test/qemu skipped: ${missing}`);
 
 describe.runIf(!missing)('QEMU guests moved by the operator', () => {
-  let env: AgentEnvironment;
+  let env: Stack;
   let hosts: ReturnType<typeof qemuHosts>;
-  let adminKey: string;
   beforeAll(async () => {
-    env = await startAgentEnvironment({
-      // Long enough to read the source's console once the migration is seen COMPLETED.
-      MIGRATION_SOURCE_RETENTION_MS: '5000',
-      MIGRATION_LEASE_TTL_MS: '20000',
-      AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
+    env = await startStack({
+      agents: true,
+      config: {
+        // Long enough to read the source's console once the migration is seen COMPLETED.
+        MIGRATION_SOURCE_RETENTION_MS: '5000',
+        MIGRATION_LEASE_TTL_MS: '20000',
+        AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
+      },
     });
     hosts = qemuHosts(env);
-    adminKey = await seed.key(env.db, (await seed.user(env.db, { admin: true })).id, 'application');
   });
   afterAll(async () => {
     hosts?.killGuests();
     await env?.close();
   });
 
-  const cli = (args: string[]) => operatorCli(args, { settings: settingsOf(env.server.config) });
+  const cli = (args: string[]) => operatorCli(args, { settings: settingsOf(env.config) });
   const admin = (method: string, path: string, body?: unknown) =>
-    adminCall(env.server.url, adminKey, method, path, body);
+    env.admin.call(method, `/admin/cloudsvc${path}`, body);
 
   /** The transfer token the migration gave its target, in clear (it is kept sealed in the task). */
   async function transferTokenOf(workflowId: string) {
@@ -49,7 +49,7 @@ describe.runIf(!missing)('QEMU guests moved by the operator', () => {
       .where('type', '=', 'disk.transfer')
       .executeTakeFirstOrThrow();
     const sealed = (params as { transfer_token: string }).transfer_token;
-    return { sealed, token: secretBox(env.server.config.SECRETS_KEY).open(sealed) };
+    return { sealed, token: secretBox(env.config.SECRETS_KEY).open(sealed) };
   }
 
   /** SPEC.md §6 rule 2: what the operator is shown holds no transfer token, clear or sealed. */

@@ -8,7 +8,7 @@ import type { TaskContext } from '../../agent/drivers/driver.js';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
-import { createParams, qemuAccelerator, SMALL_GUEST, stopDrivers } from './qemu-hosts.js';
+import { createParams, qemuAccelerator, SMALL_GUEST, stopDrivers } from '../support/qemu-hosts.js';
 
 /**
  * A cold move's disk, offered by a source whose agent restarts between the offer and the pull:

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort, isPortOpen } from '../../platform/ports.js';
-import { eventually } from '../agent-process.js';
-import { json } from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { json } from '../support/http.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -12,9 +12,9 @@ import { deleteInstance, rebuildInstance, regeneratePassword } from '../../servi
 import { provisionInstance } from '../../services/instances/provision.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { seed } from '../harness.js';
+import { eventually } from '../support/eventually.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
 import { writeHistoryFixture } from './histories.js';
 
 /**
@@ -23,9 +23,9 @@ import { writeHistoryFixture } from './histories.js';
  * unless its file exists: existing files are what running workflows look like, and stay.
  */
 describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histories', () => {
-  let env: AgentEnvironment;
+  let env: Stack;
   beforeAll(async () => {
-    env = await startAgentEnvironment({ MIGRATION_SOURCE_RETENTION_MS: '200' });
+    env = await startStack({ agents: true, config: { MIGRATION_SOURCE_RETENTION_MS: '200' } });
   });
   afterAll(() => env.close());
 
@@ -43,13 +43,13 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
 
     agent.armFault('instance.create', { mode: 'fail-permanently' });
     const doomed = await seed.instance(env.db, {
-      userId: env.ownerId,
+      userId: env.client.id,
       locationId: hypervisor.location_id,
       hypervisorId: hypervisor.id,
       status: 'provisioning',
     });
     const begun = await provisionInstance(
-      env.server.deps,
+      env.deps,
       { type: 'system', name: 'recorder' },
       doomed,
       'debian-12',
@@ -92,10 +92,10 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
   it('rebuildInstance, resetInstancePassword and deleteInstance: completed', async () => {
     const { hypervisor } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
-    const customer = { type: 'user' as const, userId: env.ownerId };
+    const customer = { type: 'user' as const, userId: env.client.id };
     const { image } = await seed.catalog(env.db);
 
-    const rebuilt = await rebuildInstance(env.server.deps, customer, {
+    const rebuilt = await rebuildInstance(env.deps, customer, {
       instanceId: instance.id,
       image: image.code,
       sshKeyIds: undefined,
@@ -104,10 +104,10 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     expect(rebuilt.status).toBe('rebuilding');
     await record('rebuildInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
 
-    await regeneratePassword(env.server.deps, customer, { instanceId: instance.id, correlationId: null });
+    await regeneratePassword(env.deps, customer, { instanceId: instance.id, correlationId: null });
     await record('resetInstancePassword-completed', (await env.latestOperation(instance.id)).workflow_id);
 
-    await deleteInstance(env.server.deps, customer, { instanceId: instance.id, correlationId: null });
+    await deleteInstance(env.deps, customer, { instanceId: instance.id, correlationId: null });
     await record('deleteInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
   });
 
@@ -117,7 +117,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     const source = await env.hypervisorWithAgent({}, { locationId: location.id });
     const target = await env.hypervisorWithAgent({}, { locationId: location.id });
     const move = async (instanceId: string, targetId: string) =>
-      requestMigration(env.server.deps, admin, { instanceId, targetId, mode: 'AUTO', correlationId: null });
+      requestMigration(env.deps, admin, { instanceId, targetId, mode: 'AUTO', correlationId: null });
 
     const instance = await env.provisionedInstance(source.hypervisor);
     const completed = await move(instance.id, target.hypervisor.id);
@@ -135,7 +135,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       20_000,
       'RECOVERY_REQUIRED',
     );
-    await recoverMigrationWith(env.server.deps, admin, {
+    await recoverMigrationWith(env.deps, admin, {
       migrationId: recovered.migrationId,
       decision: 'retry',
       reason: 'checked the target',
@@ -146,52 +146,52 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
   it('backups: taken, failed, verified, found corrupt, deleted, restored, restore failed', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
-    const customer = { type: 'user' as const, userId: env.ownerId };
+    const customer = { type: 'user' as const, userId: env.client.id };
     const on = { instanceId: instance.id, correlationId: null };
     const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
 
-    const backup = await createBackup(env.server.deps, customer, { ...on, name: undefined });
+    const backup = await createBackup(env.deps, customer, { ...on, name: undefined });
     await record('backupInstance-completed', await latest());
     agent.armFault('backup.create', { mode: 'fail-permanently' });
-    const failed = await createBackup(env.server.deps, customer, { ...on, name: undefined });
+    const failed = await createBackup(env.deps, customer, { ...on, name: undefined });
     await record('backupInstance-failed', await latest());
 
-    await verifyBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await verifyBackup(env.deps, customer, { ...on, backupId: backup.id });
     await record('verifyBackup-completed', await latest());
-    await restoreBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await restoreBackup(env.deps, customer, { ...on, backupId: backup.id });
     await record('restoreInstance-backup-completed', await latest());
     agent.armFault('disk.swap', { mode: 'fail-permanently' });
-    await restoreBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await restoreBackup(env.deps, customer, { ...on, backupId: backup.id });
     await record('restoreInstance-failed', await latest());
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');
 
     agent.armFault('backup.verify', { mode: 'corrupt' });
-    await verifyBackup(env.server.deps, customer, { ...on, backupId: backup.id });
+    await verifyBackup(env.deps, customer, { ...on, backupId: backup.id });
     await record('verifyBackup-corrupt', await latest());
-    await deleteBackup(env.server.deps, customer, { ...on, backupId: failed.id });
+    await deleteBackup(env.deps, customer, { ...on, backupId: failed.id });
     await record('deleteBackup-completed', await latest());
   });
 
   it('snapshots: taken, restored, deleted', async () => {
     const { hypervisor } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
-    const customer = { type: 'user' as const, userId: env.ownerId };
+    const customer = { type: 'user' as const, userId: env.client.id };
     const on = { instanceId: instance.id, correlationId: null };
     const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
 
-    const snapshot = await createSnapshot(env.server.deps, customer, { ...on, name: undefined });
+    const snapshot = await createSnapshot(env.deps, customer, { ...on, name: undefined });
     await record('snapshotInstance-completed', await latest());
-    await restoreSnapshot(env.server.deps, customer, { ...on, snapshotId: snapshot.id });
+    await restoreSnapshot(env.deps, customer, { ...on, snapshotId: snapshot.id });
     await record('restoreInstance-snapshot-completed', await latest());
-    await deleteSnapshot(env.server.deps, customer, { ...on, snapshotId: snapshot.id });
+    await deleteSnapshot(env.deps, customer, { ...on, snapshotId: snapshot.id });
     await record('deleteSnapshot-completed', await latest());
   });
 
   it('scheduledBackup: backed up with retention, and skipped', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
-    const customer = { type: 'user' as const, userId: env.ownerId };
-    const policy = await createBackupSchedule(env.server.deps, customer, {
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const policy = await createBackupSchedule(env.deps, customer, {
       instanceId: instance.id,
       fields: {
         name: 'nightly',
@@ -238,7 +238,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     );
     await record('scheduledBackup-skipped', (await nextRun(3))!);
     expect((await env.power(instance.id, 'kill')).status).toBe(202);
-    await deleteBackupSchedule(env.server.deps, customer, {
+    await deleteBackupSchedule(env.deps, customer, {
       instanceId: instance.id,
       policyId: policy.id,
       correlationId: null,
@@ -247,7 +247,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
 
   it('probeHypervisor: completed', async () => {
     const { hypervisor } = await env.hypervisorWithAgent();
-    await probeHypervisor(env.server.deps, hypervisor.id);
+    await probeHypervisor(env.deps, hypervisor.id);
     const probe = await eventually(
       async () => {
         for await (const run of env.temporal.workflow.list({

@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Config } from '../../platform/config.js';
-import { eventually } from '../agent-process.js';
-import { type AgentEnvironment, startAgentEnvironment } from '../agents/environment.js';
-import { type Body, json, seed } from '../harness.js';
+import type { ConfigOverrides } from './config.js';
+import { eventually } from './eventually.js';
+import type { Body } from './http.js';
+import { seed } from './seed.js';
+import { type Stack, startStack } from './stack.js';
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -15,10 +16,10 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
  * (in this process) share one backup store, as a location's hypervisors do: what the backup,
  * snapshot and schedule tests drive through the Client API.
  */
-export async function startBackupEnvironment(overrides: Partial<Record<keyof Config, string>> = {}) {
-  const env: AgentEnvironment = await startAgentEnvironment({
-    INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000',
-    ...overrides,
+export async function startBackupStack(overrides: ConfigOverrides = {}) {
+  const env: Stack = await startStack({
+    agents: true,
+    config: { INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000', ...overrides },
   });
   const store = mkdtempSync(join(tmpdir(), 'backup-store-'));
   const location = await seed.location(env.db);
@@ -29,17 +30,9 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
     await env.hypervisorWithAgent({ AGENT_SIM_BACKUP_DIR: store }, { locationId: location.id }),
   ];
 
-  const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${env.server.url}/api/client/cloud${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${env.clientKey}`,
-        'X-Request-Id': randomUUID(),
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  /** A request of the client to the Client API's instances (`path` under /api/client/cloud). */
+  const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    env.client.call(method, `/api/client/cloud${path}`, body, headers);
 
   /** The instance's status once no operation holds it. */
   async function settled(instanceId: string, status?: string): Promise<Body> {
@@ -51,7 +44,7 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
           .where('id', '=', instanceId)
           .executeTakeFirstOrThrow();
         if (row.operation_id !== null || (status !== undefined && row.status !== status)) return undefined;
-        return (await json(await api('GET', `/${instanceId}`))).attributes;
+        return (await api('GET', `/${instanceId}`)).body.attributes;
       },
       20_000,
       `instance ${instanceId} to settle${status ? ` ${status}` : ''}`,
@@ -67,7 +60,7 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
       location: location.code,
     });
     expect(res.status).toBe(202);
-    const id: string = (await json(res)).attributes.uuid;
+    const id: string = res.body.attributes.uuid;
     await settled(id, 'running');
     return { id, agent: hostOf(id) };
   }
@@ -83,7 +76,7 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
   async function listed(path: string, id: string, ready: (attributes: Body) => boolean, what: string) {
     return eventually(
       async () => {
-        const list = await json(await api('GET', `${path}?per_page=100`));
+        const list = (await api('GET', `${path}?per_page=100`)).body;
         const found = list.data.find((b: Body) => b.attributes.uuid === id)?.attributes;
         return found && ready(found) ? found : undefined;
       },
@@ -96,7 +89,7 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
   async function backup(instanceId: string, name?: string): Promise<Body> {
     const res = await api('POST', `/${instanceId}/backups`, name === undefined ? {} : { name });
     expect(res.status).toBe(202);
-    const { uuid } = (await json(res)).attributes;
+    const { uuid } = res.body.attributes;
     const made = await listed(`/${instanceId}/backups`, uuid, (b) => b.state !== 'creating', 'the backup');
     expect(made.state).toBe('available');
     await settled(instanceId);
@@ -123,7 +116,7 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
     storeOf,
     /** The instance's newest task (operation), as the customer sees it. */
     async latestTask(instanceId: string): Promise<Body> {
-      return (await json(await api('GET', `/${instanceId}/tasks?per_page=1`))).data[0].attributes;
+      return (await api('GET', `/${instanceId}/tasks?per_page=1`)).body.data[0].attributes;
     },
     async close() {
       await env.close();
@@ -132,4 +125,4 @@ export async function startBackupEnvironment(overrides: Partial<Record<keyof Con
   };
 }
 
-export type BackupEnvironment = Awaited<ReturnType<typeof startBackupEnvironment>>;
+export type BackupStack = Awaited<ReturnType<typeof startBackupStack>>;

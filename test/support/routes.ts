@@ -6,9 +6,9 @@ import {
   APPLICATION_BASE,
   CLIENT_BASE,
   CONSOLE_INTERNAL_BASE,
-} from '../api/paths.js';
-import type { CredentialType } from '../domain/credentials.js';
-import { type Body, json } from './harness.js';
+} from '../../api/paths.js';
+import type { CredentialType } from '../../domain/credentials.js';
+import { type Body, json } from './http.js';
 
 /**
  * The routes an app registers, each with its operation in the OpenAPI documents the app serves,

@@ -4,12 +4,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ArmedFault, FaultsFileEntry, SimulatedState } from '../agent/drivers/simulated/state.js';
-import { simulatedFaultsPath, simulatedStatePath } from '../agent/drivers/simulated/state.js';
-import { StateFile } from '../agent/state-file.js';
-import type { AgentTaskType } from '../domain/agent-tasks.js';
+import type { ArmedFault, FaultsFileEntry, SimulatedState } from '../../../agent/drivers/simulated/state.js';
+import { simulatedFaultsPath, simulatedStatePath } from '../../../agent/drivers/simulated/state.js';
+import { StateFile } from '../../../agent/state-file.js';
+import type { AgentTaskType } from '../../../domain/agent-tasks.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface AgentProcess {
   readonly stateDir: string;
@@ -71,24 +71,4 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
     },
   };
   return agent;
-}
-
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value as T;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

@@ -8,12 +8,12 @@ import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
 import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import type { QemuState } from '../../agent/drivers/qemu/state.js';
 import { qemuStatePath } from '../../agent/drivers/qemu/state.js';
-import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { provisionInstance } from '../../services/instances/provision.js';
-import { type AgentProcess, eventually, startAgentProcess } from '../agent-process.js';
-import type { AgentEnvironment } from '../agents/environment.js';
-import { seed } from '../harness.js';
+import type { AgentProcess } from './agents/process.js';
+import { eventually } from './eventually.js';
+import { seed } from './seed.js';
+import type { Stack } from './stack.js';
 
 /**
  * The accelerator of every guest the suite starts, agents' and drivers' alike: the run's one probe
@@ -69,31 +69,19 @@ export interface QemuHost {
 }
 
 /** Hypervisors whose real agent processes run the QEMU driver, and the guests they start. */
-export function qemuHosts(env: AgentEnvironment) {
+export function qemuHosts(env: Stack) {
   const hosts: QemuHost[] = [];
 
   async function host(locationId: string, agentEnv: Record<string, string> = {}): Promise<QemuHost> {
-    const hypervisor = await seed.hypervisor(env.db, locationId);
-    const token = await createCredential(env.db, {
-      type: 'enrollment',
-      hypervisorId: hypervisor.id,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
-    const agent = startAgentProcess({
-      AGENT_PANEL_URL: env.server.url,
-      AGENT_ENROLLMENT_TOKEN: token.token,
-      AGENT_DRIVER: 'qemu',
-      AGENT_QEMU_ACCEL: qemuAccelerator(),
-      AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
-      ...agentEnv,
-    });
-    await eventually(
-      async () => (await findHypervisor(env.db, hypervisor.id))?.status === 'online',
-      30_000,
-      'enrollment',
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; agent output:\n${agent.output.join('')}`);
-    });
+    const { hypervisor, agent } = await env.hypervisorWithAgentProcess(
+      {
+        AGENT_DRIVER: 'qemu',
+        AGENT_QEMU_ACCEL: qemuAccelerator(),
+        AGENT_QEMU_STOP_TIMEOUT_MS: '20000',
+        ...agentEnv,
+      },
+      { locationId },
+    );
     const state = (): QemuState =>
       existsSync(qemuStatePath(agent.stateDir))
         ? (JSON.parse(readFileSync(qemuStatePath(agent.stateDir), 'utf8')) as QemuState)
@@ -140,14 +128,14 @@ export function qemuHosts(env: AgentEnvironment) {
   /** A small instance of the customer, created on the host through the provisioning workflow. */
   async function instanceOn(host: QemuHost) {
     const instance = await seed.instance(env.db, {
-      userId: env.ownerId,
+      userId: env.client.id,
       locationId: host.hypervisor.location_id,
       hypervisorId: host.hypervisor.id,
       status: 'provisioning',
     });
     await env.db.updateTable('instances').set(SMALL_GUEST).where('id', '=', instance.id).execute();
     const begun = await provisionInstance(
-      env.server.deps,
+      env.deps,
       { type: 'system', name: 'test' },
       { ...instance, ...SMALL_GUEST },
       'debian-12',

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '../agent/agent.js';
-import { type AgentConfig, type FaultMode, loadAgentConfig } from '../agent/config.js';
-import { SimulatedDriver } from '../agent/drivers/simulated/driver.js';
-import type { ArmedFault, SimulatedState } from '../agent/drivers/simulated/state.js';
-import type { AgentTaskType } from '../domain/agent-tasks.js';
-import { createLogger } from '../platform/logger.js';
+import { Agent } from '../../../agent/agent.js';
+import { type AgentConfig, type FaultMode, loadAgentConfig } from '../../../agent/config.js';
+import { SimulatedDriver } from '../../../agent/drivers/simulated/driver.js';
+import type { ArmedFault, SimulatedState } from '../../../agent/drivers/simulated/state.js';
+import type { AgentTaskType } from '../../../domain/agent-tasks.js';
+import { createLogger } from '../../../platform/logger.js';
 
 export interface InProcessAgent {
   readonly stateDir: string;

@@ -1,0 +1,37 @@
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+export const jsonHeaders = (token: string) => ({ ...bearer(token), 'Content-Type': 'application/json' });
+
+// Response bodies are asserted field by field in tests; `any` keeps those assertions readable.
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are checked by assertions, not types
+export type Body = any;
+export const json = (res: Response): Promise<Body> => res.json() as Promise<Body>;
+
+/** A response read once: its status, its headers and its body (parsed when JSON, else text). */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Body;
+}
+
+/** Sends a request through `send` (a listening server's `fetch` or an app's `request`) and reads it. */
+export async function callWith(
+  send: (path: string, init: RequestInit) => Promise<Response> | Response,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const res = await send(path, {
+    method,
+    headers: {
+      ...(token === null ? {} : bearer(token)),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const isJson = res.headers.get('content-type')?.includes('json') && text !== '';
+  return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
+}
