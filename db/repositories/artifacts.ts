@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
-import { BACKUP_STATES_COUNTED, SNAPSHOT_STATES_COUNTED } from '../../domain/backups.js';
+import {
+  BACKUP_STATES_COUNTED,
+  type BackupState,
+  SNAPSHOT_STATES_COUNTED,
+  type SnapshotState,
+} from '../../domain/backups.js';
 import type { Database } from '../database.js';
 
 /**
@@ -45,4 +50,47 @@ export async function failArtifactsInCreation(
     .where('instance_id', '=', instanceId)
     .where('state', '=', 'creating')
     .execute();
+}
+
+/** A move of an artifact of `kind` from one of the states in `from` to `to`, with what it found. */
+export interface ArtifactMove<S extends string> {
+  readonly from: readonly S[];
+  readonly to: S;
+  readonly sizeMb?: number;
+  readonly checksum?: string;
+  readonly error?: { code: string; message: string } | null;
+}
+
+export type BackupMove = ArtifactMove<BackupState> & { readonly backupId: string };
+export type SnapshotMove = ArtifactMove<SnapshotState> & { readonly snapshotId: string };
+
+/**
+ * Moves a backup or a snapshot on by compare-and-set on its state; returns whether it moved.
+ * Settling steps are retried, and a retry of one that moved already changes nothing. Leaving
+ * `creating` completes it, leaving a backup's `verifying` records the verification, and `deleted`
+ * stamps deleted_at.
+ */
+export async function moveArtifact(
+  db: Database,
+  kind: ArtifactKind,
+  id: string,
+  move: ArtifactMove<BackupState> | ArtifactMove<SnapshotState>,
+): Promise<boolean> {
+  const from: readonly string[] = move.from;
+  const leaves = (state: string) => from.includes(state) && move.to !== state;
+  const result = await db
+    .updateTable(TABLES[kind])
+    .set({
+      state: move.to,
+      ...(move.sizeMb === undefined ? {} : { size_mb: move.sizeMb }),
+      ...(move.checksum === undefined ? {} : { checksum: move.checksum }),
+      ...(move.error === undefined ? {} : { error: move.error === null ? null : JSON.stringify(move.error) }),
+      ...(leaves('creating') ? { completed_at: sql`now()` } : {}),
+      ...(move.to === 'deleted' ? { deleted_at: sql`now()` } : {}),
+    })
+    .$if(kind === 'backup' && leaves('verifying'), (q) => q.set(sql`verified_at`, sql`now()`))
+    .where('id', '=', id)
+    .where(sql<boolean>`state = any(${[...from]}::text[])`)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

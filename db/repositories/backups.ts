@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { BACKUP_ACTIONS, type BackupAction, type BackupState } from '../../domain/backups.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { type BackupMove, moveArtifact } from './artifacts.js';
 
 const BACKUP_COLUMNS = [
   'id',
@@ -94,37 +95,9 @@ export async function takeBackupFor(
 const notRestoringNew = sql<boolean>`not exists (
   select 1 from instances i where i.source_backup_id = instance_backups.id and i.status = 'provisioning')`;
 
-export interface BackupMove {
-  readonly backupId: string;
-  readonly from: readonly BackupState[];
-  readonly to: BackupState;
-  readonly sizeMb?: number;
-  readonly checksum?: string;
-  readonly error?: { code: string; message: string } | null;
-}
-
-/**
- * Moves a backup on by compare-and-set on its state; returns whether it moved. Settling steps are
- * retried, and a retry of one that moved already changes nothing. Reaching `available` from
- * `creating` completes it, from `verifying` records the verification; `deleted` stamps deleted_at.
- */
-export async function moveBackup(db: Database, move: BackupMove): Promise<boolean> {
-  const result = await db
-    .updateTable('instance_backups')
-    .set({
-      state: move.to,
-      ...(move.sizeMb === undefined ? {} : { size_mb: move.sizeMb }),
-      ...(move.checksum === undefined ? {} : { checksum: move.checksum }),
-      ...(move.error === undefined ? {} : { error: move.error === null ? null : JSON.stringify(move.error) }),
-      ...(move.from.includes('creating') && move.to !== 'creating' ? { completed_at: sql`now()` } : {}),
-      ...(move.from.includes('verifying') && move.to !== 'verifying' ? { verified_at: sql`now()` } : {}),
-      ...(move.to === 'deleted' ? { deleted_at: sql`now()` } : {}),
-    })
-    .where('id', '=', move.backupId)
-    .where('state', 'in', [...move.from])
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+/** Moves a backup on by compare-and-set on its state (see moveArtifact). */
+export const moveBackup = (db: Database, { backupId, ...move }: BackupMove) =>
+  moveArtifact(db, 'backup', backupId, move);
 
 /** Protects a backup from retention and deletion, or lets it go; a deleted backup is none. */
 export async function setBackupProtected(

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { SNAPSHOT_ACTIONS, type SnapshotAction, type SnapshotState } from '../../domain/backups.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { moveArtifact, type SnapshotMove } from './artifacts.js';
 
 const SNAPSHOT_COLUMNS = [
   'id',
@@ -84,29 +85,6 @@ export async function takeSnapshotFor(
   return result.numUpdatedRows > 0n;
 }
 
-export interface SnapshotMove {
-  readonly snapshotId: string;
-  readonly from: readonly SnapshotState[];
-  readonly to: SnapshotState;
-  readonly sizeMb?: number;
-  readonly checksum?: string;
-  readonly error?: { code: string; message: string } | null;
-}
-
-/** Moves a snapshot on by compare-and-set on its state; returns whether it moved (see moveBackup). */
-export async function moveSnapshot(db: Database, move: SnapshotMove): Promise<boolean> {
-  const result = await db
-    .updateTable('instance_snapshots')
-    .set({
-      state: move.to,
-      ...(move.sizeMb === undefined ? {} : { size_mb: move.sizeMb }),
-      ...(move.checksum === undefined ? {} : { checksum: move.checksum }),
-      ...(move.error === undefined ? {} : { error: move.error === null ? null : JSON.stringify(move.error) }),
-      ...(move.from.includes('creating') && move.to !== 'creating' ? { completed_at: sql`now()` } : {}),
-      ...(move.to === 'deleted' ? { deleted_at: sql`now()` } : {}),
-    })
-    .where('id', '=', move.snapshotId)
-    .where('state', 'in', [...move.from])
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+/** Moves a snapshot on by compare-and-set on its state (see moveArtifact). */
+export const moveSnapshot = (db: Database, { snapshotId, ...move }: SnapshotMove) =>
+  moveArtifact(db, 'snapshot', snapshotId, move);

@@ -1,8 +1,6 @@
 import type { Database } from '../../db/database.js';
-import { failArtifactsInCreation } from '../../db/repositories/artifacts.js';
-import { moveBackup } from '../../db/repositories/backups.js';
-import { moveSnapshot } from '../../db/repositories/snapshots.js';
-import type { BackupState, SnapshotState } from '../../domain/backups.js';
+import { type ArtifactKind, failArtifactsInCreation, moveArtifact } from '../../db/repositories/artifacts.js';
+import type { BackupState } from '../../domain/backups.js';
 import type { InstanceOperation } from '../../domain/instances/operations.js';
 import type { RestoreSource } from '../../workflows/restore-instance.js';
 
@@ -28,14 +26,9 @@ export async function releaseArtifactsOfAbandoned(
   operation: { instance_id: string; kind: InstanceOperation; workflow_input: unknown },
 ): Promise<void> {
   const input = (operation.workflow_input ?? {}) as RecordedInput;
-  const backupBack = (from: BackupState) =>
-    input.backupId
-      ? moveBackup(trx, { backupId: input.backupId, from: [from], to: input.from as BackupState })
-      : undefined;
-  const snapshotBack = (from: SnapshotState) =>
-    input.snapshotId
-      ? moveSnapshot(trx, { snapshotId: input.snapshotId, from: [from], to: input.from as SnapshotState })
-      : undefined;
+  /** The artifact back from the state the run took it to, to the one it had (the input's `from`). */
+  const back = (kind: ArtifactKind, id: string | undefined, from: BackupState) =>
+    id ? moveArtifact(trx, kind, id, { from: [from], to: input.from as BackupState }) : undefined;
   switch (operation.kind) {
     case 'backup':
       // A scheduled run's recorded input names its schedule, not its backup: the state says which.
@@ -45,24 +38,21 @@ export async function releaseArtifactsOfAbandoned(
       await failArtifactsInCreation(trx, 'snapshot', operation.instance_id, ABANDONED);
       return;
     case 'backup_verify':
-      await backupBack('verifying');
+      await back('backup', input.backupId, 'verifying');
       return;
     case 'backup_delete':
-      await backupBack('deleting');
+      await back('backup', input.backupId, 'deleting');
       return;
     case 'snapshot_delete':
-      await snapshotBack('deleting');
+      await back('snapshot', input.snapshotId, 'deleting');
       return;
     case 'restore':
     case 'snapshot_restore':
-      if (input.source?.kind === 'backup')
-        await moveBackup(trx, { backupId: input.source.backupId, from: ['restoring'], to: 'available' });
-      if (input.source?.kind === 'snapshot')
-        await moveSnapshot(trx, {
-          snapshotId: input.source.snapshotId,
-          from: ['restoring'],
-          to: 'available',
-        });
+      if (input.source) {
+        const { source } = input;
+        const id = source.kind === 'backup' ? source.backupId : source.snapshotId;
+        await moveArtifact(trx, source.kind, id, { from: ['restoring'], to: 'available' });
+      }
       return;
     default:
       return;
