@@ -31,8 +31,9 @@ const route = createRoute({
   description:
     'Needs no Authorization header: the body carries the one-time token. A used, expired, revoked or unknown ' +
     'token is refused with SVC-ENROLL-401. Enrolling ends any earlier credential of the same hypervisor. ' +
-    'Each client IP may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a minute, counted across all API processes ' +
-    '(429 with Retry-After beyond; a successful enrollment does not count). The body may be at most ' +
+    'Each client IP may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a minute, counted across all API processes; ' +
+    'a further failure from it within the minute is answered 429 with Retry-After instead of 401. A valid token ' +
+    'is accepted whatever the limit, so hosts behind one address enroll while another fails. The body may be at most ' +
     'UNAUTHENTICATED_BODY_LIMIT_BYTES.',
   security: [],
   request: { body: jsonBody(EnrollRequest) },

@@ -51,16 +51,6 @@ export async function hitRateLimit(db: Database, limit: RateLimit): Promise<Rate
     : { allowed: false, retryAfterSeconds: row.retry_after, remaining: 0, resetSeconds: row.retry_after };
 }
 
-/** Takes back one hit of the key's current window (an attempt that turned out legitimate). */
-export async function refundRateLimitHit(db: Database, key: string): Promise<void> {
-  await db
-    .updateTable('rate_limits')
-    .set({ hits: sql`greatest(hits - 1, 0)` })
-    .where('key', '=', key)
-    .where('window_ends_at', '>', sql<Date>`now()`)
-    .execute();
-}
-
 async function pruneExpiredWindows(db: Database): Promise<void> {
   await db
     .deleteFrom('rate_limits')

@@ -4,7 +4,7 @@ import {
   revokeHypervisorCredentials,
 } from '../../db/repositories/credentials.js';
 import { markEnrolled } from '../../db/repositories/hypervisors.js';
-import { hitRateLimit, refundRateLimitHit } from '../../db/repositories/rate-limits.js';
+import { hitRateLimit } from '../../db/repositories/rate-limits.js';
 import { hashToken, issueSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
@@ -25,25 +25,13 @@ export interface EnrolledAgent {
 /**
  * Exchanges a one-time enrollment token for the hypervisor's agent credential, ending any earlier
  * credential of the hypervisor. Each address may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a
- * minute (SPEC.md: a dedicated per-IP limit).
+ * minute (SPEC.md: a dedicated per-IP limit); a valid token is never refused by that limit.
  */
 export async function enrollAgent(
   deps: Pick<ServiceDeps, 'db' | 'config' | 'logger'>,
   enrollment: Enrollment,
 ): Promise<EnrolledAgent> {
   const { db, config } = deps;
-  // Counted before the token is looked at, so concurrent guesses cannot all slip under the
-  // limit; an enrollment that succeeds gives its hit back, so a fleet of agents enrolling from
-  // one address is limited only by its failures.
-  const limitKey = `enroll:${enrollment.clientIp}`;
-  const verdict = await hitRateLimit(db, {
-    key: limitKey,
-    limit: config.ENROLLMENT_RATE_LIMIT_PER_MINUTE,
-    windowMs: 60_000,
-  });
-  if (!verdict.allowed) {
-    throw new ApiError('SVC-REQ-429', { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
-  }
   const secret = issueSecret('agent');
   const hypervisorId = await db.transaction().execute(async (trx) => {
     const spent = await consumeEnrollmentToken(trx, hashToken(enrollment.token));
@@ -58,8 +46,20 @@ export async function enrollAgent(
     await markEnrolled(trx, spent.hypervisorId, enrollment.agentVersion);
     return spent.hypervisorId;
   });
-  if (!hypervisorId) throw new ApiError('SVC-ENROLL-401');
-  await refundRateLimitHit(db, limitKey);
+  if (!hypervisorId) {
+    // Only failures count. A valid token is accepted even from an address over its limit: hosts
+    // behind one NAT, or agents behind a proxy the API does not trust, share an address with
+    // whoever failed there. A token is 256 random bits, so letting a guess be checked while the
+    // address is limited gives a guesser nothing; the limit keeps the failures' rate down.
+    const verdict = await hitRateLimit(db, {
+      key: `enroll:${enrollment.clientIp}`,
+      limit: config.ENROLLMENT_RATE_LIMIT_PER_MINUTE,
+      windowMs: 60_000,
+    });
+    if (!verdict.allowed)
+      throw new ApiError('SVC-REQ-429', { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+    throw new ApiError('SVC-ENROLL-401');
+  }
   deps.logger.info('agent enrolled', { hypervisor_id: hypervisorId, agent_version: enrollment.agentVersion });
   return { credential: secret.token, hypervisorId };
 }

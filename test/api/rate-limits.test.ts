@@ -68,6 +68,21 @@ describe('the enrollment rate limit', () => {
     expect(statuses).toEqual([401, 401, 429]);
   });
 
+  it('accepts a valid token from an address over its limit, and keeps refusing the failures there', async () => {
+    const ip = someIp();
+    for (let i = 0; i < 5; i++) expect((await enroll(a, ip)).status).toBe(401);
+    expect((await enroll(a, ip)).status).toBe(429);
+    const hypervisor = await seed.hypervisor(a.db);
+    const token = await createCredential(a.db, {
+      type: 'enrollment',
+      hypervisorId: hypervisor.id,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect((await enroll(b, ip, token.token)).status).toBe(201);
+    expect((await enroll(a, ip)).status).toBe(429);
+    expect((await enroll(a, ip, token.token)).status).toBe(429);
+  });
+
   it('does not count an enrollment that succeeds', async () => {
     const ip = someIp();
     for (let i = 0; i < 4; i++) expect((await enroll(a, ip)).status).toBe(401);
