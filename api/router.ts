@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
 import { checkedParameters, type ParameterHook, type ParameterTarget } from './middleware/hot-path.js';
+import { refuseBody, WRITE_METHODS } from './middleware/no-body.js';
 import { validationHook } from './validation.js';
 import type { z } from './zod.js';
 
@@ -14,11 +15,15 @@ export function createApiRouter(): OpenAPIHono<AppEnv> {
   // parameters are checked by `checkedParameters` (middleware/hot-path.ts) instead of one
   // library middleware each: show-instance 2 µs a request less (docs/performance.md).
   app.openapi = ((
-    { middleware, hide, ...route }: RouteConfig,
+    { middleware: declared, hide, ...route }: RouteConfig,
     handler: MiddlewareHandler<AppEnv>,
     hook?: ParameterHook,
   ): OpenAPIHono<AppEnv> => {
     const { query, params, ...request } = route.request ?? {};
+    // One input rule: a write that declares no body refuses one that says anything.
+    const takesNoBody = WRITE_METHODS.includes(route.method) && !request.body;
+    const listed = declared ? (Array.isArray(declared) ? declared : [declared]) : [];
+    const middleware = takesNoBody ? [...listed, refuseBody] : declared;
     const checks = [
       ...(query ? [['query', query] as const] : []),
       ...(params ? [['param', params] as const] : []),

@@ -13,10 +13,11 @@ export const MAX_FIELD_ERRORS = 100;
 export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (result.success) return;
   if (result.target === 'param') throw new ApiError('SVC-RES-404');
-  throw new ApiError('SVC-REQ-400', {
-    fields: result.error.issues.slice(0, MAX_FIELD_ERRORS).map((issue) => ({
-      field: issue.path.length > 0 ? issue.path.join('.') : result.target,
-      detail: issue.message,
-    })),
-  });
+  // An object's unknown fields come as one issue at the object: each is named, as a bad field is.
+  const fields = result.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), detail: 'Unknown field.' }))
+      : [{ field: issue.path.length > 0 ? issue.path.join('.') : result.target, detail: issue.message }],
+  );
+  throw new ApiError('SVC-REQ-400', { fields: fields.slice(0, MAX_FIELD_ERRORS) });
 };

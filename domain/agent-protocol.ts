@@ -45,14 +45,14 @@ const sequence = z
 
 /** The body of each report, by kind. */
 export const REPORT_BODIES = {
-  started: z.object({ sequence }),
-  progress: z.object({
+  started: z.strictObject({ sequence }),
+  progress: z.strictObject({
     sequence,
     percent: z.number().min(0).max(100).optional(),
     message: AgentTaskProgressMessage.optional(),
   }),
-  completed: z.object({ sequence, result: AgentTaskResultBody }),
-  failed: z.object({ sequence, error: AgentTaskFailure }),
+  completed: z.strictObject({ sequence, result: AgentTaskResultBody }),
+  failed: z.strictObject({ sequence, error: AgentTaskFailure }),
 } as const satisfies Record<AgentReportKind, z.ZodType>;
 
 export const ReportAckBody = z.object({

@@ -232,7 +232,7 @@ export function isAgentTaskType(type: string): type is AgentTaskType {
  * How an agent reports a failed task. `retryable: false` means trying again cannot help (the
  * instance does not exist, the request is invalid); the workflow then stops retrying.
  */
-export const AgentTaskFailure = z.object({
+export const AgentTaskFailure = z.strictObject({
   code: z
     .string()
     .min(1)

@@ -15,7 +15,7 @@ import { component, z } from '../zod.js';
 import { agentSettings } from './settings.js';
 
 const EnrollRequest = z
-  .object({
+  .strictObject({
     token: text({ max: 200 }).openapi({ description: 'The one-time enrollment token.' }),
     agent_version: text({ max: 64 }),
   })

@@ -12,10 +12,10 @@ import { agentSettings } from './settings.js';
 const capacity = int4();
 
 const HeartbeatRequest = z
-  .object({
+  .strictObject({
     agent_version: text({ max: 64 }),
     capabilities: z.array(z.enum(HYPERVISOR_CAPABILITIES)).max(HYPERVISOR_CAPABILITIES.length),
-    free: z.object({ cpu_cores: capacity, memory_mb: capacity, disk_mb: capacity }),
+    free: z.strictObject({ cpu_cores: capacity, memory_mb: capacity, disk_mb: capacity }),
   })
   .openapi('HeartbeatRequest');
 

@@ -11,10 +11,10 @@ const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const MAX_SAMPLES = 1000;
 
 const MetricsRequest = z
-  .object({
+  .strictObject({
     samples: z
       .array(
-        z.object({
+        z.strictObject({
           instance_uuid: z.string().uuid(),
           sampled_at: z.string().datetime({ offset: true }),
           cpu_percent: real(0, 100_000),

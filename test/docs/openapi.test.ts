@@ -110,3 +110,33 @@ describe('the reference page and the API docs', () => {
     for (const name of DOCUMENT_NAMES) expect(docs.includes(`/openapi/${name}.json`), name).toBe(true);
   });
 });
+
+/** The places in a request body's schema where an object of fixed fields would take an unknown one. */
+function openObjects(schema: Body, doc: Body, at: string, seen = new Set<Body>()): string[] {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
+  seen.add(schema);
+  if (schema.$ref) return openObjects(doc.components.schemas[schema.$ref.split('/').pop()], doc, at, seen);
+  const found: string[] = [];
+  if (schema.properties && schema.additionalProperties !== false) found.push(at || '(body)');
+  for (const [name, property] of Object.entries<Body>(schema.properties ?? {}))
+    found.push(...openObjects(property, doc, at ? `${at}.${name}` : name, seen));
+  for (const part of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
+    found.push(...openObjects(part, doc, at, seen));
+  if (schema.items) found.push(...openObjects(schema.items, doc, `${at}[]`, seen));
+  return found;
+}
+
+describe('request bodies', () => {
+  it('refuse unknown fields everywhere: every object of named fields in a body says additionalProperties false', () => {
+    const open: string[] = [];
+    for (const name of DOCUMENT_NAMES) {
+      const doc = documents[name];
+      for (const { path, method, operation } of operationsOf(doc)) {
+        const schema = operation.requestBody?.content?.['application/json']?.schema;
+        for (const place of openObjects(schema, doc, ''))
+          open.push(`${name}: ${method.toUpperCase()} ${path} ${place}`);
+      }
+    }
+    expect(open).toEqual([]);
+  });
+});

@@ -124,13 +124,16 @@ describe('a body nested deeper than any route takes', () => {
     expect(body.errors[0].source.field).toMatch(/^extra(\.0)+$/);
   });
 
-  it('is not a problem within the limit', async () => {
+  it('within the limit, is judged by the route: here an unknown field, refused for being unknown', async () => {
     const nested = `${'['.repeat(10)}${']'.repeat(10)}`;
     const res = await t.app.request('/api/cloudsvc/agent/heartbeat', {
       method: 'POST',
       headers: jsonHeaders(agentKey),
       body: `{"agent_version":"1.0","capabilities":[],"free":{"cpu_cores":1,"memory_mb":1,"disk_mb":1},"extra":${nested}}`,
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect((await json(res)).errors).toEqual([
+      expect.objectContaining({ code: 'SVC-REQ-400', detail: 'Unknown field.', source: { field: 'extra' } }),
+    ]);
   });
 });

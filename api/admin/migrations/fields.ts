@@ -21,4 +21,4 @@ export const reason = text({ max: 500, trim: true, multiline: true }).openapi({
   example: 'Host maintenance',
 });
 
-export const ReasonBody = z.object({ reason });
+export const ReasonBody = z.strictObject({ reason });

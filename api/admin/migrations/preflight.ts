@@ -7,7 +7,7 @@ import { z } from '../../zod.js';
 import { migrationMode, targetHypervisor } from './fields.js';
 
 const PreflightBody = z
-  .object({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode })
+  .strictObject({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode })
   .openapi('MigrationPreflightRequest');
 
 const route = createRoute({

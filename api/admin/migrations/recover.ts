@@ -17,7 +17,7 @@ import { z } from '../../zod.js';
 import { reason } from './fields.js';
 
 const RecoveryBody = z
-  .object({
+  .strictObject({
     decision: z.enum(RECOVERY_DECISIONS).openapi({
       description:
         '`retry`: run the failed step again. `target_authoritative`: the guest is good on the target; commit ' +

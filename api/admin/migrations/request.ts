@@ -17,7 +17,7 @@ import { z } from '../../zod.js';
 import { migrationMode, reason, targetHypervisor } from './fields.js';
 
 const MigrationRequestBody = z
-  .object({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode, reason: reason.optional() })
+  .strictObject({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode, reason: reason.optional() })
   .openapi('MigrationRequest');
 
 const route = createRoute({

@@ -3,7 +3,7 @@ import { int4, text } from '../../../domain/input-bounds.js';
 import { z } from '../../zod.js';
 
 /** The writable fields of a hypervisor, shared by update (all optional) and create. */
-export const HypervisorFields = z.object({
+export const HypervisorFields = z.strictObject({
   name: text({ max: 100, trim: true }),
   location_uuid: z.string().uuid(),
   cpu_cores: int4(1).max(4096),

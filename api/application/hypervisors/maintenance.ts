@@ -14,7 +14,7 @@ const route = createRoute({
     'A hypervisor in maintenance is offered no new placements; its agent keeps running the tasks of instances already on it.',
   request: {
     params: uuidParam('hypervisor'),
-    body: jsonBody(z.object({ enabled: z.boolean() }).openapi('MaintenanceRequest')),
+    body: jsonBody(z.strictObject({ enabled: z.boolean() }).openapi('MaintenanceRequest')),
   },
   responses: {
     200: jsonContent(HypervisorEnvelope, 'The hypervisor.'),

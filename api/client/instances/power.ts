@@ -15,7 +15,7 @@ import {
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
 import { z } from '../../zod.js';
 
-const PowerBody = z.object({ action: z.enum(POWER_ACTIONS) }).openapi('PowerRequest');
+const PowerBody = z.strictObject({ action: z.enum(POWER_ACTIONS) }).openapi('PowerRequest');
 
 const route = createRoute({
   method: 'post',

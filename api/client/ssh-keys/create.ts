@@ -10,7 +10,7 @@ import { z } from '../../zod.js';
 import { sshKeyName } from './fields.js';
 
 const CreateSshKeyBody = z
-  .object({
+  .strictObject({
     name: sshKeyName(),
     public_key: text({ max: MAX_PUBLIC_KEY_LENGTH, trim: true }).openapi({
       description: 'One line of an authorized_keys file without options: `<type> <base64> [comment]`.',

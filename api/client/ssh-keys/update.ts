@@ -14,7 +14,7 @@ import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
 import { z } from '../../zod.js';
 import { sshKeyName } from './fields.js';
 
-const UpdateSshKeyBody = z.object({ name: sshKeyName() }).openapi('UpdateSshKeyRequest');
+const UpdateSshKeyBody = z.strictObject({ name: sshKeyName() }).openapi('UpdateSshKeyRequest');
 
 const route = createRoute({
   method: 'patch',

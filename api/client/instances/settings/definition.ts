@@ -33,7 +33,7 @@ export function settingRoute(spec: {
   readonly description: string;
   readonly changed: string;
 }) {
-  const Body = z.object({ [spec.field]: spec.value }).openapi(spec.bodyName);
+  const Body = z.strictObject({ [spec.field]: spec.value }).openapi(spec.bodyName);
   const route = createRoute({
     method: 'patch',
     path: `/{cloudInstance}/settings/${spec.setting}`,
