@@ -4,6 +4,7 @@ import type { BackupState, SnapshotState } from '../domain/backups.js';
 import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
+import type { Finding, WarningCode } from '../domain/migrations/preflight.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../domain/migrations/states.js';
 
 /** Column types as the `pg` driver returns them; kept by hand beside db/migrations/. */
@@ -244,7 +245,7 @@ export interface MigrationsTable {
   workflow_id: string;
   requested_by: string;
   reason: string | null;
-  warnings: ColumnType<{ code: string; detail: string }[], string | undefined, string>;
+  warnings: ColumnType<Finding<WarningCode>[], string | undefined, string>;
   network_plan: Json<Record<string, unknown>>;
   failed_step: string | null;
   failure: NullableJson<Record<string, unknown>>;

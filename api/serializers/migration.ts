@@ -1,5 +1,5 @@
 import type { MigrationRecord } from '../../db/repositories/migrations.js';
-import type { PreflightReport } from '../../domain/migrations/preflight.js';
+import { BLOCKER_CODES, type PreflightReport, WARNING_CODES } from '../../domain/migrations/preflight.js';
 import {
   isPastPointOfNoReturn,
   MIGRATION_MODES,
@@ -24,7 +24,16 @@ const hypervisorRef = z.object({
   location_uuid: z.string().uuid(),
 });
 
-const finding = z.object({ code: z.string(), detail: z.string() });
+const blocker = z
+  .object({ code: z.enum(BLOCKER_CODES), detail: z.string() })
+  .openapi('MigrationBlocker', {
+    description: 'Why the move cannot happen; the codes are listed in docs/migration.md.',
+  });
+const warning = z
+  .object({ code: z.enum(WARNING_CODES), detail: z.string() })
+  .openapi('MigrationWarning', {
+    description: 'What the move will cost; the codes are listed in docs/migration.md.',
+  });
 const detail = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'What the step found out or why it failed; never a secret or an agent task id.' });
@@ -50,7 +59,7 @@ export const MigrationEnvelope = z
       }),
       requested_by: z.string().openapi({ example: 'admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d' }),
       reason: z.string().nullable(),
-      warnings: z.array(finding),
+      warnings: z.array(warning),
       network_plan: z.object({
         mode: z.string().openapi({ example: 'same_ip' }),
         addresses: z.array(z.string()),
@@ -195,8 +204,8 @@ export const MigrationPreflightEnvelope = z
         .nullable()
         .openapi({ description: 'The requested target, else the best candidate; null when none.' }),
       strategy: strategyOrNull.openapi({ description: 'The strategy the mode would use with the target.' }),
-      blockers: z.array(finding),
-      warnings: z.array(finding),
+      blockers: z.array(blocker),
+      warnings: z.array(warning),
       strategies: z
         .object({
           LIVE_REQUIRED: strategyOrNull,
@@ -208,7 +217,7 @@ export const MigrationPreflightEnvelope = z
       candidates: z
         .array(named.extend({ strategy: z.enum(MIGRATION_STRATEGIES), free_memory_mb: z.number() }))
         .openapi({ description: 'Hypervisors that could take the instance, best first.' }),
-      rejected: z.array(named.extend({ reasons: z.array(finding) })),
+      rejected: z.array(named.extend({ reasons: z.array(blocker) })),
     }),
   })
   .openapi('MigrationPreflight');

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Finding, WarningCode } from '../../domain/migrations/preflight.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
@@ -14,7 +15,7 @@ export interface NewMigration {
   readonly workflowId: string;
   readonly requestedBy: string;
   readonly reason: string | null;
-  readonly warnings: readonly { code: string; detail: string }[];
+  readonly warnings: readonly Finding<WarningCode>[];
   readonly networkPlan: Record<string, unknown>;
 }
 

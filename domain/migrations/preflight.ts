@@ -30,6 +30,7 @@ export const BLOCKERS = {
   NO_TARGET: 'No hypervisor can take the instance.',
 } as const;
 export type BlockerCode = keyof typeof BLOCKERS;
+export const BLOCKER_CODES = Object.keys(BLOCKERS) as [BlockerCode, ...BlockerCode[]];
 
 export const WARNINGS = {
   LIVE_FALLBACK_TO_COLD:
@@ -40,6 +41,7 @@ export const WARNINGS = {
   LONG_TRANSFER: 'The disk transfer is estimated to take long.',
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
+export const WARNING_CODES = Object.keys(WARNINGS) as [WarningCode, ...WarningCode[]];
 
 export interface Finding<C extends string> {
   readonly code: C;
