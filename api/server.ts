@@ -9,6 +9,9 @@ import { buildApp } from './app.js';
 import type { AppDeps } from './context.js';
 import { CredentialCache } from './credential-cache.js';
 
+/** How long requests in flight may take to finish once the server stops, before they are cut. */
+const SHUTDOWN_DRAIN_MS = 10_000;
+
 export interface ApiServer {
   readonly url: string;
   readonly deps: AppDeps;
@@ -58,12 +61,22 @@ export async function startApiServer(config: Config, logger: Logger): Promise<Ap
     url,
     deps,
     async close() {
-      // Long-polling agents are released first so the server can drain.
+      // Waiting polls answer first (204, as if nothing came), so no request is left holding a
+      // connection; then the server stops taking requests and lets those in flight finish, within
+      // a bound, before the pool they use is closed: a request must never meet a closed pool.
       await deps.taskFeed.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      const http = server as unknown as {
+        closeIdleConnections?: () => void;
+        closeAllConnections?: () => void;
+      };
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A kept-alive connection whose request has just been answered would hold the close open.
+      const idle = setInterval(() => http.closeIdleConnections?.(), 50);
+      const bound = setTimeout(() => http.closeAllConnections?.(), SHUTDOWN_DRAIN_MS);
+      http.closeIdleConnections?.();
+      await drained;
+      clearInterval(idle);
+      clearTimeout(bound);
       await deps.close();
     },
   };

@@ -12,8 +12,8 @@ export interface DatabaseOptions {
   readonly poolSize: number;
   /**
    * Named prepared statements let PostgreSQL plan each query shape once per connection (about
-   * 1.6x the throughput of a re-planned primary-key read). Off for embedded PGlite, whose socket
-   * funnels every connection into one session, where statement names would collide.
+   * 1.6x the throughput of a re-planned primary-key read). Off behind a pooler in transaction
+   * mode, which hands a connection's statements to server sessions that do not know their names.
    */
   readonly namedStatements: boolean;
   readonly applicationName?: string;

@@ -18,7 +18,7 @@ const DEFAULT_BACKOFF: ReconnectBackoff = { startMs: 250, maxMs: 30_000 };
 /**
  * Wakes long-polling agents when a task is queued for their hypervisor. The worker announces
  * each task on TASK_CHANNEL; this process LISTENs on one dedicated connection. Where
- * LISTEN is unavailable (embedded PGlite) or a notification is missed, waiters also re-check on
+ * LISTEN is unavailable (behind a pooler in transaction mode) or a notification is missed, waiters also re-check on
  * a short interval, which also finds tasks whose lease lapsed. A lost connection, and every failed
  * attempt to get it back, is retried with capped exponential backoff until it listens again.
  *
@@ -107,7 +107,7 @@ export class TaskFeed {
         this.logger.info('task feed listening');
       } else {
         this.logger.warn(
-          'notifications do not cross connections here (embedded database?); agents are served by polling',
+          'notifications do not cross connections here (a pooler?); agents are served by polling',
         );
       }
     } catch (error) {
@@ -116,8 +116,8 @@ export class TaskFeed {
   }
 
   /**
-   * LISTEN can succeed where notifications never arrive from other connections (PGlite serves
-   * every connection from one session): send one from a second connection and wait for it.
+   * LISTEN can succeed where notifications never arrive from other connections (a pooler that
+   * hands each statement another server session): send one from a second connection and wait.
    */
   async #notificationsArrive(): Promise<boolean> {
     const probe = `probe:${randomUUID()}`;
@@ -155,6 +155,7 @@ export class TaskFeed {
    */
   wait(hypervisorId: string, ms: number, signal?: AbortSignal, since?: number): Promise<boolean> {
     if (since !== undefined && this.announcements(hypervisorId) > since) return Promise.resolve(true);
+    if (this.#closed) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(hypervisorId) ?? new Set();
       this.#waiters.set(hypervisorId, waiters);
@@ -181,6 +182,11 @@ export class TaskFeed {
   #wake(hypervisorId: string): void {
     this.#announced.set(hypervisorId, this.announcements(hypervisorId) + 1);
     this.pass(hypervisorId);
+  }
+
+  /** Closed: the process is stopping, and a poll should answer now rather than wait. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,8 @@ export const dataDir = () => process.env.CLOUDSVC_DATA_DIR ?? join(process.cwd()
 const runtimePath = () => join(dataDir(), 'runtime.json');
 
 export function writeRuntimeFile(info: RuntimeInfo): void {
-  writeFileSync(runtimePath(), `${JSON.stringify(info, null, 2)}\n`);
+  // It holds the database URL, with the embedded server's password: for its owner only.
+  writeFileSync(runtimePath(), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
 }
 
 export function removeRuntimeFile(): void {

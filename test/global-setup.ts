@@ -1,11 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { type AcceleratorChoice, probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
 import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { createDatabase } from '../db/database.js';
+import { startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { createScratchDatabase, freezeAsTemplate, type ScratchDatabase } from '../db/scratch-database.js';
 import { freePort } from '../platform/ports.js';
@@ -14,11 +16,13 @@ import { bundleWorkflows } from '../worker/worker.js';
 
 /**
  * One Temporal dev server and one fresh PostgreSQL database for the whole run, and one workflow
- * bundle that every test worker loads. PostgreSQL comes from DATABASE_URL (default: the local
- * server). A migrated template is made first; the run's database is a copy of it, and so is each
- * isolated database a test file asks for (test/support/database.ts). Both are dropped at the end.
+ * bundle that every test worker loads. PostgreSQL comes from DATABASE_URL, else the local server,
+ * else, where none answers there, the embedded PostgreSQL `npm start` runs (db/embedded.ts), so
+ * a machine needs no PostgreSQL installed. A migrated template is made first; the run's database
+ * is a copy of it, and so is each isolated database a test file asks for
+ * (test/support/database.ts). Both are dropped at the end.
  */
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const LOCAL_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,11 +37,13 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  const server = await postgresServer();
+  const serverUrl = server.url;
   const [temporal, bundle, cli, { template, database }, qemuAcceleration] = await Promise.all([
     freePort().then((port): Promise<DevServer> => startTemporalDevServer({ port })),
     bundleWorkflows(),
     temporalCli(),
-    migratedDatabases(),
+    migratedDatabases(serverUrl),
     probeOnce(),
   ]);
 
@@ -58,7 +64,39 @@ export default async function setup(project: TestProject) {
     await temporal.stop();
     await database.drop();
     await template.drop();
+    await server.stop();
   };
+}
+
+/** DATABASE_URL; else the local server if it answers; else an embedded PostgreSQL of the run's own. */
+async function postgresServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  const given = process.env.DATABASE_URL;
+  if (given) return { url: given, stop: async () => {} };
+  if (await answers(LOCAL_SERVER)) return { url: LOCAL_SERVER, stop: async () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'cloudsvc-test-postgres-'));
+  // As root, PostgreSQL runs as the postgres user, which must be able to enter the folder.
+  chmodSync(dir, 0o755);
+  const embedded = await startEmbeddedDatabase({ dir, port: await freePort() });
+  console.log(`no PostgreSQL answers at ${new URL(LOCAL_SERVER).host}: the run uses an embedded one`);
+  return {
+    url: embedded.url,
+    async stop() {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** The accelerator every real guest of the run boots under, probed once (agent/drivers/qemu/accelerator.ts). */
@@ -70,7 +108,9 @@ async function probeOnce(): Promise<AcceleratorChoice> {
   return choice;
 }
 
-async function migratedDatabases(): Promise<{ template: ScratchDatabase; database: ScratchDatabase }> {
+async function migratedDatabases(
+  serverUrl: string,
+): Promise<{ template: ScratchDatabase; database: ScratchDatabase }> {
   const empty = await createScratchDatabase(serverUrl, 'cloudsvc_template');
   const { db, close } = createDatabase({ url: empty.url, poolSize: 1, namedStatements: false });
   try {

@@ -49,7 +49,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     let woken = false;
     try {
       for (;;) {
-        if (signal.aborted) return c.body(null, 204);
+        // The agent gone, or this process stopping: answer now, as a poll that found nothing.
+        if (signal.aborted || taskFeed.closed) return c.body(null, 204);
         const heard = taskFeed.announcements(agent.hypervisorId);
         const task = await takeNextTask(deps, agent);
         woken = false;
@@ -72,7 +73,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
           );
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0) return c.body(null, 204);
+        if (remaining <= 0 || taskFeed.closed) return c.body(null, 204);
         woken = await taskFeed.wait(
           agent.hypervisorId,
           Math.min(remaining, taskFeed.recheckMs),

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startEmbeddedDatabase } from '../../db/embedded.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
 import { TASK_CHANNEL, TaskFeed } from '../../db/task-channel.js';
 import { createLogger } from '../../platform/logger.js';
@@ -77,19 +73,6 @@ describe('the task feed', () => {
       expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
       await feed.close();
-    }
-  });
-
-  it('falls back to polling where notifications do not cross connections (embedded PGlite)', async () => {
-    const db = await startEmbeddedDatabase(mkdtempSync(join(tmpdir(), 'feed-pglite-')), await freePort());
-    const feed = new TaskFeed(db.url, logger);
-    try {
-      await feed.start();
-      expect(feed.listening).toBe(false);
-      expect(feed.recheckMs).toBeLessThanOrEqual(100);
-    } finally {
-      await feed.close();
-      await db.stop();
     }
   });
 });

