@@ -47,6 +47,10 @@ export const ERROR_CATALOGUE = {
     detail: 'The migration is not waiting for a recovery decision.',
   },
   MIGRATION_FINISHED: { status: 409, detail: 'The migration has already ended.' },
+  MIGRATION_LEASE_LOST: {
+    status: 409,
+    detail: 'The migration lost its lease on the instance (it was not renewed in time), so it stopped.',
+  },
   'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
   'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
   'SVC-QUOTA-409': { status: 409, detail: 'The limit of this kind of resource has been reached.' },

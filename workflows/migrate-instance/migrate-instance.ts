@@ -1,5 +1,6 @@
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { isPastPointOfNoReturn } from '../../domain/migrations/states.js';
+import { businessFailure } from '../lib/failures.js';
 import { awaitRecovery, keepTheSource, rollBack } from './endings.js';
 import { installHandlers } from './handlers.js';
 import type { MigrateInstanceInput } from './input.js';
@@ -30,6 +31,10 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
       try {
         // The cleanup step enters its state itself, after the retention window.
         const detail = await run.forward.run(async () => {
+          if (run.lease === 'lost' && !run.committed) {
+            run.lease = 'reported';
+            throw businessFailure('MIGRATION_LEASE_LOST');
+          }
           if (step.state !== 'CLEANING_UP' && step.state !== run.state) await run.enter(step.state);
           return step.run();
         });

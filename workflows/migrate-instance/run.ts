@@ -21,6 +21,12 @@ export class MigrationRun {
   committed = false;
   /** Set while a cold move has stopped the guest on the source. */
   sourceStopped = false;
+  /**
+   * `lost` when a renewal found the lease no longer this migration's: the next step boundary fails
+   * on it and makes it `reported`. Reported once: an operator's recovery decision, taken knowing
+   * it, is not refused again for the same loss.
+   */
+  lease: 'held' | 'lost' | 'reported' = 'held';
   readonly saga = new Saga();
   readonly forward = new CancellationScope();
   readonly books: Books = bookkeeping();
