@@ -167,10 +167,20 @@ export async function settleOperation(
  * Closes an operation whose workflow run is gone (terminated, or never started and past
  * repair): the instance returns to `status` if the operation still holds it.
  */
-export async function abandonOperation(db: Database, operationId: string, status: InstanceStatus) {
+/**
+ * Closes a running operation as abandoned, with the failure that says why (`error`, as a failed
+ * operation's outcome carries it), and puts its instance back to `status`.
+ */
+export async function abandonOperation(
+  db: Database,
+  operationId: string,
+  status: InstanceStatus,
+  error: { code: string; message: string },
+) {
   const result = await sql<{ instance_id: string }>`
     with closed as (
-      update instance_operations set state = 'abandoned', finished_at = now()
+      update instance_operations
+         set state = 'abandoned', finished_at = now(), outcome = ${JSON.stringify({ error })}::jsonb
        where id = ${operationId} and state = 'running'
       returning instance_id
     )

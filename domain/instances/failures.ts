@@ -3,6 +3,15 @@
  * and may carry a hypervisor's internals in their messages; only the code's customer-safe meaning
  * leaves the panel (SPEC.md §1: no provider internals in the Client API).
  */
+/**
+ * Why an operation was never started: the workflow service did not answer when it was asked to.
+ * The request was refused (503) and nothing else changed.
+ */
+export const WORKFLOW_UNAVAILABLE = {
+  code: 'WORKFLOW_UNAVAILABLE',
+  message: 'The operation could not be started: the service was unavailable. Nothing was changed; try again.',
+} as const;
+
 const CUSTOMER_MESSAGES: Record<string, string> = {
   AGENT_TASK_NOT_PICKED_UP: 'The hypervisor did not take up the operation in time.',
   TIMEOUT: 'The hypervisor stopped answering during the operation.',
@@ -14,6 +23,8 @@ const CUSTOMER_MESSAGES: Record<string, string> = {
   SNAPSHOT_CORRUPT:
     'The snapshot does not match the checksum recorded when it was made; nothing was changed.',
   SNAPSHOT_NOT_FOUND: 'The hypervisor no longer has the snapshot.',
+  WORKFLOW_UNAVAILABLE: WORKFLOW_UNAVAILABLE.message,
+  ABANDONED: 'The operation was stopped before it finished.',
 };
 
 const GENERIC = 'The hypervisor could not complete the operation.';

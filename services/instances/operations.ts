@@ -9,6 +9,7 @@ import {
 } from '../../db/repositories/instance-operations.js';
 import type { Actor } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
+import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
 import { type InstanceOperation, statusDuring } from '../../domain/instances/operations.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
 import type { OperationContext } from '../../domain/operation-context.js';
@@ -111,7 +112,7 @@ export async function launchOperation<W extends WorkflowType>(
         error,
       });
     } else {
-      await abandonOperation(deps.db, plan.operationId, begun.fromStatus);
+      await abandonOperation(deps.db, plan.operationId, begun.fromStatus, WORKFLOW_UNAVAILABLE);
       throw new ApiError('SVC-SYS-503', { cause: error });
     }
   }

@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { endUnstartedMigration } from '../../db/records/migrations.js';
 import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
 import { insertTransferToken } from '../../db/repositories/transfer-tokens.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
+import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import { fits } from '../../domain/placement.js';
 import { secretBox } from '../../platform/secrets.js';
@@ -122,7 +124,15 @@ export async function requestMigration(
     });
     return recorded;
   });
-  // The request is committed: a start lost now is made by the reconciler from the recorded input.
-  await launchOperation(deps, plan, begun, 'leave');
+  // Committed. A start refused now (the workflow service does not answer) refuses the request as
+  // every other write does: 503, the operation abandoned and what the migration took given back.
+  // A start lost to a crash after this point is made by the reconciler from the recorded input.
+  try {
+    await launchOperation(deps, plan, begun, 'revert');
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'SVC-SYS-503')
+      await endUnstartedMigration(deps.db, migrationId, WORKFLOW_UNAVAILABLE);
+    throw error;
+  }
   return { migrationId, workflowId: plan.workflowId };
 }

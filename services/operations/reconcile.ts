@@ -65,7 +65,10 @@ export async function reconcileOperations(deps: ServiceDeps): Promise<ReconcileR
       await cancelTasksOfWorkflow(deps.db, operation.workflow_id);
       const previous = statusAfterFailure(operation.kind, operation.from_status);
       const instanceId = await deps.db.transaction().execute(async (trx) => {
-        const settled = await abandonOperation(trx, operation.id, previous);
+        const settled = await abandonOperation(trx, operation.id, previous, {
+          code: 'ABANDONED',
+          message: `The operation's run ended (${status}) before it settled.`,
+        });
         if (settled) {
           await releaseArtifactsOfAbandoned(trx, operation);
           await recordActivity(trx, {

@@ -365,9 +365,14 @@ describe('runs that vanish', () => {
     expect(await t.settled(id)).toMatchObject({ status: 'running' });
     expect((await backupsOf(id)).find((b: Body) => b.uuid === lost.uuid)).toMatchObject({
       state: 'failed',
-      error: { code: 'OPERATION_FAILED' },
+      error: { code: 'ABANDONED', message: 'The operation was stopped before it finished.' },
     });
-    expect(await t.latestTask(id)).toMatchObject({ operation: 'backup', state: 'abandoned' });
+    // The cause is named: the run ended, not the hypervisor.
+    expect(await t.latestTask(id)).toMatchObject({
+      operation: 'backup',
+      state: 'abandoned',
+      error: { code: 'ABANDONED', message: 'The operation was stopped before it finished.' },
+    });
   });
 });
 

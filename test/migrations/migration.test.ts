@@ -98,6 +98,41 @@ async function stateOf(migrationId: string, wanted: MigrationState) {
   );
 }
 
+describe('with the workflow service unreachable', () => {
+  it('a migration request is refused 503, gives back what it took and is recorded ROLLED_BACK; twice, then one goes', async () => {
+    const { source, target, instance } = await pair();
+    const cut = { ...env.deps, config: { ...env.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
+    for (let round = 0; round < 2; round++) {
+      const refused = requestMigration(cut, admin, {
+        instanceId: instance.id,
+        targetId: target.hypervisor.id,
+        mode: 'AUTO',
+        correlationId: null,
+      });
+      await expect(refused).rejects.toMatchObject({ code: 'SVC-SYS-503' });
+      expect(await instanceRow(instance.id)).toEqual({
+        hypervisor_id: source.hypervisor.id,
+        status: 'running',
+        operation_id: null,
+      });
+      expect(await leaseOf(instance.id)).toBeUndefined();
+      expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([]);
+      const [latest] = await env.db
+        .selectFrom('migrations')
+        .select(['id', 'state', 'failed_step', 'failure'])
+        .where('instance_id', '=', instance.id)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .execute();
+      expect(latest).toMatchObject({ state: 'ROLLED_BACK', failed_step: 'REQUESTED' });
+      expect(latest!.failure).toMatchObject({ code: 'WORKFLOW_UNAVAILABLE' });
+      expect((await tokensOf(latest!.id))[0]?.voided_at).not.toBeNull();
+    }
+    const { workflowId } = await migrate(instance.id, target.hypervisor.id);
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+  });
+});
+
 describe('the happy path', () => {
   it('moves a running instance live, commits, and cleans up the source after the retention window', async () => {
     const { source, target, instance } = await pair();

@@ -294,6 +294,17 @@ describe('runs that vanish', () => {
     ).rejects.toMatchObject({ code: 'SVC-SYS-503' });
     expect(await instanceState(instance.id)).toEqual({ status: 'running', operation_id: null });
     expect((await env.latestOperation(instance.id)).state).toBe('abandoned');
+    // The record names the real cause, not the hypervisor.
+    const tasks = await env.client.call('GET', `/api/client/cloud/${instance.id}/tasks?per_page=1`);
+    expect(tasks.body.data[0].attributes).toMatchObject({
+      operation: 'stop',
+      state: 'abandoned',
+      error: {
+        code: 'WORKFLOW_UNAVAILABLE',
+        message:
+          'The operation could not be started: the service was unavailable. Nothing was changed; try again.',
+      },
+    });
     expect((await env.power(instance.id, 'stop')).status).toBe(202);
     expect(await env.operationResult(instance.id)).toEqual({ power_state: 'stopped' });
   });

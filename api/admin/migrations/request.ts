@@ -40,7 +40,9 @@ const route = createRoute({
         '(INSTANCE_MIGRATING); another operation is in progress (SVC-OP-409).',
     ),
     503: {
-      description: 'The workflow service is unavailable (SVC-SYS-503); the migration starts once it is back.',
+      description:
+        'The workflow service is unavailable (SVC-SYS-503): the migration is not started, what it took is given ' +
+        'back, and it is recorded ROLLED_BACK with the failure WORKFLOW_UNAVAILABLE.',
       content: { 'application/json': { schema: ErrorEnvelope } },
     },
   },
