@@ -15,6 +15,7 @@ import {
 } from '../db/repositories/migrations.js';
 import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/transfer-tokens.js';
 import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
+import { type PowerState, statusOfPowerState } from '../domain/instances/statuses.js';
 import type { MigrationState } from '../domain/migrations/states.js';
 import { secretBox } from '../platform/secrets.js';
 
@@ -41,11 +42,15 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
     operationId: string,
     outcome: 'succeeded' | 'failed' | 'cancelled',
     detail: Record<string, unknown>,
+    reported?: PowerState,
   ) {
     const operation = await findOperation(trx, operationId);
     if (!operation) return;
-    const status =
-      outcome === 'succeeded'
+    // What the hypervisor reported wins; without it (an older run, or a source that did not
+    // answer), the status the operation's rules give.
+    const status = reported
+      ? statusOfPowerState(reported)
+      : outcome === 'succeeded'
         ? operation.from_status
         : statusAfterFailure(operation.kind, operation.from_status);
     const instanceId = await settleOperation(trx, {
@@ -106,11 +111,20 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
       migrationId: string;
       operationId: string;
       retainSourceMs: number;
+      /** The target's guest as its hypervisor reported it just before: the instance's status. */
+      targetPowerState?: PowerState;
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await moveInstanceToTarget(trx, commit.migrationId);
         await voidTransferTokens(trx, commit.migrationId);
-        await settleInstance(trx, commit.migrationId, commit.operationId, 'succeeded', {});
+        await settleInstance(
+          trx,
+          commit.migrationId,
+          commit.operationId,
+          'succeeded',
+          {},
+          commit.targetPowerState,
+        );
         await recordMigrationState(
           trx,
           commit.migrationId,
@@ -130,6 +144,8 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
       operationId: string;
       cancelled: boolean;
       detail: Record<string, unknown>;
+      /** The source's guest as its hypervisor reported it at the end: the instance's status. */
+      sourcePowerState?: PowerState;
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await releaseTargetReservation(trx, end.migrationId);
@@ -140,6 +156,7 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
           end.operationId,
           end.cancelled ? 'cancelled' : 'failed',
           end.detail,
+          end.sourcePowerState,
         );
         await recordMigrationState(trx, end.migrationId, 'ROLLED_BACK', end.detail, { finished: true });
       });

@@ -3,6 +3,7 @@ import { recordActivity } from '../db/repositories/activity-log.js';
 import { findOperation, settleOperation } from '../db/repositories/instance-operations.js';
 import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
+import { type PowerState, statusOfPowerState } from '../domain/instances/statuses.js';
 
 export interface OperationCompletion {
   readonly operationId: string;
@@ -16,6 +17,8 @@ export interface OperationFailure {
   readonly cancelled: boolean;
   readonly error: { code: string; message: string };
   readonly compensationFailures: readonly { step: string; message: string }[];
+  /** The guest's power state as the hypervisor reported it after the failure: the instance's status. */
+  readonly powerState?: PowerState;
 }
 
 /**
@@ -53,7 +56,9 @@ export function createOperationActivities(db: Database) {
       return db.transaction().execute(async (trx) => {
         const operation = await findOperation(trx, failure.operationId);
         if (!operation) return false;
-        const status = statusAfterFailure(operation.kind, operation.from_status);
+        const status = failure.powerState
+          ? statusOfPowerState(failure.powerState)
+          : statusAfterFailure(operation.kind, operation.from_status);
         const outcome = {
           error: failure.error,
           ...(failure.compensationFailures.length > 0

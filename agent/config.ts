@@ -8,6 +8,7 @@ import { defaultGuestImageDir } from './drivers/qemu/images.js';
 export const FAULT_MODES = [
   'fail',
   'fail-permanently',
+  'fail-after',
   'hang',
   'crash-before',
   'crash-after',
@@ -48,7 +49,8 @@ const schema = z.object({
     .pipe(z.record(z.string(), z.number().int().nonnegative())),
   /**
    * Faults by task type, e.g. {"instance.power":{"mode":"crash-after","times":1}}. Modes: fail
-   * (a retryable failure), fail-permanently, hang (never finishes; keeps reporting progress),
+   * (a retryable failure), fail-permanently, fail-after (the change is applied, then the task fails
+   * permanently, as a hypervisor that errs after acting), hang (never finishes; keeps reporting progress),
    * crash-before / crash-after (the process exits before / after the change is applied), corrupt
    * (a backup or snapshot task damages the artifact it names: after writing it, or before reading it).
    * `times` counts across restarts (kept in the state file); absent means always. Faults can also

@@ -140,6 +140,14 @@ export const AGENT_TASKS = {
     params: z.object({ instance_id: instanceId, action: z.enum(POWER_ACTIONS) }),
     result: z.object({ power_state: powerState }),
   },
+  /**
+   * Touches nothing: the guest's power state as the hypervisor sees it. The panel asks it where an
+   * ending must not assume the guest's state (a migration rolled back, or a recovery decided).
+   */
+  'instance.state': {
+    params: z.object({ instance_id: instanceId }),
+    result: z.object({ power_state: powerState }),
+  },
   'instance.delete': {
     params: z.object({ instance_id: instanceId }),
     result: z.object({ deleted: z.boolean() }),

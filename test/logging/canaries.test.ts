@@ -222,8 +222,15 @@ describe('secrets in requests', () => {
       },
     });
     expect(failed.status).toBe(200);
+    // The ending asks the guest's state, as the panel settles a failed operation from it.
+    const asked = (await json(await agent('/tasks/next?wait_ms=10000'))).attributes;
+    expect(asked.type).toBe('instance.state');
+    expect(
+      (await agent(`/tasks/${asked.task_id}/completed`, { sequence: 1, result: { power_state: 'running' } }))
+        .status,
+    ).toBe(200);
 
-    // The failed stop settles: the instance is running again, and the worker has logged its part.
+    // The failed stop settles: the instance is running (as reported), and the worker has logged its part.
     await eventually(
       async () => (await findInstance(t.db, instance.id))?.status === 'running',
       20_000,

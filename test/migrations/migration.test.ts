@@ -370,6 +370,10 @@ describe('recovery decisions', () => {
       reason: 'guest checked by hand',
     });
     expect((await instanceRow(instance.id)).hypervisor_id).toBe(target.hypervisor.id);
+    // The panel says what the target's agent says.
+    expect((await instanceRow(instance.id)).status).toBe(
+      target.agent.hypervisor().instances[instance.id]?.power_state,
+    );
   });
 
   it('source_authoritative ends rolled back without restarting the source', async () => {
@@ -387,12 +391,60 @@ describe('recovery decisions', () => {
       hypervisor_id: source.hypervisor.id,
       operation_id: null,
     });
-    // The live switchover paused the source; the panel did not start it again.
+    // The live switchover paused the source; the panel did not start it again, and says so.
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+    expect((await instanceRow(instance.id)).status).toBe('stopped');
     expect(await leaseOf(instance.id)).toBeUndefined();
     await expect(
       recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: '' }),
     ).rejects.toMatchObject({ code: 'MIGRATION_NOT_RECOVERABLE' });
+  });
+});
+
+describe('the panel after an ending agrees with the hypervisor', () => {
+  it('a cold move failed past the point of no return, recovered source_authoritative: stopped on both, and the customer’s start is accepted', async () => {
+    const { source, target, instance } = await pair();
+    target.agent.armFault('migration.start_target', { mode: 'fail-permanently' });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'COLD');
+    await stateOf(migrationId, 'RECOVERY_REQUIRED');
+    await recoverMigrationWith(env.deps, admin, {
+      migrationId,
+      decision: 'source_authoritative',
+      reason: 'the source copy is the good one',
+    });
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    const agentSays = source.agent.hypervisor().instances[instance.id]?.power_state;
+    expect(agentSays).toBe('stopped');
+    expect(await instanceRow(instance.id)).toEqual({
+      hypervisor_id: source.hypervisor.id,
+      status: agentSays,
+      operation_id: null,
+    });
+    expect((await findMigration(env.db, migrationId))!.history.at(-1)?.detail).toMatchObject({
+      source_power_state: 'stopped',
+    });
+    const start = await env.power(instance.id, 'start');
+    expect(start.status).toBe(202);
+    expect(await env.operationResult(instance.id)).toEqual({ power_state: 'running' });
+    expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    expect((await instanceRow(instance.id)).status).toBe('running');
+  });
+
+  it('a cancel of a cold move whose source was stopped: the undo starts it again, and the panel says running', async () => {
+    const { source, target, instance } = await pair({
+      targetEnv: { AGENT_SIM_LATENCY_MS: '{"default":0,"migration.define_target":3000}' },
+    });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'COLD');
+    await stateOf(migrationId, 'DEFINING_TARGET');
+    expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+    await rollBackMigration(env.deps, admin, { migrationId, kind: 'cancel', reason: 'not now' });
+    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    expect(await instanceRow(instance.id)).toEqual({
+      hypervisor_id: source.hypervisor.id,
+      status: 'running',
+      operation_id: null,
+    });
   });
 });
 

@@ -237,6 +237,24 @@ describe('what the hypervisor reports is what is recorded', () => {
     const operation = await env.latestOperation(instance.id);
     expect(operation.outcome).toEqual({ power_state: 'running', expected: 'stopped' });
   });
+
+  it('a stop the hypervisor applied and then failed: the failure is recorded, the status is the guest’s (stopped), twice', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    for (let round = 0; round < 2; round++) {
+      agent.armFault('instance.power', { mode: 'fail-after', times: 1 });
+      expect((await env.power(instance.id, 'stop')).status).toBe(202);
+      await expect(env.operationResult(instance.id)).rejects.toThrow();
+      expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+      expect((await findInstance(env.db, instance.id))?.status).toBe('stopped');
+      const failed = await env.latestOperation(instance.id);
+      expect(failed.state).toBe('failed');
+      expect(failed.outcome).toMatchObject({ error: { code: 'SIMULATED_FAILURE' } });
+      // The customer goes on from what the panel shows.
+      expect((await env.power(instance.id, 'start')).status).toBe(202);
+      expect(await env.operationResult(instance.id)).toEqual({ power_state: 'running' });
+    }
+  });
 });
 
 /** Reconciles operations older than 1.5 s: other test files' fresh operations are left alone. */

@@ -1,9 +1,16 @@
-import { CancellationScope, isCancellation, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { InstanceStatus } from '../../domain/instances/statuses.js';
+import {
+  CancellationScope,
+  isCancellation,
+  patched,
+  setCurrentDetails,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { OPERATION_RULES } from '../../domain/instances/operations.js';
+import type { InstanceStatus, PowerState } from '../../domain/instances/statuses.js';
 import type { OperationContext } from '../../domain/operation-context.js';
 import { describeFailure } from './failures.js';
 import { Saga } from './saga.js';
-import { bookkeeping } from './steps.js';
+import { agentStep, bookkeeping } from './steps.js';
 
 export interface OperationOutcome<T> {
   /**
@@ -49,13 +56,50 @@ export async function runOperation<T>(
       step(cancelled ? 'Cancelled: cleaning up' : 'Failed: cleaning up');
       await cancelAgentTasksOfWorkflow(workflowInfo().workflowId);
       const compensation = await saga.compensate();
+      const failure = describeFailure(error);
+      const powerState = cancelled ? undefined : await reportedPowerState(operation, failure.code);
       await failOperation({
         operationId: operation.operationId,
         cancelled,
-        error: describeFailure(error),
+        error: failure,
         compensationFailures: compensation.failed,
+        ...(powerState ? { powerState } : {}),
       });
     });
     throw error;
   }
+}
+
+/**
+ * Failures after which asking the hypervisor cannot tell more: it is not answering (asking again
+ * would only wait again), or it does not know the instance.
+ */
+const SILENT = ['AGENT_TASK_NOT_PICKED_UP', 'TIMEOUT', 'INSTANCE_NOT_FOUND'];
+
+/**
+ * After a failed operation that puts the instance back where it was, the guest's power state as
+ * its hypervisor reports it, so that the status is settled from it and not assumed (a stop that
+ * failed after the guest went down leaves it stopped). Undefined where the hypervisor does not
+ * answer, for operations whose failure rule is not "as before" (a failed create or rebuild is an
+ * error), and in runs begun before this question existed.
+ */
+async function reportedPowerState(
+  operation: OperationContext,
+  code: string,
+): Promise<PowerState | undefined> {
+  if (OPERATION_RULES[operation.kind].onFailure !== 'previous' || SILENT.includes(code)) return undefined;
+  if (!patched('operation-failure-settles-from-hypervisor')) return undefined;
+  step('Reading the guest’s state from the hypervisor');
+  return agentStep('quick', operation.timing)(
+    {
+      hypervisorId: operation.hypervisorId,
+      type: 'instance.state',
+      params: { instance_id: operation.instanceId },
+      correlationId: operation.correlationId,
+    },
+    `read the state of instance ${operation.instanceId}`,
+  ).then(
+    (result) => result.power_state,
+    () => undefined,
+  );
 }

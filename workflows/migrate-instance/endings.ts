@@ -1,4 +1,11 @@
-import { CancellationScope, condition, isCancellation, setCurrentDetails } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  patched,
+  setCurrentDetails,
+} from '@temporalio/workflow';
+import type { PowerState } from '../../domain/instances/statuses.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { describeFailure } from '../lib/failures.js';
 import type { RecoveryRequest } from './definitions.js';
@@ -14,6 +21,7 @@ import type { MigrationTasks } from './tasks.js';
 export async function rollBack(
   run: MigrationRun,
   input: MigrateInstanceInput,
+  tasks: MigrationTasks,
   failedStep: MigrationState,
   error: unknown,
 ): Promise<void> {
@@ -30,6 +38,7 @@ export async function rollBack(
         : describeFailure(error);
     await run.enter('ROLLING_BACK', { failed_step: failedStep, ...failure }, { failedStep, failure });
     const compensation = await run.saga.compensate();
+    const reported = await sourcePowerState(tasks);
     await run.books.finishRollback({
       migrationId: input.migrationId,
       operationId: input.operation.operationId,
@@ -38,8 +47,10 @@ export async function rollBack(
         failed_step: failedStep,
         ...failure,
         source_running: input.instance.running && !run.sourceStopped,
+        ...reportedDetail(reported),
         ...(compensation.failed.length > 0 ? { compensation_failures: compensation.failed } : {}),
       },
+      ...(reported ? { sourcePowerState: reported } : {}),
     });
     run.show('ROLLED_BACK');
   });
@@ -89,12 +100,39 @@ export async function keepTheSource(
     await tasks
       .onTarget('migration.discard_target', tasks.ids, 'discard the target copy')
       .catch(() => undefined);
+    const reported = await sourcePowerState(tasks);
     await run.books.finishRollback({
       migrationId: input.migrationId,
       operationId: input.operation.operationId,
       cancelled: false,
-      detail: { decision: decision.decision, reason: decision.reason, by: decision.actor },
+      detail: {
+        decision: decision.decision,
+        reason: decision.reason,
+        by: decision.actor,
+        ...reportedDetail(reported),
+      },
+      ...(reported ? { sourcePowerState: reported } : {}),
     });
   });
   run.show('ROLLED_BACK');
 }
+
+/** Runs begun before an ending asked the source replay without the question. */
+const SETTLE_FROM_HYPERVISOR = 'migration-settles-from-hypervisor';
+
+/**
+ * The source's guest as its hypervisor reports it, asked at an ending that gives the source back:
+ * the instance's status is settled from it, never assumed. Undefined where the source does not
+ * answer; the status is then the operation's rules', and the record says the state is unknown.
+ */
+async function sourcePowerState(tasks: MigrationTasks): Promise<PowerState | undefined> {
+  if (!patched(SETTLE_FROM_HYPERVISOR)) return undefined;
+  return tasks
+    .onSource('instance.state', { instance_id: tasks.ids.instance_id }, 'read the guest state')
+    .then(
+      (result) => result.power_state,
+      () => undefined,
+    );
+}
+
+const reportedDetail = (reported: PowerState | undefined) => ({ source_power_state: reported ?? 'unknown' });

@@ -48,7 +48,7 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
         index++;
       } catch (error) {
         if (!run.committed && !isPastPointOfNoReturn(step.state, input.strategy)) {
-          await rollBack(run, input, step.state, error);
+          await rollBack(run, input, tasks, step.state, error);
           return { state: 'ROLLED_BACK' };
         }
         const decision = await awaitRecovery(run, step.state, error);

@@ -1,4 +1,4 @@
-import { ApplicationFailure, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { AgentTaskResult } from '../../domain/agent-tasks.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import type { MigrateInstanceInput } from './input.js';
@@ -115,6 +115,9 @@ export function migrationSteps(
 }
 
 /** From the switchover (the point of no return) to the old source's cleanup. */
+/** Runs begun before the commit asked the target replay without the question. */
+const COMMIT_FROM_HYPERVISOR = 'migration-commit-from-hypervisor';
+
 function switchAndCommit(run: MigrationRun, input: MigrateInstanceInput, tasks: MigrationTasks): Step[] {
   const { migrationId, operation } = input;
   const { onSource, onTarget, ids, long } = tasks;
@@ -159,10 +162,20 @@ function switchAndCommit(run: MigrationRun, input: MigrateInstanceInput, tasks: 
     {
       state: 'COMMITTING',
       run: async () => {
+        // The status is the target's guest as reported, not assumed: an operator may have made
+        // the target authoritative without its verification step.
+        // A target that cannot say (its guest not defined there yet) leaves the rules' status.
+        const reported = patched(COMMIT_FROM_HYPERVISOR)
+          ? await onTarget('instance.state', { instance_id: ids.instance_id }, 'read the guest state').then(
+              (result) => result.power_state,
+              () => undefined,
+            )
+          : undefined;
         await run.books.commitMigration({
           migrationId,
           operationId: operation.operationId,
           retainSourceMs: input.retainSourceMs,
+          ...(reported ? { targetPowerState: reported } : {}),
         });
         run.committed = true;
         run.show('COMPLETED');

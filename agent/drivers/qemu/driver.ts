@@ -67,6 +67,9 @@ export class QemuDriver implements HypervisorDriver {
     this.#tasks = {
       'instance.create': (p) => createGuest(guests, this.#backups, as<'instance.create'>(p)),
       'instance.power': (p) => powerGuest(guests, as<'instance.power'>(p)),
+      'instance.state': async (p) => ({
+        power_state: await guests.powerState(guests.existing(as<'instance.state'>(p).instance_id).dir),
+      }),
       'instance.delete': (p) => deleteGuest(guests, as<'instance.delete'>(p)),
       'instance.rebuild': (p) => rebuildGuest(guests, as<'instance.rebuild'>(p)),
       'instance.set_password': (p, ctx) => setPassword(guests, as<'instance.set_password'>(p), ctx),

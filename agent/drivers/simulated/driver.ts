@@ -47,6 +47,9 @@ export class SimulatedDriver implements HypervisorDriver {
     this.#tasks = {
       'instance.create': (p) => createInstance(host, as<'instance.create'>(p)),
       'instance.power': (p) => powerInstance(host, as<'instance.power'>(p)),
+      'instance.state': (p) => ({
+        power_state: host.existing(as<'instance.state'>(p).instance_id).power_state,
+      }),
       'instance.delete': (p) => deleteInstance(host, as<'instance.delete'>(p)),
       'instance.rebuild': (p) => rebuildInstance(host, as<'instance.rebuild'>(p)),
       'instance.set_password': (p) => setPassword(host, as<'instance.set_password'>(p)),
@@ -97,6 +100,12 @@ export class SimulatedDriver implements HypervisorDriver {
       : this.#tasks[type as LocalTask](parsed.data as Params);
     if (artifact?.written) this.#faults.corrupt(artifact);
     if (fault === 'crash-after') crash();
+    if (fault === 'fail-after')
+      throw new DriverFailure(
+        'SIMULATED_FAILURE',
+        `simulated failure of ${type} after it was applied`,
+        false,
+      );
     return result;
   }
 
