@@ -13,3 +13,6 @@ export const instanceOperationWorkflowId = (
 
 export const probeHypervisorWorkflowId = (hypervisorId: string, nonce: string) =>
   `hypervisor-probe-${hypervisorId}-${nonce}`;
+
+/** The removal of a committed migration's retained source copy, on its own timer after the commit. */
+export const migrationCleanupWorkflowId = (migrationId: string) => `migration-cleanup-${migrationId}`;

@@ -3,6 +3,7 @@ export { backupInstance } from './backup-instance.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';
 export { deleteSnapshot } from './delete-snapshot.js';
+export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';
 export { migrateInstance } from './migrate-instance/migrate-instance.js';
 export { powerInstance } from './power-instance.js';
 export { probeHypervisor } from './probe-hypervisor.js';

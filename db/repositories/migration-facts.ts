@@ -23,8 +23,12 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
       sql<boolean>`exists (select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now())`.as(
         'lease_held',
       ),
-      sql<boolean>`exists (select 1 from migrations m where m.instance_id = i.id
-                             and m.state in ('COMPLETED', 'CLEANING_UP'))`.as('cleanup_pending'),
+      // A committed migration keeps its old source's copy until its cleanup ends (or waits to retry).
+      sql<string[]>`array(select m.source_hypervisor_id from migrations m where m.instance_id = i.id
+                            and (m.state in ('COMPLETED', 'CLEANING_UP')
+                                 or (m.state = 'RECOVERY_REQUIRED' and m.failed_step = 'CLEANING_UP')))`.as(
+        'retained_on',
+      ),
     ])
     .where('i.id', '=', instanceId)
     .where('i.deleted_at', 'is', null)
@@ -35,7 +39,7 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
     placed: row.hypervisor_id !== null,
     operationRunning: row.operation_id !== null,
     leaseHeld: row.lease_held,
-    cleanupPending: row.cleanup_pending,
+    retainedOn: row.retained_on,
     hostRequirements: row.host_requirements,
     storageBackend: row.storage_backend,
     resources: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
@@ -95,4 +99,21 @@ export async function hypervisorMigrationFacts(db: Database): Promise<Hypervisor
     total: { cpu_cores: r.cpu_cores, memory_mb: r.memory_mb, disk_mb: r.disk_mb },
     reserved: { cpu_cores: r.reserved_cpu, memory_mb: r.reserved_memory, disk_mb: r.reserved_disk },
   }));
+}
+
+/** The committed migrations of the instance whose retained copy is still on `hypervisorId` (their old source). */
+export async function listMigrationsRetainingOn(db: Database, instanceId: string, hypervisorId: string) {
+  const rows = await db
+    .selectFrom('migrations')
+    .select('id')
+    .where('instance_id', '=', instanceId)
+    .where('source_hypervisor_id', '=', hypervisorId)
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', ['COMPLETED', 'CLEANING_UP']),
+        eb.and([eb('state', '=', 'RECOVERY_REQUIRED'), eb('failed_step', '=', 'CLEANING_UP')]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.id);
 }

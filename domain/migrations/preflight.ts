@@ -17,7 +17,8 @@ export const BLOCKERS = {
   INSTANCE_NOT_MIGRATABLE: 'The instance is not running or stopped.',
   INSTANCE_BUSY: 'Another operation is in progress on the instance.',
   INSTANCE_MIGRATING: 'A migration holds the instance’s lease.',
-  CLEANUP_PENDING: 'An earlier migration of the instance still retains its source; wait for its cleanup.',
+  CLEANUP_PENDING:
+    'The target still holds the copy an earlier migration of the instance retains; a migration request has it removed now, then may be made again.',
   TARGET_IS_SOURCE: 'The target is the instance’s current hypervisor.',
   TARGET_IN_MAINTENANCE: 'The target hypervisor is in maintenance.',
   TARGET_UNREACHABLE: 'The target hypervisor’s agent is not online.',
@@ -62,7 +63,8 @@ export interface InstanceFacts {
   readonly placed: boolean;
   readonly operationRunning: boolean;
   readonly leaseHeld: boolean;
-  readonly cleanupPending: boolean;
+  /** The hypervisors still holding a copy an earlier, committed migration retains (its old source). */
+  readonly retainedOn: readonly string[];
   readonly hostRequirements: readonly string[];
   readonly storageBackend: string;
   readonly resources: Resources;
@@ -121,7 +123,6 @@ export function instanceBlockers(instance: InstanceFacts): Finding<BlockerCode>[
     found.push('INSTANCE_NOT_MIGRATABLE');
   if (instance.leaseHeld) found.push('INSTANCE_MIGRATING');
   else if (instance.operationRunning) found.push('INSTANCE_BUSY');
-  if (instance.cleanupPending) found.push('CLEANUP_PENDING');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));
 }
 
@@ -143,6 +144,7 @@ export function targetBlockers(
   if (target.virtualization !== source.virtualization) found.push('VIRTUALIZATION_MISMATCH');
   if (!target.storageBackends.includes(instance.storageBackend)) found.push('STORAGE_NOT_REACHABLE');
   if (target.locationId !== source.locationId) found.push('NETWORK_NOT_REACHABLE');
+  if (instance.retainedOn.includes(target.id)) found.push('CLEANUP_PENDING');
   if (strategyFor(mode, target.capabilities.includes('live_migration'), policy) === undefined)
     found.push('LIVE_NOT_SUPPORTED');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));

@@ -1,10 +1,11 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { findMigration, type MigrationRecord } from '../../db/repositories/migrations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, notFound, type Verdict } from '../../domain/errors.js';
 import { committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
 import type { RecoveryDecision } from '../../domain/migrations/states.js';
+import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { recoverMigration, rollbackMigration } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
 
@@ -66,16 +67,12 @@ export async function recoverMigrationWith(
   request: { migrationId: string; decision: RecoveryDecision; reason: string },
 ): Promise<MigrationRecord> {
   const migration = await getMigration(deps, request.migrationId);
-  refuseUnless(
-    mayRecover(
-      { state: migration.state, committed: committedBefore(migration.failed_step) },
-      request.decision,
-      request.reason,
-    ),
-  );
+  const committed = committedBefore(migration.failed_step);
+  refuseUnless(mayRecover({ state: migration.state, committed }, request.decision, request.reason));
   try {
+    const workflowId = committed ? await cleanupRun(deps, migration) : migration.workflow_id;
     await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
-      deps.temporal.workflow.getHandle(migration.workflow_id).executeUpdate(recoverMigration, {
+      deps.temporal.workflow.getHandle(workflowId).executeUpdate(recoverMigration, {
         args: [{ decision: request.decision, reason: request.reason, actor: actorName(actor) }],
       }),
     );
@@ -83,4 +80,21 @@ export async function recoverMigrationWith(
     throw refusal(error);
   }
   return getMigration(deps, request.migrationId);
+}
+
+/**
+ * The run that removes a committed migration's retained copy, where a decision about a failed
+ * cleanup goes: a workflow of its own since cleanups got one; the migration's own run before.
+ */
+async function cleanupRun(deps: ServiceDeps, migration: MigrationRecord): Promise<string> {
+  const id = migrationCleanupWorkflowId(migration.id);
+  try {
+    await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+      deps.temporal.workflow.getHandle(id).describe(),
+    );
+    return id;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return migration.workflow_id;
+    throw error;
+  }
 }

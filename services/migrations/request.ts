@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { endUnstartedMigration } from '../../db/records/migrations.js';
+import { listMigrationsRetainingOn } from '../../db/repositories/migration-facts.js';
 import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
 import { insertTransferToken } from '../../db/repositories/transfer-tokens.js';
@@ -9,7 +10,9 @@ import { ApiError } from '../../domain/errors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import { fits } from '../../domain/placement.js';
+import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { secretBox } from '../../platform/secrets.js';
+import { cleanUpNow } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
 import { launchOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
 import { readPreflight } from './preflight.js';
@@ -20,6 +23,26 @@ export interface MigrationRequest {
   readonly mode: MigrationMode;
   readonly reason?: string | undefined;
   readonly correlationId: string | null;
+}
+
+/**
+ * A move back to the host that holds a copy an earlier migration retains: that copy goes first.
+ * Its cleanup is asked to run now (it removes the copy in seconds); the request is refused until
+ * then (CLEANUP_PENDING), as the copy would meet the new one on that host.
+ */
+async function hurryCleanups(deps: ServiceDeps, instanceId: string, hypervisorId: string): Promise<void> {
+  for (const migrationId of await listMigrationsRetainingOn(deps.db, instanceId, hypervisorId)) {
+    await deps.temporal
+      .withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+        deps.temporal.workflow.getHandle(migrationCleanupWorkflowId(migrationId)).signal(cleanUpNow),
+      )
+      .catch((error: unknown) =>
+        deps.logger.warn('could not ask a retained copy’s cleanup to run now', {
+          migration_id: migrationId,
+          error,
+        }),
+      );
+  }
 }
 
 /**
@@ -38,6 +61,8 @@ export async function requestMigration(
   if (!report.ok || !source || !report.target || !report.strategy) {
     const codes = report.blockers.map((b) => b.code);
     if (codes.includes('INSTANCE_MIGRATING')) throw new ApiError('INSTANCE_MIGRATING');
+    if (codes.includes('CLEANUP_PENDING') && request.targetId)
+      await hurryCleanups(deps, instance.id, request.targetId);
     throw new ApiError('MIGRATION_BLOCKED', {
       detail: `The migration is blocked: ${codes.join(', ')}. Run the preflight for details.`,
     });

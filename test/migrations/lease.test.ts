@@ -4,6 +4,7 @@ import type { MigrationMode, MigrationState } from '../../domain/migrations/stat
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../support/eventually.js';
+import { migrationEnd } from '../support/migrations.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -74,7 +75,7 @@ describe('the migration lease', () => {
       'a renewal',
     );
     expect(moved - first).toBeGreaterThanOrEqual(500);
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
   });
 
   it('lost before the point of no return, rolls the migration back at the next step, twice on one instance', async () => {
@@ -103,7 +104,7 @@ describe('the migration lease', () => {
     expect(waiting.failed_step).toBe('STARTING_TARGET');
     // Retrying the step is not refused again for the loss the operator has seen.
     await recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: 'lease checked' });
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
     expect(target.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     expect(source.agent.hypervisor().instances[instance.id]).toBeUndefined();
   });

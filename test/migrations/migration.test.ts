@@ -15,6 +15,7 @@ import { migrationPreflight } from '../../services/migrations/preflight.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../support/eventually.js';
 import { json } from '../support/http.js';
+import { migrationEnd } from '../support/migrations.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { startTestWorker } from '../support/worker.js';
@@ -129,7 +130,7 @@ describe('with the workflow service unreachable', () => {
       expect((await tokensOf(latest!.id))[0]?.voided_at).not.toBeNull();
     }
     const { workflowId } = await migrate(instance.id, target.hypervisor.id);
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
   });
 });
 
@@ -137,7 +138,7 @@ describe('the happy path', () => {
   it('moves a running instance live, commits, and cleans up the source after the retention window', async () => {
     const { source, target, instance } = await pair();
     const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
     const migration = (await findMigration(env.db, migrationId))!;
     expect(migration.strategy).toBe('live');
     expect(migration.history.map((h) => h.state)).toEqual(happyPath('live'));
@@ -161,7 +162,7 @@ describe('the happy path', () => {
 
     // And back again, right after: a second migration of the same instance.
     const back = await migrate(instance.id, source.hypervisor.id);
-    expect(await env.temporal.workflow.getHandle(back.workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, back.workflowId)).toEqual({ state: 'CLEANED_UP' });
     expect((await instanceRow(instance.id)).hypervisor_id).toBe(source.hypervisor.id);
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
   });
@@ -169,7 +170,7 @@ describe('the happy path', () => {
   it('moves a stopped instance cold, and it stays stopped', async () => {
     const { target, instance } = await pair({ stopped: true });
     const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'COLD');
-    await env.temporal.workflow.getHandle(workflowId).result();
+    await migrationEnd(env, workflowId);
     expect((await findMigration(env.db, migrationId))?.history.map((h) => h.state)).toEqual(
       happyPath('cold'),
     );
@@ -224,6 +225,51 @@ describe('the happy path', () => {
     expect(migration.history.map((h) => h.state)).not.toContain('LIVE_MIGRATING');
     expect(target.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     void source;
+  });
+});
+
+describe('a finished migration frees the instance', () => {
+  it('ends at COMPLETED with the lease gone; another move starts at once; a move back has the retained copy removed first', async () => {
+    const location = await seed.location(env.db);
+    const [a, b, c] = [
+      await env.hypervisorWithAgent({}, { locationId: location.id }),
+      await env.hypervisorWithAgent({}, { locationId: location.id }),
+      await env.hypervisorWithAgent({}, { locationId: location.id }),
+    ];
+    const instance = await env.provisionedInstance(a.hypervisor);
+    // A day's retention, as in production: nothing here may wait for it.
+    const longRetention = {
+      ...env.deps,
+      config: { ...env.config, MIGRATION_SOURCE_RETENTION_MS: 86_400_000 },
+    };
+    const first = await requestMigration(longRetention, admin, {
+      instanceId: instance.id,
+      targetId: b.hypervisor.id,
+      mode: 'AUTO',
+      correlationId: null,
+    });
+    // The migration's own run ends when it commits: Temporal shows it completed.
+    expect(await env.temporal.workflow.getHandle(first.workflowId).result()).toEqual({ state: 'COMPLETED' });
+    const described = await env.temporal.workflow.getHandle(first.workflowId).describe();
+    expect(described.status.name).toBe('COMPLETED');
+    expect((await findMigration(env.db, first.migrationId))?.state).toBe('COMPLETED');
+    expect(await leaseOf(instance.id)).toBeUndefined();
+    expect(a.agent.hypervisor().instances[instance.id]).toBeDefined(); // the retained copy
+
+    // Another move, to a third host, starts at once and goes through.
+    const onward = await migrate(instance.id, c.hypervisor.id);
+    expect(await migrationEnd(env, onward.workflowId)).toEqual({ state: 'CLEANED_UP' });
+    expect((await instanceRow(instance.id)).hypervisor_id).toBe(c.hypervisor.id);
+
+    // Back to the host that still holds the first move's copy: refused until that copy is gone,
+    // and the refusal has its removal run now.
+    await expect(migrate(instance.id, a.hypervisor.id)).rejects.toMatchObject({ code: 'MIGRATION_BLOCKED' });
+    await stateOf(first.migrationId, 'CLEANED_UP');
+    expect(a.agent.hypervisor().instances[instance.id]).toBeUndefined();
+    const back = await migrate(instance.id, a.hypervisor.id);
+    expect(await migrationEnd(env, back.workflowId)).toEqual({ state: 'CLEANED_UP' });
+    expect((await instanceRow(instance.id)).hypervisor_id).toBe(a.hypervisor.id);
+    expect(a.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
   });
 });
 
@@ -334,7 +380,7 @@ describe('a failure at every step', () => {
         ).rejects.toMatchObject({ code: 'MIGRATION_PAST_POINT_OF_NO_RETURN' });
         // The operator retries; the fault fired once, so the step now succeeds.
         await recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: '' });
-        expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+        expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
         expect(await instanceRow(instance.id)).toEqual({
           hypervisor_id: target.hypervisor.id,
           status: 'running',
@@ -363,7 +409,7 @@ describe('recovery decisions', () => {
       decision: 'target_authoritative',
       reason: 'guest checked by hand',
     });
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
     const migration = (await findMigration(env.db, migrationId))!;
     expect(migration.recovery).toMatchObject({
       decision: 'target_authoritative',
@@ -501,7 +547,7 @@ describe('cancel and races', () => {
     await env.stopWorker();
     // It stays for the tests after this one, and stops with the file.
     replacementWorker = await startTestWorker(env.config);
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
     expect((await instanceRow(instance.id)).hypervisor_id).toBe(target.hypervisor.id);
   });
 });

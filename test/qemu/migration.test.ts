@@ -8,6 +8,7 @@ import type { MigrationMode, MigrationState } from '../../domain/migrations/stat
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../support/eventually.js';
 import { bearer } from '../support/http.js';
+import { migrationEnd } from '../support/migrations.js';
 import {
   guestKnowsPassword,
   type QemuHost,
@@ -90,7 +91,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     expect(ofMigration.map((t) => t.type)).toContain('disk.transfer');
     for (const task of ofMigration)
       expect(JSON.stringify(task.params)).not.toMatch(/https?:|127\.0\.0\.1|\.qcow2|\/tmp\//);
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
 
     const migration = (await findMigration(env.db, migrationId))!;
     expect(migration.strategy).toBe('live');
@@ -131,7 +132,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     await reached(migrationId, 'COMPLETED', 90_000);
     const sourceTicks = source.ticks(instance.id);
     const stoppedAt = stoppedCount(source.console(instance.id));
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
 
     const migration = (await findMigration(env.db, migrationId))!;
     expect(migration.strategy).toBe('cold');
@@ -173,7 +174,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
     const { password } = ((await shown.json()) as { attributes: { password: string } }).attributes;
 
     const { workflowId } = await migrate(instance.id, target, 'COLD');
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'CLEANED_UP' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
     expect(await hosts.placement(instance.id)).toEqual({
       hypervisor_id: target.hypervisor.id,
       status: 'stopped',

@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { MigrationState, RecoveryDecision } from '../../domain/migrations/states.js';
 
 /**
@@ -25,3 +25,5 @@ export const recoverMigration = defineUpdate<{ state: MigrationState }, [Recover
   'recoverMigration',
 );
 export const migrationState = defineQuery<MigrationState>('migrationState');
+/** Asks a retained source copy's cleanup to run now (a migration back to that host needs it gone). */
+export const cleanUpNow = defineSignal('cleanUpNow');

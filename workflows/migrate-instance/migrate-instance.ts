@@ -61,6 +61,7 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
         return { state: run.state };
       }
     }
+    if (run.handedOver) return { state: 'COMPLETED' };
     run.state = 'CLEANED_UP';
     await run.books.recordMigrationState({ migrationId: input.migrationId, state: 'CLEANED_UP' });
     run.show('CLEANED_UP');

@@ -19,6 +19,8 @@ export class MigrationRun {
   finished = false;
   /** Set once COMMITTING made the target authoritative. */
   committed = false;
+  /** Set once the committed migration handed its source's cleanup to a workflow of its own. */
+  handedOver = false;
   /** Set while a cold move has stopped the guest on the source. */
   sourceStopped = false;
   /**

@@ -1,6 +1,16 @@
-import { ApplicationFailure, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  patched,
+  setCurrentDetails,
+  sleep,
+  startChild,
+} from '@temporalio/workflow';
 import type { AgentTaskResult } from '../../domain/agent-tasks.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
+import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
+import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
+import { cleanUpMigrationSource } from './cleanup.js';
 import type { MigrateInstanceInput } from './input.js';
 import type { MigrationRun } from './run.js';
 import type { MigrationTasks } from './tasks.js';
@@ -12,6 +22,9 @@ export interface Step {
 }
 
 const DISK = 'root';
+
+/** Runs begun before the cleanup had a workflow of its own replay with it inside. */
+const CLEANUP_OF_ITS_OWN = 'migration-cleanup-of-its-own';
 
 /** A check of a step that failed: the migration's failure code, as an agent's would be. */
 const stepFailure = (type: string, message: string) =>
@@ -185,6 +198,31 @@ function switchAndCommit(run: MigrationRun, input: MigrateInstanceInput, tasks: 
     {
       state: 'CLEANING_UP',
       run: async () => {
+        if (patched(CLEANUP_OF_ITS_OWN)) {
+          // The migration ends at COMPLETED, the instance free; the old copy goes on its own timer.
+          await startChild(cleanUpMigrationSource, {
+            workflowId: migrationCleanupWorkflowId(migrationId),
+            args: [
+              {
+                migrationId,
+                operation,
+                sourceHypervisorId: input.sourceHypervisorId,
+                targetHypervisorId: input.targetHypervisorId,
+                retainSourceMs: input.retainSourceMs,
+                strategy: input.strategy,
+              },
+            ],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            searchAttributes: {
+              [SEARCH_ATTRIBUTES.instance]: [operation.instanceId],
+              [SEARCH_ATTRIBUTES.hypervisor]: [input.sourceHypervisorId],
+              [SEARCH_ATTRIBUTES.operation]: ['migrate'],
+              [SEARCH_ATTRIBUTES.migrationState]: ['COMPLETED'],
+            },
+          });
+          run.handedOver = true;
+          return undefined;
+        }
         setCurrentDetails(
           `**Migration state:** COMPLETED (the source is kept ${Math.round(input.retainSourceMs / 1000)} s)`,
         );

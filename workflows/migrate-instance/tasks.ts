@@ -3,7 +3,12 @@ import { agentStep } from '../lib/steps.js';
 import type { MigrateInstanceInput } from './input.js';
 
 /** The semantic tasks of a migration, on its source or its target, quick or long. */
-export function migrationTasks(input: MigrateInstanceInput) {
+export function migrationTasks(
+  input: Pick<
+    MigrateInstanceInput,
+    'migrationId' | 'operation' | 'sourceHypervisorId' | 'targetHypervisorId'
+  >,
+) {
   const { operation } = input;
   const quick = agentStep('quick', operation.timing);
   const long = agentStep('long', operation.timing);
