@@ -7,6 +7,7 @@ import * as sshKeys from './migrations/20261122T0600_ssh_keys.js';
 import * as instanceLifecycle from './migrations/20261122T0700_instance_lifecycle.js';
 import * as migrations from './migrations/20261122T0800_migrations.js';
 import * as backups from './migrations/20261122T0900_backups.js';
+import * as planHostRequirements from './migrations/20261125T0100_plan_host_requirements.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122T0700_instance_lifecycle': instanceLifecycle,
   '20261122T0800_migrations': migrations,
   '20261122T0900_backups': backups,
+  '20261125T0100_plan_host_requirements': planHostRequirements,
 };
 
 export interface MigrationOutcome {

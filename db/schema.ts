@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable } from 'kysely';
 import type { AgentReportKind, AgentTaskStatus } from '../domain/agent-protocol.js';
 import type { BackupState, SnapshotState } from '../domain/backups.js';
 import type { HypervisorStatus } from '../domain/hypervisors.js';
+import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
 import type { Finding, WarningCode } from '../domain/migrations/preflight.js';
@@ -37,6 +38,7 @@ export interface PlansTable {
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;
+  host_requirements: ColumnType<HostRequirement[], string | undefined, string>;
   created_at: Timestamp;
 }
 
@@ -105,7 +107,7 @@ export interface InstancesTable {
   password_visible_until: NullableTimestamp;
   password_shown_at: NullableTimestamp;
   /** Host-bound needs (HYPERVISOR_CAPABILITIES names): each blocks a migration. */
-  host_requirements: ColumnType<string[], string | undefined, string>;
+  host_requirements: ColumnType<HostRequirement[], string | undefined, string>;
   storage_backend: Generated<string>;
   cpu_cores: number;
   memory_mb: number;

@@ -10,7 +10,9 @@ import * as probeHypervisor from './hypervisors/probe.js';
 import * as revokeAgent from './hypervisors/revoke-agent.js';
 import * as showHypervisor from './hypervisors/show.js';
 import * as updateHypervisor from './hypervisors/update.js';
+import * as setInstanceHostRequirements from './instances/host-requirements.js';
 import * as listLocations from './locations/list.js';
+import * as setPlanHostRequirements from './plans/host-requirements.js';
 
 /**
  * The Application API (SPEC.md §4), mounted at /api/application/cloudsvc. The console gateway's
@@ -30,6 +32,8 @@ export function applicationApi() {
     issueEnrollmentToken,
     revokeAgent,
     probeHypervisor,
+    setInstanceHostRequirements,
+    setPlanHostRequirements,
   ]) {
     route.register(app);
   }

@@ -38,7 +38,7 @@ export async function upsertImage(
 export async function findPlanByCode(db: Database, code: string) {
   return db
     .selectFrom('plans')
-    .select(['id', 'code', 'cpu_cores', 'memory_mb', 'disk_mb'])
+    .select(['id', 'code', 'cpu_cores', 'memory_mb', 'disk_mb', 'host_requirements'])
     .where('code', '=', code)
     .executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import type { Resources } from '../capacity.js';
+import type { HostRequirement } from '../instances/host-requirements.js';
 import { fits } from '../placement.js';
 import type { MigrationMode, MigrationStrategy } from './states.js';
 
@@ -49,8 +50,8 @@ export interface Finding<C extends string> {
   readonly detail: string;
 }
 
-/** Host-bound instance needs, by the capability name they carry. */
-const HOST_BOUND: Record<string, BlockerCode> = {
+/** The blocker each host requirement makes. */
+const HOST_BOUND: Record<HostRequirement, BlockerCode> = {
   cpu_host_passthrough: 'HOST_BOUND_CPU_PASSTHROUGH',
   gpu_passthrough: 'HOST_BOUND_GPU_PASSTHROUGH',
   pci_passthrough: 'HOST_BOUND_PCI_PASSTHROUGH',
@@ -65,7 +66,7 @@ export interface InstanceFacts {
   readonly leaseHeld: boolean;
   /** The hypervisors still holding a copy an earlier, committed migration retains (its old source). */
   readonly retainedOn: readonly string[];
-  readonly hostRequirements: readonly string[];
+  readonly hostRequirements: readonly HostRequirement[];
   readonly storageBackend: string;
   readonly resources: Resources;
 }

@@ -147,6 +147,7 @@ async function recordInstance(
     boot_order: JSON.stringify(['disk', 'cdrom']),
     timezone: request.timezone,
     source_backup_id: request.source?.backupId ?? null,
+    host_requirements: JSON.stringify(plan.host_requirements),
   });
   const addresses = await holdResources(
     trx,
