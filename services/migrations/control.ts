@@ -54,6 +54,20 @@ export async function rollBackMigration(
   } catch (error) {
     throw refusal(error);
   }
+  // A cancel ends the run as cancelled in Temporal's own status: the run, rolled back, waits a
+  // moment for this request (workflows/migrate-instance/outcome.ts); without it, it ends failed.
+  if (request.kind === 'cancel') {
+    await deps.temporal
+      .withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+        deps.temporal.workflow.getHandle(migration.workflow_id).cancel(),
+      )
+      .catch((error: unknown) =>
+        deps.logger.warn('could not mark a cancelled migration’s run as cancelled', {
+          migration_id: migration.id,
+          error,
+        }),
+      );
+  }
   return getMigration(deps, request.migrationId);
 }
 

@@ -84,7 +84,7 @@ describe('the migration lease', () => {
       const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'AUTO');
       await inState(migrationId, 'PREPARING_TARGET');
       await loseLease(instance.id);
-      expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+      expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
       const migration = (await findMigration(env.db, migrationId))!;
       expect(migration.failed_step).toBe('TRANSFERRING');
       expect(migration.failure).toMatchObject({ code: 'MIGRATION_LEASE_LOST' });

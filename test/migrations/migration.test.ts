@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
@@ -273,6 +274,64 @@ describe('a finished migration frees the instance', () => {
   });
 });
 
+describe("Temporal's own status tells the outcome", () => {
+  it('rolled back after a failure: failed with the failure’s code and nothing pending; cancelled: cancelled', async () => {
+    const { target, instance } = await pair();
+    target.agent.armFault('migration.prepare_target', { mode: 'fail-permanently', times: 1 });
+    const failed = await migrate(instance.id, target.hypervisor.id);
+    const error = await env.temporal.workflow
+      .getHandle(failed.workflowId)
+      .result()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect((error as WorkflowFailedError).cause).toMatchObject({ type: 'SIMULATED_FAILURE' });
+    const described = await env.temporal.workflow.getHandle(failed.workflowId).describe();
+    expect(described.status.name).toBe('FAILED');
+    expect(described.raw.pendingActivities ?? []).toEqual([]);
+    expect((await findMigration(env.db, failed.migrationId))?.state).toBe('ROLLED_BACK');
+
+    const slow = await pair({
+      targetEnv: { AGENT_SIM_LATENCY_MS: '{"default":0,"migration.prepare_target":3000}' },
+    });
+    const cancelled = await migrate(slow.instance.id, slow.target.hypervisor.id);
+    await stateOf(cancelled.migrationId, 'PREPARING_TARGET');
+    await rollBackMigration(env.deps, admin, {
+      migrationId: cancelled.migrationId,
+      kind: 'cancel',
+      reason: 'not now',
+    });
+    await expect(env.temporal.workflow.getHandle(cancelled.workflowId).result()).rejects.toThrow();
+    const ended = await env.temporal.workflow.getHandle(cancelled.workflowId).describe();
+    expect(ended.status.name).toBe('CANCELLED');
+    expect((await findMigration(env.db, cancelled.migrationId))?.state).toBe('ROLLED_BACK');
+  });
+
+  it('finds the runs waiting for an operator by CloudsvcMigrationState', async () => {
+    const { target, instance } = await pair();
+    target.agent.armFault('migration.start_target', { mode: 'fail-permanently', times: 1 });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await stateOf(migrationId, 'RECOVERY_REQUIRED');
+    const found = await eventually(
+      async () => {
+        const ids: string[] = [];
+        for await (const run of env.temporal.workflow.list({
+          query: `CloudsvcMigrationState = "RECOVERY_REQUIRED" AND CloudsvcInstance = "${instance.id}"`,
+        }))
+          ids.push(run.workflowId);
+        return ids.length > 0 ? ids : undefined;
+      },
+      15_000,
+      'the run in the list',
+    );
+    expect(found).toEqual([workflowId]);
+    await recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: 'fixed' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
+  });
+});
+
 describe('preflight', () => {
   it('reports every blocker at once, ranks candidates, and changes nothing', async () => {
     const { source, target, instance } = await pair();
@@ -342,7 +401,7 @@ describe('a failure at every step', () => {
         failure.strategy === 'cold' ? 'COLD' : 'AUTO',
       );
       if (!past) {
-        expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+        expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
         const migration = (await findMigration(env.db, migrationId))!;
         expect(migration.history.map((h) => h.state).slice(-2)).toEqual(['ROLLING_BACK', 'ROLLED_BACK']);
         expect(migration.failed_step).toBe(failure.state);
@@ -432,7 +491,7 @@ describe('recovery decisions', () => {
       decision: 'source_authoritative',
       reason: 'restarted the source by hand',
     });
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
     expect(await instanceRow(instance.id)).toMatchObject({
       hypervisor_id: source.hypervisor.id,
       operation_id: null,
@@ -458,7 +517,7 @@ describe('the panel after an ending agrees with the hypervisor', () => {
       decision: 'source_authoritative',
       reason: 'the source copy is the good one',
     });
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
     const agentSays = source.agent.hypervisor().instances[instance.id]?.power_state;
     expect(agentSays).toBe('stopped');
     expect(await instanceRow(instance.id)).toEqual({
@@ -484,7 +543,7 @@ describe('the panel after an ending agrees with the hypervisor', () => {
     await stateOf(migrationId, 'DEFINING_TARGET');
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
     await rollBackMigration(env.deps, admin, { migrationId, kind: 'cancel', reason: 'not now' });
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     expect(await instanceRow(instance.id)).toEqual({
       hypervisor_id: source.hypervisor.id,
@@ -509,7 +568,7 @@ describe('cancel and races', () => {
       kind: 'cancel',
       reason: 'maintenance window over',
     });
-    expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ state: 'ROLLED_BACK' });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
     expect((await findMigration(env.db, migrationId))?.failure).toMatchObject({
       code: 'CANCELLED',
       message: 'maintenance window over',

@@ -10,6 +10,7 @@ import type { MigrationState } from '../../domain/migrations/states.js';
 import { describeFailure } from '../lib/failures.js';
 import type { RecoveryRequest } from './definitions.js';
 import type { MigrateInstanceInput } from './input.js';
+import type { RolledBack } from './outcome.js';
 import type { MigrationRun } from './run.js';
 import type { MigrationTasks } from './tasks.js';
 
@@ -24,8 +25,8 @@ export async function rollBack(
   tasks: MigrationTasks,
   failedStep: MigrationState,
   error: unknown,
-): Promise<void> {
-  await CancellationScope.nonCancellable(async () => {
+): Promise<RolledBack> {
+  return CancellationScope.nonCancellable(async () => {
     const asked = run.rollbackRequest;
     const cancelled = asked !== undefined && isCancellation(error);
     const failure =
@@ -53,6 +54,7 @@ export async function rollBack(
       ...(reported ? { sourcePowerState: reported } : {}),
     });
     run.show('ROLLED_BACK');
+    return { code: failure.code, message: failure.message, cancelled };
   });
 }
 

@@ -1,10 +1,12 @@
+import { patched } from '@temporalio/workflow';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { isPastPointOfNoReturn } from '../../domain/migrations/states.js';
-import { businessFailure } from '../lib/failures.js';
+import { businessFailure, describeFailure } from '../lib/failures.js';
 import { awaitRecovery, keepTheSource, rollBack } from './endings.js';
 import { installHandlers } from './handlers.js';
 import type { MigrateInstanceInput } from './input.js';
 import { renewLeaseWhileHeld } from './lease.js';
+import { endRolledBack, watchCancellation } from './outcome.js';
 import { MigrationRun } from './run.js';
 import { migrationSteps } from './steps.js';
 import { migrationTasks } from './tasks.js';
@@ -18,10 +20,14 @@ import { migrationTasks } from './tasks.js';
  * restarts the source by itself. COMMITTING is one transaction; the source is kept for the
  * retention window, then cleaned up.
  */
+/** Runs begun before the renewal was stopped at the end replay without stopping it. */
+const RENEWAL_STOPPED_AT_END = 'migration-renewal-stopped-at-end';
+
 export async function migrateInstance(input: MigrateInstanceInput): Promise<{ state: MigrationState }> {
   const run = new MigrationRun(input.migrationId);
+  const cancelRequested = watchCancellation();
   installHandlers(run, input.strategy);
-  renewLeaseWhileHeld(run, input.leaseTtlMs);
+  const renewal = renewLeaseWhileHeld(run, input.leaseTtlMs);
   const tasks = migrationTasks(input);
   const steps = migrationSteps(run, input, tasks);
 
@@ -48,8 +54,7 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
         index++;
       } catch (error) {
         if (!run.committed && !isPastPointOfNoReturn(step.state, input.strategy)) {
-          await rollBack(run, input, tasks, step.state, error);
-          return { state: 'ROLLED_BACK' };
+          return await endRolledBack(await rollBack(run, input, tasks, step.state, error), cancelRequested);
         }
         const decision = await awaitRecovery(run, step.state, error);
         if (decision.decision === 'retry') continue;
@@ -58,7 +63,7 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
           continue;
         }
         await keepTheSource(run, input, tasks, decision);
-        return { state: run.state };
+        return await endRolledBack({ ...describeFailure(error), cancelled: false }, cancelRequested);
       }
     }
     if (run.handedOver) return { state: 'COMPLETED' };
@@ -68,5 +73,7 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
     return { state: run.state };
   } finally {
     run.finished = true;
+    // Nothing of the run left pending in Temporal when it ends (new runs; see lease.ts).
+    if (patched(RENEWAL_STOPPED_AT_END)) await renewal.stop();
   }
 }

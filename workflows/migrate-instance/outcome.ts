@@ -1,0 +1,49 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  condition,
+  patched,
+} from '@temporalio/workflow';
+
+/** Runs begun before Temporal's status told the outcome replay ending completed, as they did. */
+const OUTCOME_IN_STATUS = 'migration-outcome-in-status';
+
+export interface RolledBack {
+  /** The failure's code (an agent's or the catalogue's), or CANCELLED / ROLLED_BACK_BY_OPERATOR. */
+  readonly code: string;
+  readonly message: string;
+  /** Ended by an administrator's cancel. */
+  readonly cancelled: boolean;
+}
+
+/**
+ * How a run that ended ROLLED_BACK tells it in Temporal's own status: cancelled when a cancel ended
+ * it (the service asks Temporal to cancel the run once the cancel is accepted; it is awaited a
+ * moment), otherwise failed, with the failure's code as the failure's type, so that the Temporal
+ * UI shows it red with the code. The migration's record says the same (its state and failure).
+ */
+export async function endRolledBack(
+  ending: RolledBack,
+  cancelRequested: () => boolean,
+): Promise<never | { state: 'ROLLED_BACK' }> {
+  if (!patched(OUTCOME_IN_STATUS)) return { state: 'ROLLED_BACK' };
+  if (ending.cancelled && !cancelRequested())
+    await CancellationScope.nonCancellable(() => condition(cancelRequested, '30 seconds'));
+  if (cancelRequested()) throw new CancelledFailure(`ROLLED_BACK: ${ending.message}`);
+  throw ApplicationFailure.create({
+    type: ending.code,
+    message: `ROLLED_BACK: ${ending.message}`,
+    nonRetryable: true,
+    details: [{ state: 'ROLLED_BACK' }],
+  });
+}
+
+/** Whether Temporal was asked to cancel the run (an administrator's cancel, or the Temporal UI's). */
+export function watchCancellation(): () => boolean {
+  let requested = false;
+  CancellationScope.current().cancelRequested.catch(() => {
+    requested = true;
+  });
+  return () => requested;
+}
