@@ -25,12 +25,20 @@ logger.info('worker running', {
   namespace: config.TEMPORAL_NAMESPACE,
 });
 
+/** The run's end, then the connections closed: only then may the process exit. */
+const stopped = worker.run().then(async () => {
+  await connection.close();
+  await temporal.close();
+  await database.close();
+  logger.info('worker stopped');
+});
+
+// A signal asks the worker to stop taking work and to let what it runs finish (or hand it back,
+// see worker.ts) before the process exits; an exit right after the request would cut it off.
 onShutdown(logger, async () => {
   stopSweepers();
   worker.shutdown();
+  await stopped;
 });
-await worker.run();
-await connection.close();
-await temporal.close();
-await database.close();
+await stopped;
 process.exit(0);

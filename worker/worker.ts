@@ -53,6 +53,9 @@ export async function createWorker(
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
     workflowBundle: options.bundle ?? (await bundleWorkflows()),
     activities: createActivities(options.db, options.config),
+    // On SIGTERM, activities under way (bookkeeping steps, a task waiting in the agents' queue) get
+    // this long to finish; then they are cancelled, and Temporal gives them to another worker.
+    shutdownGraceTime: '10 seconds',
   });
   return { worker, connection };
 }
