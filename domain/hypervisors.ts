@@ -1,15 +1,10 @@
+import { HOST_REQUIREMENTS } from './instances/host-requirements.js';
+
 /**
  * What a hypervisor can advertise. `live_migration` gates LIVE_REQUIRED migrations (SPEC.md §3);
- * the passthrough and NUMA/hugepage capabilities are what host-bound instances need.
+ * the others are what host-bound instances need (domain/instances/host-requirements.ts).
  */
-export const HYPERVISOR_CAPABILITIES = [
-  'live_migration',
-  'cpu_host_passthrough',
-  'gpu_passthrough',
-  'pci_passthrough',
-  'numa_pinning',
-  'hugepages',
-] as const;
+export const HYPERVISOR_CAPABILITIES = ['live_migration', ...HOST_REQUIREMENTS] as const;
 
 export const STORAGE_BACKENDS = ['local', 'lvm', 'zfs', 'ceph', 'nfs'] as const;
 

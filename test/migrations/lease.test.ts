@@ -4,7 +4,7 @@ import type { MigrationMode, MigrationState } from '../../domain/migrations/stat
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../support/eventually.js';
-import { migrationEnd } from '../support/migrations.js';
+import { leaseOf, migrationEnd } from '../support/migrations.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -42,13 +42,6 @@ async function pair(slowTask: string, slowSide: 'source' | 'target' = 'target') 
 const migrate = (instanceId: string, targetId: string, mode: MigrationMode) =>
   requestMigration(env.deps, admin, { instanceId, targetId, mode, correlationId: null });
 
-const leaseOf = (instanceId: string) =>
-  env.db
-    .selectFrom('migration_leases')
-    .select(['migration_id', 'expires_at'])
-    .where('instance_id', '=', instanceId)
-    .executeTakeFirst();
-
 const inState = (migrationId: string, wanted: MigrationState) =>
   eventually(
     async () => ((await findMigration(env.db, migrationId))?.state === wanted ? true : undefined),
@@ -65,10 +58,10 @@ describe('the migration lease', () => {
     const { target, instance } = await pair('migration.prepare_target');
     const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id, 'AUTO');
     await inState(migrationId, 'PREPARING_TARGET');
-    const first = (await leaseOf(instance.id))!.expires_at.getTime();
+    const first = (await leaseOf(env.db, instance.id))!.expires_at.getTime();
     const moved = await eventually(
       async () => {
-        const now = (await leaseOf(instance.id))?.expires_at.getTime();
+        const now = (await leaseOf(env.db, instance.id))?.expires_at.getTime();
         return now !== undefined && now > first ? now : undefined;
       },
       5_000,

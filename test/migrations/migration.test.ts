@@ -16,7 +16,7 @@ import { migrationPreflight } from '../../services/migrations/preflight.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { eventually } from '../support/eventually.js';
 import { json } from '../support/http.js';
-import { migrationEnd } from '../support/migrations.js';
+import { leaseOf, migrationEnd } from '../support/migrations.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { startTestWorker } from '../support/worker.js';
@@ -66,13 +66,6 @@ const instanceRow = (id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
-const leaseOf = (instanceId: string) =>
-  env.db
-    .selectFrom('migration_leases')
-    .select(['migration_id', 'expires_at'])
-    .where('instance_id', '=', instanceId)
-    .executeTakeFirst();
-
 const activeReservations = (instanceId: string, hypervisorId: string) =>
   env.db
     .selectFrom('reservations')
@@ -117,7 +110,7 @@ describe('with the workflow service unreachable', () => {
         status: 'running',
         operation_id: null,
       });
-      expect(await leaseOf(instance.id)).toBeUndefined();
+      expect(await leaseOf(env.db, instance.id)).toBeUndefined();
       expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([]);
       const [latest] = await env.db
         .selectFrom('migrations')
@@ -153,7 +146,7 @@ describe('the happy path', () => {
     });
     expect(target.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     expect(source.agent.hypervisor().instances[instance.id]).toBeUndefined();
-    expect(await leaseOf(instance.id)).toBeUndefined();
+    expect(await leaseOf(env.db, instance.id)).toBeUndefined();
     expect(await activeReservations(instance.id, source.hypervisor.id)).toEqual([]);
     expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([{ purpose: 'instance' }]);
     expect((await tokensOf(migrationId))[0]).toMatchObject({
@@ -254,7 +247,7 @@ describe('a finished migration frees the instance', () => {
     const described = await env.temporal.workflow.getHandle(first.workflowId).describe();
     expect(described.status.name).toBe('COMPLETED');
     expect((await findMigration(env.db, first.migrationId))?.state).toBe('COMPLETED');
-    expect(await leaseOf(instance.id)).toBeUndefined();
+    expect(await leaseOf(env.db, instance.id)).toBeUndefined();
     expect(a.agent.hypervisor().instances[instance.id]).toBeDefined(); // the retained copy
 
     // Another move, to a third host, starts at once and goes through.
@@ -416,7 +409,7 @@ describe('a failure at every step', () => {
         expect(target.agent.hypervisor().incoming ?? {}).toEqual({});
         expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([]);
         expect((await tokensOf(migrationId))[0]?.voided_at).not.toBeNull();
-        expect(await leaseOf(instance.id)).toBeUndefined();
+        expect(await leaseOf(env.db, instance.id)).toBeUndefined();
       } else {
         const migration = await stateOf(migrationId, 'RECOVERY_REQUIRED');
         expect(migration.failed_step).toBe(failure.state);
@@ -428,7 +421,7 @@ describe('a failure at every step', () => {
         expect(await activeReservations(instance.id, target.hypervisor.id)).toEqual([
           { purpose: 'migration' },
         ]);
-        expect(await leaseOf(instance.id)).toBeDefined();
+        expect(await leaseOf(env.db, instance.id)).toBeDefined();
         // A failed switchover left the guest on the source; later failures find it moved away.
         expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe(
           failure.state === 'LIVE_MIGRATING' ? 'running' : 'stopped',
@@ -499,7 +492,7 @@ describe('recovery decisions', () => {
     // The live switchover paused the source; the panel did not start it again, and says so.
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
     expect((await instanceRow(instance.id)).status).toBe('stopped');
-    expect(await leaseOf(instance.id)).toBeUndefined();
+    expect(await leaseOf(env.db, instance.id)).toBeUndefined();
     await expect(
       recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: '' }),
     ).rejects.toMatchObject({ code: 'MIGRATION_NOT_RECOVERABLE' });

@@ -1,4 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
+import type { Database } from '../../db/database.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import type { Stack } from './stack.js';
@@ -29,3 +30,11 @@ export async function migrationEnd(
     state: string;
   };
 }
+
+/** The instance's migration lease, if one is held. */
+export const leaseOf = (db: Database, instanceId: string) =>
+  db
+    .selectFrom('migration_leases')
+    .select(['migration_id', 'expires_at'])
+    .where('instance_id', '=', instanceId)
+    .executeTakeFirst();
