@@ -80,11 +80,6 @@ export class Children {
     this.#stopping = true;
     for (const { child } of this.#all) child.kill('SIGKILL');
   }
-
-  /** The process id of the child `name` now (it changes when the child is started again). */
-  pid(name: string): number | undefined {
-    return this.#all.find((s) => s.name === name)?.child.pid;
-  }
 }
 
 const rank = (order: readonly string[], name: string) => {

@@ -22,11 +22,12 @@ export interface RolledBack {
  * it (the service asks Temporal to cancel the run once the cancel is accepted; it is awaited a
  * moment), otherwise failed, with the failure's code as the failure's type, so that the Temporal
  * UI shows it red with the code. The migration's record says the same (its state and failure).
+ * Runs begun before this returned ROLLED_BACK as a result, and still do.
  */
 export async function endRolledBack(
   ending: RolledBack,
   cancelRequested: () => boolean,
-): Promise<never | { state: 'ROLLED_BACK' }> {
+): Promise<{ state: 'ROLLED_BACK' }> {
   if (!patched(OUTCOME_IN_STATUS)) return { state: 'ROLLED_BACK' };
   if (ending.cancelled && !cancelRequested())
     await CancellationScope.nonCancellable(() => condition(cancelRequested, '30 seconds'));
