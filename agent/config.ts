@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
 import { ACCELERATOR_SETTINGS } from './drivers/qemu/accelerator.js';
-import { GUEST_NETWORKS } from './drivers/qemu/guest-process.js';
-import { defaultGuestImageDir } from './drivers/qemu/images.js';
+import { GUEST_NETWORKS } from './drivers/qemu/guest-network.js';
+import { defaultImageStore } from './drivers/qemu/image-store.js';
 
 export const FAULT_MODES = [
   'fail',
@@ -73,11 +73,14 @@ const schema = z.object({
   AGENT_SIM_BACKUP_DIR: z.string().min(1).optional(),
   /** `simulated` (the default: no guest really runs) or `qemu` (one QEMU process per guest). */
   AGENT_DRIVER: z.enum(['simulated', 'qemu']).default('simulated'),
-  /** Where the guest image built by scripts/guest-image.sh is (vmlinuz, initrd.img, base.qcow2). */
-  AGENT_QEMU_IMAGE_DIR: z
+  /**
+   * The hypervisor's images: one directory per panel image code, each with `vmlinuz`,
+   * `initrd.img`, `disk.qcow2` and optionally `cmdline` (image-store.ts); scripts/images/ build two.
+   */
+  AGENT_QEMU_IMAGE_STORE: z
     .string()
     .min(1)
-    .default(() => defaultGuestImageDir()),
+    .default(() => defaultImageStore()),
   /**
    * `auto` boots the guest kernel under KVM at start and takes KVM if it prints its first line
    * within a few seconds, TCG otherwise (accelerator.ts); `kvm` and `tcg` are taken unprobed.
@@ -93,6 +96,14 @@ const schema = z.object({
    * other need the same.
    */
   AGENT_QEMU_NETWORK: z.enum(GUEST_NETWORKS).default('user'),
+  /**
+   * With the `user` network: each guest's port 22 forwarded from a free port on the host's
+   * loopback, written to `ssh-port` in its directory at each boot (for trying and testing guests).
+   */
+  AGENT_QEMU_SSH_FORWARD: z
+    .enum(['on', 'off'])
+    .default('off')
+    .transform((v) => v === 'on'),
   /** QEMU guests' backup store (default AGENT_STATE_DIR/backups): the agents of a location share it. */
   AGENT_QEMU_BACKUP_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

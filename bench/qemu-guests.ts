@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
-import { configuredGuestImage, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
+import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { guestFiles, guestPid } from '../agent/drivers/qemu/guest-process.js';
 import type { QemuState } from '../agent/drivers/qemu/state.js';
 import { qemuStatePath } from '../agent/drivers/qemu/state.js';
@@ -60,7 +60,7 @@ export async function benchQemuGuests(input: {
     return;
   }
   // One probe for both agents: they must run their guests alike to move them live to each other.
-  const { accelerator, reason } = await probeAccelerator(configuredGuestImage()!.kernel);
+  const { accelerator, reason } = await probeAccelerator(configuredImage(FAST_IMAGE)!.kernel);
   console.log(`real guests (QEMU): under ${accelerator.toUpperCase()}, ${reason}`);
   const { db, deps } = input;
   const stateDirs: string[] = [];
@@ -133,7 +133,7 @@ export async function benchQemuGuests(input: {
         deps,
         { type: 'system', name: 'bench' },
         instance,
-        'debian-12',
+        FAST_IMAGE,
         null,
       );
       await deps.temporal.workflow.getHandle(begun.workflowId).result();

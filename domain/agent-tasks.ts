@@ -16,12 +16,26 @@ const powerState = z.enum(POWER_STATES);
 const rootPassword = z.string().min(1).max(512);
 /** OpenSSH public keys (`type base64 comment`), as validated when the customer added them. */
 const sshKeys = z.array(z.string().min(1).max(16_384)).max(100);
-/** What the hypervisor writes into the guest at first boot (cloud-init style). */
+/** An address the panel assigned, with its pool's prefix length and gateway: what the guest configures. */
+const guestAddress = z.object({
+  address: z.string().min(2).max(45),
+  prefix: z.number().int().min(0).max(128),
+  gateway: z.string().min(2).max(45).nullable(),
+});
+/** The instance's primary addresses as its guest sets them up; null where the panel assigned none. */
+export const GuestAddresses = z.object({ ipv4: guestAddress.nullable(), ipv6: guestAddress.nullable() });
+export type GuestAddresses = z.infer<typeof GuestAddresses>;
+
+/**
+ * What the hypervisor gives the guest for its first boot (a cloud-init NoCloud seed on the QEMU
+ * driver). `addresses` came later than the rest: a task without it leaves the guest to DHCP.
+ */
 const guestSetup = {
   hostname: z.string().min(1).max(253),
   timezone: z.string().min(1).max(64),
   root_password: rootPassword,
   ssh_keys: sshKeys,
+  addresses: GuestAddresses.optional(),
 };
 
 /**
@@ -37,6 +51,8 @@ const MIGRATION_TASKS = {
   'migration.prepare_target': {
     params: z.object({
       ...onMigration,
+      /** The image the guest was made from: a target without it refuses before anything moves. */
+      image: z.string().min(1).max(100).optional(),
       hostname: z.string().min(1).max(253),
       cpu_cores: z.number().int().positive(),
       memory_mb: z.number().int().positive(),

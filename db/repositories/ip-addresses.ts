@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { GuestAddresses } from '../../domain/agent-tasks.js';
 import type { Database } from '../database.js';
 
 /** The most host addresses looked at in one pool for a free one (a /16 of IPv4). */
@@ -73,4 +74,29 @@ export async function insertIpPool(
     })
     .returning(['id', 'cidr'])
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The instance's primary addresses as its guest sets them up: each with its pool's prefix length
+ * and gateway. Read where the create and rebuild tasks are made, so a guest is told what the panel holds.
+ */
+export async function guestAddressesOf(db: Database, instanceId: string): Promise<GuestAddresses> {
+  const rows = await db
+    .selectFrom('ip_addresses as a')
+    .innerJoin('ip_pools as p', 'p.id', 'a.pool_id')
+    .select([
+      'p.family',
+      sql<string>`host(a.address)`.as('address'),
+      sql<number>`masklen(p.cidr)`.as('prefix'),
+      sql<string | null>`host(p.gateway)`.as('gateway'),
+    ])
+    .where('a.instance_id', '=', instanceId)
+    .where('a.is_primary', '=', true)
+    .orderBy('a.created_at')
+    .execute();
+  const of = (family: 4 | 6) => {
+    const row = rows.find((r) => r.family === family);
+    return row ? { address: row.address, prefix: row.prefix, gateway: row.gateway } : null;
+  };
+  return { ipv4: of(4), ipv6: of(6) };
 }

@@ -10,6 +10,8 @@ export const DEMO = {
   location: { code: 'demo-1', name: 'Demo location' },
   plan: { code: 'demo-small', name: 'Demo small', cpu_cores: 1, memory_mb: 1024, disk_mb: 20480 },
   image: { code: 'debian-12', name: 'Debian 12', os_family: 'debian', min_disk_mb: 2048 },
+  /** The fast guest of a demo on real guests: it counts on its console, so a move can be watched. */
+  fastImage: { code: 'busybox', name: 'Busybox test guest', os_family: 'busybox', min_disk_mb: 32 },
   /** Documentation ranges (RFC 5737, RFC 3849): nothing real is ever addressed. */
   pools: [
     { name: 'demo IPv4', family: 4, cidr: '192.0.2.0/24', gateway: '192.0.2.1' },
@@ -41,15 +43,18 @@ export interface DemoSeed {
 /**
  * Seeds the demo catalogue, address pools, users, keys and hypervisor; running it again changes
  * nothing. The demo instance is created by `npm start` through the Client API, like a customer's.
+ * On real guests there is a second hypervisor to move to, and the demo instance is the fast busybox
+ * guest, whose count shows a move; `debian-12` can be ordered beside it once its image is built.
  */
 export async function seedDemo(
   db: Database,
   known: DemoKeys,
-  options: { secondHypervisor?: boolean } = {},
+  options: { realGuests?: boolean } = {},
 ): Promise<DemoSeed> {
   const location = await upsertLocation(db, DEMO.location);
   const plan = await upsertPlan(db, DEMO.plan);
-  const image = await upsertImage(db, DEMO.image);
+  const debian = await upsertImage(db, DEMO.image);
+  const image = options.realGuests ? await upsertImage(db, DEMO.fastImage) : debian;
   const customer =
     (await findUserByEmail(db, DEMO.customer.email)) ??
     (await insertUser(db, { ...DEMO.customer, isAdmin: false }));
@@ -79,7 +84,7 @@ export async function seedDemo(
       })
     ).id;
   const hypervisorId = await hypervisor(DEMO.hypervisor);
-  const secondHypervisorId = options.secondHypervisor ? await hypervisor(DEMO.secondHypervisor) : undefined;
+  const secondHypervisorId = options.realGuests ? await hypervisor(DEMO.secondHypervisor) : undefined;
 
   const pools = await db
     .selectFrom('ip_pools')

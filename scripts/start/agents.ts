@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import {
+  configuredImage,
+  DEBIAN_IMAGE,
+  FAST_IMAGE,
+  qemuGuestsMissing,
+} from '../../agent/drivers/qemu/availability.js';
 import type { Database } from '../../db/database.js';
 import { createCredential, findActiveCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
@@ -10,17 +15,23 @@ import type { Children } from './children.js';
 import { data, env, logs, root, say } from './settings.js';
 
 /**
- * Whether the demo can run real guests: QEMU installed and the guest image built (built here, once,
- * when it is missing). Otherwise why not, and the demo falls back to the simulated driver.
+ * Whether the demo can run real guests: QEMU installed and the busybox image built (built here,
+ * once, when missing). Otherwise why not, and the demo falls back to the simulated driver. The
+ * Debian image takes minutes and root: it is only said how to build it.
  */
 export function qemuUnavailable(): string | undefined {
   const missing = qemuGuestsMissing(env);
-  if (!missing?.startsWith('no guest image')) return missing;
-  say('building the guest image (scripts/guest-image.sh)…');
-  const built = spawnSync('bash', [join(root, 'scripts/guest-image.sh')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return built.status === 0 ? undefined : 'the guest image could not be built (scripts/guest-image.sh)';
+  if (missing && !missing.startsWith(`no ${FAST_IMAGE} image`)) return missing;
+  if (missing) {
+    say(`building the ${FAST_IMAGE} image (scripts/images/busybox.sh, once)…`);
+    const built = spawnSync('bash', [join(root, 'scripts/images/busybox.sh')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (built.status !== 0) return `the ${FAST_IMAGE} image could not be built (scripts/images/busybox.sh)`;
+  }
+  if (!configuredImage(DEBIAN_IMAGE, env))
+    say(`ordering ${DEBIAN_IMAGE} needs its image: bash scripts/images/debian-12.sh (a few minutes, once)`);
+  return undefined;
 }
 
 export interface DemoAgents {

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
-import { configuredGuestImage } from '../../agent/drivers/qemu/availability.js';
+import { configuredImage, FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
 import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { DEMO, type DemoKeys, seedDemo } from '../../db/seeds/demo.js';
@@ -104,7 +104,7 @@ async function main() {
     if (missing) say(`AGENT_DRIVER=qemu: ${missing}; the demo runs on the simulated driver instead.`);
     realGuests = !missing;
   }
-  const demo = await seedDemo(db, knownKeys, { secondHypervisor: realGuests });
+  const demo = await seedDemo(db, knownKeys, { realGuests });
   writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
 
   // 4. Worker and API.
@@ -125,7 +125,7 @@ async function main() {
   // guests of both run under the accelerator of one probe, so that they can move live between them.
   const accelerator =
     realGuests && (env.AGENT_QEMU_ACCEL ?? 'auto') === 'auto'
-      ? await probeAccelerator(configuredGuestImage(env)!.kernel)
+      ? await probeAccelerator(configuredImage(FAST_IMAGE, env)!.kernel)
       : undefined;
   if (accelerator)
     say(`real guests run under ${accelerator.accelerator.toUpperCase()}: ${accelerator.reason}`);

@@ -5,6 +5,7 @@ import {
   listInstanceSshKeys,
   setInstanceSshKeys,
 } from '../../db/repositories/instances.js';
+import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
 import type { Actor } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
@@ -76,6 +77,7 @@ export async function rebuildInstance(
     throw new ApiError('SVC-REQ-400', { fields: [{ field: 'ssh_keys', detail: 'No such SSH key.' }] });
   }
   const sealedPassword = sealedNewPassword(deps);
+  const addresses = await guestAddressesOf(deps.db, instance.id);
   const begun = await beginInstanceOperation(
     deps,
     actor,
@@ -96,6 +98,7 @@ export async function rebuildInstance(
           timezone: instance.timezone,
           root_password: sealedPassword,
           ssh_keys: keys.map((k) => k.public_key),
+          addresses,
           start: true,
         },
       }),

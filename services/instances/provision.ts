@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
+import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
 import type { Actor } from '../../domain/actors.js';
 import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import { ApiError } from '../../domain/errors.js';
@@ -17,7 +18,8 @@ import { sealedNewPassword } from './passwords.js';
 /**
  * The provisioning of an instance row (status `provisioning`, placed on a hypervisor): a new root
  * password, sealed, goes into the workflow's input and onto the instance (shown once); the SSH
- * keys recorded for the instance go to the hypervisor.
+ * keys recorded for the instance and its addresses (with their pools' prefix and gateway) go to
+ * the hypervisor.
  */
 export async function planProvisioning(
   deps: Pick<ServiceDeps, 'config'>,
@@ -31,6 +33,7 @@ export async function planProvisioning(
   if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
   const sealedPassword = sealedNewPassword(deps);
   const keys = await listInstanceSshKeys(db, instance.id);
+  const addresses = await guestAddressesOf(db, instance.id);
   const plan = planOperation(deps, {
     instanceId: instance.id,
     hypervisorId,
@@ -51,6 +54,7 @@ export async function planProvisioning(
         boot_order: instance.boot_order as (typeof BOOT_DEVICES)[number][],
         ipv4: instance.primary_ipv4,
         ipv6: instance.primary_ipv6,
+        addresses,
         start: true,
         ...(fromBackup ? { from_backup: fromBackup } : {}),
       },

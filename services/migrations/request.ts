@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { endUnstartedMigration } from '../../db/records/migrations.js';
+import { findImageOfInstance } from '../../db/repositories/catalog.js';
 import { listMigrationsRetainingOn } from '../../db/repositories/migration-facts.js';
 import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
@@ -69,6 +70,7 @@ export async function requestMigration(
   }
   const target = report.target;
   const strategy = report.strategy;
+  const image = await findImageOfInstance(deps.db, instance.id);
   const migrationId = randomUUID();
   const token = `cst_${randomBytes(32).toString('base64url')}`;
   const box = secretBox(deps.config.SECRETS_KEY);
@@ -93,6 +95,7 @@ export async function requestMigration(
         cpu_cores: instance.cpu_cores,
         memory_mb: instance.memory_mb,
         disk_mb: instance.disk_mb,
+        ...(image ? { image: image.code } : {}),
         ipv4: instance.primary_ipv4,
         ipv6: instance.primary_ipv6,
         running: instance.status === 'running',

@@ -125,7 +125,7 @@ describe('create', () => {
     expect(agent.output.join('')).not.toContain(password);
   });
 
-  it('installs the SSH keys chosen at create', async () => {
+  it('hands the SSH keys chosen at create to the hypervisor (the simulated driver records them)', async () => {
     const publicKey =
       'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl test@example';
     const key = await api('POST', '/ssh-keys', {

@@ -260,7 +260,7 @@ describe('a settings change against an operation beginning at the same moment', 
 });
 
 describe('the OpenAPI description', () => {
-  it('says when hostname and timezone reach the guest, and that rename does not touch it', async () => {
+  it('documents that hostname and timezone reach the guest at the next rebuild, and that rename does not touch it', async () => {
     const doc = await json(await t.app.request('/openapi/client.json'));
     const description = (path: string) => doc.paths[path].patch.description as string;
     expect(description('/{cloudInstance}/settings/hostname')).toMatch(/next rebuild/);

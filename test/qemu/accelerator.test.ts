@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { bootKernel, PROBE_BOUND_MS, probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
-import { configuredGuestImage, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { qemuAccelerator } from '../support/qemu-hosts.js';
 
 /**
@@ -12,7 +12,7 @@ import { qemuAccelerator } from '../support/qemu-hosts.js';
 const missing = qemuGuestsMissing();
 
 describe.runIf(!missing)('the QEMU accelerator probe', () => {
-  const kernel = () => configuredGuestImage()!.kernel;
+  const kernel = () => configuredImage(FAST_IMAGE)!.kernel;
 
   it('chooses an accelerator under which the guest kernel prints its first line within the bound, twice alike', async () => {
     const first = await probeAccelerator(kernel());

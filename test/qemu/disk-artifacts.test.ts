@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
-import type { TaskContext } from '../../agent/drivers/driver.js';
-import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../support/eventually.js';
-import { createParams, qemuAccelerator, stopDrivers } from '../support/qemu-hosts.js';
+import { createParams, qemuAccelerator, stopDrivers, taskContext } from '../support/qemu-hosts.js';
 
 /**
  * Snapshots, backups and restores of a real guest, on the QEMU driver itself: the copies are of
@@ -23,11 +22,7 @@ if (missing) console.warn(`test/qemu/disk-artifacts skipped: ${missing}`);
 describe.runIf(!missing)('snapshots, backups and restores of QEMU guests', () => {
   let driver: QemuDriver;
   let stateDir: string;
-  const ctx: TaskContext = {
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    redeemTransfer: () => Promise.reject(new Error('no migration here')),
-  };
+  const ctx = taskContext();
   const run = (type: string, params: Record<string, unknown>) =>
     driver.execute(type as AgentTaskType, params, ctx);
 
@@ -115,7 +110,7 @@ describe.runIf(!missing)('snapshots, backups and restores of QEMU guests', () =>
     const rebuild = {
       instance_id: id,
       rebuild_id: randomUUID(),
-      image: 'debian-12',
+      image: FAST_IMAGE,
       hostname: 'guest.example.test',
       timezone: 'UTC',
       root_password: 'not-used-by-this-guest',

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
-import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
-import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
+import { guestMac } from '../../agent/drivers/qemu/guest-network.js';
+import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../support/eventually.js';
 import {
@@ -16,6 +17,7 @@ import {
   qemuAccelerator,
   SMALL_GUEST,
   stopDrivers,
+  taskContext,
 } from '../support/qemu-hosts.js';
 
 /**
@@ -30,11 +32,7 @@ const FIRST_PASSWORD = 'the first password';
 describe.runIf(!missing)('root password and network of QEMU guests', () => {
   const drivers: QemuDriver[] = [];
   const stateDirs: string[] = [];
-  const ctx: TaskContext = {
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    redeemTransfer: () => Promise.reject(new Error('no migration here')),
-  };
+  const ctx = taskContext();
 
   const startDriver = (env: Record<string, string> = {}) => {
     const stateDir = mkdtempSync(join(tmpdir(), 'qemu-setup-'));
@@ -157,7 +155,7 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
     const rebuild = {
       instance_id: id,
       rebuild_id: randomUUID(),
-      image: 'debian-12',
+      image: FAST_IMAGE,
       hostname: 'guest.example.test',
       timezone: 'UTC',
       root_password: 'the rebuild password',

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { guestFiles, guestMac } from '../../agent/drivers/qemu/guest-process.js';
+import { guestMac } from '../../agent/drivers/qemu/guest-network.js';
+import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import { Qmp } from '../../agent/drivers/qemu/qmp.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { MigrationMode, MigrationState } from '../../domain/migrations/states.js';
@@ -67,8 +69,13 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
       `migration ${state}`,
     );
 
-  it('moves a running guest live: its count goes on on the target with no boot, and the downtime is reported', async () => {
+  it('moves a running guest live: its count goes on on the target with no boot, its seed drive with it, and the downtime is reported', async () => {
     const { source, target, instance } = await hosts.pair();
+    // The guest read its seed at boot; the target must attach the very same drive.
+    expect(source.console(instance.id)).toContain(
+      `guest: seed ${instance.id} hostname web-1.example.test timezone UTC ssh-keys 0`,
+    );
+    const seedOnSource = readFileSync(guestFiles(source.state().instances[instance.id]!.dir).seed);
     const { migrationId, workflowId } = await migrate(instance.id, target, 'LIVE_REQUIRED');
     await reached(migrationId, 'COMPLETED');
     const sourceTicks = source.ticks(instance.id);
@@ -117,6 +124,7 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
       qmp.execute<{ name: string; 'main-mac': string }[]>('query-rx-filter'),
     );
     expect(nics.map((n) => n['main-mac'])).toEqual([guestMac(instance.id)]);
+    expect(readFileSync(guestFiles(targetDir).seed).equals(seedOnSource)).toBe(true);
     expect(await guestKnowsPassword(targetDir, 'root', 'not the password')).toBe(false);
 
     // And it stops on the target through the API, by its power button.

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { TaskContext } from '../../agent/drivers/driver.js';
 import type { Accelerator } from '../../agent/drivers/qemu/accelerator.js';
+import { FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
 import type { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
 import { guestFiles, guestPid } from '../../agent/drivers/qemu/guest-process.js';
@@ -24,6 +26,13 @@ export const qemuAccelerator = (): Accelerator => inject('qemuAcceleration').acc
 /** A small guest: it boots in seconds under TCG and moves in about one. */
 export const SMALL_GUEST = { cpu_cores: 1, memory_mb: 128, disk_mb: 64 } as const;
 
+/** What a task run directly on a driver is given, outside any migration. */
+export const taskContext = (): TaskContext => ({
+  signal: new AbortController().signal,
+  progress: () => undefined,
+  redeemTransfer: () => Promise.reject(new Error('no migration here')),
+});
+
 /** The params of an `instance.create` task for a small guest, as the panel sends them. */
 export const createParams = (instanceId: string, extra: Record<string, unknown> = {}) => ({
   instance_id: instanceId,
@@ -32,7 +41,7 @@ export const createParams = (instanceId: string, extra: Record<string, unknown> 
   root_password: 'not-used-by-this-guest',
   ssh_keys: [],
   ...SMALL_GUEST,
-  image: 'debian-12',
+  image: FAST_IMAGE,
   boot_order: ['disk'],
   ipv4: null,
   ipv6: null,
@@ -138,7 +147,7 @@ export function qemuHosts(env: Stack) {
       env.deps,
       { type: 'system', name: 'test' },
       { ...instance, ...SMALL_GUEST },
-      'debian-12',
+      FAST_IMAGE,
       null,
     );
     await env.temporal.workflow.getHandle(begun.workflowId).result();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
 import { buildApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/context.js';
 import { createAppDeps, startApiServer } from '../../api/server.js';
@@ -176,7 +177,7 @@ export async function startStack(options: StackOptions = {}) {
         deps,
         { type: 'system', name: 'test' },
         instance,
-        'debian-12',
+        FAST_IMAGE,
         null,
       );
       await deps.temporal.workflow.getHandle(begun.workflowId).result();

@@ -13,6 +13,8 @@ export interface MigrateInstanceInput {
     readonly cpu_cores: number;
     readonly memory_mb: number;
     readonly disk_mb: number;
+    /** The image code it was made from, for the target to check it has it; absent in older runs. */
+    readonly image?: string;
     readonly ipv4: string | null;
     readonly ipv6: string | null;
     /** Whether the guest ran when the migration was requested: it runs on the target after. */

@@ -54,10 +54,10 @@ export function migrationSteps(
     {
       state: 'PREPARING_TARGET',
       run: async () => {
-        const { hostname, cpu_cores, memory_mb, disk_mb } = input.instance;
+        const { image, hostname, cpu_cores, memory_mb, disk_mb } = input.instance;
         await onTarget(
           'migration.prepare_target',
-          { ...ids, hostname, cpu_cores, memory_mb, disk_mb },
+          { ...ids, ...(image ? { image } : {}), hostname, cpu_cores, memory_mb, disk_mb },
           'prepare the target',
         );
         saga.push('prepare the target', () =>

@@ -10,8 +10,8 @@ import {
 import { dirname, join } from 'node:path';
 import { DriverFailure } from '../driver.js';
 import { copyDiskNow } from './disk-copies.js';
+import { fileSizeMb, sha256File } from './disk-files.js';
 import { guestAlive, guestFiles } from './guest-process.js';
-import { fileSizeMb, sha256File } from './images.js';
 
 /** What a backup or snapshot is: its size and the checksum computed when it was written. */
 export interface ArtifactFacts {

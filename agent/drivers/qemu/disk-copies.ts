@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
+import { copyDisk } from './disk-files.js';
 import { guestAlive, guestFiles, sleep } from './guest-process.js';
-import { copyDisk } from './images.js';
 import { Qmp } from './qmp.js';
 
 interface JobInfo {

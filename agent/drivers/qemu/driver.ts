@@ -13,7 +13,7 @@ import { ArtifactShelf } from './artifacts.js';
 import { createGuest, rebuildGuest } from './create.js';
 import { guestAlive } from './guest-process.js';
 import { type QemuConfig, QemuGuests } from './guests.js';
-import { guestImage } from './images.js';
+import { ImageStore } from './image-store.js';
 import { GuestMetrics } from './metrics.js';
 import { MigrationSource } from './migration-source.js';
 import {
@@ -35,7 +35,7 @@ type Handler = (p: Params, ctx: TaskContext) => Promise<Record<string, unknown>>
 
 /**
  * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
- * the guest image's base disk. Everything it knows is in files under AGENT_STATE_DIR (its state
+ * its image's (image-store.ts), told of itself by a cloud-init seed (guest-seed.ts). Everything it knows is in files under AGENT_STATE_DIR (its state
  * file, and per guest its directory with the pid file and QMP socket), so a restarted agent finds
  * its guests running where it left them. Every task is idempotent: it looks at what is there
  * (the disk, the process) before it changes anything. The tasks are in the files beside this one,
@@ -91,15 +91,17 @@ export class QemuDriver implements HypervisorDriver {
     };
   }
 
-  /** The driver, once QEMU and the guest image are found and the accelerator chosen. */
+  /** The driver, once its image store has an image and the accelerator is chosen. */
   static async start(config: QemuConfig): Promise<QemuDriver> {
-    const image = guestImage(config.AGENT_QEMU_IMAGE_DIR);
-    if (!image)
+    const images = new ImageStore(config.AGENT_QEMU_IMAGE_STORE);
+    const [first] = images.codes();
+    if (!first)
       throw new Error(
-        `no guest image in ${config.AGENT_QEMU_IMAGE_DIR}: build it with scripts/guest-image.sh`,
+        `no image in ${config.AGENT_QEMU_IMAGE_STORE}: build one with scripts/images/busybox.sh`,
       );
-    const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, image.kernel);
-    const driver = new QemuDriver(new QemuGuests(config, image, acceleration));
+    // Any Linux kernel tells whether KVM runs guests here.
+    const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, images.get(first).kernel);
+    const driver = new QemuDriver(new QemuGuests(config, images, acceleration));
     const { state } = driver.#guests;
     // Guests that booted while their agent was away may have applied a waiting reset meanwhile.
     for (const [id, instance] of Object.entries(state.instances))

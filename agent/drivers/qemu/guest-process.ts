@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { GuestAddresses } from '../../../domain/agent-tasks.js';
 import { type Accelerator, machineArguments } from './accelerator.js';
-import type { GuestImage } from './images.js';
+import { type GuestNetwork, userNetdev } from './guest-network.js';
+import type { GuestImage } from './image-store.js';
 import { Qmp } from './qmp.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -24,36 +25,28 @@ export const guestFiles = (dir: string) => ({
    * (fw_cfg); there until the guest has said it applied it.
    */
   rootReset: join(dir, 'root-reset'),
+  /** The cloud-init NoCloud seed (guest-seed.ts), attached read-only at each boot. */
+  seed: join(dir, 'seed.iso'),
+  /** The host's loopback port forwarded to the guest's port 22, when the agent forwards one. */
+  sshPort: join(dir, 'ssh-port'),
 });
-
-/**
- * What backs a guest's NIC: QEMU's user-mode network (`restrict=on`: the guest gets an address by
- * DHCP and reaches neither the host nor anything beyond it), or nothing (the NIC is there, its
- * cable unplugged). The NIC itself is always there, so the device set, which a live migration's
- * target must repeat, does not depend on it; the backend must match between agents that move
- * guests live to each other.
- */
-export const GUEST_NETWORKS = ['user', 'none'] as const;
-export type GuestNetwork = (typeof GUEST_NETWORKS)[number];
-
-/** A locally administered unicast MAC, the same for an instance wherever it runs. */
-export function guestMac(instanceId: string): string {
-  const bytes = createHash('sha256').update(instanceId).digest().subarray(0, 6);
-  bytes[0] = (bytes[0]! & 0xfc) | 0x02;
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(':');
-}
 
 export interface GuestShape {
   readonly name: string;
   readonly cpu_cores: number;
   readonly memory_mb: number;
+  readonly image: GuestImage;
   readonly mac: string;
   readonly network: GuestNetwork;
+  readonly addresses: GuestAddresses | undefined;
+  /** Whether the guest's port 22 is forwarded from the host's loopback (AGENT_QEMU_SSH_FORWARD). */
+  readonly sshForward: boolean;
 }
 
 /** The QEMU command line of a guest; the target of a live migration must use the very same one. */
-function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: Accelerator): string[] {
+function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort?: number): string[] {
   const files = guestFiles(dir);
+  const { image } = guest;
   return [
     '-name',
     guest.name,
@@ -72,12 +65,21 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
     '-initrd',
     image.initrd,
     '-append',
-    'console=ttyS0 quiet panic=-1',
+    image.cmdline,
     '-blockdev',
     `driver=qcow2,node-name=root,file.driver=file,file.filename=${files.disk}`,
     '-device',
     'virtio-blk-pci,drive=root,id=root-disk',
-    ...(guest.network === 'user' ? ['-netdev', 'user,id=net0,restrict=on'] : []),
+    // The cloud-init seed, read-only, the guest's second disk: a guest made before seeds has none.
+    ...(existsSync(files.seed)
+      ? [
+          '-blockdev',
+          `driver=raw,node-name=seed,read-only=on,file.driver=file,file.filename=${files.seed}`,
+          '-device',
+          'virtio-blk-pci,drive=seed,id=seed-disk',
+        ]
+      : []),
+    ...(guest.network === 'user' ? ['-netdev', userNetdev(guest.addresses, sshPort)] : []),
     '-device',
     `virtio-net-pci,id=nic0,mac=${guest.mac}${guest.network === 'user' ? ',netdev=net0' : ''}`,
     '-device',
@@ -111,14 +113,15 @@ function commandLine(dir: string, guest: GuestShape, image: GuestImage, accel: A
 export async function launchGuest(
   dir: string,
   guest: GuestShape,
-  image: GuestImage,
   accel: Accelerator,
   incoming?: { host: string; port: number },
 ): Promise<void> {
   const files = guestFiles(dir);
   rmSync(files.qmp, { force: true });
   rmSync(files.channel, { force: true });
-  const args = commandLine(dir, guest, image, accel);
+  rmSync(files.sshPort, { force: true });
+  const sshPort = guest.sshForward && guest.network === 'user' ? await freePort() : undefined;
+  const args = commandLine(dir, guest, accel, sshPort);
   if (incoming) args.push('-incoming', `tcp:${incoming.host}:${incoming.port}`);
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
@@ -131,6 +134,7 @@ export async function launchGuest(
     child.once('exit', (c) => resolve(c));
   });
   if (code !== 0) throw new Error(`qemu-system-x86_64 exited with ${code}: ${stderr.trim()}`);
+  if (sshPort !== undefined) writeFileSync(files.sshPort, `${sshPort}\n`);
 }
 
 /** The guest's QEMU process id, if it is alive (and the pid file is not an old one reused). */

@@ -3,8 +3,9 @@ import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure } from '../driver.js';
 import type { AcceleratorChoice } from './accelerator.js';
-import { type GuestShape, guestAlive, guestMac, launchGuest, runStatus } from './guest-process.js';
-import type { GuestImage } from './images.js';
+import { guestMac } from './guest-network.js';
+import { type GuestShape, guestAlive, launchGuest, runStatus } from './guest-process.js';
+import type { ImageStore } from './image-store.js';
 import { pendingReset, settlePendingReset } from './pending-password.js';
 import { type QemuIncoming, type QemuInstance, type QemuState, qemuStatePath } from './state.js';
 
@@ -12,12 +13,12 @@ export type QemuConfig = Pick<
   AgentConfig,
   | 'AGENT_STATE_DIR'
   | 'AGENT_CAPACITY'
-  | 'AGENT_QEMU_IMAGE_DIR'
+  | 'AGENT_QEMU_IMAGE_STORE'
   | 'AGENT_QEMU_LISTEN_HOST'
   | 'AGENT_QEMU_ACCEL'
   | 'AGENT_QEMU_STOP_TIMEOUT_MS'
 > &
-  Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK'>>;
+  Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK' | 'AGENT_QEMU_SSH_FORWARD'>>;
 
 /**
  * How long after a boot the agent looks on the console for the guest's word that it applied a
@@ -27,7 +28,7 @@ const RESET_ACK_WAIT_MS = 180_000;
 
 /**
  * What this host's QEMU driver knows of its guests, shared by its task groups (power, create,
- * artifacts, password, migration): the state file, the guest image, the accelerator, and how a
+ * artifacts, password, migration): the state file, the image store, the accelerator, and how a
  * guest is found, sized and booted.
  */
 export class QemuGuests {
@@ -38,7 +39,7 @@ export class QemuGuests {
 
   constructor(
     readonly config: QemuConfig,
-    readonly image: GuestImage,
+    readonly images: ImageStore,
     readonly acceleration: AcceleratorChoice,
   ) {
     this.#file = new StateFile(qemuStatePath(config.AGENT_STATE_DIR), () => ({
@@ -87,25 +88,28 @@ export class QemuGuests {
     return status === undefined || status === 'postmigrate' || status === 'shutdown' ? 'stopped' : 'running';
   }
 
-  shape(instanceId: string, i: { cpu_cores: number; memory_mb: number }): GuestShape {
+  /** How the guest runs here: its size, its image's kernel, its NIC. Fails when the image is gone. */
+  shape(
+    instanceId: string,
+    i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'>,
+  ): GuestShape {
     return {
       name: instanceId,
       cpu_cores: i.cpu_cores,
       memory_mb: i.memory_mb,
+      image: this.images.get(i.image),
       mac: guestMac(instanceId),
       network: this.config.AGENT_QEMU_NETWORK ?? 'user',
+      addresses: i.addresses,
+      sshForward: this.config.AGENT_QEMU_SSH_FORWARD ?? false,
     };
   }
 
   async boot(instanceId: string, instance: QemuInstance): Promise<void> {
     if (guestAlive(instance.dir)) return;
+    const shape = this.shape(instanceId, instance);
     try {
-      await launchGuest(
-        instance.dir,
-        this.shape(instanceId, instance),
-        this.image,
-        this.acceleration.accelerator,
-      );
+      await launchGuest(instance.dir, shape, this.acceleration.accelerator);
     } catch (error) {
       throw new DriverFailure('GUEST_START_FAILED', (error as Error).message, true);
     }

@@ -1,7 +1,7 @@
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { sleep } from './guest-process.js';
 import type { Qmp } from './qmp.js';
-import type { IncomingPorts } from './transfer-channel.js';
+import type { IncomingPorts } from './transfer-bodies.js';
 
 /**
  * Moves a running guest to the target that waits for it, over the source guest's QMP: the disk

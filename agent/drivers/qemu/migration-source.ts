@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { copyDiskNow } from './disk-copies.js';
+import { fileSizeMb, sha256File } from './disk-files.js';
 import { guestAlive, guestFiles, killGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
-import { fileSizeMb, sha256File } from './images.js';
 import { moveLive } from './live-migration.js';
 import { passwordHandoff } from './password.js';
 import { Qmp } from './qmp.js';
+import { setupHandoff } from './setup-handoff.js';
 import { secretMatches, TransferChannel } from './transfer-channel.js';
 
 /**
@@ -35,6 +36,11 @@ export class MigrationSource {
         const offered = state.exports[migrationId];
         if (!offered || !secretMatches(offered.secret, secret)) return undefined;
         return passwordHandoff(guests, offered);
+      },
+      setup: async (migrationId, secret) => {
+        const offered = state.exports[migrationId];
+        if (!offered || !secretMatches(offered.secret, secret)) return undefined;
+        return setupHandoff(guests, offered);
       },
     });
   }

@@ -2,25 +2,29 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
+import { sha256File } from './disk-files.js';
 import { freePort, guestAlive, guestFiles, killGuest, launchGuest, runStatus } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
-import { sha256File } from './images.js';
 import { receivePasswordHandoff } from './password.js';
 import { Qmp } from './qmp.js';
+import { receiveSetupHandoff } from './setup-handoff.js';
 import type { QemuIncoming, QemuInstance } from './state.js';
-import { announceIncoming, pullDisk, pullPasswordHandoff } from './transfer-channel.js';
+import { announceIncoming, pullDisk, pullPasswordHandoff } from './transfer-pulls.js';
 
 // A migration on its target: the arriving guest has a directory of its own under incoming/ until
 // it starts and becomes an instance here.
 
 export async function prepareTarget(guests: QemuGuests, p: AgentTaskParams<'migration.prepare_target'>) {
   if (!guests.state.incoming[p.migration_id]) {
+    // A target without the guest's image could never boot it: refused before anything moves.
+    if (p.image) guests.images.get(p.image);
     if (!guests.fits(p))
       throw new DriverFailure('INSUFFICIENT_CAPACITY', 'the target lacks the capacity', false);
     const dir = join(guests.config.AGENT_STATE_DIR, 'incoming', p.migration_id);
     mkdirSync(dir, { recursive: true });
     guests.state.incoming[p.migration_id] = {
       instance_id: p.instance_id,
+      ...(p.image ? { image: p.image } : {}),
       hostname: p.hostname,
       cpu_cores: p.cpu_cores,
       memory_mb: p.memory_mb,
@@ -67,8 +71,9 @@ export async function verifyDisk(guests: QemuGuests, p: AgentTaskParams<'disk.ve
 
 /**
  * Nothing on the host to make ready: the NIC's MAC comes from the instance id (the same here as on
- * the source), user-mode networking has no host side, and the panel's addresses are not given to
- * guests: they stay with the panel's books. What is recorded is that the step ran.
+ * the source), and user-mode networking has no host side; the guest keeps the addresses its seed
+ * gave it, and its network here is shaped by them (setup-handoff.ts). What is recorded is that the
+ * step ran.
  */
 export function setNetworkReady(guests: QemuGuests, migrationId: string, ready: boolean) {
   const incoming = ready ? guests.incoming(migrationId) : guests.state.incoming[migrationId];
@@ -89,6 +94,7 @@ export async function defineTarget(
     // Taken now that the source is stopped (cold) or about to hand over (live): what it has is final.
     receivePasswordHandoff(guests, incoming, await pullPasswordHandoff(incoming.endpoint, ctx.signal));
   }
+  await receiveSetupHandoff(guests, incoming, incoming.endpoint, ctx.signal);
   if (p.final_sync) {
     // A cold move: the source is stopped now, its disk final; what changed since the first copy comes over.
     if (!incoming.defined) {
@@ -123,7 +129,8 @@ async function awaitMemory(
   }
   const host = guests.config.AGENT_QEMU_LISTEN_HOST;
   const listening = { host, migration_port: await freePort(host), nbd_port: await freePort(host) };
-  await launchGuest(dir, guests.shape(instanceId, incoming), guests.image, guests.acceleration.accelerator, {
+  const shape = guests.shape(instanceId, { ...incoming, image: incoming.image ?? '' });
+  await launchGuest(dir, shape, guests.acceleration.accelerator, {
     host,
     port: listening.migration_port,
   }).catch((error: Error) => {
@@ -151,7 +158,8 @@ export async function startTarget(guests: QemuGuests, p: AgentTaskParams<'migrat
     cpu_cores: incoming.cpu_cores,
     memory_mb: incoming.memory_mb,
     disk_mb: incoming.disk_mb,
-    image: 'guest',
+    image: incoming.image ?? '',
+    ...(incoming.addresses ? { addresses: incoming.addresses } : {}),
     created_at: new Date().toISOString(),
     last_rebuild_id: null,
     ...(incoming.password_key ? { password_key: incoming.password_key } : {}),

@@ -14,7 +14,7 @@ import {
 } from './pending-password.js';
 import { passwordSalt, sha512Crypt } from './sha512-crypt.js';
 import type { QemuExport, QemuIncoming, QemuInstance } from './state.js';
-import type { PasswordHandoff } from './transfer-channel.js';
+import type { PasswordHandoff } from './transfer-bodies.js';
 
 /**
  * How long a password set waits for the guest to answer on its channel: a guest just started
@@ -66,10 +66,13 @@ function passwordHash(guests: QemuGuests, instance: QemuInstance, password: stri
 /**
  * The first password of a new disk, hashed, where the guest's first boot reads it (QEMU's
  * fw_cfg): the guest writes it into its /etc/shadow when the disk has none yet, so a later reset
- * is never undone by a reboot. A disk restored from a backup keeps the backup's.
+ * is never undone by a reboot. A disk restored from a backup keeps the backup's. Returns the hash,
+ * which the seed also carries for images whose cloud-init sets it.
  */
-export function writeFirstPassword(guests: QemuGuests, instance: QemuInstance, password: string): void {
-  writeFileSync(guestFiles(instance.dir).rootHash, passwordHash(guests, instance, password), { mode: 0o600 });
+export function writeFirstPassword(guests: QemuGuests, instance: QemuInstance, password: string): string {
+  const hash = passwordHash(guests, instance, password);
+  writeFileSync(guestFiles(instance.dir).rootHash, hash, { mode: 0o600 });
+  return hash;
 }
 
 /**

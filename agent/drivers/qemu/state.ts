@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { IncomingPorts } from './transfer-channel.js';
+import type { GuestAddresses } from '../../../domain/agent-tasks.js';
+import type { IncomingPorts } from './transfer-bodies.js';
 
 // What the QEMU driver keeps in its state file (AGENT_STATE_DIR/qemu-hypervisor.json): with the
 // guests' own directories, everything a restarted agent needs to find its guests again.
@@ -11,7 +12,10 @@ export interface QemuInstance {
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;
+  /** The image store's code its disk was made from; its kernel boots it. */
   image: string;
+  /** What its seed told it of the panel's addresses; also shapes its user-mode network. */
+  addresses?: GuestAddresses;
   created_at: string;
   last_rebuild_id: string | null;
   /**
@@ -29,6 +33,14 @@ export interface QemuIncoming {
   memory_mb: number;
   disk_mb: number;
   dir: string;
+  /** The image it was made from, when the panel said (older panels did not). */
+  image?: string;
+  /**
+   * The source's setup handoff (the image, the seed, the addresses), once taken: the arriving guest
+   * boots with what it had on the source.
+   */
+  setup_received?: boolean;
+  addresses?: GuestAddresses;
   /** Learnt once, by redeeming the transfer token; kept for the final sync of a cold move. */
   endpoint: string | null;
   checksum: string | null;

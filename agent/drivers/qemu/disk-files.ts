@@ -1,30 +1,10 @@
+// The qcow2 files the driver writes and reads: disks, copies of them, and their checksums.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { createReadStream, renameSync, rmSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-
-/** Where scripts/guest-image.sh leaves the guest (kernel, initramfs, base disk) unless told otherwise. */
-export const defaultGuestImageDir = () =>
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'cloudsvc', 'guest-image-v5');
-
-export interface GuestImage {
-  readonly kernel: string;
-  readonly initrd: string;
-  readonly baseDisk: string;
-}
-
-export function guestImage(dir: string): GuestImage | undefined {
-  const image = {
-    kernel: join(dir, 'vmlinuz'),
-    initrd: join(dir, 'initrd.img'),
-    baseDisk: join(dir, 'base.qcow2'),
-  };
-  return Object.values(image).every((path) => existsSync(path)) ? image : undefined;
-}
 
 export async function qemuImg(...args: string[]): Promise<string> {
   const { stdout } = await run('qemu-img', args, { maxBuffer: 16 * 1024 * 1024 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The guest the QEMU driver boots: Debian's cloud kernel, taken out of its package with dpkg-deb
+# The `busybox` image of the QEMU driver's image store, the fast guest of the tests: Debian's cloud kernel, taken out of its package with dpkg-deb
 # (never installed), and a busybox-static initramfs whose init prints `tick N` on the serial
 # console every second and keeps N in /counter on the guest's disk, so a test can tell that a
 # guest kept running (the count goes on) and that its disk moved intact (the file's content).
@@ -7,26 +7,26 @@
 # reboot and moves with the disk; a new disk's first boot takes root's hash from QEMU's fw_cfg,
 # where the agent puts the instance's first password, hashed, and a reset made while it was stopped
 # is applied at its next boot from another fw_cfg file), a virtio-serial port on which /bin/guest-channel answers the
-# agent (`set-password`, `check-password`), and a virtio-net NIC it brings up with DHCP.
-# The base disk is a small ext2 filesystem in qcow2. Built once, cached outside the repository;
-# prints the directory holding vmlinuz, initrd.img and base.qcow2.
+# agent (`set-password`, `check-password`), and a virtio-net NIC it brings up with DHCP. It reads
+# the agent's cloud-init seed (the read-only second disk, ISO 9660 labelled cidata) as far as a
+# shell can: it takes the hostname and says on its console what the seed told it.
+# The disk is a small ext2 filesystem in qcow2. Built once into the image store, outside the
+# repository; prints the image's directory (vmlinuz, initrd.img, disk.qcow2).
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=5
-CACHE="${GUEST_IMAGE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudsvc/guest-image-v$VERSION}"
-if [[ -f "$CACHE/vmlinuz" && -f "$CACHE/initrd.img" && -f "$CACHE/base.qcow2" ]]; then
-  echo "$CACHE"
-  exit 0
-fi
+VERSION=7
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/store.sh"
+exit_if_built busybox "$VERSION"
 
 for tool in apt-get dpkg-deb gzip qemu-img; do
-  command -v "$tool" >/dev/null || { echo "guest-image: $tool is missing" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "busybox image: $tool is missing" >&2; exit 1; }
 done
 # busybox-static installs /bin/busybox; it also supplies cpio and mke2fs for the build.
 BUSYBOX=/bin/busybox
 if ! "$BUSYBOX" --list 2>/dev/null | grep -qx mke2fs || ldd "$BUSYBOX" >/dev/null 2>&1; then
-  echo "guest-image: busybox-static is missing (apt-get install busybox-static)" >&2
+  echo "busybox image: busybox-static is missing (apt-get install busybox-static)" >&2
   exit 1
 fi
 
@@ -53,11 +53,11 @@ ln -sf bin/busybox initramfs/init
 mknod -m 600 initramfs/dev/console c 5 1
 # virtio-blk for the disk, the ACPI button and evdev so that a power-button press (QMP
 # system_powerdown) becomes a clean shutdown, virtio_console for the agent's channel, virtio_net
-# (after the failover modules it needs) for the NIC. Loaded in this order.
-MODULE_LIST="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button virtio_console failover net_failover virtio_net qemu_fw_cfg"
+# (after the failover modules it needs) for the NIC, cdrom and isofs for the seed. Loaded in this order.
+MODULE_LIST="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk evdev button virtio_console failover net_failover virtio_net qemu_fw_cfg cdrom isofs"
 for module in $MODULE_LIST; do
   path=$(find "$MODULES/kernel" -name "$module.ko*" | head -1)
-  [[ -n "$path" ]] || { echo "guest-image: module $module not in $KERNEL_PACKAGE" >&2; exit 1; }
+  [[ -n "$path" ]] || { echo "busybox image: module $module not in $KERNEL_PACKAGE" >&2; exit 1; }
   case "$path" in
     *.xz) xz -dc "$path" >"initramfs/lib/modules/$module.ko" ;;
     *.zst) zstd -dc "$path" >"initramfs/lib/modules/$module.ko" ;;
@@ -75,7 +75,7 @@ ln -sf /disk/etc/shadow initramfs/etc/shadow
 cat >initramfs/etc/inittab <<'EOF'
 ::sysinit:/etc/init.d/rcS
 ::respawn:/bin/ticker
-::respawn:/bin/guest-channel
+::respawn:/bin/guest-channel /bin/guest-request
 ::shutdown:/etc/init.d/halt
 EOF
 
@@ -119,9 +119,26 @@ if [ -n "$reset_id" ] && [ -f /disk/etc/shadow ]; then
   [ "$(cat /disk/etc/root-reset-applied 2>/dev/null)" = "$reset_id" ] &&
     echo "guest: password reset $reset_id applied"
 fi
+/bin/seed-read
 acpid -c /etc/acpi -l /dev/null
 /bin/network-up &
 echo "guest: booted"
+EOF
+
+# The seed's values, read with sed from the agent's own spelling (each value a quoted string).
+cat >initramfs/bin/seed-read <<'EOF'
+#!/bin/sh
+mkdir -p /seed
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b /dev/vdb ] && break; sleep 0.2; done
+if ! mount -t iso9660 -o ro /dev/vdb /seed 2>/dev/null; then echo "guest: no seed"; exit 0; fi
+value() { sed -n "s/^$1: \"\(.*\)\"\$/\1/p" "/seed/$2" | head -1; }
+id=$(value instance-id meta-data)
+name=$(value local-hostname meta-data)
+zone=$(value timezone user-data)
+keys=$(grep -c '^  - "' /seed/user-data)
+[ -n "$name" ] && hostname "$name"
+echo "guest: seed $id hostname $(hostname) timezone $zone ssh-keys $keys"
+umount /seed
 EOF
 
 # The NIC, by DHCP (QEMU's user-mode network answers it); in the background, so that a guest
@@ -151,26 +168,8 @@ case "$1" in
 esac
 EOF
 
-# The agent's channel: one request a line on the virtio-serial port org.cloudsvc.guest,
-# `<id> <verb> <user> <argument>`, answered `<id> ok <what>` or `<id> error <why>`. The port reads
-# end-of-file while no agent is connected; the loop then waits and reads again. No request or
-# answer is ever printed: a hash or a password never reaches the console.
-cat >initramfs/bin/guest-channel <<'EOF'
-#!/bin/sh
-port=
-for d in /sys/class/virtio-ports/*; do
-  [ "$(cat "$d/name" 2>/dev/null)" = org.cloudsvc.guest ] && port=/dev/${d##*/}
-done
-if [ -z "$port" ] || [ ! -c "$port" ]; then sleep 5; exit 1; fi
-exec 3<>"$port"
-while true; do
-  if read -r id verb user arg <&3; then
-    echo "$id $(/bin/guest-request "$verb" "$user" "$arg")" >&3
-  else
-    sleep 1
-  fi
-done
-EOF
+# The agent's channel (guest-channel.sh), its requests answered by /bin/guest-request.
+cp "$HERE/guest-channel.sh" initramfs/bin/guest-channel
 
 cat >initramfs/bin/guest-request <<'EOF'
 #!/bin/sh
@@ -231,19 +230,17 @@ cat >initramfs/etc/acpi/PWRF/00000080 <<'EOF'
 #!/bin/sh
 poweroff
 EOF
-chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/network-up initramfs/bin/guest-channel \
+chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel \
   initramfs/bin/guest-request initramfs/usr/share/udhcpc/default.script initramfs/etc/acpi/PWRF/00000080
 
 (cd initramfs && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -9) >initrd.img
 
-# The base disk: an empty ext2 filesystem; each instance's disk is a copy, grown to its size.
-truncate -s 32M base.raw
-"$BUSYBOX" mke2fs -F base.raw >/dev/null
-qemu-img convert -q -f raw -O qcow2 base.raw base.qcow2
-
-mkdir -p "$CACHE"
-cp kernel/boot/vmlinuz-* "$CACHE/vmlinuz.tmp" && mv "$CACHE/vmlinuz.tmp" "$CACHE/vmlinuz"
-cp initrd.img "$CACHE/initrd.img.tmp" && mv "$CACHE/initrd.img.tmp" "$CACHE/initrd.img"
-cp base.qcow2 "$CACHE/base.qcow2.tmp" && mv "$CACHE/base.qcow2.tmp" "$CACHE/base.qcow2"
-echo "$KERNEL_PACKAGE" >"$CACHE/kernel-package"
-echo "$CACHE"
+# The disk: an empty ext2 filesystem; each instance's disk is a copy, grown to its size.
+mkdir -p image
+truncate -s 32M disk.raw
+"$BUSYBOX" mke2fs -F disk.raw >/dev/null
+qemu-img convert -q -f raw -O qcow2 disk.raw image/disk.qcow2
+cp kernel/boot/vmlinuz-* image/vmlinuz
+cp initrd.img image/initrd.img
+echo "$KERNEL_PACKAGE" >image/kernel-package
+install_image "$WORK/image" busybox "$VERSION"

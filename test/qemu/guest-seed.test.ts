@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { userNetdev } from '../../agent/drivers/qemu/guest-network.js';
+import { type GuestSetup, seedDocuments, writeSeed } from '../../agent/drivers/qemu/guest-seed.js';
+
+/**
+ * The cloud-init seed the QEMU driver gives each guest, and the user-mode network shaped like the
+ * panel's: what they say, read back from the ISO 9660 filesystem genisoimage wrote.
+ */
+const missing = qemuGuestsMissing();
+if (missing) console.warn(`test/qemu/guest-seed skipped: ${missing}`);
+
+const setup: GuestSetup = {
+  instance_id: '7f0c3a52-56b1-4e8c-9a8e-0c6c1f0c2b11',
+  hostname: 'web-1.example.test',
+  timezone: 'Europe/Berlin',
+  ssh_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl laptop'],
+  root_hash: '$6$salt$hash',
+  mac: '02:11:22:33:44:55',
+  addresses: {
+    ipv4: { address: '192.0.2.10', prefix: 24, gateway: '192.0.2.1' },
+    ipv6: { address: '2001:db8::10', prefix: 64, gateway: '2001:db8::1' },
+  },
+};
+
+describe('the seed documents', () => {
+  it('carry the instance id, hostname, time zone, keys, root hash and the panel’s addresses', () => {
+    const documents = seedDocuments(setup);
+    expect(documents['meta-data']).toBe(
+      'instance-id: "7f0c3a52-56b1-4e8c-9a8e-0c6c1f0c2b11"\nlocal-hostname: "web-1.example.test"\n',
+    );
+    const userData = documents['user-data'];
+    expect(userData.startsWith('#cloud-config\n')).toBe(true);
+    expect(userData).toContain('timezone: "Europe/Berlin"\n');
+    expect(userData).toContain(`ssh_authorized_keys:\n  - "${setup.ssh_keys[0]}"\n`);
+    expect(userData).toContain('{ name: root, password: "$6$salt$hash", type: hash }');
+    expect(documents['network-config']).toBe(
+      [
+        'version: 2',
+        'ethernets:',
+        '  eth0:',
+        '    match:',
+        '      macaddress: "02:11:22:33:44:55"',
+        '    set-name: eth0',
+        '    dhcp4: false',
+        '    addresses:',
+        '      - "192.0.2.10/24"',
+        '      - "2001:db8::10/64"',
+        '    gateway4: "192.0.2.1"',
+        '    gateway6: "2001:db8::1"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('ask for DHCP where the panel assigned no IPv4 address', () => {
+    const network = seedDocuments({ ...setup, addresses: undefined })['network-config'];
+    expect(network).toContain('dhcp4: true');
+    expect(network).not.toContain('addresses:');
+  });
+
+  it('keep every value one quoted string, whatever it holds', () => {
+    const userData = seedDocuments({ ...setup, timezone: 'UTC"\nruncmd: [reboot]' })['user-data'];
+    expect(userData).toContain('timezone: "UTC\\"\\nruncmd: [reboot]"\n');
+    expect(userData).not.toMatch(/^runcmd/m);
+  });
+});
+
+describe('the user-mode network', () => {
+  it('is the pool’s network, its gateway QEMU’s side, its first lease the instance’s address', () => {
+    expect(userNetdev(setup.addresses)).toBe(
+      'user,id=net0,restrict=on,net=192.0.2.0/24,host=192.0.2.1,dns=192.0.2.254,dhcpstart=192.0.2.10',
+    );
+  });
+
+  it('keeps QEMU’s own network for a pool too small to share, and without an address', () => {
+    const tiny = { address: '192.0.2.9', prefix: 30, gateway: '192.0.2.10' };
+    expect(userNetdev({ ipv4: tiny, ipv6: null })).toBe('user,id=net0,restrict=on');
+    expect(userNetdev(undefined)).toBe('user,id=net0,restrict=on');
+  });
+
+  it('gives DNS an address neither the guest nor the gateway has', () => {
+    const top = { address: '192.0.2.254', prefix: 24, gateway: '192.0.2.253' };
+    expect(userNetdev({ ipv4: top, ipv6: null })).toContain('host=192.0.2.253,dns=192.0.2.252');
+  });
+
+  it('forwards the guest’s SSH port from the host’s loopback when asked', () => {
+    expect(userNetdev(setup.addresses, 40022)).toMatch(/,hostfwd=tcp:127\.0\.0\.1:40022-192\.0\.2\.10:22$/);
+    expect(userNetdev(undefined, 40022)).toMatch(/,hostfwd=tcp:127\.0\.0\.1:40022-:22$/);
+  });
+});
+
+describe.runIf(!missing)('the seed drive', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'guest-seed-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is an ISO 9660 filesystem labelled cidata holding the three documents, readable by its owner only', async () => {
+    const path = join(dir, 'seed.iso');
+    await writeSeed(path, setup);
+    await writeSeed(path, setup);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const info = execFileSync('isoinfo', ['-d', '-i', path], { encoding: 'utf8' });
+    expect(info).toMatch(/^Volume id: cidata$/m);
+    const read = (name: string) =>
+      execFileSync('isoinfo', ['-R', '-i', path, '-x', `/${name}`], { encoding: 'utf8' });
+    const documents = seedDocuments(setup);
+    for (const name of ['meta-data', 'user-data', 'network-config'] as const)
+      expect(read(name)).toBe(documents[name]);
+  });
+});
