@@ -53,6 +53,7 @@ export const ERROR_CATALOGUE = {
   },
   'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
   'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
+  'SVC-INUSE-409': { status: 409, detail: 'The resource is in use and cannot be deleted.' },
   'SVC-QUOTA-409': { status: 409, detail: 'The limit of this kind of resource has been reached.' },
   INSTANCE_MIGRATING: {
     status: 409,

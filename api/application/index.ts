@@ -12,7 +12,12 @@ import * as showHypervisor from './hypervisors/show.js';
 import * as updateHypervisor from './hypervisors/update.js';
 import * as setInstanceHostRequirements from './instances/host-requirements.js';
 import * as listLocations from './locations/list.js';
+import * as createPlan from './plans/create.js';
+import * as deletePlan from './plans/delete.js';
 import * as setPlanHostRequirements from './plans/host-requirements.js';
+import * as listPlans from './plans/list.js';
+import * as showPlan from './plans/show.js';
+import * as updatePlan from './plans/update.js';
 
 /**
  * The Application API (SPEC.md §4), mounted at /api/application/cloudsvc. The console gateway's
@@ -33,6 +38,11 @@ export function applicationApi() {
     revokeAgent,
     probeHypervisor,
     setInstanceHostRequirements,
+    listPlans,
+    createPlan,
+    showPlan,
+    updatePlan,
+    deletePlan,
     setPlanHostRequirements,
   ]) {
     route.register(app);

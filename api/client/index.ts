@@ -1,6 +1,8 @@
 import { requireClientKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
+import * as listLocations from './catalogue/locations.js';
+import * as listPlans from './catalogue/plans.js';
 import * as listImages from './images/list.js';
 import * as instanceActivity from './instances/activity.js';
 import * as createBackupSchedule from './instances/backup-schedules/create.js';
@@ -45,6 +47,8 @@ export function clientApi() {
   const routes = [
     // Account-level paths first: registered after `/{cloudInstance}`, `/images` would be taken for an id.
     listImages,
+    listPlans,
+    listLocations,
     listSshKeys,
     createSshKey,
     updateSshKey,

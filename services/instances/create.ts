@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
 import { findLocationByCode, findPlanByCode, findPublicImageByCode } from '../../db/repositories/catalog.js';
 import {
   findInstance,
@@ -73,11 +74,19 @@ export async function createInstance<T>(
         await countCreation(deps, actor.userId, (state) => {
           rateLimit = state;
         });
-        const { instance, launch } = await deps.db.transaction().execute(async (trx) => {
-          const recorded = await recordInstance(deps, trx, actor, request, context, named);
-          await remember(trx, 202, answer(recorded.instance));
-          return recorded;
-        });
+        const { instance, launch } = await deps.db
+          .transaction()
+          .execute(async (trx) => {
+            const recorded = await recordInstance(deps, trx, actor, request, context, named);
+            await remember(trx, 202, answer(recorded.instance));
+            return recorded;
+          })
+          .catch((error: unknown) => {
+            // The plan was deleted between its lookup and the insert (the delete held its row).
+            if (isForeignKeyViolation(error, 'instances_plan_id_fkey'))
+              throw new ApiError('SVC-REQ-400', { fields: [{ field: 'plan', detail: 'No such plan.' }] });
+            throw error;
+          });
         await launch();
         return { status: 202, body: answer(instance) };
       },

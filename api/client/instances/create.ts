@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE } from '../../../domain/catalog.js';
 import { hostname, instanceName, timezone } from '../../../domain/instances/settings.js';
 import { createInstance } from '../../../services/instances/create.js';
 import { rateLimitHeaders } from '../../../services/instances/create-limits.js';
@@ -15,21 +16,15 @@ import {
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
 import { z } from '../../zod.js';
 
-const code = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, {
-    message: 'Must be a catalogue code: lower-case letters, digits, . _ -',
-  });
+const code = z.string().regex(CATALOGUE_CODE, { message: CATALOGUE_CODE_MESSAGE });
 
 const CreateBody = z
   .object({
     name: instanceName.optional().openapi({ description: 'The panel’s label; defaults to the hostname.' }),
     hostname: hostname.openapi({ example: 'web-1.example.com' }),
-    plan: code.openapi({ example: 'demo-small', description: 'The plan’s code.' }),
+    plan: code.openapi({ example: 'demo-small', description: 'A plan’s code (GET /plans).' }),
     image: code.openapi({ example: 'debian-12', description: 'An image’s code (GET /images).' }),
-    location: code.openapi({ example: 'demo-1', description: 'The location’s code.' }),
+    location: code.openapi({ example: 'demo-1', description: 'A location’s code (GET /locations).' }),
     ssh_keys: z
       .array(z.string().uuid())
       .max(20)

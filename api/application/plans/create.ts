@@ -1,0 +1,29 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createPlan } from '../../../services/plans/catalogue.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';
+import { PlanCreateFields } from './fields.js';
+
+const route = createRoute({
+  method: 'post',
+  path: '/plans',
+  tags: ['Plans'],
+  summary: 'Create a plan',
+  description:
+    'Customers order it by `code` (`GET /plans` of the Client API lists it at once). Sizes are bounded: ' +
+    '1 to 512 CPU cores, 64 MB to 16 TiB of memory, 32 MB to 64 TiB of disk.',
+  request: { body: jsonBody(PlanCreateFields) },
+  responses: {
+    201: jsonContent(AdminPlanEnvelope, 'The plan.'),
+    ...commonErrors,
+    ...conflictResponse('A plan with this code exists (SVC-CONFLICT-409).'),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const row = await createPlan(c.get('deps'), c.req.valid('json'));
+    return c.json(serializeAdminPlan(row), 201);
+  });
+}

@@ -1,0 +1,47 @@
+import type { PlanRow } from '../../db/repositories/plans.js';
+import { HOST_REQUIREMENTS } from '../../domain/instances/host-requirements.js';
+import { z } from '../zod.js';
+
+export const PlanAttributes = z
+  .object({
+    uuid: z.string().uuid(),
+    code: z.string().openapi({ example: 'demo-small' }),
+    name: z.string().openapi({ example: 'Demo small' }),
+    cpu_cores: z.number().int().openapi({ example: 1 }),
+    memory_mb: z.number().int().openapi({ example: 1024 }),
+    disk_mb: z.number().int().openapi({ example: 20480 }),
+    created_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
+  })
+  .openapi('PlanAttributes');
+
+export const PlanEnvelope = z
+  .object({ object: z.literal('plan'), attributes: PlanAttributes })
+  .openapi('Plan');
+
+/** What an administrator sees of a plan: what a customer sees, and what binds its instances to a host. */
+export const AdminPlanEnvelope = z
+  .object({
+    object: z.literal('plan'),
+    attributes: PlanAttributes.extend({ host_requirements: z.array(z.enum(HOST_REQUIREMENTS)) }),
+  })
+  .openapi('AdminPlan');
+
+export function serializePlan(row: PlanRow): z.infer<typeof PlanEnvelope> {
+  return {
+    object: 'plan',
+    attributes: {
+      uuid: row.id,
+      code: row.code,
+      name: row.name,
+      cpu_cores: row.cpu_cores,
+      memory_mb: row.memory_mb,
+      disk_mb: row.disk_mb,
+      created_at: row.created_at.toISOString(),
+    },
+  };
+}
+
+export function serializeAdminPlan(row: PlanRow): z.infer<typeof AdminPlanEnvelope> {
+  const { attributes } = serializePlan(row);
+  return { object: 'plan', attributes: { ...attributes, host_requirements: row.host_requirements } };
+}

@@ -1,0 +1,103 @@
+import { sql } from 'kysely';
+import type { HostRequirement } from '../../domain/instances/host-requirements.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { Database } from '../database.js';
+
+const PLAN_COLUMNS = [
+  'id',
+  'code',
+  'name',
+  'cpu_cores',
+  'memory_mb',
+  'disk_mb',
+  'host_requirements',
+  'created_at',
+] as const;
+
+export type PlanRow = NonNullable<Awaited<ReturnType<typeof findPlan>>>;
+
+export interface PlanFields {
+  readonly code: string;
+  readonly name: string;
+  readonly cpu_cores: number;
+  readonly memory_mb: number;
+  readonly disk_mb: number;
+  readonly host_requirements: readonly HostRequirement[];
+}
+
+/** Every plan, by code (the catalogue is small and sorted the way it is ordered from). */
+export async function listPlans(db: Database, page: PageRequest) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('plans')
+      .select(PLAN_COLUMNS)
+      .orderBy('code')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    db.selectFrom('plans').select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.total) };
+}
+
+export async function findPlan(db: Database, id: string) {
+  return db.selectFrom('plans').select(PLAN_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertPlan(db: Database, fields: PlanFields): Promise<PlanRow> {
+  return db
+    .insertInto('plans')
+    .values({ ...fields, host_requirements: JSON.stringify(fields.host_requirements) })
+    .returning(PLAN_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** The plan with `fields` changed; undefined when there is no such plan. */
+export async function updatePlan(
+  db: Database,
+  id: string,
+  fields: Partial<Omit<PlanFields, 'code'>>,
+): Promise<PlanRow | undefined> {
+  const { host_requirements, ...sizes } = fields;
+  return db
+    .updateTable('plans')
+    .set({
+      ...sizes,
+      ...(host_requirements ? { host_requirements: JSON.stringify(host_requirements) } : {}),
+    })
+    .where('id', '=', id)
+    .returning(PLAN_COLUMNS)
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes the plan unless an instance that is not deleted uses it: in one transaction, the plan's
+ * row locked first. A create that inserted its instance first holds the row's key share, so the
+ * delete waits and counts it; one that inserts after the lock waits, then fails on the foreign key
+ * (services/instances/create.ts refuses it naming the plan). Deleted instances keep no reference to
+ * it; their history is in the activity log.
+ */
+export async function deletePlanUnlessUsed(
+  db: Database,
+  id: string,
+): Promise<'deleted' | 'missing' | { instances: number }> {
+  return db.transaction().execute(async (trx) => {
+    const plan = await trx
+      .selectFrom('plans')
+      .select('id')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!plan) return 'missing';
+    const { count } = await trx
+      .selectFrom('instances')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .where('plan_id', '=', id)
+      .where('status', '<>', 'deleted')
+      .executeTakeFirstOrThrow();
+    if (count > 0) return { instances: count };
+    await trx.updateTable('instances').set({ plan_id: null }).where('plan_id', '=', id).execute();
+    await trx.deleteFrom('plans').where('id', '=', id).execute();
+    return 'deleted';
+  });
+}
