@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
 import type { AgentReportKind, AgentTaskStatus } from '../domain/agent-protocol.js';
 import type { BackupState, SnapshotState } from '../domain/backups.js';
+import type { Virtualization } from '../domain/catalog.js';
 import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
@@ -49,6 +50,7 @@ export interface ImagesTable {
   os_family: string;
   min_disk_mb: Generated<number>;
   is_public: Generated<boolean>;
+  virtualization: Generated<Virtualization>;
   created_at: Timestamp;
 }
 

@@ -37,3 +37,10 @@ export const PLAN_BOUNDS = {
 
 /** The smallest disk an image may ask for, and the largest (a plan's largest disk). */
 export const IMAGE_MIN_DISK_BOUNDS = { min: 1, max: PLAN_BOUNDS.disk_mb.max } as const;
+
+/**
+ * The virtualization an image boots under, as hypervisors report theirs (migration preflight compares
+ * them). Every agent runs QEMU with KVM or its software fallback, which the guest cannot tell apart.
+ */
+export const VIRTUALIZATIONS = ['kvm'] as const;
+export type Virtualization = (typeof VIRTUALIZATIONS)[number];

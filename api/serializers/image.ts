@@ -1,4 +1,5 @@
 import type { ImageRow } from '../../db/repositories/images.js';
+import { VIRTUALIZATIONS } from '../../domain/catalog.js';
 import { z } from '../zod.js';
 
 export const ImageAttributes = z
@@ -27,5 +28,24 @@ export function serializeImage(row: ImageRow): z.infer<typeof ImageEnvelope> {
       min_disk_mb: row.min_disk_mb,
       created_at: row.created_at.toISOString(),
     },
+  };
+}
+
+/** What an administrator sees of an image: what a customer sees, and whether customers see it at all. */
+export const AdminImageEnvelope = z
+  .object({
+    object: z.literal('image'),
+    attributes: ImageAttributes.extend({
+      virtualization: z.enum(VIRTUALIZATIONS),
+      is_public: z.boolean().openapi({ description: 'Whether customers see and may order it.' }),
+    }),
+  })
+  .openapi('AdminImage');
+
+export function serializeAdminImage(row: ImageRow): z.infer<typeof AdminImageEnvelope> {
+  const { attributes } = serializeImage(row);
+  return {
+    object: 'image',
+    attributes: { ...attributes, virtualization: row.virtualization, is_public: row.is_public },
   };
 }

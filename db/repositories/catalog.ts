@@ -46,7 +46,7 @@ export async function findPlanByCode(db: Database, code: string) {
 export async function findPublicImageByCode(db: Database, code: string) {
   return db
     .selectFrom('images')
-    .select(['id', 'code', 'min_disk_mb'])
+    .select(['id', 'code', 'min_disk_mb', 'virtualization'])
     .where('code', '=', code)
     .where('is_public', '=', true)
     .executeTakeFirst();

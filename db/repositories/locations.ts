@@ -1,5 +1,57 @@
+import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { deleteUnlessHeld } from './delete-unless-held.js';
+
+const LOCATION_COLUMNS = ['id', 'code', 'name', 'created_at'] as const;
+
+export type LocationRow = NonNullable<Awaited<ReturnType<typeof findLocation>>>;
 
 export async function listLocations(db: Database) {
-  return db.selectFrom('locations').select(['id', 'code', 'name', 'created_at']).orderBy('code').execute();
+  return db.selectFrom('locations').select(LOCATION_COLUMNS).orderBy('code').execute();
+}
+
+export async function findLocation(db: Database, id: string) {
+  return db.selectFrom('locations').select(LOCATION_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertLocation(
+  db: Database,
+  fields: { code: string; name: string },
+): Promise<LocationRow> {
+  return db.insertInto('locations').values(fields).returning(LOCATION_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** The location renamed; undefined when there is no such location. */
+export async function renameLocation(
+  db: Database,
+  id: string,
+  name: string,
+): Promise<LocationRow | undefined> {
+  return db
+    .updateTable('locations')
+    .set({ name })
+    .where('id', '=', id)
+    .returning(LOCATION_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** What refers to a location and keeps it from being deleted. */
+export interface LocationHolders extends Record<string, number> {
+  readonly hypervisors: number;
+  readonly ip_pools: number;
+  readonly instances: number;
+}
+
+/**
+ * Deletes the location unless anything refers to it: hypervisors, IP pools, or instances (deleted
+ * ones too: their record says where they ran).
+ */
+export async function deleteLocationUnlessUsed(db: Database, id: string) {
+  return deleteUnlessHeld(db, 'locations', id, async (trx) => {
+    const { rows } = await sql<LocationHolders>`
+      select (select count(*)::int from hypervisors where location_id = ${id}) as hypervisors,
+             (select count(*)::int from ip_pools where location_id = ${id}) as ip_pools,
+             (select count(*)::int from instances where location_id = ${id}) as instances`.execute(trx);
+    return rows[0]!;
+  });
 }

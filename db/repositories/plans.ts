@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { HostRequirement } from '../../domain/instances/host-requirements.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { deleteUnlessHeld } from './delete-unless-held.js';
 
 const PLAN_COLUMNS = [
   'id',
@@ -59,6 +60,7 @@ export async function updatePlan(
   fields: Partial<Omit<PlanFields, 'code'>>,
 ): Promise<PlanRow | undefined> {
   const { host_requirements, ...sizes } = fields;
+  if (Object.keys(fields).length === 0) return findPlan(db, id);
   return db
     .updateTable('plans')
     .set({
@@ -71,33 +73,24 @@ export async function updatePlan(
 }
 
 /**
- * Deletes the plan unless an instance that is not deleted uses it: in one transaction, the plan's
- * row locked first. A create that inserted its instance first holds the row's key share, so the
- * delete waits and counts it; one that inserts after the lock waits, then fails on the foreign key
- * (services/instances/create.ts refuses it naming the plan). Deleted instances keep no reference to
- * it; their history is in the activity log.
+ * Deletes the plan unless an instance that is not deleted uses it (an order that races the delete is
+ * counted, or refused by services/instances/create.ts naming the plan). Deleted instances keep no
+ * reference to it; their history is in the activity log.
  */
-export async function deletePlanUnlessUsed(
-  db: Database,
-  id: string,
-): Promise<'deleted' | 'missing' | { instances: number }> {
-  return db.transaction().execute(async (trx) => {
-    const plan = await trx
-      .selectFrom('plans')
-      .select('id')
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!plan) return 'missing';
-    const { count } = await trx
-      .selectFrom('instances')
-      .select(sql<number>`count(*)::int`.as('count'))
-      .where('plan_id', '=', id)
-      .where('status', '<>', 'deleted')
-      .executeTakeFirstOrThrow();
-    if (count > 0) return { instances: count };
-    await trx.updateTable('instances').set({ plan_id: null }).where('plan_id', '=', id).execute();
-    await trx.deleteFrom('plans').where('id', '=', id).execute();
-    return 'deleted';
-  });
+export async function deletePlanUnlessUsed(db: Database, id: string) {
+  return deleteUnlessHeld(
+    db,
+    'plans',
+    id,
+    async (trx) => {
+      const { count } = await trx
+        .selectFrom('instances')
+        .select(sql<number>`count(*)::int`.as('count'))
+        .where('plan_id', '=', id)
+        .where('status', '<>', 'deleted')
+        .executeTakeFirstOrThrow();
+      return { instances: count };
+    },
+    (trx) => trx.updateTable('instances').set({ plan_id: null }).where('plan_id', '=', id).execute(),
+  );
 }

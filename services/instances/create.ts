@@ -46,6 +46,13 @@ export interface CreateOutcome<T> extends IdempotentAnswer<T> {
   readonly rateLimit?: RateLimitState;
 }
 
+/** The catalogue entries an order names, each with the error of one deleted while it was ordered. */
+const DELETED_MEANWHILE = [
+  ['plan', 'No such plan.'],
+  ['image', 'No such image.'],
+  ['location', 'No such location.'],
+] as const;
+
 /**
  * Creates an instance for a customer (DESIGN.md "Data flow of one request"): idempotency check,
  * rate limit, then in one transaction the placement on a hypervisor with free capacity, the
@@ -82,9 +89,10 @@ export async function createInstance<T>(
             return recorded;
           })
           .catch((error: unknown) => {
-            // The plan was deleted between its lookup and the insert (the delete held its row).
-            if (isForeignKeyViolation(error, 'instances_plan_id_fkey'))
-              throw new ApiError('SVC-REQ-400', { fields: [{ field: 'plan', detail: 'No such plan.' }] });
+            // A catalogue entry deleted between its lookup and the insert (the delete held its row).
+            for (const [field, detail] of DELETED_MEANWHILE)
+              if (isForeignKeyViolation(error, `instances_${field}_id_fkey`))
+                throw new ApiError('SVC-REQ-400', { fields: [{ field, detail }] });
             throw error;
           });
         await launch();
@@ -152,7 +160,7 @@ async function recordInstance(
     ...need,
     primary_ipv4: null,
     primary_ipv6: null,
-    virtualization: 'kvm',
+    virtualization: image.virtualization,
     boot_order: JSON.stringify(['disk', 'cdrom']),
     timezone: request.timezone,
     source_backup_id: request.source?.backupId ?? null,

@@ -1,4 +1,5 @@
 import { findImageOfInstance, findPublicImageByCode } from '../../db/repositories/catalog.js';
+import { holdImage } from '../../db/repositories/images.js';
 import {
   findInstanceOfUser,
   type Instance,
@@ -105,6 +106,9 @@ export async function rebuildInstance(
       correlationId: request.correlationId,
     },
     async (trx) => {
+      // Held until the commit, so the image's delete counts this rebuild or this rebuild finds it gone.
+      if (!(await holdImage(trx, image.id)))
+        throw new ApiError('SVC-REQ-400', { fields: [{ field: 'image', detail: 'No such image.' }] });
       if (request.sshKeyIds !== undefined) await setInstanceSshKeys(trx, instance.id, keys);
     },
   );

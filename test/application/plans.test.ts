@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPlan } from '../../db/repositories/plans.js';
+import { allPages } from '../support/http.js';
+import { expectFieldRefusals, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -23,16 +25,6 @@ const newPlan = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** Every page of a list, as `as` sees it. */
-async function everything(list: (page: number) => Promise<{ body: any }>) {
-  const all: any[] = [];
-  for (let page = 1; ; page++) {
-    const { body } = await list(page);
-    all.push(...body.data);
-    if (page >= body.meta.pagination.total_pages) return all;
-  }
-}
-
 describe('plans of the Application API', () => {
   it('are created, shown, listed, changed and deleted; customers see them to order by', async () => {
     const fields = newPlan({ host_requirements: ['hugepages', 'hugepages'] });
@@ -42,9 +34,9 @@ describe('plans of the Application API', () => {
     expect(plan).toMatchObject({ ...fields, host_requirements: ['hugepages'] });
 
     expect((await admin('GET', `/plans/${plan.uuid}`)).body.attributes).toEqual(plan);
-    const listed = await everything((page) => admin('GET', `/plans?per_page=100&page=${page}`));
+    const listed = await allPages((page) => admin('GET', `/plans?per_page=100&page=${page}`));
     expect(listed.map((p) => p.attributes.uuid)).toContain(plan.uuid);
-    const offered = await everything((page) => customer('GET', `/plans?per_page=100&page=${page}`));
+    const offered = await allPages((page) => customer('GET', `/plans?per_page=100&page=${page}`));
     const seen = offered.find((p) => p.attributes.code === fields.code);
     expect(seen.attributes).toEqual({
       uuid: plan.uuid,
@@ -81,13 +73,7 @@ describe('plans of the Application API', () => {
       [newPlan({ host_requirements: ['gpu'] }), 'host_requirements.0'],
       [newPlan({ is_public: true }), 'is_public'],
     ];
-    for (const [body, field] of cases) {
-      const refused = await admin('POST', '/plans', body);
-      expect(refused.status, JSON.stringify(body)).toBe(400);
-      expect(refused.body.errors.map((e: { source?: { field: string } }) => e.source?.field)).toContain(
-        field,
-      );
-    }
+    await expectFieldRefusals((body) => admin('POST', '/plans', body), cases);
     const { attributes: plan } = (await admin('POST', '/plans', newPlan())).body;
     const planBefore = await findPlan(t.db, plan.uuid);
     const badChange = await admin('PATCH', `/plans/${plan.uuid}`, { code: 'renamed', disk_mb: 0 });
@@ -120,7 +106,7 @@ describe('plans of the Application API', () => {
       admin('DELETE', `/plans/${plan.uuid}`),
       admin('DELETE', `/plans/${plan.uuid}`),
     ]);
-    expect(statuses.map((r) => r.status).sort()).toEqual([204, 404]);
+    expect(statusesOf(statuses)).toEqual([204, 404]);
     expect(await findPlan(t.db, plan.uuid)).toBeUndefined();
   });
 

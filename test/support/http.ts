@@ -35,3 +35,13 @@ export async function callWith(
   const isJson = res.headers.get('content-type')?.includes('json') && text !== '';
   return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
 }
+
+/** Every item of a paginated list, page by page (the run's database holds every test file's rows). */
+export async function allPages(list: (page: number) => Promise<Reply>): Promise<Body[]> {
+  const all: Body[] = [];
+  for (let page = 1; ; page++) {
+    const { body } = await list(page);
+    all.push(...body.data);
+    if (page >= body.meta.pagination.total_pages) return all;
+  }
+}

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { createPlan } from '../../../services/plans/catalogue.js';
+import { createPlan } from '../../../services/catalogue/plans.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';

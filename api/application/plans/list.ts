@@ -1,11 +1,14 @@
-import { planListRoute } from '../../plan-list-route.js';
+import { listPlans } from '../../../db/repositories/plans.js';
+import { catalogueListRoute } from '../../catalogue-list-route.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';
 
-export const { register } = planListRoute({
+export const { register } = catalogueListRoute({
+  path: '/plans',
   tag: 'Plans',
   summary: 'List plans',
   description: 'Every plan, by code.',
   listName: 'AdminPlanList',
   envelope: AdminPlanEnvelope,
+  list: listPlans,
   serialize: serializeAdminPlan,
 });

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { editPlan } from '../../../services/plans/catalogue.js';
+import { editPlan } from '../../../services/catalogue/plans.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';

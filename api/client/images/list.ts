@@ -1,28 +1,16 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listPublicImages } from '../../../db/repositories/images.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
+import { listImages } from '../../../db/repositories/images.js';
+import { catalogueListRoute } from '../../catalogue-list-route.js';
 import { ImageEnvelope, serializeImage } from '../../serializers/image.js';
 
-const ImageList = listEnvelope(ImageEnvelope, 'ImageList');
-
-const route = createRoute({
-  method: 'get',
+export const { register } = catalogueListRoute({
   path: '/images',
-  tags: ['Images'],
+  tag: 'Images',
   summary: 'List the images available to the caller',
   description:
-    'The public images, by name. Paginated with `page` (from 1) and `per_page` (1 to 100, default 25). ' +
-    '`min_disk_mb` is the smallest disk an instance of the image may have.',
-  request: { query: PageQuery },
-  responses: { 200: jsonContent(ImageList, 'A page of images.'), ...commonErrors },
+    'The public images, by name: `POST /` and rebuild take its `code` as `image`. `min_disk_mb` is the ' +
+    'smallest disk an instance of the image may have.',
+  listName: 'ImageList',
+  envelope: ImageEnvelope,
+  list: (db, page) => listImages(db, page, 'public'),
+  serialize: serializeImage,
 });
-
-export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const { page, per_page } = c.req.valid('query');
-    const request = { page, perPage: per_page };
-    const { rows, total } = await listPublicImages(c.get('deps').db, request);
-    return c.json(listBody(request, total, rows.map(serializeImage)), 200);
-  });
-}

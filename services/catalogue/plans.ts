@@ -8,6 +8,7 @@ import {
 } from '../../db/repositories/plans.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
+import { inUse } from './in-use.js';
 
 // An administrator's plans: what customers order by code. Each instance keeps the sizes it was
 // made with, so changing a plan changes only the instances made after.
@@ -43,8 +44,5 @@ export async function editPlan(
 export async function deletePlan(deps: Pick<ServiceDeps, 'db'>, planId: string): Promise<void> {
   const outcome = await deletePlanUnlessUsed(deps.db, planId);
   if (outcome === 'missing') throw notFound();
-  if (outcome !== 'deleted')
-    throw new ApiError('SVC-INUSE-409', {
-      detail: `The plan is used by ${outcome.instances} instance${outcome.instances === 1 ? '' : 's'}.`,
-    });
+  if (outcome !== 'deleted') throw inUse('plan', [[outcome.instances, 'instance']], 'is used by');
 }

@@ -1,0 +1,41 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { ServiceDeps } from '../../../services/context.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../../schemas.js';
+import type { CatalogueKind } from './show-route.js';
+
+/**
+ * `DELETE /<resources>/{<param>}`: 204, or 409 `SVC-INUSE-409` while something holds the entry
+ * (the service counts what, in the transaction that would delete it).
+ */
+export function catalogueDeleteRoute(
+  spec: CatalogueKind & {
+    readonly summary: string;
+    readonly description: string;
+    readonly held: string;
+    readonly remove: (deps: ServiceDeps, id: string) => Promise<void>;
+  },
+) {
+  const route = createRoute({
+    method: 'delete',
+    path: `/${spec.resources}/{${spec.param}}`,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: spec.description,
+    request: { params: uuidParam(spec.param) },
+    responses: {
+      204: { description: 'Deleted.' },
+      ...commonErrors,
+      ...notFoundResponse,
+      ...conflictResponse(`${spec.held} (SVC-INUSE-409).`),
+    },
+  });
+  return {
+    register(app: OpenAPIHono<AppEnv>): void {
+      app.openapi(route, async (c) => {
+        await spec.remove(c.get('deps'), (c.req.valid('param') as Record<string, string>)[spec.param]!);
+        return c.body(null, 204);
+      });
+    },
+  };
+}

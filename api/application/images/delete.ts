@@ -1,0 +1,14 @@
+import { deleteImage } from '../../../services/catalogue/images.js';
+import { catalogueDeleteRoute } from '../catalogue/delete-route.js';
+
+export const { register } = catalogueDeleteRoute({
+  resources: 'images',
+  param: 'image',
+  tag: 'Images',
+  summary: 'Delete an image',
+  description:
+    'Refused while an instance that is not deleted was made from it, or a running rebuild writes it ' +
+    '(`SVC-INUSE-409`, the detail counts each); nothing changes then. Deleted instances keep no reference to it.',
+  held: 'Instances or a running rebuild use the image',
+  remove: deleteImage,
+});

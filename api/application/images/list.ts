@@ -1,0 +1,14 @@
+import { listImages } from '../../../db/repositories/images.js';
+import { catalogueListRoute } from '../../catalogue-list-route.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../serializers/image.js';
+
+export const { register } = catalogueListRoute({
+  path: '/images',
+  tag: 'Images',
+  summary: 'List images',
+  description: 'Every image, public or not, by name.',
+  listName: 'AdminImageList',
+  envelope: AdminImageEnvelope,
+  list: (db, page) => listImages(db, page, 'all'),
+  serialize: serializeAdminImage,
+});

@@ -1,0 +1,3 @@
+import * as setHostRequirements from './host-requirements.js';
+
+export const instanceRoutes = [setHostRequirements];

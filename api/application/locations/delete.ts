@@ -1,0 +1,14 @@
+import { deleteLocation } from '../../../services/catalogue/locations.js';
+import { catalogueDeleteRoute } from '../catalogue/delete-route.js';
+
+export const { register } = catalogueDeleteRoute({
+  resources: 'locations',
+  param: 'location',
+  tag: 'Locations',
+  summary: 'Delete a location',
+  description:
+    'Refused while hypervisors, IP pools or instances (deleted ones too: their record says where they ran) ' +
+    'refer to it (`SVC-INUSE-409`, the detail counts each); nothing changes then.',
+  held: 'Hypervisors, IP pools or instances refer to the location',
+  remove: deleteLocation,
+});

@@ -1,0 +1,13 @@
+import { findLocation } from '../../../db/repositories/locations.js';
+import { LocationEnvelope, serializeLocation } from '../../serializers/location.js';
+import { catalogueShowRoute } from '../catalogue/show-route.js';
+
+export const { register } = catalogueShowRoute({
+  resources: 'locations',
+  param: 'location',
+  tag: 'Locations',
+  summary: 'Show a location',
+  envelope: LocationEnvelope,
+  find: findLocation,
+  serialize: serializeLocation,
+});

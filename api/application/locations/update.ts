@@ -1,0 +1,23 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { editLocation } from '../../../services/catalogue/locations.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { LocationEnvelope, serializeLocation } from '../../serializers/location.js';
+import { LocationUpdateFields } from './fields.js';
+
+const route = createRoute({
+  method: 'patch',
+  path: '/locations/{location}',
+  tags: ['Locations'],
+  summary: 'Rename a location',
+  description: 'The name changes; the code, which customers order by, stays.',
+  request: { params: uuidParam('location'), body: jsonBody(LocationUpdateFields) },
+  responses: { 200: jsonContent(LocationEnvelope, 'The location.'), ...commonErrors, ...notFoundResponse },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const row = await editLocation(c.get('deps'), c.req.valid('param').location, c.req.valid('json'));
+    return c.json(serializeLocation(row), 200);
+  });
+}
