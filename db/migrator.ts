@@ -9,6 +9,7 @@ import * as migrations from './migrations/20261122T0800_migrations.js';
 import * as backups from './migrations/20261122T0900_backups.js';
 import * as planHostRequirements from './migrations/20261125T0100_plan_host_requirements.js';
 import * as imageVirtualization from './migrations/20261125T0200_image_virtualization.js';
+import * as ipPoolRanges from './migrations/20261125T0300_ip_pool_ranges.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122T0900_backups': backups,
   '20261125T0100_plan_host_requirements': planHostRequirements,
   '20261125T0200_image_virtualization': imageVirtualization,
+  '20261125T0300_ip_pool_ranges': ipPoolRanges,
 };
 
 export interface MigrationOutcome {

@@ -5,6 +5,7 @@ import { createApiRouter, exceptUnder } from '../router.js';
 import { hypervisorRoutes } from './hypervisors/routes.js';
 import { imageRoutes } from './images/routes.js';
 import { instanceRoutes } from './instances/routes.js';
+import { ipPoolRoutes } from './ip-pools/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { planRoutes } from './plans/routes.js';
 
@@ -17,7 +18,14 @@ export function applicationApi() {
   app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], requireApplicationKey));
   app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], limitAuthenticatedBody));
   // One list per route group of SPEC.md §4, each in its folder.
-  for (const group of [locationRoutes, hypervisorRoutes, instanceRoutes, planRoutes, imageRoutes]) {
+  for (const group of [
+    locationRoutes,
+    hypervisorRoutes,
+    instanceRoutes,
+    planRoutes,
+    imageRoutes,
+    ipPoolRoutes,
+  ]) {
     for (const route of group) route.register(app);
   }
   return app;

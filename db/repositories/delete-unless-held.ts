@@ -2,14 +2,14 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 
 /**
- * Deletes a catalogue row unless something holds it, in one transaction with the row locked first:
+ * Deletes a row unless something holds it, in one transaction with the row locked first:
  * whatever refers to it meanwhile (an insert takes the row's key share for its foreign key) is
  * either counted or fails on that key once the delete commits. `holders` counts each kind of holder;
  * `release` drops the references that do not hold it (deleted instances') before the delete.
  */
 export async function deleteUnlessHeld<H extends Record<string, number>>(
   db: Database,
-  table: 'plans' | 'locations' | 'images',
+  table: 'plans' | 'locations' | 'images' | 'ip_pools',
   id: string,
   holders: (trx: Database) => Promise<H>,
   release: (trx: Database) => Promise<unknown> = async () => undefined,

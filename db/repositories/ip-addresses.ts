@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { GuestAddresses } from '../../domain/agent-tasks.js';
+import { POOL_SCAN_LIMIT } from '../../domain/networks/ip-pools.js';
 import type { Database } from '../database.js';
-
-/** The most host addresses looked at in one pool for a free one (a /16 of IPv4). */
-const SCAN_LIMIT = 65_534;
 
 /**
  * Takes the lowest free address of the location's pools of `family` for the instance, in the
@@ -32,8 +30,8 @@ export async function allocateAddress(
         from ip_pools p,
              generate_series(1::bigint, least(
                case when family(p.cidr) = 4 then power(2, 32 - masklen(p.cidr))::bigint - 2
-                    else ${SCAN_LIMIT} end,
-               ${SCAN_LIMIT})) g(n),
+                    else ${POOL_SCAN_LIMIT} end,
+               ${POOL_SCAN_LIMIT})) g(n),
              lateral (select set_masklen(network(p.cidr) + g.n, case when family(p.cidr) = 4 then 32 else 128 end)
                         as address) c
        where p.id = ${pool.id}
@@ -57,23 +55,6 @@ export async function allocateAddress(
     return address;
   }
   return undefined;
-}
-
-export async function insertIpPool(
-  db: Database,
-  pool: { locationId: string; name: string; family: 4 | 6; cidr: string; gateway: string | null },
-) {
-  return db
-    .insertInto('ip_pools')
-    .values({
-      location_id: pool.locationId,
-      name: pool.name,
-      family: pool.family,
-      cidr: pool.cidr,
-      gateway: pool.gateway,
-    })
-    .returning(['id', 'cidr'])
-    .executeTakeFirstOrThrow();
 }
 
 /**

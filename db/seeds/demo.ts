@@ -3,7 +3,7 @@ import type { Database } from '../database.js';
 import { upsertImage, upsertLocation, upsertPlan } from '../repositories/catalog.js';
 import { createCredential, findActiveCredential } from '../repositories/credentials.js';
 import { insertHypervisor } from '../repositories/hypervisors.js';
-import { insertIpPool } from '../repositories/ip-addresses.js';
+import { insertIpPool } from '../repositories/ip-pools.js';
 import { findUserByEmail, insertUser } from '../repositories/users.js';
 
 export const DEMO = {

@@ -8,7 +8,7 @@ import {
 } from '../../db/repositories/images.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
-import { inUse } from './in-use.js';
+import { inUse } from '../in-use.js';
 
 // An administrator's images: customers order and rebuild by code, and each hypervisor's agent finds
 // the image's files by that code. Instances keep the disk they were written with, so a change

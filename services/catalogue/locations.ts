@@ -7,7 +7,7 @@ import {
 } from '../../db/repositories/locations.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
-import { inUse } from './in-use.js';
+import { inUse } from '../in-use.js';
 
 // An administrator's locations: where hypervisors stand and customers order instances, by code.
 

@@ -8,7 +8,7 @@ import {
 } from '../../db/repositories/plans.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
-import { inUse } from './in-use.js';
+import { inUse } from '../in-use.js';
 
 // An administrator's plans: what customers order by code. Each instance keeps the sizes it was
 // made with, so changing a plan changes only the instances made after.

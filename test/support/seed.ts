@@ -4,7 +4,7 @@ import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/c
 import { createCredential } from '../../db/repositories/credentials.js';
 import { insertHypervisor } from '../../db/repositories/hypervisors.js';
 import { insertInstance } from '../../db/repositories/instances.js';
-import { insertIpPool } from '../../db/repositories/ip-addresses.js';
+import { insertIpPool } from '../../db/repositories/ip-pools.js';
 import { insertUser } from '../../db/repositories/users.js';
 import type { CredentialType } from '../../domain/credentials.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
@@ -40,9 +40,15 @@ export const seed = {
    * An IPv4 /24 pool (its .1 the gateway) that no other file of the run has: files share the run's
    * database, and two pools of one range in two locations would hand out one address twice.
    */
-  async uniqueIpv4Pool(db: Database, locationId: string) {
+  async uniqueIpv4Pool(db: Database, locationId: string): Promise<{ id: string; cidr: string }> {
     const [a, b] = randomBytes(2);
-    return this.ipPool(db, locationId, `10.${a}.${b}.0/24`, `10.${a}.${b}.1`);
+    try {
+      return await this.ipPool(db, locationId, `10.${a}.${b}.0/24`, `10.${a}.${b}.1`);
+    } catch (error) {
+      // Pools never overlap (ip_pools_no_overlap): a range another file drew is drawn again.
+      if ((error as { code?: unknown }).code === '23P01') return this.uniqueIpv4Pool(db, locationId);
+      throw error;
+    }
   },
   /** A location's address pool; `cidr` of the documentation ranges (RFC 5737 / 3849). */
   async ipPool(db: Database, locationId: string, cidr: string, gateway: string | null = null) {

@@ -5,10 +5,10 @@ import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
 import type { z } from '../../zod.js';
 
-/** The catalogue's kinds as their routes name them: `/plans/{plan}`, and so on. */
+/** The kinds of what an administrator keeps, as their routes name them: `/plans/{plan}`, and so on. */
 export interface CatalogueKind {
-  readonly resources: 'locations' | 'plans' | 'images';
-  readonly param: 'location' | 'plan' | 'image';
+  readonly resources: 'locations' | 'plans' | 'images' | 'ip-pools';
+  readonly param: 'location' | 'plan' | 'image' | 'pool';
   readonly tag: string;
 }
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
 
 /**
  * The refusal of a delete while something holds the resource, counting each kind of holder:

@@ -1,0 +1,8 @@
+import * as addresses from './addresses.js';
+import * as create from './create.js';
+import * as remove from './delete.js';
+import * as list from './list.js';
+import * as show from './show.js';
+import * as update from './update.js';
+
+export const ipPoolRoutes = [list, create, show, update, remove, addresses];

@@ -1,0 +1,13 @@
+import { findIpPool } from '../../../db/repositories/ip-pools.js';
+import { IpPoolEnvelope, serializeIpPool } from '../../serializers/ip-pool.js';
+import { catalogueShowRoute } from '../catalogue/show-route.js';
+
+export const { register } = catalogueShowRoute({
+  resources: 'ip-pools',
+  param: 'pool',
+  tag: 'IP pools',
+  summary: 'Show an IP pool',
+  envelope: IpPoolEnvelope,
+  find: findIpPool,
+  serialize: serializeIpPool,
+});
