@@ -40,4 +40,13 @@ export class CredentialCache {
     }
     return credential;
   }
+
+  /**
+   * Drops the cached lookups of the credentials `which` picks (a user disabled or demoted, a key
+   * revoked through this process), so its next requests read them afresh. Other processes keep
+   * theirs until their TTL ends.
+   */
+  forget(which: (credential: ActiveCredential) => boolean): void {
+    for (const [token, entry] of this.#entries) if (which(entry.credential)) this.#entries.delete(token);
+  }
 }

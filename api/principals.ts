@@ -29,7 +29,7 @@ export const customerActor = (c: Context<AppEnv>): Extract<Actor, { type: 'user'
 });
 
 /** The administrator behind the application key (Application and admin APIs). */
-export const adminActor = (c: Context<AppEnv>): Actor => ({
+export const adminActor = (c: Context<AppEnv>): Extract<Actor, { type: 'admin' }> => ({
   type: 'admin',
   userId: principalOfType(c, 'application').userId,
 });

@@ -10,6 +10,7 @@ import * as backups from './migrations/20261122T0900_backups.js';
 import * as planHostRequirements from './migrations/20261125T0100_plan_host_requirements.js';
 import * as imageVirtualization from './migrations/20261125T0200_image_virtualization.js';
 import * as ipPoolRanges from './migrations/20261125T0300_ip_pool_ranges.js';
+import * as userDisabled from './migrations/20261125T0400_user_disabled.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T0100_plan_host_requirements': planHostRequirements,
   '20261125T0200_image_virtualization': imageVirtualization,
   '20261125T0300_ip_pool_ranges': ipPoolRanges,
+  '20261125T0400_user_disabled': userDisabled,
 };
 
 export interface MigrationOutcome {

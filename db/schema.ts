@@ -22,6 +22,7 @@ export interface UsersTable {
   email: string;
   name: string;
   is_admin: Generated<boolean>;
+  disabled_at: NullableTimestamp;
   created_at: Timestamp;
 }
 

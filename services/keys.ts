@@ -1,4 +1,4 @@
-import { createCredential, revokeCredential } from '../db/repositories/credentials.js';
+import { createCredential, revokeCredential, revokeUserKey } from '../db/repositories/credentials.js';
 import { findUserByEmail } from '../db/repositories/users.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import type { ServiceDeps } from './context.js';
@@ -20,18 +20,37 @@ export interface IssuedKey {
  * (SVC-REQ-400 otherwise); a key already issued stops working if its user is later demoted.
  */
 export async function issueKey(deps: Pick<ServiceDeps, 'db'>, request: KeyRequest): Promise<IssuedKey> {
-  let userId: string | null = null;
-  if (request.type !== 'console_gateway') {
-    const user = await findUserByEmail(deps.db, request.userEmail);
-    if (!user) throw notFound();
-    if (request.type === 'application' && !user.is_admin) {
-      throw new ApiError('SVC-REQ-400', {
-        fields: [{ field: 'user', detail: 'Application keys are issued only to administrators.' }],
-      });
-    }
-    userId = user.id;
+  if (request.type === 'console_gateway') {
+    const issued = await createCredential(deps.db, {
+      type: request.type,
+      userId: null,
+      label: request.label,
+    });
+    return { id: issued.id, token: issued.token, hint: issued.hint };
   }
-  const issued = await createCredential(deps.db, { type: request.type, userId, label: request.label });
+  const user = await findUserByEmail(deps.db, request.userEmail);
+  if (!user) throw notFound();
+  return issueUserKey(deps, user, request);
+}
+
+/** Issues a client or application key to `user` (an application key only to an administrator). */
+export async function issueUserKey(
+  deps: Pick<ServiceDeps, 'db'>,
+  user: { id: string; is_admin: boolean },
+  request: { readonly type: 'client' | 'application'; readonly label: string | null },
+  /** The input that named what is refused: the CLI's user, the API's key type. */
+  field = 'user',
+): Promise<IssuedKey> {
+  if (request.type === 'application' && !user.is_admin) {
+    throw new ApiError('SVC-REQ-400', {
+      fields: [{ field, detail: 'Application keys are issued only to administrators.' }],
+    });
+  }
+  const issued = await createCredential(deps.db, {
+    type: request.type,
+    userId: user.id,
+    label: request.label,
+  });
   return { id: issued.id, token: issued.token, hint: issued.hint };
 }
 
@@ -44,4 +63,13 @@ export async function revokeKey(deps: Pick<ServiceDeps, 'db'>, request: { readon
   const revoked = await revokeCredential(deps.db, request.idOrHint);
   if (revoked.length === 0) throw notFound();
   return revoked;
+}
+
+/** Revokes one of the user's client or application keys; SVC-RES-404 when the user has no such live key. */
+export async function revokeKeyOfUser(
+  deps: Pick<ServiceDeps, 'db'>,
+  userId: string,
+  keyId: string,
+): Promise<void> {
+  if (!(await revokeUserKey(deps.db, userId, keyId))) throw notFound();
 }

@@ -8,6 +8,7 @@ import { instanceRoutes } from './instances/routes.js';
 import { ipPoolRoutes } from './ip-pools/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { planRoutes } from './plans/routes.js';
+import { userRoutes } from './users/routes.js';
 
 /**
  * The Application API (SPEC.md §4), mounted at /api/application/cloudsvc. The console gateway's
@@ -25,6 +26,7 @@ export function applicationApi() {
     planRoutes,
     imageRoutes,
     ipPoolRoutes,
+    userRoutes,
   ]) {
     for (const route of group) route.register(app);
   }

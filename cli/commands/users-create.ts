@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '../../domain/errors.js';
+import { USER_EMAIL } from '../../domain/users.js';
 import { createUser } from '../../services/users.js';
 import { type Command, UsageError } from '../command.js';
 
@@ -17,8 +18,7 @@ export const usersCreate: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email))
-      throw new UsageError('--email <email> is required');
+    if (!values.email || !USER_EMAIL.test(values.email)) throw new UsageError('--email <email> is required');
     let user: Awaited<ReturnType<typeof createUser>>;
     try {
       user = await createUser(

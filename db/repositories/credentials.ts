@@ -12,8 +12,9 @@ export interface ActiveCredential {
 }
 
 /**
- * The credential with this hash, if it is neither revoked nor expired. An application key is
- * live only while its user is an administrator: demoting the user ends the use of their keys.
+ * The credential with this hash, if it is neither revoked nor expired and its user (if it has one)
+ * is not disabled. An application key is live only while its user is an administrator: demoting
+ * the user ends the use of their keys.
  */
 // Every request of the Agent API reads its credential afresh (revocation takes effect at once), so
 // the lookup is compiled once rather than built for each request.
@@ -27,6 +28,7 @@ const activeCredentialByHash = precompiled((db, tokenHash: string) =>
     .where((eb) =>
       eb.or([eb('credentials.expires_at', 'is', null), eb('credentials.expires_at', '>', sql<Date>`now()`)]),
     )
+    .where('users.disabled_at', 'is', null)
     .where((eb) => eb.or([eb('credentials.type', '<>', 'application'), eb('users.is_admin', '=', true)])),
 );
 
@@ -159,4 +161,30 @@ export async function createCredential(
     hint: secret.hint,
   });
   return { id, token: secret.token, hint: secret.hint, createdAt };
+}
+
+/** A user's client and application keys, newest first, revoked ones too (never their hashes). */
+export async function listUserKeys(db: Database, userId: string) {
+  return db
+    .selectFrom('credentials')
+    .select(['id', 'type', 'label', 'hint', 'created_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .where('type', 'in', ['client', 'application'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes one of the user's keys; false when the user has no such live key. */
+export async function revokeUserKey(db: Database, userId: string, keyId: string): Promise<boolean> {
+  const row = await db
+    .updateTable('credentials')
+    .set({ revoked_at: sql`now()` })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('type', 'in', ['client', 'application'])
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -7,8 +7,8 @@ import type { z } from '../../zod.js';
 
 /** The kinds of what an administrator keeps, as their routes name them: `/plans/{plan}`, and so on. */
 export interface CatalogueKind {
-  readonly resources: 'locations' | 'plans' | 'images' | 'ip-pools';
-  readonly param: 'location' | 'plan' | 'image' | 'pool';
+  readonly resources: 'locations' | 'plans' | 'images' | 'ip-pools' | 'users';
+  readonly param: 'location' | 'plan' | 'image' | 'pool' | 'user';
   readonly tag: string;
 }
 
