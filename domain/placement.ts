@@ -3,6 +3,7 @@ import { fitsIn, type Resources } from './capacity.js';
 /** A hypervisor as placement sees it: its state, its size, and what active reservations hold. */
 export interface PlacementCandidate {
   readonly id: string;
+  readonly name: string;
   readonly status: string;
   readonly maintenance: boolean;
   readonly total: Resources;
@@ -13,13 +14,22 @@ export type PlacementVerdict =
   | { ok: true; hypervisorIds: string[] }
   | { ok: false; reasons: { offline: number; maintenance: number; capacity: number } };
 
-const free = (c: PlacementCandidate): Resources => ({
+/** Why a hypervisor takes an instance or not: the first rule it fails, in the order placement checks them. */
+export type CandidateVerdict = 'fits' | 'offline' | 'maintenance' | 'capacity';
+
+export const freeOf = (c: PlacementCandidate): Resources => ({
   cpu_cores: c.total.cpu_cores - c.reserved.cpu_cores,
   memory_mb: c.total.memory_mb - c.reserved.memory_mb,
   disk_mb: c.total.disk_mb - c.reserved.disk_mb,
 });
 
-export const fits = (c: PlacementCandidate, need: Resources): boolean => fitsIn(free(c), need);
+export const fits = (c: PlacementCandidate, need: Resources): boolean => fitsIn(freeOf(c), need);
+
+export function verdictOf(candidate: PlacementCandidate, need: Resources): CandidateVerdict {
+  if (candidate.status !== 'online') return 'offline';
+  if (candidate.maintenance) return 'maintenance';
+  return fits(candidate, need) ? 'fits' : 'capacity';
+}
 
 /**
  * Where an instance may go: hypervisors of its location that are online, not in maintenance, and
@@ -30,14 +40,22 @@ export function placementFor(candidates: readonly PlacementCandidate[], need: Re
   const reasons = { offline: 0, maintenance: 0, capacity: 0 };
   const fitting: PlacementCandidate[] = [];
   for (const candidate of candidates) {
-    if (candidate.status !== 'online') reasons.offline++;
-    else if (candidate.maintenance) reasons.maintenance++;
-    else if (!fits(candidate, need)) reasons.capacity++;
-    else fitting.push(candidate);
+    const verdict = verdictOf(candidate, need);
+    if (verdict === 'fits') fitting.push(candidate);
+    else reasons[verdict]++;
   }
   if (fitting.length === 0) return { ok: false, reasons };
-  fitting.sort((a, b) => free(b).memory_mb - free(a).memory_mb || a.id.localeCompare(b.id));
+  fitting.sort((a, b) => freeOf(b).memory_mb - freeOf(a).memory_mb || a.id.localeCompare(b.id));
   return { ok: true, hypervisorIds: fitting.map((c) => c.id) };
+}
+
+/** What a hypervisor lacks for `need`, one sentence per resource short. */
+export function shortfallOf(candidate: PlacementCandidate, need: Resources): string[] {
+  const free = freeOf(candidate);
+  const words = { cpu_cores: 'CPU cores', memory_mb: 'MB of memory', disk_mb: 'MB of disk' } as const;
+  return (Object.keys(words) as (keyof Resources)[])
+    .filter((k) => free[k] < need[k])
+    .map((k) => `needs ${need[k]} ${words[k]}, ${Math.max(0, free[k])} free`);
 }
 
 /** The customer-safe sentence for a placement that found nothing (no hypervisor names). */

@@ -8,6 +8,7 @@ import { instanceRoutes } from './instances/routes.js';
 import { ipPoolRoutes } from './ip-pools/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { planRoutes } from './plans/routes.js';
+import { schedulerRoutes } from './scheduler/routes.js';
 import { userRoutes } from './users/routes.js';
 
 /**
@@ -27,6 +28,7 @@ export function applicationApi() {
     imageRoutes,
     ipPoolRoutes,
     userRoutes,
+    schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);
   }

@@ -5,6 +5,7 @@ import type { Database } from '../database.js';
 
 interface CandidateRow {
   id: string;
+  name: string;
   status: string;
   maintenance: boolean;
   cpu_cores: number;
@@ -17,6 +18,7 @@ interface CandidateRow {
 
 const toCandidate = (row: CandidateRow): PlacementCandidate => ({
   id: row.id,
+  name: row.name,
   status: row.status,
   maintenance: row.maintenance,
   total: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
@@ -25,7 +27,7 @@ const toCandidate = (row: CandidateRow): PlacementCandidate => ({
 
 const candidates = (db: Database, where: ReturnType<typeof sql>, lock: boolean) =>
   sql<CandidateRow>`
-    select h.id, h.status, h.maintenance, h.cpu_cores, h.memory_mb, h.disk_mb,
+    select h.id, h.name, h.status, h.maintenance, h.cpu_cores, h.memory_mb, h.disk_mb,
            coalesce(r.cpu, 0)::int as reserved_cpu, coalesce(r.memory, 0)::int as reserved_memory,
            coalesce(r.disk, 0)::bigint::float8 as reserved_disk
       from hypervisors h

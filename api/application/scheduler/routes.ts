@@ -1,0 +1,3 @@
+import * as dryRun from './dry-run.js';
+
+export const schedulerRoutes = [dryRun];
