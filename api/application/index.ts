@@ -7,6 +7,7 @@ import { imageRoutes } from './images/routes.js';
 import { instanceRoutes } from './instances/routes.js';
 import { ipPoolRoutes } from './ip-pools/routes.js';
 import { locationRoutes } from './locations/routes.js';
+import { overviewRoutes } from './overview/routes.js';
 import { planRoutes } from './plans/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -21,6 +22,7 @@ export function applicationApi() {
   app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], limitAuthenticatedBody));
   // One list per route group of SPEC.md §4, each in its folder.
   for (const group of [
+    overviewRoutes,
     locationRoutes,
     hypervisorRoutes,
     instanceRoutes,
