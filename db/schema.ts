@@ -1,21 +1,26 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
-import type { AgentReportKind, AgentTaskStatus } from '../domain/agent-protocol.js';
 import type { BackupState, SnapshotState } from '../domain/backups.js';
 import type { Virtualization } from '../domain/catalog.js';
 import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
-import type { Finding, WarningCode } from '../domain/migrations/preflight.js';
-import type { MigrationMode, MigrationState, MigrationStrategy } from '../domain/migrations/states.js';
+import type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
+import type { BigIntColumn, Json, NullableJson, NullableTimestamp, Timestamp } from './schema/columns.js';
+import type {
+  MigrationEventsTable,
+  MigrationLeasesTable,
+  MigrationsTable,
+  TransferTokensTable,
+} from './schema/migrations.js';
 
-/** Column types as the `pg` driver returns them; kept by hand beside db/migrations/. */
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T> = ColumnType<T, string, string>;
-type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
-/** bigint columns come back as strings from pg (no precision lost). */
-type BigIntColumn = ColumnType<string, number | bigint | string, number | bigint | string>;
+export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
+export type {
+  MigrationEventsTable,
+  MigrationLeasesTable,
+  MigrationsTable,
+  TransferTokensTable,
+} from './schema/migrations.js';
 
 export interface UsersTable {
   id: Generated<string>;
@@ -220,14 +225,6 @@ export interface ReservationsTable {
   created_at: Timestamp;
 }
 
-export interface MigrationLeasesTable {
-  instance_id: string;
-  migration_id: string;
-  holder: string;
-  expires_at: Timestamp;
-  created_at: Timestamp;
-}
-
 export interface IdempotencyRecordsTable {
   user_id: string;
   key: string;
@@ -238,90 +235,11 @@ export interface IdempotencyRecordsTable {
   completed_at: NullableTimestamp;
 }
 
-export interface MigrationsTable {
-  id: string;
-  instance_id: string;
-  source_hypervisor_id: string;
-  target_hypervisor_id: string;
-  mode: MigrationMode;
-  strategy: MigrationStrategy;
-  state: Generated<MigrationState>;
-  operation_id: string;
-  workflow_id: string;
-  requested_by: string;
-  reason: string | null;
-  warnings: ColumnType<Finding<WarningCode>[], string | undefined, string>;
-  network_plan: Json<Record<string, unknown>>;
-  failed_step: string | null;
-  failure: NullableJson<Record<string, unknown>>;
-  recovery: NullableJson<Record<string, unknown>>;
-  retain_source_until: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  finished_at: NullableTimestamp;
-}
-
-export interface MigrationEventsTable {
-  id: Generated<string>;
-  migration_id: string;
-  state: MigrationState;
-  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
-  at: Timestamp;
-}
-
-export interface TransferTokensTable {
-  id: Generated<string>;
-  migration_id: string;
-  disk: string;
-  token_hash: string;
-  receiver_hypervisor_id: string;
-  endpoint_sealed: string | null;
-  expires_at: Timestamp;
-  redeemed_at: NullableTimestamp;
-  voided_at: NullableTimestamp;
-  created_at: Timestamp;
-}
-
 export interface InstanceSshKeysTable {
   instance_id: string;
   name: string;
   fingerprint: string;
   public_key: string;
-}
-
-export interface AgentTasksTable {
-  id: Generated<string>;
-  hypervisor_id: string;
-  type: string;
-  params: Json<Record<string, unknown>>;
-  status: Generated<AgentTaskStatus>;
-  task_token: Buffer;
-  workflow_id: string;
-  run_id: string;
-  activity_id: string;
-  attempt: number;
-  correlation_id: string | null;
-  leased_to: string | null;
-  leased_at: NullableTimestamp;
-  lease_expires_at: NullableTimestamp;
-  last_sequence: Generated<number>;
-  progress: NullableJson<Record<string, unknown>>;
-  result: NullableJson<Record<string, unknown>>;
-  error: NullableJson<Record<string, unknown>>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  started_at: NullableTimestamp;
-  finished_at: NullableTimestamp;
-}
-
-export interface AgentTaskReportsTable {
-  task_id: string;
-  sequence: number;
-  kind: AgentReportKind;
-  payload: Json<unknown>;
-  response: Json<unknown>;
-  created_at: Timestamp;
-  delivered_at: NullableTimestamp;
 }
 
 export interface InstanceOperationsTable {

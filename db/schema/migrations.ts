@@ -1,0 +1,58 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Finding, WarningCode } from '../../domain/migrations/preflight.js';
+import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
+import type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.js';
+
+// The tables of migrations: each move, its history, its lease and its transfer tokens.
+
+export interface MigrationLeasesTable {
+  instance_id: string;
+  migration_id: string;
+  holder: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface MigrationsTable {
+  id: string;
+  instance_id: string;
+  source_hypervisor_id: string;
+  target_hypervisor_id: string;
+  mode: MigrationMode;
+  strategy: MigrationStrategy;
+  state: Generated<MigrationState>;
+  operation_id: string;
+  workflow_id: string;
+  requested_by: string;
+  reason: string | null;
+  warnings: ColumnType<Finding<WarningCode>[], string | undefined, string>;
+  network_plan: Json<Record<string, unknown>>;
+  failed_step: string | null;
+  failure: NullableJson<Record<string, unknown>>;
+  recovery: NullableJson<Record<string, unknown>>;
+  retain_source_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface MigrationEventsTable {
+  id: Generated<string>;
+  migration_id: string;
+  state: MigrationState;
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  at: Timestamp;
+}
+
+export interface TransferTokensTable {
+  id: Generated<string>;
+  migration_id: string;
+  disk: string;
+  token_hash: string;
+  receiver_hypervisor_id: string;
+  endpoint_sealed: string | null;
+  expires_at: Timestamp;
+  redeemed_at: NullableTimestamp;
+  voided_at: NullableTimestamp;
+  created_at: Timestamp;
+}
