@@ -58,16 +58,12 @@ export async function schedulerDryRun(
   const candidates = await placementCandidates(deps.db, location.id);
   const placement = placementFor(candidates, need);
   const order = placement.ok ? placement.hypervisorIds : [];
+  const rankOf = new Map(order.map((id, i) => [id, i + 1]));
   const hypervisors = candidates
     .map((candidate) => {
       const verdict = verdictOf(candidate, need);
-      const rank = order.indexOf(candidate.id);
-      return {
-        candidate,
-        verdict,
-        reasons: reasonsFor(candidate, verdict, need),
-        rank: rank < 0 ? null : rank + 1,
-      };
+      const reasons = reasonsFor(candidate, verdict, need);
+      return { candidate, verdict, reasons, rank: rankOf.get(candidate.id) ?? null };
     })
     .sort(
       (a, b) =>

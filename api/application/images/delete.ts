@@ -1,7 +1,7 @@
 import { deleteImage } from '../../../services/catalogue/images.js';
-import { catalogueDeleteRoute } from '../catalogue/delete-route.js';
+import { deleteRoute } from '../delete-route.js';
 
-export const { register } = catalogueDeleteRoute({
+export const { register } = deleteRoute({
   resources: 'images',
   param: 'image',
   tag: 'Images',

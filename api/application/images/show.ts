@@ -1,8 +1,8 @@
 import { findImage } from '../../../db/repositories/images.js';
 import { AdminImageEnvelope, serializeAdminImage } from '../../serializers/image.js';
-import { catalogueShowRoute } from '../catalogue/show-route.js';
+import { showRoute } from '../show-route.js';
 
-export const { register } = catalogueShowRoute({
+export const { register } = showRoute({
   resources: 'images',
   param: 'image',
   tag: 'Images',

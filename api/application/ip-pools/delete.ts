@@ -1,7 +1,7 @@
 import { deletePool } from '../../../services/networks/ip-pools.js';
-import { catalogueDeleteRoute } from '../catalogue/delete-route.js';
+import { deleteRoute } from '../delete-route.js';
 
-export const { register } = catalogueDeleteRoute({
+export const { register } = deleteRoute({
   resources: 'ip-pools',
   param: 'pool',
   tag: 'IP pools',

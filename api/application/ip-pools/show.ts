@@ -1,8 +1,8 @@
 import { findIpPool } from '../../../db/repositories/ip-pools.js';
 import { IpPoolEnvelope, serializeIpPool } from '../../serializers/ip-pool.js';
-import { catalogueShowRoute } from '../catalogue/show-route.js';
+import { showRoute } from '../show-route.js';
 
-export const { register } = catalogueShowRoute({
+export const { register } = showRoute({
   resources: 'ip-pools',
   param: 'pool',
   tag: 'IP pools',

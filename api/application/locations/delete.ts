@@ -1,7 +1,7 @@
 import { deleteLocation } from '../../../services/catalogue/locations.js';
-import { catalogueDeleteRoute } from '../catalogue/delete-route.js';
+import { deleteRoute } from '../delete-route.js';
 
-export const { register } = catalogueDeleteRoute({
+export const { register } = deleteRoute({
   resources: 'locations',
   param: 'location',
   tag: 'Locations',

@@ -1,8 +1,8 @@
 import { findLocation } from '../../../db/repositories/locations.js';
 import { LocationEnvelope, serializeLocation } from '../../serializers/location.js';
-import { catalogueShowRoute } from '../catalogue/show-route.js';
+import { showRoute } from '../show-route.js';
 
-export const { register } = catalogueShowRoute({
+export const { register } = showRoute({
   resources: 'locations',
   param: 'location',
   tag: 'Locations',

@@ -1,7 +1,7 @@
 import { deletePlan } from '../../../services/catalogue/plans.js';
-import { catalogueDeleteRoute } from '../catalogue/delete-route.js';
+import { deleteRoute } from '../delete-route.js';
 
-export const { register } = catalogueDeleteRoute({
+export const { register } = deleteRoute({
   resources: 'plans',
   param: 'plan',
   tag: 'Plans',

@@ -1,8 +1,8 @@
 import { findPlan } from '../../../db/repositories/plans.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';
-import { catalogueShowRoute } from '../catalogue/show-route.js';
+import { showRoute } from '../show-route.js';
 
-export const { register } = catalogueShowRoute({
+export const { register } = showRoute({
   resources: 'plans',
   param: 'plan',
   tag: 'Plans',

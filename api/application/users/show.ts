@@ -1,8 +1,8 @@
 import { findUser } from '../../../db/repositories/users.js';
 import { serializeUser, UserEnvelope } from '../../serializers/user.js';
-import { catalogueShowRoute } from '../catalogue/show-route.js';
+import { showRoute } from '../show-route.js';
 
-export const { register } = catalogueShowRoute({
+export const { register } = showRoute({
   resources: 'users',
   param: 'user',
   tag: 'Users',

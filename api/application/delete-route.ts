@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { ServiceDeps } from '../../../services/context.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../../schemas.js';
-import type { CatalogueKind } from './show-route.js';
+import type { ServiceDeps } from '../../services/context.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../schemas.js';
+import type { ResourceKind } from './show-route.js';
 
 /**
- * `DELETE /<resources>/{<param>}`: 204, or 409 `SVC-INUSE-409` while something holds the entry
+ * `DELETE /<resources>/{<param>}`: 204, or 409 `SVC-INUSE-409` while something holds the resource
  * (the service counts what, in the transaction that would delete it).
  */
-export function catalogueDeleteRoute(
-  spec: CatalogueKind & {
+export function deleteRoute(
+  spec: ResourceKind & {
     readonly summary: string;
     readonly description: string;
     readonly held: string;

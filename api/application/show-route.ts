@@ -1,20 +1,20 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Database } from '../../../db/database.js';
-import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import type { z } from '../../zod.js';
+import type { Database } from '../../db/database.js';
+import { notFound } from '../../domain/errors.js';
+import type { AppEnv } from '../context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../schemas.js';
+import type { z } from '../zod.js';
 
 /** The kinds of what an administrator keeps, as their routes name them: `/plans/{plan}`, and so on. */
-export interface CatalogueKind {
+export interface ResourceKind {
   readonly resources: 'locations' | 'plans' | 'images' | 'ip-pools' | 'users';
   readonly param: 'location' | 'plan' | 'image' | 'pool' | 'user';
   readonly tag: string;
 }
 
-/** `GET /<resources>/{<param>}`: one catalogue entry as an administrator sees it. */
-export function catalogueShowRoute<Row, E extends z.ZodType>(
-  spec: CatalogueKind & {
+/** `GET /<resources>/{<param>}`: one resource as an administrator sees it. */
+export function showRoute<Row, E extends z.ZodType>(
+  spec: ResourceKind & {
     readonly summary: string;
     readonly envelope: E;
     readonly find: (db: Database, id: string) => Promise<Row | undefined>;
