@@ -81,6 +81,13 @@ describe('IP pools of the Application API', () => {
 
     const renamed = await admin('PATCH', `/ip-pools/${pool.uuid}`, { name: 'FRA1 v4' });
     expect(renamed.body.attributes).toMatchObject({ name: 'FRA1 v4', cidr: fields.cidr });
+    expect((await admin('PATCH', `/ip-pools/${pool.uuid}`, { name: 'FRA1 v4' })).body).toEqual(renamed.body);
+    // Two renames at once: both answer, and the pool holds one of the two names.
+    const renames = await Promise.all(
+      ['FRA1 a', 'FRA1 b'].map((name) => admin('PATCH', `/ip-pools/${pool.uuid}`, { name })),
+    );
+    expect(statusesOf(renames)).toEqual([200, 200]);
+    expect(['FRA1 a', 'FRA1 b']).toContain((await findIpPool(t.db, pool.uuid))?.name);
 
     await t.db.deleteFrom('ip_addresses').where('pool_id', '=', pool.uuid).execute();
     expect((await admin('DELETE', `/ip-pools/${pool.uuid}`)).status).toBe(204);

@@ -67,6 +67,17 @@ describe('users of the Application API', () => {
       }),
     ]);
     expect(JSON.stringify(listed)).not.toContain(key.body.attributes.token);
+
+    // Two issued at once: two keys, each its own and each working.
+    const both = await Promise.all([
+      admin('POST', `/users/${user.uuid}/keys`, { type: 'client' }),
+      admin('POST', `/users/${user.uuid}/keys`, { type: 'client' }),
+    ]);
+    expect(statusesOf(both)).toEqual([201, 201]);
+    const [first, second] = both.map((r) => r.body.attributes);
+    expect(first.uuid).not.toBe(second.uuid);
+    for (const issued of [first, second]) expect((await asCustomer(issued.token)).status).toBe(200);
+    expect((await admin('GET', `/users/${user.uuid}/keys`)).body.data).toHaveLength(3);
   });
 
   it('a disabled user’s keys are refused at once, and work again once enabled; the user stays', async () => {
