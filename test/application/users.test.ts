@@ -140,6 +140,7 @@ describe('users of the Application API', () => {
       [
         [newUser({ email: 'not-an-email' }), 'email'],
         [newUser({ email: 'a b@example.test' }), 'email'],
+        [newUser({ email: 'ada\u009b@example.test' }), 'email'],
         [newUser({ name: '' }), 'name'],
         [newUser({ is_admin: 'yes' }), 'is_admin'],
         [newUser({ password: 'x' }), 'password'],
@@ -164,6 +165,8 @@ describe('users of the Application API', () => {
     expect(await findUser(t.db, user.uuid)).toEqual(before);
     expect((await admin('GET', `/users/${user.uuid}/keys`)).body.data).toEqual([]);
     expect((await admin('PATCH', `/users/${randomUUID()}`, { name: 'x' })).status).toBe(404);
+    // A search holding a control character is refused, as every other text input.
+    expect((await admin('GET', '/users?email=%C2%9B31m')).status).toBe(400);
     expect((await admin('POST', `/users/${randomUUID()}/keys`, { type: 'client' })).status).toBe(404);
 
     const fields = newUser();
