@@ -44,6 +44,8 @@ export const workflowUnavailableResponse = {
 /** Why an operation on an instance may be refused while another holds it. */
 export const INSTANCE_BUSY =
   'another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING).';
+/** …and why a customer's operation on it may be refused besides. */
+export const INSTANCE_HELD = `${INSTANCE_BUSY.slice(0, -1)}; the provider suspended it (INSTANCE_SUSPENDED).`;
 /** Routes that take no credential accept only small bodies. */
 export const unauthenticatedBodyLimitResponse = {
   413: errorResponse('A request body larger than UNAUTHENTICATED_BODY_LIMIT_BYTES (SVC-REQ-413).'),

@@ -11,6 +11,7 @@ import * as planHostRequirements from './migrations/20261125T0100_plan_host_requ
 import * as imageVirtualization from './migrations/20261125T0200_image_virtualization.js';
 import * as ipPoolRanges from './migrations/20261125T0300_ip_pool_ranges.js';
 import * as userDisabled from './migrations/20261125T0400_user_disabled.js';
+import * as instanceSuspension from './migrations/20261125T0500_instance_suspension.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T0200_image_virtualization': imageVirtualization,
   '20261125T0300_ip_pool_ranges': ipPoolRanges,
   '20261125T0400_user_disabled': userDisabled,
+  '20261125T0500_instance_suspension': instanceSuspension,
 };
 
 export interface MigrationOutcome {

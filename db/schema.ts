@@ -127,6 +127,8 @@ export interface InstancesTable {
   timezone: Generated<string>;
   /** Set on an instance restored from a backup as a new instance. */
   source_backup_id: string | null;
+  /** Set by an administrator: the customer begins no operation while it is. */
+  suspended_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;

@@ -8,3 +8,6 @@ export const actorName = (actor: Actor): string =>
   actor.type === 'system' ? `system:${actor.name}` : `${actor.type}:${actor.userId}`;
 
 export const actorUserId = (actor: Actor): string | null => (actor.type === 'system' ? null : actor.userId);
+
+/** A person asking through an API: a customer for their own resources, an administrator for any. */
+export type Asker = Extract<Actor, { type: 'user' | 'admin' }>;

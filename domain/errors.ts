@@ -59,6 +59,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     detail: 'The instance is being migrated; try again once the migration ends.',
   },
+  INSTANCE_SUSPENDED: {
+    status: 409,
+    detail: 'The instance is suspended by the provider; contact them to lift the suspension.',
+  },
   'SVC-HV-409': { status: 409, detail: 'The hypervisor is not accepting work.' },
   'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
   'SVC-REPORT-409': {

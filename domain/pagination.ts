@@ -28,3 +28,34 @@ export function pagination(request: PageRequest, total: number, count: number): 
 export function offsetOf(request: PageRequest): number {
   return (request.page - 1) * request.perPage;
 }
+
+/**
+ * Where a keyset page starts: after the row with this creation time (microseconds since the
+ * epoch, exact, as text) and this id. Lists of tables that grow without bound read on from one,
+ * at the same cost however deep, and stay stable while rows are added.
+ */
+export interface Cursor {
+  readonly micros: string;
+  readonly id: string;
+}
+
+export interface CursorRequest {
+  readonly perPage: number;
+  readonly cursor: Cursor;
+}
+
+/** A page by number, or the page after a cursor. */
+export type ListRequest = PageRequest | CursorRequest;
+
+export const isCursorRequest = (request: ListRequest): request is CursorRequest => 'cursor' in request;
+
+const CURSOR_TEXT = /^(-?\d{1,19})~([0-9a-f-]{36}|\d{1,19})$/;
+
+/** Opaque to callers: they pass back what a list gave them. */
+export const encodeCursor = (cursor: Cursor): string =>
+  Buffer.from(`${cursor.micros}~${cursor.id}`).toString('base64url');
+
+export function decodeCursor(text: string): Cursor | undefined {
+  const match = CURSOR_TEXT.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  return match ? { micros: match[1]!, id: match[2]! } : undefined;
+}

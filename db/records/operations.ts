@@ -18,12 +18,13 @@ import {
 export async function recordOperation(
   trx: Database,
   actor: Actor,
-  start: Omit<OperationStart, 'actor'>,
+  start: Omit<OperationStart, 'actor' | 'byCustomer'>,
 ): Promise<Extract<BeginResult, { begun: true }>> {
-  const result = await beginOperation(trx, { ...start, actor: actorName(actor) });
+  const byCustomer = actor.type === 'user';
+  const result = await beginOperation(trx, { ...start, actor: actorName(actor), byCustomer });
   if (!result.begun) {
     if (!result.facts) throw notFound();
-    const verdict = mayBegin(start.kind, result.facts);
+    const verdict = mayBegin(start.kind, result.facts, byCustomer ? 'customer' : 'operator');
     throw verdict.ok ? new ApiError('SVC-OP-409') : new ApiError(verdict.code, { detail: verdict.detail });
   }
   await recordActivity(trx, {

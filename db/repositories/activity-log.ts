@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 export interface ActivityEntry {
   readonly instanceId?: string | null;
@@ -36,17 +37,32 @@ export async function listActivityOfInstance(db: Database, instanceId: string, l
     .execute();
 }
 
-export async function listActivityPageOfInstance(db: Database, instanceId: string, page: PageRequest) {
+const ACTIVITY_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'bigint' };
+
+/** Newest first, by keyset (db/keyset.ts). */
+export async function listActivityPageOfInstance(db: Database, instanceId: string, request: ListRequest) {
   const base = db.selectFrom('activity_log').where('instance_id', '=', instanceId);
-  const [rows, total] = await Promise.all([
-    base
-      .select(['id', 'actor', 'event', 'detail', 'correlation_id', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  return readKeysetPage(
+    ACTIVITY_ORDER,
+    request,
+    (window) => {
+      let rows = base.select([
+        'id',
+        'actor',
+        'event',
+        'detail',
+        'correlation_id',
+        'created_at',
+        cursorMicros(ACTIVITY_ORDER),
+      ]);
+      if (window.after) rows = rows.where(window.after);
+      return rows
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute();
+    },
+    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
+  );
 }

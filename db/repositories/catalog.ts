@@ -43,13 +43,14 @@ export async function findPlanByCode(db: Database, code: string) {
     .executeTakeFirst();
 }
 
-export async function findPublicImageByCode(db: Database, code: string) {
-  return db
+/** An image by code: a customer orders from the public ones, an administrator from all. */
+export async function findImageByCode(db: Database, code: string, which: 'public' | 'all') {
+  let query = db
     .selectFrom('images')
     .select(['id', 'code', 'min_disk_mb', 'virtualization'])
-    .where('code', '=', code)
-    .where('is_public', '=', true)
-    .executeTakeFirst();
+    .where('code', '=', code);
+  if (which === 'public') query = query.where('is_public', '=', true);
+  return query.executeTakeFirst();
 }
 
 /** The image an instance was made (or last rebuilt) from. */

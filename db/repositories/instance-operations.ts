@@ -5,8 +5,9 @@ import {
   type OperationState,
 } from '../../domain/instances/operations.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
-import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 export interface OperationStart {
   readonly operationId: string;
@@ -16,6 +17,8 @@ export interface OperationStart {
   readonly workflowType: string;
   readonly workflowInput: unknown;
   readonly actor: string;
+  /** A customer asked: a suspended instance refuses it (an administrator's or the system's runs). */
+  readonly byCustomer: boolean;
   readonly correlationId: string | null;
 }
 
@@ -32,6 +35,7 @@ export type BeginResult =
         status: InstanceStatus;
         runningOperation: InstanceOperation | null;
         migrating: boolean;
+        suspended: boolean;
       };
     };
 
@@ -48,6 +52,7 @@ interface BeginRow {
   running_workflow_id: string | null;
   running_from: InstanceStatus | null;
   migrating: boolean;
+  suspended: boolean;
   begun: boolean;
 }
 
@@ -56,7 +61,7 @@ interface BeginRow {
  * one statement, the instance must be in one of the operation's start statuses, have no running
  * operation or only one it preempts, and hold no migration lease; then the operation row is
  * written, the instance moves to the running status and points at it, and a preempted operation
- * is closed. Runs inside a transaction: the instance row is locked by a statement of its own
+ * is closed; a customer's operation also needs the instance not suspended. Runs inside a transaction: the instance row is locked by a statement of its own
  * first, so that when two requests race, the loser's compare-and-set reads (with a fresh
  * snapshot) the operation the winner committed, not a half-updated row.
  */
@@ -68,7 +73,7 @@ export async function beginOperation(trx: Database, start: OperationStart): Prom
   const preempts = rule.preempts.length > 0 ? rule.preempts : [''];
   const result = await sql<BeginRow>`
     with current as (
-      select i.id, i.status, i.operation_id,
+      select i.id, i.status, i.operation_id, i.suspended_at is not null as suspended,
              o.kind as running_kind, o.workflow_id as running_workflow_id, o.from_status as running_from,
              exists (
                select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now()
@@ -83,6 +88,7 @@ export async function beginOperation(trx: Database, start: OperationStart): Prom
        where status = any(${[...rule.from]}::text[])
          and (operation_id is null or running_kind = any(${[...preempts]}::text[]))
          and not migrating
+         and not (suspended and ${start.byCustomer})
     ),
     operation as (
       insert into instance_operations
@@ -108,7 +114,7 @@ export async function beginOperation(trx: Database, start: OperationStart): Prom
     )
     select current.status, current.running_kind, current.operation_id as running_id,
            current.running_workflow_id, coalesce(current.running_from, current.status) as running_from,
-           current.migrating, exists (select 1 from moved) as begun
+           current.migrating, current.suspended, exists (select 1 from moved) as begun
       from current`.execute(db);
 
   const row = result.rows[0];
@@ -116,7 +122,12 @@ export async function beginOperation(trx: Database, start: OperationStart): Prom
   if (!row.begun) {
     return {
       begun: false,
-      facts: { status: row.status, runningOperation: row.running_kind, migrating: row.migrating },
+      facts: {
+        status: row.status,
+        runningOperation: row.running_kind,
+        migrating: row.migrating,
+        suspended: row.suspended,
+      },
     };
   }
   return {
@@ -244,19 +255,35 @@ export async function listOperationsOfInstance(db: Database, instanceId: string,
     .execute();
 }
 
-export async function listOperationsPageOfInstance(db: Database, instanceId: string, page: PageRequest) {
+const OPERATION_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'uuid' };
+
+/** Newest first, by keyset (db/keyset.ts). */
+export async function listOperationsPageOfInstance(db: Database, instanceId: string, request: ListRequest) {
   const base = db.selectFrom('instance_operations').where('instance_id', '=', instanceId);
-  const [rows, total] = await Promise.all([
-    base
-      .select(['id', 'kind', 'state', 'outcome', 'correlation_id', 'created_at', 'finished_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  return readKeysetPage(
+    OPERATION_ORDER,
+    request,
+    (window) => {
+      let rows = base.select([
+        'id',
+        'kind',
+        'state',
+        'outcome',
+        'correlation_id',
+        'created_at',
+        'finished_at',
+        cursorMicros(OPERATION_ORDER),
+      ]);
+      if (window.after) rows = rows.where(window.after);
+      return rows
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute();
+    },
+    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
+  );
 }
 
 /** What a customer may see of an instance's health: its host's reachability, its operations. */

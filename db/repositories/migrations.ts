@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Finding, WarningCode } from '../../domain/migrations/preflight.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
-import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 export interface NewMigration {
   readonly id: string;
@@ -167,7 +168,10 @@ export interface MigrationFilters {
 }
 
 /** A page of whole migration records, newest first, in four queries whatever the page's size. */
-export async function listMigrations(db: Database, filters: MigrationFilters, page: PageRequest) {
+const MIGRATION_ORDER: KeysetOrder = { at: 'm.created_at', id: 'm.id', idType: 'uuid' };
+
+/** Newest first, by keyset (db/keyset.ts); the filters combine. */
+export async function listMigrations(db: Database, filters: MigrationFilters, request: ListRequest) {
   let base = db.selectFrom('migrations as m');
   if (filters.state) base = base.where('m.state', '=', filters.state);
   if (filters.instanceId) base = base.where('m.instance_id', '=', filters.instanceId);
@@ -177,17 +181,22 @@ export async function listMigrations(db: Database, filters: MigrationFilters, pa
       eb.or([eb('m.source_hypervisor_id', '=', id), eb('m.target_hypervisor_id', '=', id)]),
     );
   }
-  const [rows, total] = await Promise.all([
-    base
-      .select('m.id')
-      .orderBy('m.created_at', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  const ids = rows.map((r) => r.id);
+  const page = await readKeysetPage(
+    MIGRATION_ORDER,
+    request,
+    (window) => {
+      let rows = base.select(['m.id', cursorMicros(MIGRATION_ORDER)]);
+      if (window.after) rows = rows.where(window.after);
+      return rows
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute();
+    },
+    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
+  );
+  const ids = page.rows.map((r) => r.id);
   const [found, histories] = await Promise.all([
     ids.length === 0 ? [] : migrationRecords(db).where('m.id', 'in', ids).execute(),
     historiesOf(db, ids),
@@ -198,7 +207,7 @@ export async function listMigrations(db: Database, filters: MigrationFilters, pa
     const row = byId.get(id);
     return row ? [{ ...row, history: histories.get(id) ?? [] }] : [];
   });
-  return { records, total: Number(total.total) };
+  return { records, total: page.total, next: page.next };
 }
 
 /** Migration health for operators: counts by state, stuck runs, expired leases. */

@@ -176,11 +176,26 @@ export interface RefusalFacts {
   readonly status: string;
   readonly runningOperation: InstanceOperation | null;
   readonly migrating: boolean;
+  readonly suspended: boolean;
 }
 
-/** Why `operation` may not begin, in the order a caller can act on it; ok when it may. */
-export function mayBegin(operation: InstanceOperation, facts: RefusalFacts): Verdict {
+/**
+ * Why `operation` may not begin, in the order a caller can act on it; ok when it may. A
+ * suspension holds the customer only: an administrator's or the system's operations run.
+ */
+export function mayBegin(
+  operation: InstanceOperation,
+  facts: RefusalFacts,
+  asker: 'customer' | 'operator',
+): Verdict {
   const rule = OPERATION_RULES[operation];
+  if (facts.suspended && asker === 'customer') {
+    return {
+      ok: false,
+      code: 'INSTANCE_SUSPENDED',
+      detail: 'The instance is suspended by the provider; contact them to lift the suspension.',
+    };
+  }
   if (facts.migrating) {
     return {
       ok: false,

@@ -248,6 +248,7 @@ export async function restoreBackupAsNew<T>(
     deps,
     actor,
     {
+      ownerId: actor.userId,
       name: request.name ?? request.hostname,
       hostname: request.hostname,
       plan,

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
-import { findLocationByCode, findPlanByCode, findPublicImageByCode } from '../../db/repositories/catalog.js';
+import { findImageByCode, findLocationByCode, findPlanByCode } from '../../db/repositories/catalog.js';
 import {
   findInstance,
   type Instance,
@@ -9,7 +9,8 @@ import {
   setInstanceSshKeys,
 } from '../../db/repositories/instances.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
-import type { Actor } from '../../domain/actors.js';
+import { findUser } from '../../db/repositories/users.js';
+import type { Asker } from '../../domain/actors.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
@@ -20,6 +21,8 @@ import { holdResources, place } from './placement.js';
 import { planProvisioning } from './provision.js';
 
 export interface CreateInstanceRequest {
+  /** The user the instance is for: the customer asking, or the one an administrator names. */
+  readonly ownerId: string;
   readonly name: string;
   readonly hostname: string;
   readonly plan: string;
@@ -54,16 +57,17 @@ const DELETED_MEANWHILE = [
 ] as const;
 
 /**
- * Creates an instance for a customer (DESIGN.md "Data flow of one request"): idempotency check,
+ * Creates an instance, for the customer asking or by an administrator for a user (DESIGN.md "Data flow of one request"): idempotency check,
  * rate limit, then in one transaction the placement on a hypervisor with free capacity, the
  * reservation, the addresses, the instance row, its SSH keys and sealed password, the
  * provisioning operation and the stored answer; after the commit, the workflow start. The answer
  * is stored under the Idempotency-Key in the same transaction, so a start lost to a crash is
- * made by the reconciler rather than refused: the creation was promised.
+ * made by the reconciler rather than refused: the creation was promised. The Idempotency-Key
+ * and the rate limit are the asker's; an administrator may order a private image.
  */
 export async function createInstance<T>(
   deps: ServiceDeps,
-  actor: Extract<Actor, { type: 'user' }>,
+  actor: Asker,
   request: CreateInstanceRequest,
   context: CreateContext,
   answer: (instance: Instance) => T,
@@ -77,7 +81,7 @@ export async function createInstance<T>(
       async (remember) => {
         // What the request names is checked first, reading only: a request refused here counts
         // against no limit and changes nothing.
-        const named = await resolveRequest(deps, actor.userId, request);
+        const named = await resolveRequest(deps, actor, request);
         await countCreation(deps, actor.userId, (state) => {
           rateLimit = state;
         });
@@ -108,12 +112,19 @@ export async function createInstance<T>(
 type Named = Awaited<ReturnType<typeof resolveRequest>>;
 
 /** The plan, image, location and SSH keys the request names, or 400 with each field that names nothing. */
-async function resolveRequest(deps: ServiceDeps, userId: string, request: CreateInstanceRequest) {
-  const [plan, image, location] = await Promise.all([
+async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateInstanceRequest) {
+  if (actor.type === 'user' && request.ownerId !== actor.userId)
+    throw new Error('a customer creates instances for themselves only');
+  const [plan, image, location, owner] = await Promise.all([
     findPlanByCode(deps.db, request.plan),
-    findPublicImageByCode(deps.db, request.image),
+    findImageByCode(deps.db, request.image, actor.type === 'admin' ? 'all' : 'public'),
     findLocationByCode(deps.db, request.location),
+    findUser(deps.db, request.ownerId),
   ]);
+  if (!owner || owner.disabled_at)
+    throw new ApiError('SVC-REQ-400', {
+      fields: [{ field: 'user', detail: owner ? 'The user is disabled.' : 'No such user.' }],
+    });
   const unknown = [
     plan ? undefined : { field: 'plan', detail: 'No such plan.' },
     image ? undefined : { field: 'image', detail: 'No such image.' },
@@ -127,7 +138,7 @@ async function resolveRequest(deps: ServiceDeps, userId: string, request: Create
   if (request.source && plan.disk_mb < request.source.minDiskMb)
     throw tooSmall('plan', request.source.minDiskMb, 'The backup');
   if (plan.disk_mb < image.min_disk_mb) throw tooSmall('image', image.min_disk_mb, 'The image');
-  const keys = await findSshKeysOfUser(deps.db, userId, request.sshKeyIds);
+  const keys = await findSshKeysOfUser(deps.db, request.ownerId, request.sshKeyIds);
   if (keys.length !== new Set(request.sshKeyIds).size)
     throw new ApiError('SVC-REQ-400', { fields: [{ field: 'ssh_keys', detail: 'No such SSH key.' }] });
   return { plan, image, location, keys };
@@ -141,7 +152,7 @@ async function resolveRequest(deps: ServiceDeps, userId: string, request: Create
 async function recordInstance(
   deps: ServiceDeps,
   trx: Database,
-  actor: Extract<Actor, { type: 'user' }>,
+  actor: Asker,
   request: CreateInstanceRequest,
   context: CreateContext,
   { plan, image, location, keys }: Named,
@@ -149,7 +160,7 @@ async function recordInstance(
   const need: Resources = { cpu_cores: plan.cpu_cores, memory_mb: plan.memory_mb, disk_mb: plan.disk_mb };
   const hypervisorId = await place(trx, location, need);
   const row = await insertInstance(trx, {
-    user_id: actor.userId,
+    user_id: request.ownerId,
     location_id: location.id,
     hypervisor_id: hypervisorId,
     plan_id: plan.id,
@@ -168,7 +179,7 @@ async function recordInstance(
   });
   const addresses = await holdResources(
     trx,
-    { id: row.id, userId: actor.userId, hypervisorId, location },
+    { id: row.id, userId: request.ownerId, hypervisorId, location },
     need,
   );
   await setInstanceSshKeys(trx, row.id, keys);

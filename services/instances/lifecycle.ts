@@ -1,39 +1,29 @@
-import { findImageOfInstance, findPublicImageByCode } from '../../db/repositories/catalog.js';
+import { findImageByCode, findImageOfInstance } from '../../db/repositories/catalog.js';
 import { holdImage } from '../../db/repositories/images.js';
-import {
-  findInstanceOfUser,
-  type Instance,
-  listInstanceSshKeys,
-  setInstanceSshKeys,
-} from '../../db/repositories/instances.js';
+import { type Instance, listInstanceSshKeys, setInstanceSshKeys } from '../../db/repositories/instances.js';
 import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
 import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
-import type { Actor } from '../../domain/actors.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import type { Actor, Asker } from '../../domain/actors.js';
+import { ApiError } from '../../domain/errors.js';
 import { endBackupSchedules } from '../backups/schedules.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';
 import { sealedNewPassword } from './passwords.js';
+import { instanceInReach } from './reach.js';
 
 type Customer = Extract<Actor, { type: 'user' }>;
 
-async function ownInstance(deps: ServiceDeps, actor: Customer, instanceId: string): Promise<Instance> {
-  const instance = await findInstanceOfUser(deps.db, actor.userId, instanceId);
-  if (!instance) throw notFound();
-  return instance;
-}
-
 /**
- * Deletes an instance: its backup schedules end, the hypervisor removes it, then its capacity and
+ * Deletes an instance (a customer's own, or any for an administrator): its backup schedules end, the hypervisor removes it, then its capacity and
  * addresses are released and it is marked deleted. An instance never placed (or whose provisioning failed and was rolled
  * back) has nothing on a hypervisor; the workflow skips that step.
  */
 export async function deleteInstance(
   deps: ServiceDeps,
-  actor: Customer,
+  actor: Asker,
   request: { instanceId: string; correlationId: string | null },
 ): Promise<Instance> {
-  const instance = await ownInstance(deps, actor, request.instanceId);
+  const instance = await instanceInReach(deps, actor, request.instanceId);
   const begun = await beginInstanceOperation(deps, actor, {
     instanceId: instance.id,
     hypervisorId: instance.hypervisor_id ?? '',
@@ -62,13 +52,13 @@ export async function rebuildInstance(
     correlationId: string | null;
   },
 ): Promise<Instance> {
-  const instance = await ownInstance(deps, actor, request.instanceId);
+  const instance = await instanceInReach(deps, actor, request.instanceId);
   const hypervisorId = instance.hypervisor_id;
   if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
   const image =
     request.image === undefined
       ? await findImageOfInstance(deps.db, instance.id)
-      : await findPublicImageByCode(deps.db, request.image);
+      : await findImageByCode(deps.db, request.image, 'public');
   if (!image) throw new ApiError('SVC-REQ-400', { fields: [{ field: 'image', detail: 'No such image.' }] });
   const keys =
     request.sshKeyIds === undefined
@@ -124,7 +114,7 @@ export async function regeneratePassword(
   actor: Customer,
   request: { instanceId: string; correlationId: string | null },
 ): Promise<Instance> {
-  const instance = await ownInstance(deps, actor, request.instanceId);
+  const instance = await instanceInReach(deps, actor, request.instanceId);
   const hypervisorId = instance.hypervisor_id;
   if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
   const sealedPassword = sealedNewPassword(deps);

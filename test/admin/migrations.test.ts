@@ -314,6 +314,13 @@ describe('GET /migrations', () => {
     const page = await call('GET', `/migrations?instance=${instance.id}&per_page=1&page=2`);
     expect(page.body.data.map((m: Body) => m.attributes.uuid)).toEqual([cancelled.uuid]);
     expect(page.body.meta.pagination).toMatchObject({ total: 2, count: 1, current_page: 2, total_pages: 2 });
+    const firstOfTwo = await call('GET', `/migrations?instance=${instance.id}&per_page=1`);
+    const after = await call(
+      'GET',
+      `/migrations?instance=${instance.id}&per_page=1&cursor=${firstOfTwo.body.meta.cursor.next}`,
+    );
+    expect(after.body.data.map((m: Body) => m.attributes.uuid)).toEqual([cancelled.uuid]);
+    expect(after.body.meta).toEqual({ cursor: { next: null } });
     const none = await call('GET', `/migrations?hypervisor=${randomUUID()}`);
     expect(none.body.data).toEqual([]);
 

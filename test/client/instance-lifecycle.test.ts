@@ -401,6 +401,20 @@ describe('activity, tasks and diagnostics', () => {
       ['provision', 'succeeded'],
     ]);
     expect(tasks.meta.pagination.total).toBe(2);
+    // Read on by cursor: the same rows as the numbered pages, one at a time.
+    const first = (await api('GET', `/${id}/activity?per_page=1`)).body;
+    const byCursor = [...first.data];
+    for (let next = first.meta.cursor.next; next; ) {
+      const page = (await api('GET', `/${id}/activity?per_page=1&cursor=${next}`)).body;
+      byCursor.push(...page.data);
+      next = page.meta.cursor.next;
+    }
+    expect(byCursor).toEqual(activity.data);
+    const firstTask = (await api('GET', `/${id}/tasks?per_page=1`)).body;
+    const secondTask = (await api('GET', `/${id}/tasks?per_page=1&cursor=${firstTask.meta.cursor.next}`))
+      .body;
+    expect(secondTask.data).toEqual([tasks.data[1]]);
+    expect(secondTask.meta).toEqual({ cursor: { next: null } });
 
     const diagnostics = (await api('GET', `/${id}/diagnostics`)).body.attributes;
     expect(diagnostics).toMatchObject({

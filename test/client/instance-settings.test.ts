@@ -57,6 +57,7 @@ async function startOperation(instanceId: string) {
       workflowType: 'powerInstance',
       workflowInput: {},
       actor: 'test',
+      byCustomer: false,
       correlationId: null,
     }),
   );

@@ -84,17 +84,23 @@ describe('backup actions and limits', () => {
   });
 
   it('a restore waits for every other operation and for a migration', () => {
-    const idle = { status: 'running', runningOperation: null, migrating: false };
-    expect(mayBegin('restore', idle)).toEqual({ ok: true });
+    const idle = { status: 'running', runningOperation: null, migrating: false, suspended: false };
+    expect(mayBegin('restore', idle, 'customer')).toEqual({ ok: true });
     for (const running of ['stop', 'rebuild', 'backup', 'snapshot_restore'] as const)
-      expect(mayBegin('restore', { ...idle, runningOperation: running })).toMatchObject({
+      expect(mayBegin('restore', { ...idle, runningOperation: running }, 'customer')).toMatchObject({
         code: 'SVC-OP-409',
       });
-    expect(mayBegin('restore', { ...idle, migrating: true })).toMatchObject({ code: 'INSTANCE_MIGRATING' });
-    expect(mayBegin('start', { ...idle, status: 'restoring', runningOperation: 'restore' })).toMatchObject({
+    expect(mayBegin('restore', { ...idle, migrating: true }, 'customer')).toMatchObject({
+      code: 'INSTANCE_MIGRATING',
+    });
+    expect(
+      mayBegin('start', { ...idle, status: 'restoring', runningOperation: 'restore' }, 'customer'),
+    ).toMatchObject({
       code: 'SVC-OP-409',
     });
-    expect(mayBegin('kill', { ...idle, status: 'restoring', runningOperation: 'restore' })).toMatchObject({
+    expect(
+      mayBegin('kill', { ...idle, status: 'restoring', runningOperation: 'restore' }, 'customer'),
+    ).toMatchObject({
       ok: false,
     });
   });

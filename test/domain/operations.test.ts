@@ -39,20 +39,36 @@ describe('the instance operations model', () => {
   });
 
   it('explains a refusal in the order a caller can act on it', () => {
-    const idle = { status: 'running' as const, runningOperation: null, migrating: false };
-    expect(mayBegin('stop', idle)).toEqual({ ok: true });
-    expect(mayBegin('start', idle)).toMatchObject({ ok: false, code: 'SVC-CONFLICT-409' });
-    expect(mayBegin('stop', { ...idle, migrating: true })).toMatchObject({
+    const idle = { status: 'running' as const, runningOperation: null, migrating: false, suspended: false };
+    expect(mayBegin('stop', idle, 'customer')).toEqual({ ok: true });
+    expect(mayBegin('start', idle, 'customer')).toMatchObject({ ok: false, code: 'SVC-CONFLICT-409' });
+    expect(mayBegin('stop', { ...idle, migrating: true }, 'customer')).toMatchObject({
       ok: false,
       code: 'INSTANCE_MIGRATING',
     });
-    const stopping = { status: 'stopping' as const, runningOperation: 'stop' as const, migrating: false };
-    expect(mayBegin('restart', stopping)).toMatchObject({ ok: false, code: 'SVC-OP-409' });
-    expect(mayBegin('kill', stopping)).toEqual({ ok: true });
-    expect(mayBegin('kill', { ...stopping, runningOperation: 'provision' })).toMatchObject({
+    const stopping = {
+      status: 'stopping' as const,
+      runningOperation: 'stop' as const,
+      migrating: false,
+      suspended: false,
+    };
+    expect(mayBegin('restart', stopping, 'customer')).toMatchObject({ ok: false, code: 'SVC-OP-409' });
+    expect(mayBegin('kill', stopping, 'customer')).toEqual({ ok: true });
+    expect(mayBegin('kill', { ...stopping, runningOperation: 'provision' }, 'customer')).toMatchObject({
       ok: false,
       code: 'SVC-OP-409',
     });
+  });
+
+  it('holds a suspended instance against its customer only, before any other reason', () => {
+    const suspended = {
+      status: 'stopped' as const,
+      runningOperation: null,
+      migrating: true,
+      suspended: true,
+    };
+    expect(mayBegin('start', suspended, 'customer')).toMatchObject({ ok: false, code: 'INSTANCE_SUSPENDED' });
+    expect(mayBegin('start', { ...suspended, migrating: false }, 'operator')).toEqual({ ok: true });
   });
 
   it('puts a failed power action back where it began, and a failed provisioning in error', () => {

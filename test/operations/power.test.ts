@@ -353,6 +353,7 @@ describe('runs that vanish', () => {
         workflowType: 'powerInstance',
         workflowInput: input,
         actor: 'system:test',
+        byCustomer: false,
         correlationId: null,
       }),
     );

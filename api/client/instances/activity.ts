@@ -3,6 +3,7 @@ import { ActivityEnvelope, serializeActivity } from '../../serializers/instance-
 import { instanceListRoute } from './list-route.js';
 
 export const { register } = instanceListRoute({
+  paging: 'keyset',
   things: 'activity',
   tag: 'Instances',
   summary: 'The instance’s activity log',

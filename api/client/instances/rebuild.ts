@@ -48,7 +48,8 @@ const route = createRoute({
     ...notFoundResponse,
     ...conflictResponse(
       'Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); ' +
-        'the instance is migrating (INSTANCE_MIGRATING).',
+        'the instance is migrating (INSTANCE_MIGRATING); ' +
+        'the provider suspended it (INSTANCE_SUSPENDED).',
     ),
   },
 });

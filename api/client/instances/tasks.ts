@@ -3,6 +3,7 @@ import { serializeTask, TaskEnvelope } from '../../serializers/instance-history.
 import { instanceListRoute } from './list-route.js';
 
 export const { register } = instanceListRoute({
+  paging: 'keyset',
   things: 'tasks',
   tag: 'Instances',
   summary: 'The instance’s task history',

@@ -3,6 +3,7 @@ import { BackupScheduleEnvelope, serializeBackupSchedule } from '../../../serial
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({
+  paging: 'pages',
   things: 'backup-schedules',
   tag: 'Backup schedules',
   summary: 'The instance’s backup schedules',

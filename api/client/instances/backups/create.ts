@@ -42,7 +42,8 @@ const route = createRoute({
     ...notFoundResponse,
     ...conflictResponse(
       'The instance holds its most backups (SVC-QUOTA-409); not allowed in its status, or not placed yet ' +
-        '(SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); it is migrating (INSTANCE_MIGRATING).',
+        '(SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); it is migrating (INSTANCE_MIGRATING); ' +
+        'the provider suspended it (INSTANCE_SUSPENDED).',
     ),
     ...workflowUnavailableResponse,
   },

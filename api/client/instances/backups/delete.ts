@@ -1,5 +1,5 @@
 import { deleteBackup } from '../../../../services/backups/backups.js';
-import { INSTANCE_BUSY } from '../../../schemas.js';
+import { INSTANCE_HELD } from '../../../schemas.js';
 import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
@@ -13,7 +13,7 @@ export const { register } = artifactActionRoute({
     'refused. (Not in the specification’s list: without it a backup made on request could never be removed, ' +
     'and the per-instance limit would hold for ever.)',
   accepted: 'Accepted; the backup `deleting`.',
-  conflict: `The backup is protected, or its state does not allow it (SVC-CONFLICT-409); ${INSTANCE_BUSY}`,
+  conflict: `The backup is protected, or its state does not allow it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
   envelope: BackupEnvelope,
   serialize: serializeBackup,
   run: (deps, actor, { instanceId, artifactId, correlationId }) =>

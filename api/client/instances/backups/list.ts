@@ -3,6 +3,7 @@ import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js'
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({
+  paging: 'pages',
   things: 'backups',
   tag: 'Backups',
   summary: 'The instance’s backups',

@@ -1,39 +1,22 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { hostname, instanceName, timezone } from '../../../../domain/instances/settings.js';
 import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
-import { rateLimitHeaders } from '../../../../services/instances/create-limits.js';
 import type { AppEnv } from '../../../context.js';
+import { catalogueCode, IdempotencyHeader, orderRefusals, setOrderHeaders } from '../../../instance-order.js';
 import { customerActor } from '../../../principals.js';
-import {
-  commonErrors,
-  conflictResponse,
-  ErrorEnvelope,
-  jsonBody,
-  jsonContent,
-  notFoundResponse,
-  rateLimitedResponse,
-} from '../../../schemas.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
 import { z } from '../../../zod.js';
-import { IdempotencyHeader } from '../create.js';
 import { backupParams } from './params.js';
-
-const code = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, {
-    message: 'Must be a catalogue code: lower-case letters, digits, . _ -',
-  });
 
 const RestoreNewBody = z
   .object({
     hostname: hostname.openapi({ example: 'web-2.example.com' }),
     name: instanceName.optional().openapi({ description: 'The panel’s label; defaults to the hostname.' }),
-    plan: code
+    plan: catalogueCode
       .optional()
       .openapi({ example: 'demo-small', description: 'The plan’s code; default the backed-up instance’s.' }),
-    location: code
+    location: catalogueCode
       .optional()
       .openapi({ example: 'demo-1', description: 'The location’s code; default the backed-up instance’s.' }),
     ssh_keys: z
@@ -63,15 +46,7 @@ const route = createRoute({
     202: jsonContent(InstanceEnvelope, 'Accepted; the new instance in `provisioning`.'),
     ...commonErrors,
     ...notFoundResponse,
-    ...conflictResponse(
-      'The backup is not `available` (SVC-CONFLICT-409); no hypervisor can take the plan (SVC-PLACEMENT-409); ' +
-        'no free address (SVC-IP-409); a request with the same Idempotency-Key is still running (SVC-IDEMP-409).',
-    ),
-    422: {
-      description: 'The Idempotency-Key was used with another request (SVC-IDEMP-422).',
-      content: { 'application/json': { schema: ErrorEnvelope } },
-    },
-    ...rateLimitedResponse,
+    ...orderRefusals('The backup is not `available` (SVC-CONFLICT-409). '),
   },
 });
 
@@ -99,9 +74,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       },
       serializeInstance,
     );
-    if (outcome.rateLimit)
-      for (const [name, value] of Object.entries(rateLimitHeaders(outcome.rateLimit))) c.header(name, value);
-    if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
+    setOrderHeaders(c, outcome);
     return c.json(outcome.body, 202);
   });
 }

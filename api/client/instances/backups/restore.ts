@@ -1,5 +1,5 @@
 import { restoreBackup } from '../../../../services/backups/backups.js';
-import { INSTANCE_BUSY } from '../../../schemas.js';
+import { INSTANCE_HELD } from '../../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
@@ -15,7 +15,7 @@ export const { register } = artifactActionRoute({
     'kept until the restored one has taken its place: a restore that fails (or a backup found corrupt, which ' +
     'becomes `corrupt`) leaves the instance as it was. The backup is `restoring` meanwhile.',
   accepted: 'Accepted; the instance `restoring`.',
-  conflict: `The backup is not \`available\`, or the instance not in a status that allows it (SVC-CONFLICT-409); ${INSTANCE_BUSY}`,
+  conflict: `The backup is not \`available\`, or the instance not in a status that allows it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
   envelope: InstanceEnvelope,
   serialize: serializeInstance,
   run: (deps, actor, { instanceId, artifactId, correlationId }) =>

@@ -1,5 +1,5 @@
 import { verifyBackup } from '../../../../services/backups/backups.js';
-import { INSTANCE_BUSY } from '../../../schemas.js';
+import { INSTANCE_HELD } from '../../../schemas.js';
 import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
@@ -13,7 +13,7 @@ export const { register } = artifactActionRoute({
     'made. The backup is `verifying`, then `available` with `verified_at` set, or `corrupt` (the task fails ' +
     'with BACKUP_CORRUPT). An `available` or `corrupt` backup can be verified; the instance keeps its status.',
   accepted: 'Accepted; the backup `verifying`.',
-  conflict: `The backup’s state does not allow it (SVC-CONFLICT-409); ${INSTANCE_BUSY}`,
+  conflict: `The backup’s state does not allow it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
   envelope: BackupEnvelope,
   serialize: serializeBackup,
   run: (deps, actor, { instanceId, artifactId, correlationId }) =>

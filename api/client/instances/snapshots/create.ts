@@ -6,7 +6,7 @@ import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
-  INSTANCE_BUSY,
+  INSTANCE_HELD,
   jsonContent,
   notFoundResponse,
   optionalJsonBody,
@@ -43,7 +43,7 @@ const route = createRoute({
     ...notFoundResponse,
     ...conflictResponse(
       'The instance holds its most snapshots (SVC-QUOTA-409); not allowed in its status, or not placed yet ' +
-        `(SVC-CONFLICT-409); ${INSTANCE_BUSY}`,
+        `(SVC-CONFLICT-409); ${INSTANCE_HELD}`,
     ),
     ...workflowUnavailableResponse,
   },

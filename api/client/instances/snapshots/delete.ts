@@ -1,5 +1,5 @@
 import { deleteSnapshot } from '../../../../services/backups/snapshots.js';
-import { INSTANCE_BUSY } from '../../../schemas.js';
+import { INSTANCE_HELD } from '../../../schemas.js';
 import { SnapshotEnvelope, serializeSnapshot } from '../../../serializers/snapshot.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
@@ -9,7 +9,7 @@ export const { register } = artifactActionRoute({
   summary: 'Delete the snapshot',
   description: 'Removes an `available` or `failed` snapshot: it is `deleting`, then gone from the list.',
   accepted: 'Accepted; the snapshot `deleting`.',
-  conflict: `The snapshot’s state does not allow it (SVC-CONFLICT-409); ${INSTANCE_BUSY}`,
+  conflict: `The snapshot’s state does not allow it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
   envelope: SnapshotEnvelope,
   serialize: serializeSnapshot,
   run: (deps, actor, { instanceId, artifactId, correlationId }) =>

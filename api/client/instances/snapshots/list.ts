@@ -3,6 +3,7 @@ import { SnapshotEnvelope, serializeSnapshot } from '../../../serializers/snapsh
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({
+  paging: 'pages',
   things: 'snapshots',
   tag: 'Snapshots',
   summary: 'The instance’s snapshots',

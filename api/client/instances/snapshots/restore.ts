@@ -1,5 +1,5 @@
 import { restoreSnapshot } from '../../../../services/backups/snapshots.js';
-import { INSTANCE_BUSY } from '../../../schemas.js';
+import { INSTANCE_HELD } from '../../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
@@ -13,7 +13,7 @@ export const { register } = artifactActionRoute({
     'disk, checked against its checksum and swapped in (a running instance is restarted on it). A restore ' +
     'that fails leaves the instance as it was; a snapshot found not to match its checksum becomes `failed`.',
   accepted: 'Accepted; the instance `restoring`.',
-  conflict: `The snapshot is not \`available\`, or the instance not in a status that allows it (SVC-CONFLICT-409); ${INSTANCE_BUSY}`,
+  conflict: `The snapshot is not \`available\`, or the instance not in a status that allows it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
   envelope: InstanceEnvelope,
   serialize: serializeInstance,
   run: (deps, actor, { instanceId, artifactId, correlationId }) =>

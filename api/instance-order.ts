@@ -1,0 +1,62 @@
+import type { Context } from 'hono';
+import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE } from '../domain/catalog.js';
+import { hostname, instanceName, timezone } from '../domain/instances/settings.js';
+import type { CreateOutcome } from '../services/instances/create.js';
+import { rateLimitHeaders } from '../services/instances/create-limits.js';
+import type { AppEnv } from './context.js';
+import { conflictResponse, ErrorEnvelope, rateLimitedResponse } from './schemas.js';
+import { z } from './zod.js';
+
+/** What an order of an instance names, the same for a customer's and an administrator's create. */
+
+export const catalogueCode = z.string().regex(CATALOGUE_CODE, { message: CATALOGUE_CODE_MESSAGE });
+
+export const InstanceOrderFields = {
+  name: instanceName.optional().openapi({ description: 'The panel’s label; defaults to the hostname.' }),
+  hostname: hostname.openapi({ example: 'web-1.example.com' }),
+  plan: catalogueCode.openapi({ example: 'demo-small', description: 'A plan’s code (GET /plans).' }),
+  image: catalogueCode.openapi({ example: 'debian-12', description: 'An image’s code (GET /images).' }),
+  location: catalogueCode.openapi({ example: 'demo-1', description: 'A location’s code (GET /locations).' }),
+  ssh_keys: z
+    .array(z.string().uuid())
+    .max(20)
+    .default([])
+    .openapi({ description: 'UUIDs of the owner’s SSH keys (GET /ssh-keys) to install for root.' }),
+  timezone: timezone.default('UTC').openapi({ example: 'Europe/Berlin' }),
+};
+
+export const IdempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, { message: 'Must be 1 to 255 visible ASCII characters.' })
+    .optional()
+    .openapi({
+      description:
+        'Makes the request safe to retry: the same key with the same body gets the first answer again ' +
+        '(with `Idempotent-Replayed: true`), with another body 422, while the first is running 409. Scoped ' +
+        'to the caller; kept at least 24 hours.',
+      example: '0b5d6c8e-create-web-1',
+    }),
+});
+
+/** The refusals particular to an order, beside the common ones (and `conflicts` of its own). */
+export const orderRefusals = (conflicts = '') => ({
+  ...conflictResponse(
+    `${conflicts}No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free ` +
+      'address (SVC-IP-409); a request with the same Idempotency-Key is still running (SVC-IDEMP-409).',
+  ),
+  422: {
+    description: 'The Idempotency-Key was used with another request (SVC-IDEMP-422).',
+    content: { 'application/json': { schema: ErrorEnvelope } },
+  },
+  ...rateLimitedResponse,
+});
+
+/** The headers of an order's answer: the rate limit's state, and whether it was replayed. */
+export function setOrderHeaders(c: Context<AppEnv>, outcome: CreateOutcome<unknown>): void {
+  if (outcome.rateLimit)
+    for (const [name, value] of Object.entries(rateLimitHeaders(outcome.rateLimit))) c.header(name, value);
+  if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
+}
