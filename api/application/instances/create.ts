@@ -1,0 +1,66 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createInstance } from '../../../services/instances/create.js';
+import type { AppEnv } from '../../context.js';
+import {
+  IdempotencyHeader,
+  InstanceOrderFields,
+  orderRefusals,
+  setOrderHeaders,
+} from '../../instance-order.js';
+import { adminActor } from '../../principals.js';
+import { commonErrors, jsonBody, jsonContent } from '../../schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+import { z } from '../../zod.js';
+
+const CreateForUserBody = z
+  .strictObject({
+    user: z.string().uuid().openapi({ description: 'The user the instance is for; not a disabled one.' }),
+    ...InstanceOrderFields,
+  })
+  .openapi('CreateInstanceForUserRequest');
+
+const route = createRoute({
+  method: 'post',
+  path: '/instances',
+  tags: ['Instances'],
+  summary: 'Create an instance for a user',
+  description:
+    'The customer’s create (`POST /api/client/cloud`) on their behalf: the same placement, reservation, ' +
+    'addresses and provisioning. `ssh_keys` are the user’s; the image may be a private one. The ' +
+    '`Idempotency-Key` and the creation rate limit are the administrator’s. The answer is the instance as ' +
+    'its owner sees it; `GET /instances/{instance}` shows its placement.',
+  request: { headers: IdempotencyHeader, body: jsonBody(CreateForUserBody) },
+  responses: {
+    202: jsonContent(InstanceEnvelope, 'Accepted; the instance in `provisioning`.'),
+    ...commonErrors,
+    ...orderRefusals(),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const outcome = await createInstance(
+      c.get('deps'),
+      adminActor(c),
+      {
+        ownerId: body.user,
+        name: body.name ?? body.hostname,
+        hostname: body.hostname,
+        plan: body.plan,
+        image: body.image,
+        location: body.location,
+        sshKeyIds: body.ssh_keys,
+        timezone: body.timezone,
+      },
+      {
+        idempotencyKey: c.req.valid('header')['idempotency-key'],
+        fingerprint: { method: 'POST', path: '/api/application/cloudsvc/instances', body },
+        correlationId: c.get('requestId'),
+      },
+      serializeInstance,
+    );
+    setOrderHeaders(c, outcome);
+    return c.json(outcome.body, 202);
+  });
+}
