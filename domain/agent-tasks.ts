@@ -279,4 +279,6 @@ export const PANEL_TASK_FAILURES = {
   invalidParams: 'AGENT_TASK_PARAMS_INVALID',
   /** No agent of the hypervisor took the task within AGENT_TASK_PICKUP_TIMEOUT_MS. */
   notPickedUp: 'AGENT_TASK_NOT_PICKED_UP',
+  /** An administrator cancelled the task before an agent took it. */
+  cancelledByProvider: 'CANCELLED_BY_PROVIDER',
 } as const;

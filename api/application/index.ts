@@ -10,6 +10,7 @@ import { locationRoutes } from './locations/routes.js';
 import { overviewRoutes } from './overview/routes.js';
 import { planRoutes } from './plans/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
+import { taskRoutes } from './tasks/routes.js';
 import { userRoutes } from './users/routes.js';
 
 /**
@@ -30,6 +31,7 @@ export function applicationApi() {
     imageRoutes,
     ipPoolRoutes,
     userRoutes,
+    taskRoutes,
     schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);

@@ -16,6 +16,7 @@ const CUSTOMER_MESSAGES: Record<string, string> = {
   AGENT_TASK_NOT_PICKED_UP: 'The hypervisor did not take up the operation in time.',
   TIMEOUT: 'The hypervisor stopped answering during the operation.',
   CANCELLED: 'The operation was cancelled.',
+  CANCELLED_BY_PROVIDER: 'The provider cancelled the operation before it began; nothing was changed.',
   INSUFFICIENT_CAPACITY: 'The hypervisor lacked the capacity for the instance.',
   INSTANCE_NOT_FOUND: 'The hypervisor does not know the instance.',
   BACKUP_CORRUPT: 'The backup does not match the checksum recorded when it was made; nothing was changed.',

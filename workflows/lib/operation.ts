@@ -72,9 +72,11 @@ export async function runOperation<T>(
 
 /**
  * Failures after which asking the hypervisor cannot tell more: it is not answering (asking again
- * would only wait again), or it does not know the instance.
+ * would only wait again), it does not know the instance, or no agent ever took the task (an
+ * administrator withdrew it from the queue), so the guest is as it was. A code new to this list
+ * changes no earlier run's history: those runs never met it.
  */
-const SILENT = ['AGENT_TASK_NOT_PICKED_UP', 'TIMEOUT', 'INSTANCE_NOT_FOUND'];
+const SILENT = ['AGENT_TASK_NOT_PICKED_UP', 'TIMEOUT', 'INSTANCE_NOT_FOUND', 'CANCELLED_BY_PROVIDER'];
 
 /**
  * After a failed operation that puts the instance back where it was, the guest's power state as
