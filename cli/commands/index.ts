@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { instancesListCommand } from './instances-list.js';
 import { keysCreate } from './keys-create.js';
 import { keysRevoke } from './keys-revoke.js';
 import { migrationHealthCommand } from './migration-health.js';
@@ -6,6 +7,7 @@ import { migrationPreflightCommand } from './migration-preflight.js';
 import { migrationRecoverCommand } from './migration-recover.js';
 import { migrationStartCommand } from './migration-start.js';
 import { migrationStatusCommand } from './migration-status.js';
+import { migrationsListCommand } from './migrations-list.js';
 import { usersCreate } from './users-create.js';
 import { workflowReplay } from './workflow-replay.js';
 
@@ -15,6 +17,8 @@ export const COMMANDS: readonly Command[] = [
   keysCreate,
   keysRevoke,
   workflowReplay,
+  instancesListCommand,
+  migrationsListCommand,
   migrationPreflightCommand,
   migrationStartCommand,
   migrationStatusCommand,
