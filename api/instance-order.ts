@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE } from '../domain/catalog.js';
 import { hostname, instanceName, timezone } from '../domain/instances/settings.js';
-import type { CreateOutcome } from '../services/instances/create.js';
+import type { CreateContext, CreateInstanceRequest, CreateOutcome } from '../services/instances/create.js';
 import { rateLimitHeaders } from '../services/instances/create-limits.js';
 import type { AppEnv } from './context.js';
 import { conflictResponse, ErrorEnvelope, rateLimitedResponse } from './schemas.js';
@@ -60,3 +60,29 @@ export function setOrderHeaders(c: Context<AppEnv>, outcome: CreateOutcome<unkno
     for (const [name, value] of Object.entries(rateLimitHeaders(outcome.rateLimit))) c.header(name, value);
   if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
 }
+
+type OrderBody = z.infer<z.ZodObject<typeof InstanceOrderFields>>;
+
+/** What the create service is asked, from an order's body, for its owner. */
+export const orderRequest = (ownerId: string, body: OrderBody): CreateInstanceRequest => ({
+  ownerId,
+  name: body.name ?? body.hostname,
+  hostname: body.hostname,
+  plan: body.plan,
+  image: body.image,
+  location: body.location,
+  sshKeyIds: body.ssh_keys,
+  timezone: body.timezone,
+});
+
+/** The order's context: its Idempotency-Key, bound to this path and body, and the request id. */
+export const orderContext = (
+  c: Context<AppEnv>,
+  key: string | undefined,
+  path: string,
+  body: unknown,
+): CreateContext => ({
+  idempotencyKey: key,
+  fingerprint: { method: 'POST', path, body },
+  correlationId: c.get('requestId'),
+});

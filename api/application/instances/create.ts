@@ -4,7 +4,9 @@ import type { AppEnv } from '../../context.js';
 import {
   IdempotencyHeader,
   InstanceOrderFields,
+  orderContext,
   orderRefusals,
+  orderRequest,
   setOrderHeaders,
 } from '../../instance-order.js';
 import { adminActor } from '../../principals.js';
@@ -43,21 +45,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const outcome = await createInstance(
       c.get('deps'),
       adminActor(c),
-      {
-        ownerId: body.user,
-        name: body.name ?? body.hostname,
-        hostname: body.hostname,
-        plan: body.plan,
-        image: body.image,
-        location: body.location,
-        sshKeyIds: body.ssh_keys,
-        timezone: body.timezone,
-      },
-      {
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-        fingerprint: { method: 'POST', path: '/api/application/cloudsvc/instances', body },
-        correlationId: c.get('requestId'),
-      },
+      orderRequest(body.user, body),
+      orderContext(c, c.req.valid('header')['idempotency-key'], '/api/application/cloudsvc/instances', body),
       serializeInstance,
     );
     setOrderHeaders(c, outcome);

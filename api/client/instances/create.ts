@@ -4,7 +4,9 @@ import type { AppEnv } from '../../context.js';
 import {
   IdempotencyHeader,
   InstanceOrderFields,
+  orderContext,
   orderRefusals,
+  orderRequest,
   setOrderHeaders,
 } from '../../instance-order.js';
 import { customerActor, customerId } from '../../principals.js';
@@ -39,21 +41,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const outcome = await createInstance(
       c.get('deps'),
       customerActor(c),
-      {
-        ownerId: customerId(c),
-        name: body.name ?? body.hostname,
-        hostname: body.hostname,
-        plan: body.plan,
-        image: body.image,
-        location: body.location,
-        sshKeyIds: body.ssh_keys,
-        timezone: body.timezone,
-      },
-      {
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-        fingerprint: { method: 'POST', path: '/api/client/cloud', body },
-        correlationId: c.get('requestId'),
-      },
+      orderRequest(customerId(c), body),
+      orderContext(c, c.req.valid('header')['idempotency-key'], '/api/client/cloud', body),
       serializeInstance,
     );
     setOrderHeaders(c, outcome);
