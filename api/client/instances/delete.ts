@@ -2,7 +2,14 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteInstance } from '../../../services/instances/lifecycle.js';
 import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
-import { commonErrors, conflictResponse, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import {
+  commonErrors,
+  conflictResponse,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+  workflowUnavailableResponse,
+} from '../../schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
 
 const route = createRoute({
@@ -24,6 +31,7 @@ const route = createRoute({
         'the instance is migrating (INSTANCE_MIGRATING); ' +
         'the provider suspended it (INSTANCE_SUSPENDED).',
     ),
+    ...workflowUnavailableResponse,
   },
 });
 
