@@ -111,20 +111,26 @@ export async function createInstance<T>(
 
 type Named = Awaited<ReturnType<typeof resolveRequest>>;
 
-/** The plan, image, location and SSH keys the request names, or 400 with each field that names nothing. */
-async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateInstanceRequest) {
-  if (actor.type === 'user' && request.ownerId !== actor.userId)
-    throw new Error('a customer creates instances for themselves only');
-  const [plan, image, location, owner] = await Promise.all([
-    findPlanByCode(deps.db, request.plan),
-    findImageByCode(deps.db, request.image, actor.type === 'admin' ? 'all' : 'public'),
-    findLocationByCode(deps.db, request.location),
-    findUser(deps.db, request.ownerId),
-  ]);
+/** The user an administrator orders for: one that exists and is not disabled, else 400 naming `user`. */
+async function usableOwner(deps: ServiceDeps, userId: string): Promise<void> {
+  const owner = await findUser(deps.db, userId);
   if (!owner || owner.disabled_at)
     throw new ApiError('SVC-REQ-400', {
       fields: [{ field: 'user', detail: owner ? 'The user is disabled.' : 'No such user.' }],
     });
+}
+
+/** The plan, image, location and SSH keys the request names, or 400 with each field that names nothing. */
+async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateInstanceRequest) {
+  if (actor.type === 'user' && request.ownerId !== actor.userId)
+    throw new Error('a customer creates instances for themselves only');
+  const [plan, image, location] = await Promise.all([
+    findPlanByCode(deps.db, request.plan),
+    findImageByCode(deps.db, request.image, actor.type === 'admin' ? 'all' : 'public'),
+    findLocationByCode(deps.db, request.location),
+    // A customer's own key proved them enabled; the user an administrator names is looked up.
+    actor.type === 'admin' ? usableOwner(deps, request.ownerId) : undefined,
+  ]);
   const unknown = [
     plan ? undefined : { field: 'plan', detail: 'No such plan.' },
     image ? undefined : { field: 'image', detail: 'No such image.' },
