@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { INT4_MAX } from '../domain/input-bounds.js';
 import { DEFAULT_PER_PAGE, decodeCursor, type ListRequest, MAX_PER_PAGE } from '../domain/pagination.js';
 import { UsageError } from './command.js';
 
@@ -38,7 +39,7 @@ export function parseListArguments<F extends string>(argv: string[], filters: re
     if (!cursor) throw new UsageError('--cursor is not one a list gave out');
     request = { perPage, cursor };
   } else {
-    request = { page: count(values.page as string | undefined, 'page', 2147483647, 1), perPage };
+    request = { page: count(values.page as string | undefined, 'page', INT4_MAX, 1), perPage };
   }
   const raw = values as Record<string, unknown>;
   const given = Object.fromEntries(filters.map((f) => [f, raw[f] as string | undefined])) as Record<
