@@ -19,9 +19,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('agent_tasks')
     .expression(sql`(params->>'instance_id')`)
     .execute();
+  // Each listed task is shown with the instance operation whose workflow it serves.
+  await db.schema
+    .createIndex('instance_operations_workflow')
+    .on('instance_operations')
+    .column('workflow_id')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('instance_operations_workflow').execute();
   await db.schema.dropIndex('agent_tasks_instance').execute();
   await db.schema.dropIndex('agent_tasks_hypervisor_created').execute();
   await db.schema.dropIndex('agent_tasks_created').execute();

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 export interface ActivityEntry {
   readonly instanceId?: string | null;
@@ -45,24 +44,7 @@ export async function listActivityPageOfInstance(db: Database, instanceId: strin
   return readKeysetPage(
     ACTIVITY_ORDER,
     request,
-    (window) => {
-      let rows = base.select([
-        'id',
-        'actor',
-        'event',
-        'detail',
-        'correlation_id',
-        'created_at',
-        cursorMicros(ACTIVITY_ORDER),
-      ]);
-      if (window.after) rows = rows.where(window.after);
-      return rows
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute();
-    },
-    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
+    base.select(['id', 'actor', 'event', 'detail', 'correlation_id', 'created_at']),
+    base,
   );
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AgentTaskStatus } from '../../domain/agent-protocol.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 /** Agent tasks as administrators see them: state, age, attempts, and the operation they serve. */
 
@@ -14,67 +14,46 @@ export interface TaskFilters {
 
 const ORDER: KeysetOrder = { at: 't.created_at', id: 't.id', idType: 'uuid' };
 
-function tasks(db: Database) {
+/** Tasks with the instance operation each serves (none for a migration's or a probe's). */
+function joined(db: Database) {
   return db
     .selectFrom('agent_tasks as t')
-    .leftJoin('instance_operations as o', 'o.workflow_id', 't.workflow_id')
-    .select([
-      't.id',
-      't.hypervisor_id',
-      't.type',
-      't.status',
-      't.attempt',
-      't.workflow_id',
-      't.correlation_id',
-      't.error',
-      't.created_at',
-      't.started_at',
-      't.finished_at',
-      sql<string | null>`t.params->>'instance_id'`.as('instance_id'),
-      'o.id as operation_id',
-      'o.kind as operation_kind',
-      'o.state as operation_state',
-      cursorMicros(ORDER),
-    ]);
+    .leftJoin('instance_operations as o', 'o.workflow_id', 't.workflow_id');
+}
+
+function withColumns(query: ReturnType<typeof joined>) {
+  return query.select([
+    't.id',
+    't.hypervisor_id',
+    't.type',
+    't.status',
+    't.attempt',
+    't.workflow_id',
+    't.correlation_id',
+    't.error',
+    't.created_at',
+    't.started_at',
+    't.finished_at',
+    sql<string | null>`t.params->>'instance_id'`.as('instance_id'),
+    'o.id as operation_id',
+    'o.kind as operation_kind',
+    'o.state as operation_state',
+  ]);
 }
 
 export type TaskRow = NonNullable<Awaited<ReturnType<typeof findTaskWithOperation>>>;
 
 export async function findTaskWithOperation(db: Database, taskId: string) {
-  return tasks(db).where('t.id', '=', taskId).executeTakeFirst();
+  return withColumns(joined(db)).where('t.id', '=', taskId).executeTakeFirst();
 }
 
 /** Newest first, by keyset (db/keyset.ts); the filters combine. */
 export async function listTasks(db: Database, filters: TaskFilters, request: ListRequest) {
-  let base = db.selectFrom('agent_tasks as t');
+  let base = joined(db);
   if (filters.hypervisorId) base = base.where('t.hypervisor_id', '=', filters.hypervisorId);
   if (filters.instanceId) base = base.where(sql`t.params->>'instance_id'`, '=', filters.instanceId);
   if (filters.status) base = base.where('t.status', '=', filters.status);
-  return readKeysetPage(
-    ORDER,
-    request,
-    async (window) => {
-      let ids = base.select('t.id');
-      if (window.after) ids = ids.where(window.after);
-      const page = await ids
-        .orderBy('t.created_at', 'desc')
-        .orderBy('t.id', 'desc')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute();
-      if (page.length === 0) return [];
-      const rows = await tasks(db)
-        .where(
-          't.id',
-          'in',
-          page.map((r) => r.id),
-        )
-        .execute();
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return page.flatMap((r) => byId.get(r.id) ?? []);
-    },
-    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-  );
+  return readKeysetPage(ORDER, request, withColumns(base), base);
 }
 
 /**

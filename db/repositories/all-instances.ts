@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { type KeysetOrder, readKeysetPage } from '../keyset.js';
 import type { DB } from '../schema.js';
 
 /** Every tenant's instances, as administrators see them: with owner, placement and running operation. */
@@ -53,7 +53,6 @@ function withColumns(query: ReturnType<typeof placed>) {
     'o.id as operation_id',
     'o.kind as operation_kind',
     'o.created_at as operation_started_at',
-    cursorMicros(ORDER),
   ]);
 }
 
@@ -72,19 +71,5 @@ export async function listAllInstances(db: Database, filters: InstanceFilters, r
   if (filters.status) base = base.where('i.status', '=', filters.status);
   if (filters.suspended !== undefined)
     base = base.where('i.suspended_at', filters.suspended ? 'is not' : 'is', null);
-  return readKeysetPage(
-    ORDER,
-    request,
-    (window) => {
-      let rows = withColumns(base);
-      if (window.after) rows = rows.where(window.after);
-      return rows
-        .orderBy('i.created_at', 'desc')
-        .orderBy('i.id', 'desc')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute();
-    },
-    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-  );
+  return readKeysetPage(ORDER, request, withColumns(base), base);
 }

@@ -7,7 +7,7 @@ import {
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 export interface OperationStart {
   readonly operationId: string;
@@ -263,26 +263,8 @@ export async function listOperationsPageOfInstance(db: Database, instanceId: str
   return readKeysetPage(
     OPERATION_ORDER,
     request,
-    (window) => {
-      let rows = base.select([
-        'id',
-        'kind',
-        'state',
-        'outcome',
-        'correlation_id',
-        'created_at',
-        'finished_at',
-        cursorMicros(OPERATION_ORDER),
-      ]);
-      if (window.after) rows = rows.where(window.after);
-      return rows
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute();
-    },
-    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
+    base.select(['id', 'kind', 'state', 'outcome', 'correlation_id', 'created_at', 'finished_at']),
+    base,
   );
 }
 

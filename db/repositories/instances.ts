@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { PageRequest } from '../../domain/pagination.js';
-import { offsetOf } from '../../domain/pagination.js';
+import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { type KeysetOrder, readKeysetPage } from '../keyset.js';
 import { precompiled } from '../precompiled.js';
 import type { DB, NewInstance } from '../schema.js';
 
@@ -51,19 +51,12 @@ export async function findInstance(db: Database, instanceId: string) {
     .executeTakeFirst();
 }
 
-export async function listInstancesOfUser(db: Database, userId: string, page: PageRequest) {
+const OWN_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'uuid' };
+
+/** A user's instances, newest first, by keyset (db/keyset.ts). */
+export async function listInstancesOfUser(db: Database, userId: string, request: ListRequest) {
   const base = db.selectFrom('instances').where('user_id', '=', userId).where('deleted_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    base
-      .select(INSTANCE_COLUMNS)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  return readKeysetPage(OWN_ORDER, request, base.select(INSTANCE_COLUMNS), base);
 }
 
 export async function insertInstance(db: Database, instance: NewInstance) {

@@ -3,7 +3,7 @@ import type { Finding, WarningCode } from '../../domain/migrations/preflight.js'
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import { cursorMicros, type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { type KeysetOrder, readKeysetPage } from '../keyset.js';
 
 export interface NewMigration {
   readonly id: string;
@@ -181,21 +181,7 @@ export async function listMigrations(db: Database, filters: MigrationFilters, re
       eb.or([eb('m.source_hypervisor_id', '=', id), eb('m.target_hypervisor_id', '=', id)]),
     );
   }
-  const page = await readKeysetPage(
-    MIGRATION_ORDER,
-    request,
-    (window) => {
-      let rows = base.select(['m.id', cursorMicros(MIGRATION_ORDER)]);
-      if (window.after) rows = rows.where(window.after);
-      return rows
-        .orderBy('m.created_at', 'desc')
-        .orderBy('m.id', 'desc')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute();
-    },
-    async () => Number((await base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-  );
+  const page = await readKeysetPage(MIGRATION_ORDER, request, base.select('m.id'), base);
   const ids = page.rows.map((r) => r.id);
   const [found, histories] = await Promise.all([
     ids.length === 0 ? [] : migrationRecords(db).where('m.id', 'in', ids).execute(),

@@ -96,6 +96,14 @@ describe('GET /api/client/cloud', () => {
       await t.app.request('/api/client/cloud?per_page=2&page=2', { headers: bearer(key) }),
     );
     expect(page2.data.map((d: { attributes: { uuid: string } }) => d.attributes.uuid)).toEqual([ids[0]]);
+    // Read on by cursor: the same last page, with nothing after it.
+    const after = await json(
+      await t.app.request(`/api/client/cloud?per_page=2&cursor=${page1.meta.cursor.next}`, {
+        headers: bearer(key),
+      }),
+    );
+    expect(after.data).toEqual(page2.data);
+    expect(after.meta).toEqual({ cursor: { next: null } });
   });
 
   it('refuses bad pagination with the fields named', async () => {
