@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findImage } from '../../db/repositories/images.js';
 import { allPages } from '../support/http.js';
-import { expectFieldRefusals, statusesOf } from '../support/refusals.js';
+import { expectDeletedOnce, expectFieldRefusals, expectInUseTwice, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -73,9 +73,7 @@ describe('images of the Application API', () => {
         changed.body.attributes,
       );
 
-    expect((await admin('DELETE', `/images/${image.uuid}`)).status).toBe(204);
-    expect((await admin('GET', `/images/${image.uuid}`)).status).toBe(404);
-    expect((await admin('DELETE', `/images/${image.uuid}`)).status).toBe(404);
+    await expectDeletedOnce(admin, `/images/${image.uuid}`);
   });
 
   it('refuses bad input naming the field, and changes nothing', async () => {
@@ -125,16 +123,7 @@ describe('images of the Application API', () => {
   it('refuses to delete an image an instance was made from, and deletes it once the instance is deleted', async () => {
     const { attributes: image } = (await admin('POST', '/images', newImage())).body;
     const instance = await instanceFrom(image.uuid);
-    for (const refused of await Promise.all([
-      admin('DELETE', `/images/${image.uuid}`),
-      admin('DELETE', `/images/${image.uuid}`),
-    ])) {
-      expect(refused.status).toBe(409);
-      expect(refused.body.errors[0]).toMatchObject({
-        code: 'SVC-INUSE-409',
-        detail: 'The image is used by 1 instance.',
-      });
-    }
+    await expectInUseTwice(admin, `/images/${image.uuid}`, 'The image is used by 1 instance.');
     await t.db.updateTable('instances').set({ status: 'deleted' }).where('id', '=', instance.id).execute();
     expect((await admin('DELETE', `/images/${image.uuid}`)).status).toBe(204);
     const kept = await t.db

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLocation } from '../../db/repositories/locations.js';
-import { expectFieldRefusals, statusesOf } from '../support/refusals.js';
+import { expectDeletedOnce, expectFieldRefusals, expectInUseTwice, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -40,9 +40,7 @@ describe('locations of the Application API', () => {
       renamed.body,
     );
 
-    expect((await admin('DELETE', `/locations/${location.uuid}`)).status).toBe(204);
-    expect((await admin('GET', `/locations/${location.uuid}`)).status).toBe(404);
-    expect((await admin('DELETE', `/locations/${location.uuid}`)).status).toBe(404);
+    await expectDeletedOnce(admin, `/locations/${location.uuid}`);
   });
 
   it('refuses bad input naming the field, and changes nothing', async () => {
@@ -99,16 +97,11 @@ describe('locations of the Application API', () => {
       locationId: location.uuid,
       hypervisorId: hypervisor.id,
     });
-    for (const refused of await Promise.all([
-      admin('DELETE', `/locations/${location.uuid}`),
-      admin('DELETE', `/locations/${location.uuid}`),
-    ])) {
-      expect(refused.status).toBe(409);
-      expect(refused.body.errors[0]).toMatchObject({
-        code: 'SVC-INUSE-409',
-        detail: 'The location holds 1 hypervisor, 1 IP pool and 1 instance.',
-      });
-    }
+    await expectInUseTwice(
+      admin,
+      `/locations/${location.uuid}`,
+      'The location holds 1 hypervisor, 1 IP pool and 1 instance.',
+    );
     // A deleted instance still says where it ran: the location stays.
     await t.db.updateTable('instances').set({ status: 'deleted' }).where('id', '=', instance.id).execute();
     const still = await admin('DELETE', `/locations/${location.uuid}`);

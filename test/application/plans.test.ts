@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPlan } from '../../db/repositories/plans.js';
 import { allPages } from '../support/http.js';
-import { expectFieldRefusals, statusesOf } from '../support/refusals.js';
+import { expectDeletedOnce, expectFieldRefusals, expectInUseTwice, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -56,9 +56,7 @@ describe('plans of the Application API', () => {
       changed.body.attributes,
     );
 
-    expect((await admin('DELETE', `/plans/${plan.uuid}`)).status).toBe(204);
-    expect((await admin('GET', `/plans/${plan.uuid}`)).status).toBe(404);
-    expect((await admin('DELETE', `/plans/${plan.uuid}`)).status).toBe(404);
+    await expectDeletedOnce(admin, `/plans/${plan.uuid}`);
   });
 
   it('refuses bad input naming the field, and changes nothing', async () => {
@@ -125,16 +123,7 @@ describe('plans of the Application API', () => {
     const instance = await seed.instance(t.db, { userId: t.client.id, locationId: t.locationId });
     await t.db.updateTable('instances').set({ plan_id: plan.uuid }).where('id', '=', instance.id).execute();
 
-    for (const refused of await Promise.all([
-      admin('DELETE', `/plans/${plan.uuid}`),
-      admin('DELETE', `/plans/${plan.uuid}`),
-    ])) {
-      expect(refused.status).toBe(409);
-      expect(refused.body.errors[0]).toMatchObject({
-        code: 'SVC-INUSE-409',
-        detail: 'The plan is used by 1 instance.',
-      });
-    }
+    await expectInUseTwice(admin, `/plans/${plan.uuid}`, 'The plan is used by 1 instance.');
     expect(await findPlan(t.db, plan.uuid)).toBeDefined();
 
     await t.db.updateTable('instances').set({ status: 'deleted' }).where('id', '=', instance.id).execute();
