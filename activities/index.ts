@@ -6,6 +6,7 @@ import { createBackupActivities } from './backups.js';
 import { createInstanceActivities } from './instances.js';
 import { createMigrationActivities } from './migrations.js';
 import { createOperationActivities } from './operations.js';
+import { createProviderActivities } from './providers.js';
 
 export function createActivities(
   db: Database,
@@ -18,6 +19,7 @@ export function createActivities(
     ...createBackupActivities(db),
     ...createBackupScheduleActivities(db, config),
     ...createMigrationActivities(db, config.SECRETS_KEY),
+    ...createProviderActivities(db, config.SECRETS_KEY),
   };
 }
 

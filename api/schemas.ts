@@ -37,6 +37,7 @@ export const notFoundResponse = {
   404: errorResponse('Unknown, foreign or malformed identifier (SVC-RES-404).'),
 };
 export const conflictResponse = (description: string) => ({ 409: errorResponse(description) });
+export const unavailableResponse = (description: string) => ({ 503: errorResponse(description) });
 /** A write that starts or signals a workflow, refused while Temporal cannot be reached. */
 export const workflowUnavailableResponse = {
   503: errorResponse('The workflow service is unavailable (SVC-SYS-503); nothing changed.'),

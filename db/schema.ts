@@ -13,6 +13,7 @@ import type {
   MigrationsTable,
   TransferTokensTable,
 } from './schema/migrations.js';
+import type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
 
 export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 export type {
@@ -21,6 +22,7 @@ export type {
   MigrationsTable,
   TransferTokensTable,
 } from './schema/migrations.js';
+export type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
 
 export interface UsersTable {
   id: Generated<string>;
@@ -316,6 +318,8 @@ export interface DB {
   instance_metrics: InstanceMetricsTable;
   activity_log: ActivityLogTable;
   rate_limits: RateLimitsTable;
+  providers: ProvidersTable;
+  provider_runs: ProviderRunsTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -16,3 +16,7 @@ export const probeHypervisorWorkflowId = (hypervisorId: string, nonce: string) =
 
 /** The removal of a committed migration's retained source copy, on its own timer after the commit. */
 export const migrationCleanupWorkflowId = (migrationId: string) => `migration-cleanup-${migrationId}`;
+
+/** One test, sync or rotation of a provider: the run's own row id (db provider_runs). */
+export const providerRunWorkflowId = (kind: string, providerId: string, runId: string) =>
+  `provider-${kind}-${providerId}-${runId}`;

@@ -31,6 +31,8 @@ const schema = z.object({
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
   /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
   SECRETS_KEY: z.string().optional(),
+  /** Providers on a private network without TLS: plain http:// endpoints are accepted. */
+  PROVIDER_ALLOW_HTTP: bool.default(false),
   INITIAL_PASSWORD_WINDOW_MS: ms.default(60 * 60 * 1000),
   INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),

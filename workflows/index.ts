@@ -1,5 +1,6 @@
 // Every workflow the worker runs. Workflow code imports domain/ only (and types).
 export { backupInstance } from './backup-instance.js';
+export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';
 export { deleteSnapshot } from './delete-snapshot.js';

@@ -9,6 +9,7 @@ import { ipPoolRoutes } from './ip-pools/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { overviewRoutes } from './overview/routes.js';
 import { planRoutes } from './plans/routes.js';
+import { providerRoutes } from './providers/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
 import { taskRoutes } from './tasks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -31,6 +32,7 @@ export function applicationApi() {
     imageRoutes,
     ipPoolRoutes,
     userRoutes,
+    providerRoutes,
     taskRoutes,
     schedulerRoutes,
   ]) {

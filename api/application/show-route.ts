@@ -7,8 +7,16 @@ import type { z } from '../zod.js';
 
 /** The kinds of what an administrator keeps, as their routes name them: `/plans/{plan}`, and so on. */
 export interface ResourceKind {
-  readonly resources: 'locations' | 'plans' | 'images' | 'ip-pools' | 'users' | 'instances' | 'tasks';
-  readonly param: 'location' | 'plan' | 'image' | 'pool' | 'user' | 'instance' | 'task';
+  readonly resources:
+    | 'locations'
+    | 'plans'
+    | 'images'
+    | 'ip-pools'
+    | 'users'
+    | 'instances'
+    | 'tasks'
+    | 'providers';
+  readonly param: 'location' | 'plan' | 'image' | 'pool' | 'user' | 'instance' | 'task' | 'provider';
   readonly tag: string;
 }
 

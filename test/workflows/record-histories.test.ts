@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
+import type { Asker } from '../../domain/actors.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
+import { providerRunWorkflowId } from '../../domain/workflow-ids.js';
 import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
 import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
@@ -12,7 +15,10 @@ import { deleteInstance, rebuildInstance, regeneratePassword } from '../../servi
 import { provisionInstance } from '../../services/instances/provision.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
+import { createProvider } from '../../services/providers/providers.js';
+import { startProviderRun } from '../../services/providers/runs.js';
 import { eventually } from '../support/eventually.js';
+import { startProviderServer } from '../support/provider-server.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { writeHistoryFixture } from './histories.js';
@@ -24,8 +30,13 @@ import { writeHistoryFixture } from './histories.js';
  */
 describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histories', () => {
   let env: Stack;
+  let recorder: Asker;
   beforeAll(async () => {
-    env = await startStack({ agents: true, config: { MIGRATION_SOURCE_RETENTION_MS: '200' } });
+    env = await startStack({
+      agents: true,
+      config: { MIGRATION_SOURCE_RETENTION_MS: '200', PROVIDER_ALLOW_HTTP: 'true' },
+    });
+    recorder = { type: 'admin', userId: env.admin.id };
   });
   afterAll(() => env.close());
 
@@ -260,5 +271,26 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       'the probe run to be listed',
     );
     await record('probeHypervisor-completed', probe.workflowId);
+  });
+
+  it('checkProvider: a rotation promoted, and a test the provider refused', async () => {
+    const provider = await startProviderServer();
+    try {
+      const created = await createProvider(env.deps, {
+        name: `recorder-${randomUUID()}`,
+        kind: 'storage',
+        endpoint: provider.url,
+      });
+      const credential = randomUUID();
+      provider.accepted.add(credential);
+      const target = { providerId: created.id, correlationId: null };
+      const rotation = await startProviderRun(env.deps, recorder, target, { kind: 'rotate', credential });
+      await record('checkProvider-rotated', providerRunWorkflowId('rotate', created.id, rotation.id));
+      provider.accepted.clear();
+      const test = await startProviderRun(env.deps, recorder, target, { kind: 'test' });
+      await record('checkProvider-unauthorized', providerRunWorkflowId('test', created.id, test.id));
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -55,3 +55,13 @@ export function agentStep(kind: AgentStepKind, timing: StepTiming) {
       { ...task, pickupTimeoutMs: timing.pickupTimeoutMs },
     ])) as AgentTaskResult<T>;
 }
+
+/**
+ * A call to an external provider. The call itself turns whatever the provider does into an
+ * outcome, so a retry only covers our side (the database, a worker lost mid-call).
+ */
+export const providerStep = () =>
+  proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+  });

@@ -1,0 +1,26 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { findProviderRun } from '../../../db/repositories/provider-runs.js';
+import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../schemas.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../serializers/provider.js';
+import { ProviderRunParams } from './fields.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/providers/{provider}/runs/{run}',
+  tags: ['Providers'],
+  summary: 'Show a provider’s run',
+  description: 'A test, sync or rotation with its outcome once it has finished.',
+  request: { params: ProviderRunParams },
+  responses: { 200: jsonContent(ProviderRunEnvelope, 'The run.'), ...commonErrors, ...notFoundResponse },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { provider, run } = c.req.valid('param');
+    const row = await findProviderRun(c.get('deps').db, provider, run);
+    if (!row) throw notFound();
+    return c.json(serializeProviderRun(row), 200);
+  });
+}

@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { ProviderKind } from '../../domain/providers.js';
+import type { Database } from '../database.js';
+
+// Providers as the API shows them: every column but the sealed credential, which only
+// provider-runs.ts reads, for the activity that calls the provider.
+
+const PROVIDER_COLUMNS = [
+  'id',
+  'name',
+  'kind',
+  'endpoint',
+  'credential_rotated_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const credentialSet = sql<boolean>`credential_sealed is not null`.as('credential_set');
+
+export type ProviderRow = NonNullable<Awaited<ReturnType<typeof findProvider>>>;
+
+export interface ProviderFields {
+  readonly name: string;
+  readonly kind: ProviderKind;
+  readonly endpoint: string;
+}
+
+export async function listProviders(db: Database, page: PageRequest, filters: { kind?: ProviderKind }) {
+  let query = db.selectFrom('providers');
+  if (filters.kind) query = query.where('kind', '=', filters.kind);
+  const [rows, total] = await Promise.all([
+    query
+      .select([...PROVIDER_COLUMNS, credentialSet])
+      .orderBy('name')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    query.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.total) };
+}
+
+export async function findProvider(db: Database, id: string) {
+  return db
+    .selectFrom('providers')
+    .select([...PROVIDER_COLUMNS, credentialSet])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertProvider(db: Database, fields: ProviderFields): Promise<ProviderRow> {
+  return db
+    .insertInto('providers')
+    .values(fields)
+    .returning([...PROVIDER_COLUMNS, credentialSet])
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateProvider(
+  db: Database,
+  id: string,
+  fields: Partial<Omit<ProviderFields, 'kind'>>,
+): Promise<ProviderRow | undefined> {
+  if (Object.keys(fields).length === 0) return findProvider(db, id);
+  return db
+    .updateTable('providers')
+    .set({ ...fields, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning([...PROVIDER_COLUMNS, credentialSet])
+    .executeTakeFirst();
+}
+
+/** Replaces the credential (already sealed) and stamps the rotation time. */
+export async function setProviderCredential(
+  db: Database,
+  id: string,
+  sealed: string,
+): Promise<ProviderRow | undefined> {
+  return db
+    .updateTable('providers')
+    .set({ credential_sealed: sealed, credential_rotated_at: sql`now()`, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning([...PROVIDER_COLUMNS, credentialSet])
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes the provider and its finished runs, unless a run is under way (its workflow would settle
+ * a run that is gone): the provider's row is locked first, so no run begins beside the delete.
+ */
+export async function deleteProviderUnlessRunning(
+  db: Database,
+  id: string,
+): Promise<'deleted' | 'missing' | { runs: number }> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await trx
+      .selectFrom('providers')
+      .select('id')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) return 'missing';
+    const running = await trx
+      .selectFrom('provider_runs')
+      .select(sql<string>`count(*)`.as('runs'))
+      .where('provider_id', '=', id)
+      .where('status', '=', 'running')
+      .executeTakeFirstOrThrow();
+    if (Number(running.runs) > 0) return { runs: Number(running.runs) };
+    await trx.deleteFrom('providers').where('id', '=', id).execute();
+    return 'deleted';
+  });
+}
