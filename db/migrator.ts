@@ -14,6 +14,7 @@ import * as userDisabled from './migrations/20261125T0400_user_disabled.js';
 import * as instanceSuspension from './migrations/20261125T0500_instance_suspension.js';
 import * as agentTaskLists from './migrations/20261125T0600_agent_task_lists.js';
 import * as providers from './migrations/20261125T0700_providers.js';
+import * as reservationLists from './migrations/20261125T0800_reservation_lists.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T0500_instance_suspension': instanceSuspension,
   '20261125T0600_agent_task_lists': agentTaskLists,
   '20261125T0700_providers': providers,
+  '20261125T0800_reservation_lists': reservationLists,
 };
 
 export interface MigrationOutcome {

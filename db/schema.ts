@@ -5,6 +5,7 @@ import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
+import type { ReservationPurpose } from '../domain/reservations.js';
 import type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 import type { BigIntColumn, Json, NullableJson, NullableTimestamp, Timestamp } from './schema/columns.js';
 import type {
@@ -220,7 +221,7 @@ export interface ReservationsTable {
   id: Generated<string>;
   hypervisor_id: string;
   instance_id: string | null;
-  purpose: string;
+  purpose: ReservationPurpose;
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;

@@ -10,6 +10,7 @@ import { locationRoutes } from './locations/routes.js';
 import { overviewRoutes } from './overview/routes.js';
 import { planRoutes } from './plans/routes.js';
 import { providerRoutes } from './providers/routes.js';
+import { reservationRoutes } from './reservations/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
 import { taskRoutes } from './tasks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -34,6 +35,7 @@ export function applicationApi() {
     userRoutes,
     providerRoutes,
     taskRoutes,
+    reservationRoutes,
     schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Resources } from '../../domain/capacity.js';
 import type { PlacementCandidate } from '../../domain/placement.js';
+import type { ReservationPurpose } from '../../domain/reservations.js';
 import type { Database } from '../database.js';
 
 interface CandidateRow {
@@ -61,7 +62,12 @@ export async function lockCandidate(
 
 export async function reserveCapacity(
   db: Database,
-  reservation: { hypervisorId: string; instanceId: string; purpose: string; resources: Resources },
+  reservation: {
+    hypervisorId: string;
+    instanceId: string;
+    purpose: ReservationPurpose;
+    resources: Resources;
+  },
 ): Promise<void> {
   await db
     .insertInto('reservations')
