@@ -21,12 +21,16 @@
  *     without): create to running of a 128 MB guest, and its live migrations' total time, memory
  *     move and downtime, between two agents with the QEMU driver (BENCH_QEMU_CREATES,
  *     BENCH_QEMU_MIGRATIONS), under the accelerator the probe chooses (printed).
+ *  8. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
+ *     hypervisors in one location and 10,000 instances with their reservations (BENCH_ADMIN_*).
+ *     Target: p50 <= 50 ms and p99 <= 150 ms each (admin-reads.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
  * fails prints why and the bench goes on to the next; the exit code has bit N-1 set for each part N
  * that failed (qemu alone: 64), and the last line names them.
  * It uses PostgreSQL at DATABASE_URL (default: the local server), in a database of its own that
  * it drops at the end, and a Temporal dev server of its own (stack.ts).
  */
+import { adminPart } from './parts/admin.js';
 import { agentPart } from './parts/agent.js';
 import { backupPart } from './parts/backup.js';
 import { migrationPart } from './parts/migration.js';
@@ -45,6 +49,8 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'migration', run: migrationPart },
   { name: 'backup', run: backupPart },
   { name: 'qemu', run: qemuPart },
+  // Last: its large plane would weigh on the parts above.
+  { name: 'admin', run: adminPart },
 ];
 const names = PARTS.map((p) => p.name);
 const chosen = new Set((process.env.BENCH_PARTS ?? names.join(',')).split(',').map((p) => p.trim()));
