@@ -15,6 +15,7 @@ import * as instanceSuspension from './migrations/20261125T0500_instance_suspens
 import * as agentTaskLists from './migrations/20261125T0600_agent_task_lists.js';
 import * as providers from './migrations/20261125T0700_providers.js';
 import * as reservationLists from './migrations/20261125T0800_reservation_lists.js';
+import * as planVisibility from './migrations/20261125T0900_plan_visibility.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T0600_agent_task_lists': agentTaskLists,
   '20261125T0700_providers': providers,
   '20261125T0800_reservation_lists': reservationLists,
+  '20261125T0900_plan_visibility': planVisibility,
 };
 
 export interface MigrationOutcome {

@@ -49,6 +49,8 @@ export interface PlansTable {
   memory_mb: number;
   disk_mb: number;
   host_requirements: ColumnType<HostRequirement[], string | undefined, string>;
+  /** False: withdrawn from sale; customers neither list nor order it. */
+  is_public: Generated<boolean>;
   created_at: Timestamp;
 }
 

@@ -44,3 +44,6 @@ export const IMAGE_MIN_DISK_BOUNDS = { min: 1, max: PLAN_BOUNDS.disk_mb.max } as
  */
 export const VIRTUALIZATIONS = ['kvm'] as const;
 export type Virtualization = (typeof VIRTUALIZATIONS)[number];
+
+/** What of the catalogue a caller may see and order: a customer the public entries, an administrator all. */
+export type CatalogueReach = 'public' | 'all';

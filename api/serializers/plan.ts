@@ -22,7 +22,10 @@ export const PlanEnvelope = z
 export const AdminPlanEnvelope = z
   .object({
     object: z.literal('plan'),
-    attributes: PlanAttributes.extend({ host_requirements: z.array(z.enum(HOST_REQUIREMENTS)) }),
+    attributes: PlanAttributes.extend({
+      host_requirements: z.array(z.enum(HOST_REQUIREMENTS)),
+      is_public: z.boolean().openapi({ description: 'Whether customers see it and may order it.' }),
+    }),
   })
   .openapi('AdminPlan');
 
@@ -43,5 +46,8 @@ export function serializePlan(row: PlanRow): z.infer<typeof PlanEnvelope> {
 
 export function serializeAdminPlan(row: PlanRow): z.infer<typeof AdminPlanEnvelope> {
   const { attributes } = serializePlan(row);
-  return { object: 'plan', attributes: { ...attributes, host_requirements: row.host_requirements } };
+  return {
+    object: 'plan',
+    attributes: { ...attributes, host_requirements: row.host_requirements, is_public: row.is_public },
+  };
 }

@@ -1,3 +1,4 @@
+import type { CatalogueReach } from '../../domain/catalog.js';
 import type { Database } from '../database.js';
 
 /** Locations, plans and images: the catalogue instances are made from. Upserts keyed by code. */
@@ -35,16 +36,18 @@ export async function upsertImage(
     .executeTakeFirstOrThrow();
 }
 
-export async function findPlanByCode(db: Database, code: string) {
+/** A plan by code: a customer orders from the public ones, an administrator from all. */
+export async function findPlanByCode(db: Database, code: string, reach: CatalogueReach) {
   return db
     .selectFrom('plans')
     .select(['id', 'code', 'cpu_cores', 'memory_mb', 'disk_mb', 'host_requirements'])
     .where('code', '=', code)
+    .$if(reach === 'public', (q) => q.where('is_public', '=', true))
     .executeTakeFirst();
 }
 
 /** An image by code: a customer orders from the public ones, an administrator from all. */
-export async function findImageByCode(db: Database, code: string, which: 'public' | 'all') {
+export async function findImageByCode(db: Database, code: string, which: CatalogueReach) {
   let query = db
     .selectFrom('images')
     .select(['id', 'code', 'min_disk_mb', 'virtualization'])

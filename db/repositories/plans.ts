@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { CatalogueReach } from '../../domain/catalog.js';
 import type { HostRequirement } from '../../domain/instances/host-requirements.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
@@ -12,6 +13,7 @@ const PLAN_COLUMNS = [
   'memory_mb',
   'disk_mb',
   'host_requirements',
+  'is_public',
   'created_at',
 ] as const;
 
@@ -24,19 +26,15 @@ export interface PlanFields {
   readonly memory_mb: number;
   readonly disk_mb: number;
   readonly host_requirements: readonly HostRequirement[];
+  readonly is_public: boolean;
 }
 
-/** Every plan, by code (the catalogue is small and sorted the way it is ordered from). */
-export async function listPlans(db: Database, page: PageRequest) {
+/** The plans in reach, by code (the catalogue is small and sorted the way it is ordered from). */
+export async function listPlans(db: Database, page: PageRequest, reach: CatalogueReach) {
+  const base = db.selectFrom('plans').$if(reach === 'public', (q) => q.where('is_public', '=', true));
   const [rows, total] = await Promise.all([
-    db
-      .selectFrom('plans')
-      .select(PLAN_COLUMNS)
-      .orderBy('code')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    db.selectFrom('plans').select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+    base.select(PLAN_COLUMNS).orderBy('code').limit(page.perPage).offset(offsetOf(page)).execute(),
+    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.total) };
 }

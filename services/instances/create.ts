@@ -125,7 +125,7 @@ async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateIn
   if (actor.type === 'user' && request.ownerId !== actor.userId)
     throw new Error('a customer creates instances for themselves only');
   const [plan, image, location] = await Promise.all([
-    findPlanByCode(deps.db, request.plan),
+    findPlanByCode(deps.db, request.plan, actor.type === 'admin' ? 'all' : 'public'),
     findImageByCode(deps.db, request.image, actor.type === 'admin' ? 'all' : 'public'),
     findLocationByCode(deps.db, request.location),
     // A customer's own key proved them enabled; the user an administrator names is looked up.

@@ -69,7 +69,8 @@ describe('plans of the Application API', () => {
       [newPlan({ disk_mb: 1.5 }), 'disk_mb'],
       [newPlan({ name: '   ' }), 'name'],
       [newPlan({ host_requirements: ['gpu'] }), 'host_requirements.0'],
-      [newPlan({ is_public: true }), 'is_public'],
+      [newPlan({ is_public: 'yes' }), 'is_public'],
+      [newPlan({ public: true }), 'public'],
     ];
     await expectFieldRefusals((body) => admin('POST', '/plans', body), cases);
     const { attributes: plan } = (await admin('POST', '/plans', newPlan())).body;
@@ -169,6 +170,47 @@ describe('plans of the Application API', () => {
       .where('hostname', '=', 'raced.example.test')
       .execute();
     expect(made).toEqual([]);
+  });
+
+  it('withdrawn from sale: customers neither list nor order it; an administrator still orders it for them', async () => {
+    const location = await seed.location(t.db);
+    await seed.uniqueIpv4Pool(t.db, location.id);
+    const hypervisor = await seed.hypervisor(t.db, location.id);
+    await t.db.updateTable('hypervisors').set({ status: 'online' }).where('id', '=', hypervisor.id).execute();
+    const image = (await seed.catalog(t.db)).image;
+    const created = await admin('POST', '/plans', newPlan({ is_public: false }));
+    expect(created.status).toBe(201);
+    const plan = created.body.attributes;
+    expect(plan.is_public).toBe(false);
+    const offered = async () =>
+      (await allPages((page) => customer('GET', `/plans?per_page=100&page=${page}`))).map(
+        (p) => p.attributes.code,
+      );
+    expect(await offered()).not.toContain(plan.code);
+    const listed = await allPages((page) => admin('GET', `/plans?per_page=100&page=${page}`));
+    expect(listed.find((p) => p.attributes.uuid === plan.uuid)?.attributes.is_public).toBe(false);
+
+    const order = {
+      hostname: 'withdrawn.example.test',
+      plan: plan.code,
+      image: image.code,
+      location: location.code,
+    };
+    const refused = await t.call(t.client, 'POST', '/api/client/cloud', order);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].source).toEqual({ field: 'plan' });
+    const forThem = await admin('POST', '/instances', { ...order, user: t.client.id });
+    expect(forThem.status).toBe(202);
+    const made = (await admin('GET', `/instances/${forThem.body.attributes.uuid}`)).body.attributes;
+    expect(made).toMatchObject({ user_id: t.client.id, plan_id: plan.uuid });
+
+    const back = await admin('PATCH', `/plans/${plan.uuid}`, { is_public: true });
+    expect(back.body.attributes).toEqual({ ...plan, is_public: true });
+    expect(await offered()).toContain(plan.code);
+    expect(
+      (await t.call(t.client, 'POST', '/api/client/cloud', { ...order, hostname: 'on-sale.example.test' }))
+        .status,
+    ).toBe(202);
   });
 
   it('are not for customers: a client key is refused, and no key', async () => {

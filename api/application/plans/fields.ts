@@ -17,6 +17,9 @@ const editable = {
   memory_mb: size(PLAN_BOUNDS.memory_mb, 1024),
   disk_mb: size(PLAN_BOUNDS.disk_mb, 20480),
   host_requirements: z.array(z.enum(HOST_REQUIREMENTS)).max(HOST_REQUIREMENTS.length),
+  is_public: z.boolean().openapi({
+    description: 'Whether customers see it and may order it; its instances run on either way.',
+  }),
 };
 
 export const PlanCreateFields = z
@@ -24,6 +27,7 @@ export const PlanCreateFields = z
     code: z.string().regex(CATALOGUE_CODE, { message: CATALOGUE_CODE_MESSAGE }),
     ...editable,
     host_requirements: editable.host_requirements.default([]),
+    is_public: editable.is_public.default(true),
   })
   .openapi('PlanCreate');
 

@@ -9,6 +9,6 @@ export const { register } = catalogueListRoute({
   description: 'Every plan, by code.',
   listName: 'AdminPlanList',
   envelope: AdminPlanEnvelope,
-  list: listPlans,
+  list: (db, page) => listPlans(db, page, 'all'),
   serialize: serializeAdminPlan,
 });

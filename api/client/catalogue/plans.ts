@@ -6,9 +6,11 @@ export const { register } = catalogueListRoute({
   path: '/plans',
   tag: 'Catalogue',
   summary: 'List the plans that can be ordered',
-  description: 'Every plan, by code: `POST /` takes its `code` as `plan`.',
+  description:
+    'The plans on sale, by code: `POST /` takes its `code` as `plan`. A plan the provider withdrew ' +
+    '(`is_public: false`) is not listed and cannot be ordered.',
   listName: 'PlanList',
   envelope: PlanEnvelope,
-  list: listPlans,
+  list: (db, page) => listPlans(db, page, 'public'),
   serialize: serializePlan,
 });
