@@ -7,6 +7,7 @@ import { HOST_REQUIREMENTS } from './instances/host-requirements.js';
 export const HYPERVISOR_CAPABILITIES = ['live_migration', ...HOST_REQUIREMENTS] as const;
 
 export const STORAGE_BACKENDS = ['local', 'lvm', 'zfs', 'ceph', 'nfs'] as const;
+export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
 
 /**
  * Hypervisor status: `pending` until its agent first enrolls; `online` while heartbeats arrive;

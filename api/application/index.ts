@@ -12,6 +12,7 @@ import { planRoutes } from './plans/routes.js';
 import { providerRoutes } from './providers/routes.js';
 import { reservationRoutes } from './reservations/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
+import { storageRoutes } from './storage/routes.js';
 import { taskRoutes } from './tasks/routes.js';
 import { userRoutes } from './users/routes.js';
 
@@ -36,6 +37,7 @@ export function applicationApi() {
     providerRoutes,
     taskRoutes,
     reservationRoutes,
+    storageRoutes,
     schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);
