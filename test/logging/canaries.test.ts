@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES } from '../../domain/credentials.js';
+import { captureAllOutput } from '../support/captured-output.js';
 import { eventually } from '../support/eventually.js';
 import { bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';
@@ -19,29 +20,8 @@ import { startTestWorker, type TestWorker } from '../support/worker.js';
  */
 process.env.TEST_LOG_LEVEL = 'debug';
 
-const output: string[] = [];
-const restore: (() => void)[] = [];
-function captureAllOutput() {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write;
-    stream.write = ((chunk: string | Uint8Array) => {
-      output.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    }) as typeof stream.write;
-    restore.push(() => {
-      stream.write = write;
-    });
-  }
-  for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
-    const original = console[method];
-    console[method] = (...args: unknown[]) => {
-      output.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
-    };
-    restore.push(() => {
-      console[method] = original;
-    });
-  }
-}
+let output: string[] = [];
+let restore = () => {};
 
 /** Every secret planted; a test adds its own before it sends them. */
 const canaries: string[] = [];
@@ -73,7 +53,7 @@ let clientKey: string;
 let ownerId: string;
 
 beforeAll(async () => {
-  captureAllOutput();
+  ({ output, restore } = captureAllOutput({ console: true }));
   t = await startStack({ config: { ...FAST_AGENT_TIMING, LOG_LEVEL: 'debug', TRUST_PROXY_HOPS: '1' } });
   worker = await startTestWorker(t.config);
   const admin = await seed.user(t.db, { admin: true });
@@ -85,7 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await t?.close();
-  for (const undo of restore) undo();
+  restore();
 });
 
 const enroll = (body: unknown) =>

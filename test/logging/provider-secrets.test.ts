@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerRunWorkflowId } from '../../domain/workflow-ids.js';
+import { captureAllOutput } from '../support/captured-output.js';
 import { eventually } from '../support/eventually.js';
 import { type ProviderServer, startProviderServer } from '../support/provider-server.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -14,20 +15,8 @@ import { type Stack, startStack } from '../support/stack.js';
  */
 process.env.TEST_LOG_LEVEL = 'debug';
 
-const output: string[] = [];
-const restore: (() => void)[] = [];
-function captureAllOutput() {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write;
-    stream.write = ((chunk: string | Uint8Array) => {
-      output.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    }) as typeof stream.write;
-    restore.push(() => {
-      stream.write = write;
-    });
-  }
-}
+let output: string[] = [];
+let restore = () => {};
 
 const canaries: string[] = [];
 const plant = () => {
@@ -42,7 +31,7 @@ const responses: string[] = [];
 let t: Stack;
 let provider: ProviderServer;
 beforeAll(async () => {
-  captureAllOutput();
+  ({ output, restore } = captureAllOutput({ console: true }));
   t = await startStack({ worker: true, config: { LOG_LEVEL: 'debug', PROVIDER_ALLOW_HTTP: 'true' } });
   provider = await startProviderServer();
   provider.hostile = true;
@@ -50,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await provider?.close();
   await t?.close();
-  for (const undo of restore) undo();
+  restore();
 });
 
 async function admin(method: string, path: string, body?: unknown) {
