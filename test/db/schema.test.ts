@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
@@ -14,15 +14,16 @@ interface TableShape {
   nullable: string[];
 }
 
-// db/schema.ts and the groups of tables it imports from db/schema/, read as one source.
+// db/schema.ts and every group of tables in db/schema/, read as one source.
+const schemaDir = new URL('../../db/schema/', import.meta.url);
 const schemaFiles = [
-  '../../db/schema.ts',
-  '../../db/schema/columns.ts',
-  '../../db/schema/migrations.ts',
-  '../../db/schema/agent-tasks.ts',
+  new URL('../../db/schema.ts', import.meta.url),
+  ...readdirSync(schemaDir)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => new URL(name, schemaDir)),
 ];
 const source = schemaFiles
-  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .map((file) => readFileSync(file, 'utf8'))
   .join('\n')
   .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
 
