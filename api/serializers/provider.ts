@@ -1,4 +1,4 @@
-import type { ProviderRunRow } from '../../db/repositories/provider-runs.js';
+import type { ProviderRunRow } from '../../db/repositories/provider-run-lists.js';
 import type { ProviderRow } from '../../db/repositories/providers.js';
 import {
   PROVIDER_KINDS,

@@ -1,25 +1,10 @@
 import { sql } from 'kysely';
-import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { ProviderOutcome, ProviderRunKind } from '../../domain/providers.js';
 import type { Database } from '../database.js';
+import { type ProviderRunRow, RUN_COLUMNS } from './provider-run-lists.js';
 
 // The runs that test, sync and rotate a provider. A rotation's candidate credential stays in its
 // row, sealed, until the run settles: promoted when the provider accepted it, dropped otherwise.
-
-const RUN_COLUMNS = [
-  'id',
-  'provider_id',
-  'kind',
-  'status',
-  'result',
-  'http_status',
-  'latency_ms',
-  'items',
-  'started_at',
-  'finished_at',
-] as const;
-
-export type ProviderRunRow = NonNullable<Awaited<ReturnType<typeof findProviderRun>>>;
 
 /**
  * Begins a run, or finds the one of its kind already under way (one at a time per provider and
@@ -66,31 +51,6 @@ export async function beginProviderRun(
       .executeTakeFirstOrThrow();
     return { run: running, begun: false };
   });
-}
-
-export async function findProviderRun(db: Database, providerId: string, runId: string) {
-  return db
-    .selectFrom('provider_runs')
-    .select(RUN_COLUMNS)
-    .where('provider_id', '=', providerId)
-    .where('id', '=', runId)
-    .executeTakeFirst();
-}
-
-/** A provider's runs, newest first. */
-export async function listProviderRuns(db: Database, providerId: string, page: PageRequest) {
-  const query = db.selectFrom('provider_runs').where('provider_id', '=', providerId);
-  const [rows, total] = await Promise.all([
-    query
-      .select(RUN_COLUMNS)
-      .orderBy('started_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    query.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
 }
 
 /**

@@ -1,9 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import {
-  abandonProviderRun,
-  beginProviderRun,
-  type ProviderRunRow,
-} from '../../db/repositories/provider-runs.js';
+import type { ProviderRunRow } from '../../db/repositories/provider-run-lists.js';
+import { abandonProviderRun, beginProviderRun } from '../../db/repositories/provider-runs.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ProviderRunKind } from '../../domain/providers.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findProviderRun } from '../../../db/repositories/provider-runs.js';
+import { findProviderRun } from '../../../db/repositories/provider-run-lists.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../schemas.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listProviderRuns } from '../../../db/repositories/provider-runs.js';
+import { listProviderRuns } from '../../../db/repositories/provider-run-lists.js';
 import { findProvider } from '../../../db/repositories/providers.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../context.js';
