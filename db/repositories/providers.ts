@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { ProviderKind } from '../../domain/providers.js';
 import type { Database } from '../database.js';
+import { deleteUnlessHeld } from './delete-unless-held.js';
 
 // Providers as the API shows them: every column but the sealed credential, which only
 // provider-runs.ts reads, for the activity that calls the provider.
@@ -16,7 +17,11 @@ const PROVIDER_COLUMNS = [
   'updated_at',
 ] as const;
 
-const credentialSet = sql<boolean>`credential_sealed is not null`.as('credential_set');
+/** What a provider shows: its columns, and whether a credential is set (never the credential). */
+const PROVIDER_SELECTION = [
+  ...PROVIDER_COLUMNS,
+  sql<boolean>`credential_sealed is not null`.as('credential_set'),
+] as const;
 
 export type ProviderRow = NonNullable<Awaited<ReturnType<typeof findProvider>>>;
 
@@ -30,31 +35,18 @@ export async function listProviders(db: Database, page: PageRequest, filters: { 
   let query = db.selectFrom('providers');
   if (filters.kind) query = query.where('kind', '=', filters.kind);
   const [rows, total] = await Promise.all([
-    query
-      .select([...PROVIDER_COLUMNS, credentialSet])
-      .orderBy('name')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
+    query.select(PROVIDER_SELECTION).orderBy('name').limit(page.perPage).offset(offsetOf(page)).execute(),
     query.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.total) };
 }
 
 export async function findProvider(db: Database, id: string) {
-  return db
-    .selectFrom('providers')
-    .select([...PROVIDER_COLUMNS, credentialSet])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('providers').select(PROVIDER_SELECTION).where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertProvider(db: Database, fields: ProviderFields): Promise<ProviderRow> {
-  return db
-    .insertInto('providers')
-    .values(fields)
-    .returning([...PROVIDER_COLUMNS, credentialSet])
-    .executeTakeFirstOrThrow();
+  return db.insertInto('providers').values(fields).returning(PROVIDER_SELECTION).executeTakeFirstOrThrow();
 }
 
 export async function updateProvider(
@@ -67,7 +59,7 @@ export async function updateProvider(
     .updateTable('providers')
     .set({ ...fields, updated_at: sql`now()` })
     .where('id', '=', id)
-    .returning([...PROVIDER_COLUMNS, credentialSet])
+    .returning(PROVIDER_SELECTION)
     .executeTakeFirst();
 }
 
@@ -81,34 +73,22 @@ export async function setProviderCredential(
     .updateTable('providers')
     .set({ credential_sealed: sealed, credential_rotated_at: sql`now()`, updated_at: sql`now()` })
     .where('id', '=', id)
-    .returning([...PROVIDER_COLUMNS, credentialSet])
+    .returning(PROVIDER_SELECTION)
     .executeTakeFirst();
 }
 
 /**
  * Deletes the provider and its finished runs, unless a run is under way (its workflow would settle
- * a run that is gone): the provider's row is locked first, so no run begins beside the delete.
+ * a run that is gone); a run begun meanwhile holds the provider's key share, so it is counted.
  */
-export async function deleteProviderUnlessRunning(
-  db: Database,
-  id: string,
-): Promise<'deleted' | 'missing' | { runs: number }> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .selectFrom('providers')
-      .select('id')
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!locked) return 'missing';
-    const running = await trx
+export async function deleteProviderUnlessRunning(db: Database, id: string) {
+  return deleteUnlessHeld(db, 'providers', id, async (trx) => {
+    const { runs } = await trx
       .selectFrom('provider_runs')
-      .select(sql<string>`count(*)`.as('runs'))
+      .select(sql<number>`count(*)::int`.as('runs'))
       .where('provider_id', '=', id)
       .where('status', '=', 'running')
       .executeTakeFirstOrThrow();
-    if (Number(running.runs) > 0) return { runs: Number(running.runs) };
-    await trx.deleteFrom('providers').where('id', '=', id).execute();
-    return 'deleted';
+    return { runs };
   });
 }
