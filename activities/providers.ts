@@ -14,10 +14,10 @@ export function createProviderActivities(db: Database, secretsKey: string | unde
     async callProviderOfRun(runId: string): Promise<ProviderOutcome> {
       const call = await providerCallOf(db, runId);
       if (!call) return { result: 'failed', http_status: null, latency_ms: null, items: null };
-      // A retried step of a run already settled reports what was recorded.
-      if (call.status !== 'running' && call.result)
+      // A retried step of a run already settled (or abandoned) reports what was recorded.
+      if (call.status !== 'running')
         return {
-          result: call.result,
+          result: call.result ?? 'failed',
           http_status: call.http_status,
           latency_ms: call.latency_ms,
           items: call.items,
