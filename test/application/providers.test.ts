@@ -108,6 +108,14 @@ describe('providers of the Application API', () => {
     expect((await admin('GET', `/providers/${made.uuid}`)).body.attributes).toEqual(made);
   });
 
+  it('refuse a second provider of one name, also when two are created at once', async () => {
+    const body = { name: `twin-${randomUUID().slice(0, 8)}`, kind: 'dns', endpoint: provider.url };
+    const both = await Promise.all([admin('POST', '/providers', body), admin('POST', '/providers', body)]);
+    expect(statusesOf(both)).toEqual([201, 409]);
+    const named = await t.db.selectFrom('providers').select('id').where('name', '=', body.name).execute();
+    expect(named).toHaveLength(1);
+  });
+
   it('refuse https-less endpoints unless plain HTTP is allowed', async () => {
     const strict = await startStack({ config: { PROVIDER_ALLOW_HTTP: 'false' } });
     try {
