@@ -5,6 +5,7 @@ import { createBackupScheduleActivities } from './backup-schedules.js';
 import { createBackupActivities } from './backups.js';
 import { createInstanceActivities } from './instances.js';
 import { createMigrationActivities } from './migrations.js';
+import { createNetworkActivities } from './networks.js';
 import { createOperationActivities } from './operations.js';
 import { createProviderActivities } from './providers.js';
 
@@ -19,6 +20,7 @@ export function createActivities(
     ...createBackupActivities(db),
     ...createBackupScheduleActivities(db, config),
     ...createMigrationActivities(db, config.SECRETS_KEY),
+    ...createNetworkActivities(db),
     ...createProviderActivities(db, config.SECRETS_KEY),
   };
 }

@@ -16,6 +16,9 @@ import * as agentTaskLists from './migrations/20261125T0600_agent_task_lists.js'
 import * as providers from './migrations/20261125T0700_providers.js';
 import * as reservationLists from './migrations/20261125T0800_reservation_lists.js';
 import * as planVisibility from './migrations/20261125T0900_plan_visibility.js';
+import * as instanceAddresses from './migrations/20261125T1000_instance_addresses.js';
+import * as instanceFirewalls from './migrations/20261125T1100_instance_firewalls.js';
+import * as floatingIps from './migrations/20261125T1200_floating_ips.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +39,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T0700_providers': providers,
   '20261125T0800_reservation_lists': reservationLists,
   '20261125T0900_plan_visibility': planVisibility,
+  '20261125T1000_instance_addresses': instanceAddresses,
+  '20261125T1100_instance_firewalls': instanceFirewalls,
+  '20261125T1200_floating_ips': floatingIps,
 };
 
 export interface MigrationOutcome {

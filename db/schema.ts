@@ -5,9 +5,11 @@ import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
+import type { AddressState } from '../domain/networks/addresses.js';
 import type { ReservationPurpose } from '../domain/reservations.js';
 import type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 import type { BigIntColumn, Json, NullableJson, NullableTimestamp, Timestamp } from './schema/columns.js';
+import type { FirewallRulesTable } from './schema/firewalls.js';
 import type {
   MigrationEventsTable,
   MigrationLeasesTable,
@@ -134,6 +136,14 @@ export interface InstancesTable {
   source_backup_id: string | null;
   /** Set by an administrator: the customer begins no operation while it is. */
   suspended_at: NullableTimestamp;
+  /** The network the panel wants the instance to have, bumped by every change to it. */
+  network_revision: Generated<number>;
+  /** The newest network revision its hypervisor confirmed. */
+  network_applied_revision: Generated<number>;
+  /** Whether the firewall's rules are enforced; turning it off keeps them. */
+  firewall_enabled: Generated<boolean>;
+  firewall_revision: Generated<number>;
+  firewall_applied_revision: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
@@ -216,7 +226,9 @@ export interface IpAddressesTable {
   instance_id: string | null;
   is_primary: Generated<boolean>;
   rdns: string | null;
+  state: Generated<AddressState>;
   created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface ReservationsTable {
@@ -323,6 +335,7 @@ export interface DB {
   rate_limits: RateLimitsTable;
   providers: ProvidersTable;
   provider_runs: ProviderRunsTable;
+  firewall_rules: FirewallRulesTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

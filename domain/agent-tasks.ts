@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { storableJsonObject, text } from './input-bounds.js';
 import { BOOT_DEVICES, POWER_ACTIONS, POWER_STATES } from './instances/statuses.js';
+import {
+  FIREWALL_ACTIONS,
+  FIREWALL_DIRECTIONS,
+  FIREWALL_PROTOCOLS,
+  FIREWALL_RULES_CEILING,
+} from './networks/firewall.js';
 
 /**
  * The catalogue of semantic agent tasks, shared by the panel (which validates what it
@@ -25,6 +31,19 @@ const guestAddress = z.object({
 /** The instance's primary addresses as its guest sets them up; null where the panel assigned none. */
 export const GuestAddresses = z.object({ ipv4: guestAddress.nullable(), ipv6: guestAddress.nullable() });
 export type GuestAddresses = z.infer<typeof GuestAddresses>;
+
+/**
+ * The instance's network as a whole, at one revision of the panel's: every address with its
+ * role. A hypervisor applies a revision newer than the one it has, all of it or none, and answers
+ * with the revision it then has, so an older apply delivered late never undoes a newer one.
+ */
+export const NETWORK_ADDRESSES_MAX = 64;
+const networkAddress = guestAddress.extend({
+  family: z.union([z.literal(4), z.literal(6)]),
+  primary: z.boolean(),
+  floating: z.boolean(),
+});
+const networkRevision = z.number().int().nonnegative();
 
 /**
  * What the hypervisor gives the guest for its first boot (a cloud-init NoCloud seed on the QEMU
@@ -235,6 +254,36 @@ export const AGENT_TASKS = {
   'disk.release': {
     params: z.object({ instance_id: instanceId, restore_id: restoreId }),
     result: z.object({ released: z.boolean() }),
+  },
+  /** The instance's addresses, all of them, at the panel's revision (see `networkAddress`). */
+  'network.apply': {
+    params: z.object({
+      instance_id: instanceId,
+      revision: networkRevision,
+      addresses: z.array(networkAddress).max(NETWORK_ADDRESSES_MAX),
+    }),
+    result: z.object({ revision: networkRevision }),
+  },
+  /** The instance's firewall, the toggle and every rule in order, at the panel's revision (as `network.apply`). */
+  'firewall.apply': {
+    params: z.object({
+      instance_id: instanceId,
+      revision: networkRevision,
+      enabled: z.boolean(),
+      rules: z
+        .array(
+          z.object({
+            direction: z.enum(FIREWALL_DIRECTIONS),
+            protocol: z.enum(FIREWALL_PROTOCOLS),
+            port_from: z.number().int().min(1).max(65_535).nullable(),
+            port_to: z.number().int().min(1).max(65_535).nullable(),
+            cidr: z.string().min(3).max(49),
+            action: z.enum(FIREWALL_ACTIONS),
+          }),
+        )
+        .max(FIREWALL_RULES_CEILING),
+    }),
+    result: z.object({ revision: networkRevision }),
   },
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {

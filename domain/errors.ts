@@ -28,6 +28,10 @@ export const ERROR_CATALOGUE = {
   },
   'SVC-PLACEMENT-409': { status: 409, detail: 'No hypervisor can take this instance now.' },
   'SVC-IP-409': { status: 409, detail: 'The location has no free address left.' },
+  'SVC-IP-PRIMARY-409': {
+    status: 409,
+    detail: 'The primary address cannot be detached; promote another address first.',
+  },
   'SVC-PASSWORD-410': {
     status: 410,
     detail: 'The password was shown once already, or its window has passed. Regenerate it to see a new one.',

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { NETWORK_ADDRESSES_MAX } from '../domain/agent-tasks.js';
+import { FIREWALL_RULES_CEILING } from '../domain/networks/firewall.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const ms = z.coerce.number().int().nonnegative();
@@ -52,6 +54,8 @@ const schema = z.object({
   /** Backups and snapshots one instance may hold; one more is refused with SVC-QUOTA-409. */
   MAX_BACKUPS_PER_INSTANCE: z.coerce.number().int().min(1).max(1_000).default(10),
   MAX_SNAPSHOTS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
+  FIREWALL_RULES_MAX: z.coerce.number().int().min(1).max(FIREWALL_RULES_CEILING).default(50),
+  MAX_ADDRESSES_PER_INSTANCE: z.coerce.number().int().min(1).max(NETWORK_ADDRESSES_MAX).default(8),
   MAX_BACKUP_SCHEDULES_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
   /** How late a schedule's missed run may still be taken (after Temporal was down); Temporal's minimum is 10 s. */
   BACKUP_SCHEDULE_CATCHUP_WINDOW_MS: z.coerce

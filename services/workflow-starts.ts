@@ -57,6 +57,8 @@ const START_POLICIES: Record<
   // Started by its Temporal Schedule, each run under an id of its own (the schedule's, plus the time).
   scheduledBackup: INSTANCE_OPERATION,
   migrateInstance: INSTANCE_OPERATION,
+  changeInstanceNetwork: INSTANCE_OPERATION,
+  changeInstanceFirewall: INSTANCE_OPERATION,
   // Started by its migration's run as a child (workflows/migrate-instance/cleanup.ts), never here.
   cleanUpMigrationSource: INSTANCE_OPERATION,
   // One run of a provider's test, sync or rotation: a repeated start joins it.

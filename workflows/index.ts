@@ -1,5 +1,7 @@
 // Every workflow the worker runs. Workflow code imports domain/ only (and types).
 export { backupInstance } from './backup-instance.js';
+export { changeInstanceFirewall } from './change-instance-firewall.js';
+export { changeInstanceNetwork } from './change-instance-network.js';
 export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';

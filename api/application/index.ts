@@ -2,6 +2,7 @@ import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { APPLICATION_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
+import { floatingIpRoutes } from './floating-ips/routes.js';
 import { hypervisorRoutes } from './hypervisors/routes.js';
 import { imageRoutes } from './images/routes.js';
 import { instanceRoutes } from './instances/routes.js';
@@ -33,6 +34,7 @@ export function applicationApi() {
     planRoutes,
     imageRoutes,
     ipPoolRoutes,
+    floatingIpRoutes,
     userRoutes,
     providerRoutes,
     taskRoutes,

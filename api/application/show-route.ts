@@ -15,8 +15,18 @@ export interface ResourceKind {
     | 'users'
     | 'instances'
     | 'tasks'
-    | 'providers';
-  readonly param: 'location' | 'plan' | 'image' | 'pool' | 'user' | 'instance' | 'task' | 'provider';
+    | 'providers'
+    | 'floating-ips';
+  readonly param:
+    | 'location'
+    | 'plan'
+    | 'image'
+    | 'pool'
+    | 'user'
+    | 'instance'
+    | 'task'
+    | 'provider'
+    | 'floatingIp';
   readonly tag: string;
 }
 

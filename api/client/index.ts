@@ -3,6 +3,10 @@ import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
 import * as listLocations from './catalogue/locations.js';
 import * as listPlans from './catalogue/plans.js';
+import * as attachFloatingIp from './floating-ips/attach.js';
+import * as detachFloatingIp from './floating-ips/detach.js';
+import * as listFloatingIps from './floating-ips/list.js';
+import * as moveFloatingIp from './floating-ips/move.js';
 import * as listImages from './images/list.js';
 import * as instanceActivity from './instances/activity.js';
 import * as createBackupSchedule from './instances/backup-schedules/create.js';
@@ -19,8 +23,23 @@ import * as verifyBackup from './instances/backups/verify.js';
 import * as createInstance from './instances/create.js';
 import * as deleteInstance from './instances/delete.js';
 import * as instanceDiagnostics from './instances/diagnostics.js';
+import * as clearFirewallEnabled from './instances/firewall/enabled-clear.js';
+import * as setFirewallEnabled from './instances/firewall/enabled-set.js';
+import * as showFirewallEnabled from './instances/firewall/enabled-show.js';
+import * as replaceFirewall from './instances/firewall/replace.js';
+import * as resetFirewall from './instances/firewall/reset.js';
+import * as clearFirewallRules from './instances/firewall/rules-clear.js';
+import * as replaceFirewallRules from './instances/firewall/rules-replace.js';
+import * as showFirewallRules from './instances/firewall/rules-show.js';
+import * as showFirewall from './instances/firewall/show.js';
 import * as listInstances from './instances/list.js';
 import * as instanceMetrics from './instances/metrics.js';
+import * as attachAddress from './instances/network/attach.js';
+import * as detachAddress from './instances/network/detach.js';
+import * as listAddresses from './instances/network/list.js';
+import * as networkOverview from './instances/network/overview.js';
+import * as promoteAddress from './instances/network/promote.js';
+import * as setReverseDns from './instances/network/rdns.js';
 import * as powerInstance from './instances/power.js';
 import * as rebuildInstance from './instances/rebuild.js';
 import * as changeHostname from './instances/settings/hostname.js';
@@ -53,6 +72,10 @@ export function clientApi() {
     createSshKey,
     updateSshKey,
     deleteSshKey,
+    listFloatingIps,
+    attachFloatingIp,
+    detachFloatingIp,
+    moveFloatingIp,
     // Instances.
     listInstances,
     createInstance,
@@ -87,6 +110,23 @@ export function clientApi() {
     createSnapshot,
     restoreSnapshot,
     deleteSnapshot,
+    // Network.
+    networkOverview,
+    listAddresses,
+    attachAddress,
+    detachAddress,
+    promoteAddress,
+    setReverseDns,
+    // Firewall.
+    showFirewall,
+    replaceFirewall,
+    resetFirewall,
+    showFirewallRules,
+    replaceFirewallRules,
+    clearFirewallRules,
+    showFirewallEnabled,
+    setFirewallEnabled,
+    clearFirewallEnabled,
   ];
   for (const route of routes) route.register(app);
   return app;

@@ -174,3 +174,13 @@ export async function setPrimaryAddresses(
 export async function lockInstance(trx: Database, instanceId: string): Promise<void> {
   await trx.selectFrom('instances').select('id').where('id', '=', instanceId).forUpdate().execute();
 }
+
+/** The location an instance lives in (its addresses come from that location's pools). */
+export async function findInstanceLocationId(db: Database, instanceId: string): Promise<string> {
+  const row = await db
+    .selectFrom('instances')
+    .select('location_id')
+    .where('id', '=', instanceId)
+    .executeTakeFirstOrThrow();
+  return row.location_id;
+}

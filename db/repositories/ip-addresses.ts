@@ -1,18 +1,29 @@
 import { sql } from 'kysely';
 import type { GuestAddresses } from '../../domain/agent-tasks.js';
+import type { AddressFamily } from '../../domain/networks/addresses.js';
 import { POOL_SCAN_LIMIT } from '../../domain/networks/ip-pools.js';
 import type { Database } from '../database.js';
 
 /**
  * Takes the lowest free address of the location's pools of `family` for the instance, in the
- * caller's transaction. The pool row is locked first, so concurrent allocations in one pool take
+ * caller's transaction: the primary one of a new instance, or one more (`attaching` until its
+ * hypervisor has it). The pool row is locked first, so concurrent allocations in one pool take
  * turns and never pick the same address (the unique address constraint stands behind it). The
  * network, broadcast and gateway addresses are never handed out. Undefined when every pool is full.
  */
 export async function allocateAddress(
   db: Database,
-  request: { locationId: string; family: 4 | 6; instanceId: string; userId: string },
-): Promise<string | undefined> {
+  request: {
+    locationId: string;
+    family: AddressFamily;
+    /** None for a floating IP, which its owner attaches later. */
+    instanceId: string | null;
+    userId: string;
+    role: 'primary' | 'additional' | 'floating';
+    /** The new row's id, when the caller names it before (an operation's input carries it). */
+    id?: string;
+  },
+): Promise<{ id: string; address: string } | undefined> {
   const pools = await db
     .selectFrom('ip_pools')
     .select('id')
@@ -41,18 +52,22 @@ export async function allocateAddress(
        limit 1`.execute(db);
     const address = free.rows[0]?.address;
     if (!address) continue;
-    await db
+    const primary = request.role === 'primary';
+    const { id } = await db
       .insertInto('ip_addresses')
       .values({
+        ...(request.id ? { id: request.id } : {}),
         pool_id: pool.id,
         address,
-        kind: 'fixed',
+        kind: request.role === 'floating' ? 'floating' : 'fixed',
         user_id: request.userId,
         instance_id: request.instanceId,
-        is_primary: true,
+        is_primary: primary,
+        state: request.role === 'additional' ? 'attaching' : 'attached',
       })
-      .execute();
-    return address;
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id, address };
   }
   return undefined;
 }

@@ -82,7 +82,7 @@ export async function reserveCapacity(
     .execute();
 }
 
-/** An instance that is really gone gives back its capacity and its fixed addresses. */
+/** An instance that is really gone gives back its capacity and its fixed addresses, and lets go of its floating ones. */
 export async function releaseInstanceResources(db: Database, instanceId: string): Promise<void> {
   await db
     .updateTable('reservations')
@@ -94,5 +94,12 @@ export async function releaseInstanceResources(db: Database, instanceId: string)
     .deleteFrom('ip_addresses')
     .where('instance_id', '=', instanceId)
     .where('kind', '=', 'fixed')
+    .execute();
+  // A floating IP outlives the instance it was on: its owner keeps it, on no instance.
+  await db
+    .updateTable('ip_addresses')
+    .set({ instance_id: null, state: 'attached', updated_at: sql`now()` })
+    .where('instance_id', '=', instanceId)
+    .where('kind', '=', 'floating')
     .execute();
 }

@@ -25,6 +25,13 @@ export const INSTANCE_OPERATIONS = [
   'snapshot_restore',
   'snapshot_delete',
   'migrate',
+  'address_attach',
+  'address_detach',
+  'address_promote',
+  'firewall_apply',
+  'floating_ip_attach',
+  'floating_ip_detach',
+  'floating_ip_move',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -49,6 +56,14 @@ export interface OperationRule {
   readonly onFailure: InstanceStatus | 'previous';
   readonly preempts: readonly InstanceOperation[];
 }
+
+const NETWORK_CHANGE: OperationRule = {
+  from: ['running', 'stopped'],
+  during: 'unchanged',
+  outcome: 'unchanged',
+  onFailure: 'previous',
+  preempts: [],
+};
 
 export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   provision: {
@@ -161,6 +176,15 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
     onFailure: 'previous',
     preempts: [],
   },
+  // Network changes keep the guest's status: a stopped guest finds its network as changed on boot.
+  address_attach: NETWORK_CHANGE,
+  address_detach: NETWORK_CHANGE,
+  address_promote: NETWORK_CHANGE,
+  firewall_apply: NETWORK_CHANGE,
+  // A floating IP's operations hold the instance that gains it (attach, move) or loses it (detach).
+  floating_ip_attach: NETWORK_CHANGE,
+  floating_ip_detach: NETWORK_CHANGE,
+  floating_ip_move: NETWORK_CHANGE,
 };
 
 /** The status an operation holds the instance in while it runs, given where it began. */

@@ -49,13 +49,16 @@ export async function holdResources(
     purpose: 'instance',
     resources: need,
   });
-  const address = (family: 4 | 6) =>
-    allocateAddress(trx, {
-      locationId: instance.location.id,
-      family,
-      instanceId: instance.id,
-      userId: instance.userId,
-    });
+  const address = async (family: 4 | 6) =>
+    (
+      await allocateAddress(trx, {
+        locationId: instance.location.id,
+        family,
+        instanceId: instance.id,
+        userId: instance.userId,
+        role: 'primary',
+      })
+    )?.address;
   const ipv4 = await address(4);
   if (!ipv4)
     throw new ApiError('SVC-IP-409', {

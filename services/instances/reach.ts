@@ -1,6 +1,6 @@
 import { findInstance, findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
 import type { Asker } from '../../domain/actors.js';
-import { notFound } from '../../domain/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 
 /** The instance an asker may act on: a customer's own, any for an administrator; 404 otherwise. */
@@ -15,4 +15,16 @@ export async function instanceInReach(
       : await findInstance(deps.db, instanceId);
   if (!instance) throw notFound();
   return instance;
+}
+
+/** An instance in reach that has a hypervisor (one still being placed has none): 409 otherwise. */
+export async function placedInstanceInReach(
+  deps: Pick<ServiceDeps, 'db'>,
+  asker: Asker,
+  instanceId: string,
+): Promise<Instance & { hypervisor_id: string }> {
+  const instance = await instanceInReach(deps, asker, instanceId);
+  const hypervisorId = instance.hypervisor_id;
+  if (!hypervisorId) throw new ApiError('SVC-CONFLICT-409', { detail: 'The instance is not placed yet.' });
+  return { ...instance, hypervisor_id: hypervisorId };
 }

@@ -4,6 +4,7 @@ import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { insertPolicy } from '../../db/repositories/backup-policies.js';
 import { insertBackup } from '../../db/repositories/backups.js';
 import { createCredential } from '../../db/repositories/credentials.js';
+import { allocateAddress } from '../../db/repositories/ip-addresses.js';
 import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
@@ -43,6 +44,7 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudBackup: (s) => s.foreignBackupId,
   backupPolicy: (s) => s.foreignPolicyId,
   cloudSnapshot: (s) => s.foreignSnapshotId,
+  cloudIpAddress: (s) => s.foreignAddressId,
 };
 
 interface Seeded {
@@ -53,6 +55,7 @@ interface Seeded {
   foreignBackupId: string;
   foreignPolicyId: string;
   foreignSnapshotId: string;
+  foreignAddressId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -109,6 +112,13 @@ beforeAll(async () => {
     keepDays: null,
     paused: true,
   });
+  await seed.uniqueIpv4Pool(db, location.id);
+  const foreignAddress = await allocateAddress(db, {
+    locationId: location.id,
+    family: 4,
+    ...onForeign,
+    role: 'primary',
+  });
   const issue = async (type: 'agent' | 'enrollment') =>
     (
       await createCredential(db, {
@@ -131,6 +141,7 @@ beforeAll(async () => {
     foreignBackupId: foreignBackup.id,
     foreignPolicyId: foreignPolicy.id,
     foreignSnapshotId: foreignSnapshot.id,
+    foreignAddressId: foreignAddress!.id,
   };
   digestBefore = await tableDigest(db);
 });

@@ -15,6 +15,10 @@ import { deleteInstance, rebuildInstance, regeneratePassword } from '../../servi
 import { provisionInstance } from '../../services/instances/provision.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
+import { attachAddress, promoteAddress } from '../../services/networks/addresses.js';
+import { changeFirewall } from '../../services/networks/firewall.js';
+import { allocateFloatingIp } from '../../services/networks/floating-ip-stock.js';
+import { attachFloatingIp, moveFloatingIp } from '../../services/networks/floating-ips.js';
 import { createProvider } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
 import { eventually } from '../support/eventually.js';
@@ -292,5 +296,83 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     } finally {
       await provider.close();
     }
+  });
+
+  it('changeInstanceNetwork: an address attached, and a promotion the hypervisor refused', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    await seed.uniqueIpv4Pool(env.db, hypervisor.location_id);
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const attached = await attachAddress(env.deps, customer, {
+      instanceId: instance.id,
+      family: 4,
+      correlationId: null,
+    });
+    await record('changeInstanceNetwork-attached', (await env.latestOperation(instance.id)).workflow_id);
+
+    agent.armFault('network.apply', { mode: 'fail-permanently' });
+    await promoteAddress(env.deps, customer, {
+      instanceId: instance.id,
+      addressId: attached.id,
+      correlationId: null,
+    });
+    await record('changeInstanceNetwork-reverted', (await env.latestOperation(instance.id)).workflow_id);
+    expect((await env.latestOperation(instance.id)).state).toBe('failed');
+  });
+
+  it('changeInstanceFirewall: rules applied, and a change the hypervisor refused', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const ssh = {
+      direction: 'inbound',
+      protocol: 'tcp',
+      port: '22',
+      cidr: '0.0.0.0/0',
+      action: 'accept',
+    } as const;
+    await changeFirewall(env.deps, customer, {
+      instanceId: instance.id,
+      change: { enabled: true, rules: [ssh] },
+      correlationId: null,
+    });
+    await record('changeInstanceFirewall-applied', (await env.latestOperation(instance.id)).workflow_id);
+
+    agent.armFault('firewall.apply', { mode: 'fail-permanently' });
+    await changeFirewall(env.deps, customer, {
+      instanceId: instance.id,
+      change: { rules: [] },
+      correlationId: null,
+    });
+    await record('changeInstanceFirewall-reverted', (await env.latestOperation(instance.id)).workflow_id);
+    expect((await env.latestOperation(instance.id)).state).toBe('failed');
+  });
+
+  it('changeInstanceNetwork: a floating IP moved between two hypervisors', async () => {
+    const first = await env.hypervisorWithAgent();
+    const second = await env.hypervisorWithAgent({}, { locationId: first.hypervisor.location_id });
+    await seed.uniqueIpv4Pool(env.db, first.hypervisor.location_id);
+    const from = await env.provisionedInstance(first.hypervisor);
+    const to = await env.provisionedInstance(second.hypervisor);
+    const location = await env.db
+      .selectFrom('locations')
+      .select('code')
+      .where('id', '=', first.hypervisor.location_id)
+      .executeTakeFirstOrThrow();
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const ip = await allocateFloatingIp(env.deps, {
+      userId: env.client.id,
+      location: location.code,
+      family: 4,
+    });
+    await attachFloatingIp(env.deps, customer, {
+      addressId: ip.id,
+      instanceId: from.id,
+      correlationId: null,
+    });
+    await env.operationResult(from.id);
+    await moveFloatingIp(env.deps, customer, { addressId: ip.id, instanceId: to.id, correlationId: null });
+    await record('changeInstanceNetwork-floating-moved', (await env.latestOperation(to.id)).workflow_id);
+    expect((await env.latestOperation(to.id)).state).toBe('succeeded');
   });
 });

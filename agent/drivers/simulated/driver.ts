@@ -24,6 +24,7 @@ import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
 import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPassword } from './instances.js';
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
+import { applyFirewall, applyNetwork } from './network.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
 
 type Params = Record<string, unknown>;
@@ -63,6 +64,8 @@ export class SimulatedDriver implements HypervisorDriver {
       'disk.swap': (p) => swapDisk(host, as<'disk.swap'>(p)),
       'disk.revert': (p) => revertDisk(host, as<'disk.revert'>(p)),
       'disk.release': (p) => releaseDisk(host, as<'disk.release'>(p)),
+      'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
+      'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),
     };
   }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AGENT_TASK_TYPES, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import { AGENT_TASK_TYPES, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
 import { FAULT_MODES, type FaultMode } from '../../config.js';
 
 // The simulated hypervisor's state, kept in a local file: what the driver and its migration
@@ -62,6 +62,23 @@ export interface SimulatedInstance {
   snapshots?: Record<string, SimulatedArtifact>;
   /** Restores under way, by restore id: the restored disk beside the current one, then the old one kept aside. */
   restores?: Record<string, SimulatedRestore>;
+  /** The network last applied (`network.apply`); absent while the instance has its create's addresses only. */
+  network?: SimulatedNetwork;
+  /** The firewall last applied (`firewall.apply`); absent until the first. */
+  firewall?: SimulatedFirewall;
+}
+
+/** An instance's firewall at the panel's revision. */
+export interface SimulatedFirewall {
+  revision: number;
+  enabled: boolean;
+  rules: AgentTaskParams<'firewall.apply'>['rules'];
+}
+
+/** An instance's network at the panel's revision: every address with its role. */
+export interface SimulatedNetwork {
+  revision: number;
+  addresses: AgentTaskParams<'network.apply'>['addresses'];
 }
 
 /** A backup or snapshot: the content copied, and the checksum computed while it was written. */

@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
+import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
+import { FloatingIpEnvelope, serializeFloatingIp } from '../../serializers/floating-ip.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/floating-ips',
+  tags: ['Floating IPs'],
+  summary: 'The caller’s floating IPs',
+  description:
+    'Addresses the provider gave the account, each on one of its instances or idle; oldest first, ' +
+    'paginated with `page` and `per_page`.',
+  request: { query: PageQuery },
+  responses: {
+    200: jsonContent(listEnvelope(FloatingIpEnvelope, 'FloatingIpList'), 'A page of floating IPs.'),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await listFloatingIps(c.get('deps').db, { userId: customerId(c) }, request);
+    return c.json(listBody(request, total, rows.map(serializeFloatingIp)), 200);
+  });
+}

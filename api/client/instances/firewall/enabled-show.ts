@@ -1,0 +1,3 @@
+import { firewallRead } from './firewall-read.js';
+
+export const { register } = firewallRead('/enabled', 'Whether the firewall is enabled');

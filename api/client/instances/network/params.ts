@@ -1,0 +1,4 @@
+import { uuidParam } from '../../../schemas.js';
+
+/** The path of one address of one instance. */
+export const addressParams = uuidParam('cloudInstance').extend(uuidParam('cloudIpAddress').shape);
