@@ -19,6 +19,7 @@ import * as planVisibility from './migrations/20261125T0900_plan_visibility.js';
 import * as instanceAddresses from './migrations/20261125T1000_instance_addresses.js';
 import * as instanceFirewalls from './migrations/20261125T1100_instance_firewalls.js';
 import * as floatingIps from './migrations/20261125T1200_floating_ips.js';
+import * as privateNetworks from './migrations/20261125T1300_private_networks.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T1000_instance_addresses': instanceAddresses,
   '20261125T1100_instance_firewalls': instanceFirewalls,
   '20261125T1200_floating_ips': floatingIps,
+  '20261125T1300_private_networks': privateNetworks,
 };
 
 export interface MigrationOutcome {

@@ -16,6 +16,7 @@ import type {
   MigrationsTable,
   TransferTokensTable,
 } from './schema/migrations.js';
+import type { PrivateNetworkNicsTable, PrivateNetworksTable } from './schema/private-networks.js';
 import type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
 
 export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
@@ -336,6 +337,8 @@ export interface DB {
   providers: ProvidersTable;
   provider_runs: ProviderRunsTable;
   firewall_rules: FirewallRulesTable;
+  private_networks: PrivateNetworksTable;
+  private_network_nics: PrivateNetworkNicsTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -7,6 +7,7 @@ import {
   FIREWALL_PROTOCOLS,
   FIREWALL_RULES_CEILING,
 } from './networks/firewall.js';
+import { PRIVATE_NICS_PER_INSTANCE } from './networks/private-networks.js';
 
 /**
  * The catalogue of semantic agent tasks, shared by the panel (which validates what it
@@ -44,6 +45,13 @@ const networkAddress = guestAddress.extend({
   floating: z.boolean(),
 });
 const networkRevision = z.number().int().nonnegative();
+/** A NIC on one of the customer's private networks: a bridge of its own, no gateway. */
+const privateNic = z.object({
+  network_id: z.string().uuid(),
+  mac: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/),
+  address: z.string().min(7).max(15),
+  prefix: z.number().int().min(16).max(29),
+});
 
 /**
  * What the hypervisor gives the guest for its first boot (a cloud-init NoCloud seed on the QEMU
@@ -261,6 +269,8 @@ export const AGENT_TASKS = {
       instance_id: instanceId,
       revision: networkRevision,
       addresses: z.array(networkAddress).max(NETWORK_ADDRESSES_MAX),
+      // Private networks came after the first network.apply: a task without them has none.
+      nics: z.array(privateNic).max(PRIVATE_NICS_PER_INSTANCE).default([]),
     }),
     result: z.object({ revision: networkRevision }),
   },

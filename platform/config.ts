@@ -56,6 +56,8 @@ const schema = z.object({
   MAX_SNAPSHOTS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
   FIREWALL_RULES_MAX: z.coerce.number().int().min(1).max(FIREWALL_RULES_CEILING).default(50),
   MAX_ADDRESSES_PER_INSTANCE: z.coerce.number().int().min(1).max(NETWORK_ADDRESSES_MAX).default(8),
+  /** Private networks one account may hold; one more is refused with SVC-QUOTA-409. */
+  MAX_PRIVATE_NETWORKS_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
   MAX_BACKUP_SCHEDULES_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
   /** How late a schedule's missed run may still be taken (after Temporal was down); Temporal's minimum is 10 s. */
   BACKUP_SCHEDULE_CATCHUP_WINDOW_MS: z.coerce

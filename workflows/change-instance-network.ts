@@ -17,6 +17,8 @@ const WHAT: Record<NetworkChange['kind'], string> = {
   floating_ip_attach: 'Giving the instance the floating IP',
   floating_ip_detach: 'Taking the floating IP off the instance',
   floating_ip_move: 'Moving the floating IP to the instance',
+  network_attach: 'Connecting the instance to the private network',
+  network_detach: 'Disconnecting the instance from the private network',
 };
 
 /**

@@ -54,6 +54,12 @@ import * as listSnapshots from './instances/snapshots/list.js';
 import * as restoreSnapshot from './instances/snapshots/restore.js';
 import * as instanceSsh from './instances/ssh.js';
 import * as instanceTasks from './instances/tasks.js';
+import * as attachPrivateNetwork from './private-networks/attach.js';
+import * as createPrivateNetwork from './private-networks/create.js';
+import * as deletePrivateNetwork from './private-networks/delete.js';
+import * as detachPrivateNetwork from './private-networks/detach.js';
+import * as listPrivateNetworks from './private-networks/list.js';
+import * as showPrivateNetwork from './private-networks/show.js';
 import * as createSshKey from './ssh-keys/create.js';
 import * as deleteSshKey from './ssh-keys/delete.js';
 import * as listSshKeys from './ssh-keys/list.js';
@@ -76,6 +82,12 @@ export function clientApi() {
     attachFloatingIp,
     detachFloatingIp,
     moveFloatingIp,
+    listPrivateNetworks,
+    createPrivateNetwork,
+    showPrivateNetwork,
+    deletePrivateNetwork,
+    attachPrivateNetwork,
+    detachPrivateNetwork,
     // Instances.
     listInstances,
     createInstance,

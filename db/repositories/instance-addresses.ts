@@ -3,6 +3,7 @@ import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import type { AddressFamily } from '../../domain/networks/addresses.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { listNicsOfInstance } from './private-network-nics.js';
 
 // An instance's addresses as its customer and its workflows read them.
 
@@ -69,7 +70,7 @@ export async function countInstanceAddresses(db: Database, instanceId: string): 
 
 /**
  * The network the panel wants the instance to have, as its hypervisor applies it: every address
- * but one being detached, at the instance's current network revision.
+ * and private NIC but one being detached, at the instance’s current network revision.
  */
 export async function desiredNetworkOf(
   db: Database,
@@ -81,6 +82,7 @@ export async function desiredNetworkOf(
     .where('id', '=', instanceId)
     .executeTakeFirstOrThrow();
   const rows = await listInstanceAddresses(db, instanceId);
+  const nics = await listNicsOfInstance(db, instanceId);
   return {
     instance_id: instanceId,
     revision: network_revision,
@@ -94,6 +96,9 @@ export async function desiredNetworkOf(
         primary: row.is_primary,
         floating: row.kind === 'floating',
       })),
+    nics: nics
+      .filter((nic) => nic.state !== 'detaching')
+      .map((nic) => ({ network_id: nic.network_id, mac: nic.mac, address: nic.address, prefix: nic.prefix })),
   };
 }
 

@@ -40,18 +40,22 @@ export interface LocationHolders extends Record<string, number> {
   readonly hypervisors: number;
   readonly ip_pools: number;
   readonly instances: number;
+  readonly private_networks: number;
 }
 
 /**
- * Deletes the location unless anything refers to it: hypervisors, IP pools, or instances (deleted
- * ones too: their record says where they ran).
+ * Deletes the location unless anything refers to it: hypervisors, IP pools, customers' private
+ * networks, or instances (deleted ones too: their record says where they ran).
  */
 export async function deleteLocationUnlessUsed(db: Database, id: string) {
   return deleteUnlessHeld(db, 'locations', id, async (trx) => {
     const { rows } = await sql<LocationHolders>`
       select (select count(*)::int from hypervisors where location_id = ${id}) as hypervisors,
              (select count(*)::int from ip_pools where location_id = ${id}) as ip_pools,
-             (select count(*)::int from instances where location_id = ${id}) as instances`.execute(trx);
+             (select count(*)::int from instances where location_id = ${id}) as instances,
+             (select count(*)::int from private_networks where location_id = ${id}) as private_networks`.execute(
+      trx,
+    );
     return rows[0]!;
   });
 }

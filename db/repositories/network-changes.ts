@@ -3,6 +3,7 @@ import type { AddressFamily, NetworkChange } from '../../domain/networks/address
 import type { Database } from '../database.js';
 import { swapPrimary } from './address-changes.js';
 import { bumpRevision, recordApplied } from './network-revisions.js';
+import { revertNicChange, settleNicChange } from './private-network-nics.js';
 
 // How an instance's network change ends: settled once its hypervisor confirmed it, or reverted
 // (at a new revision, so the hypervisor is given the network back) when it failed.
@@ -17,6 +18,8 @@ export async function settleNetworkChange(
   change: NetworkChange,
   appliedRevision: number,
 ): Promise<void> {
+  if (change.kind === 'network_attach' || change.kind === 'network_detach')
+    await settleNicChange(trx, change);
   if (
     change.kind === 'address_attach' ||
     change.kind === 'floating_ip_attach' ||
@@ -51,6 +54,8 @@ export async function revertNetworkChange(
   instanceId: string,
   change: NetworkChange,
 ): Promise<void> {
+  if (change.kind === 'network_attach' || change.kind === 'network_detach')
+    await revertNicChange(trx, change);
   if (change.kind === 'address_attach')
     await trx
       .deleteFrom('ip_addresses')

@@ -82,7 +82,10 @@ export async function reserveCapacity(
     .execute();
 }
 
-/** An instance that is really gone gives back its capacity and its fixed addresses, and lets go of its floating ones. */
+/**
+ * An instance that is really gone gives back its capacity, its fixed addresses and its places on
+ * private networks, and lets go of its floating IPs.
+ */
 export async function releaseInstanceResources(db: Database, instanceId: string): Promise<void> {
   await db
     .updateTable('reservations')
@@ -95,6 +98,7 @@ export async function releaseInstanceResources(db: Database, instanceId: string)
     .where('instance_id', '=', instanceId)
     .where('kind', '=', 'fixed')
     .execute();
+  await db.deleteFrom('private_network_nics').where('instance_id', '=', instanceId).execute();
   // A floating IP outlives the instance it was on: its owner keeps it, on no instance.
   await db
     .updateTable('ip_addresses')

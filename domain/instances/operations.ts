@@ -32,6 +32,8 @@ export const INSTANCE_OPERATIONS = [
   'floating_ip_attach',
   'floating_ip_detach',
   'floating_ip_move',
+  'network_attach',
+  'network_detach',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -185,6 +187,9 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   floating_ip_attach: NETWORK_CHANGE,
   floating_ip_detach: NETWORK_CHANGE,
   floating_ip_move: NETWORK_CHANGE,
+  // Joining or leaving a private network holds the instance whose NIC it is.
+  network_attach: NETWORK_CHANGE,
+  network_detach: NETWORK_CHANGE,
 };
 
 /** The status an operation holds the instance in while it runs, given where it began. */

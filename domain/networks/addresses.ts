@@ -31,7 +31,10 @@ export type NetworkChange =
       readonly addressId: string;
       /** The instance it leaves, and its hypervisor: given its network without the address first. */
       readonly from: { readonly instanceId: string; readonly hypervisorId: string };
-    };
+    }
+  // The instance joins or leaves a private network through its NIC (domain/networks/private-networks.ts).
+  | { readonly kind: 'network_attach'; readonly nicId: string }
+  | { readonly kind: 'network_detach'; readonly nicId: string };
 
 /** What the rules read of an address. */
 export interface AddressFacts {

@@ -43,5 +43,6 @@ export async function deleteLocation(deps: Pick<ServiceDeps, 'db'>, locationId: 
       [outcome.hypervisors, 'hypervisor'],
       [outcome.ip_pools, 'IP pool'],
       [outcome.instances, 'instance'],
+      [outcome.private_networks, 'private network'],
     ]);
 }

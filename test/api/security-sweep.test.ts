@@ -5,6 +5,7 @@ import { insertPolicy } from '../../db/repositories/backup-policies.js';
 import { insertBackup } from '../../db/repositories/backups.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { insertPrivateNetworkWithin } from '../../db/repositories/private-networks.js';
 import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
@@ -45,6 +46,7 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   backupPolicy: (s) => s.foreignPolicyId,
   cloudSnapshot: (s) => s.foreignSnapshotId,
   cloudIpAddress: (s) => s.foreignAddressId,
+  cloudNetwork: (s) => s.foreignNetworkId,
 };
 
 interface Seeded {
@@ -56,6 +58,7 @@ interface Seeded {
   foreignPolicyId: string;
   foreignSnapshotId: string;
   foreignAddressId: string;
+  foreignNetworkId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -119,6 +122,12 @@ beforeAll(async () => {
     ...onForeign,
     role: 'primary',
   });
+  const foreignNetwork = await db.transaction().execute(async (trx) => {
+    const network = { userId: other.id, locationId: location.id, name: 'other', cidr: '10.9.0.0/24' };
+    const created = await insertPrivateNetworkWithin(trx, network, 1);
+    if (created.refused) throw new Error('the foreign network was not created');
+    return created;
+  });
   const issue = async (type: 'agent' | 'enrollment') =>
     (
       await createCredential(db, {
@@ -142,6 +151,7 @@ beforeAll(async () => {
     foreignPolicyId: foreignPolicy.id,
     foreignSnapshotId: foreignSnapshot.id,
     foreignAddressId: foreignAddress!.id,
+    foreignNetworkId: foreignNetwork.id,
   };
   digestBefore = await tableDigest(db);
 });

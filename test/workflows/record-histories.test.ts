@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findInstance } from '../../db/repositories/instances.js';
@@ -19,6 +19,8 @@ import { attachAddress, promoteAddress } from '../../services/networks/addresses
 import { changeFirewall } from '../../services/networks/firewall.js';
 import { allocateFloatingIp } from '../../services/networks/floating-ip-stock.js';
 import { attachFloatingIp, moveFloatingIp } from '../../services/networks/floating-ips.js';
+import { attachToPrivateNetwork } from '../../services/networks/private-network-nics.js';
+import { createPrivateNetwork } from '../../services/networks/private-networks.js';
 import { createProvider } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
 import { eventually } from '../support/eventually.js';
@@ -374,5 +376,33 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await moveFloatingIp(env.deps, customer, { addressId: ip.id, instanceId: to.id, correlationId: null });
     await record('changeInstanceNetwork-floating-moved', (await env.latestOperation(to.id)).workflow_id);
     expect((await env.latestOperation(to.id)).state).toBe('succeeded');
+  });
+
+  it('changeInstanceNetwork: an instance joining a private network', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const location = await env.db
+      .selectFrom('locations')
+      .select('code')
+      .where('id', '=', hypervisor.location_id)
+      .executeTakeFirstOrThrow();
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const network = await createPrivateNetwork(env.deps, customer, {
+      name: `recorded-${randomUUID()}`,
+      location: location.code,
+      cidr: `10.${randomInt(0, 256)}.${randomInt(0, 256)}.0/24`,
+      correlationId: null,
+    });
+    await attachToPrivateNetwork(env.deps, customer, {
+      networkId: network.id,
+      instanceId: instance.id,
+      address: null,
+      correlationId: null,
+    });
+    await record(
+      'changeInstanceNetwork-private-joined',
+      (await env.latestOperation(instance.id)).workflow_id,
+    );
+    expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 });

@@ -15,14 +15,15 @@ export function applyNetwork(host: SimulatedHost, p: AgentTaskParams<'network.ap
   const primary = (family: 4 | 6) =>
     p.addresses.find((a) => a.family === family && a.primary)?.address ?? null;
   Object.assign(instance, {
-    network: { revision: p.revision, addresses: p.addresses },
+    network: { revision: p.revision, addresses: p.addresses, nics: p.nics },
     ipv4: primary(4),
     ipv6: primary(6),
   });
   host.record(
     'network.apply',
     p.instance_id,
-    `revision ${p.revision}: ${p.addresses.map((a) => a.address).join(', ') || 'no addresses'}`,
+    `revision ${p.revision}: ${p.addresses.map((a) => a.address).join(', ') || 'no addresses'}` +
+      p.nics.map((nic) => `; ${nic.address} on private network ${nic.network_id}`).join(''),
   );
   return { revision: p.revision };
 }

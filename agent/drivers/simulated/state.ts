@@ -79,6 +79,8 @@ export interface SimulatedFirewall {
 export interface SimulatedNetwork {
   revision: number;
   addresses: AgentTaskParams<'network.apply'>['addresses'];
+  /** Its NICs on private networks. */
+  nics: AgentTaskParams<'network.apply'>['nics'];
 }
 
 /** A backup or snapshot: the content copied, and the checksum computed while it was written. */

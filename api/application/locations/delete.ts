@@ -7,8 +7,8 @@ export const { register } = deleteRoute({
   tag: 'Locations',
   summary: 'Delete a location',
   description:
-    'Refused while hypervisors, IP pools or instances (deleted ones too: their record says where they ran) ' +
+    'Refused while hypervisors, IP pools, customers’ private networks or instances (deleted ones too: their record says where they ran) ' +
     'refer to it (`SVC-INUSE-409`, the detail counts each); nothing changes then.',
-  held: 'Hypervisors, IP pools or instances refer to the location',
+  held: 'Hypervisors, IP pools, private networks or instances refer to the location',
   remove: deleteLocation,
 });

@@ -1,0 +1,105 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import type { PrivateNetworkRow } from '../../../db/repositories/private-networks.js';
+import type { Asker } from '../../../domain/actors.js';
+import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
+import type { ServiceDeps } from '../../../services/context.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
+import {
+  commonErrors,
+  conflictResponse,
+  INSTANCE_HELD,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+  workflowUnavailableResponse,
+} from '../../schemas.js';
+import {
+  PrivateNetworkDetailEnvelope,
+  serializePrivateNetworkDetail,
+} from '../../serializers/private-network.js';
+import { z } from '../../zod.js';
+
+const instance = z
+  .string()
+  .uuid()
+  .openapi({ description: 'One of the caller’s instances, in the network’s location.' });
+
+const BODIES = {
+  attach: z
+    .object({
+      instance,
+      address: z
+        .ipv4()
+        .nullish()
+        .openapi({ description: 'The NIC’s address in the range; by default the lowest free one.' }),
+    })
+    .strict()
+    .openapi('PrivateNetworkAttachRequest'),
+  detach: z.object({ instance }).strict().openapi('PrivateNetworkDetachRequest'),
+};
+
+interface ActionRequest {
+  readonly networkId: string;
+  readonly instanceId: string;
+  readonly address: string | null;
+  readonly correlationId: string | null;
+}
+
+/**
+ * `POST /private-networks/{cloudNetwork}/<action>`: 202 when an operation of the instance began,
+ * 200 when the instance already was where it was asked to be; both answer the network.
+ */
+export function privateNetworkAction(spec: {
+  readonly action: 'attach' | 'detach';
+  readonly summary: string;
+  readonly description: string;
+  readonly run: (
+    deps: ServiceDeps,
+    asker: Asker,
+    request: ActionRequest,
+  ) => Promise<{ network: PrivateNetworkRow; accepted: boolean }>;
+}) {
+  const route = createRoute({
+    method: 'post',
+    path: `/private-networks/{cloudNetwork}/${spec.action}`,
+    tags: ['Private networks'],
+    summary: spec.summary,
+    description: spec.description,
+    request: { params: uuidParam('cloudNetwork'), body: jsonBody(BODIES[spec.action]) },
+    responses: {
+      200: jsonContent(PrivateNetworkDetailEnvelope, 'It already was so; nothing changed.'),
+      202: jsonContent(
+        PrivateNetworkDetailEnvelope,
+        'Accepted; the instance’s NIC `attaching` or `detaching`.',
+      ),
+      ...commonErrors,
+      ...notFoundResponse,
+      ...conflictResponse(
+        'The instance is in another location, its NIC is still changing, or its status does not allow it ' +
+          `(SVC-CONFLICT-409); it is on ${PRIVATE_NICS_PER_INSTANCE} networks already (SVC-QUOTA-409); the address is taken or the ` +
+          `range full (SVC-IP-409); ${INSTANCE_HELD}`,
+      ),
+      ...workflowUnavailableResponse,
+    },
+  });
+  return {
+    register(app: OpenAPIHono<AppEnv>): void {
+      app.openapi(route, async (c) => {
+        const { cloudNetwork } = c.req.valid('param' as never) as { cloudNetwork: string };
+        const body = c.req.valid('json' as never) as { instance: string; address?: string | null };
+        const deps = c.get('deps');
+        const { network, accepted } = await spec.run(deps, customerActor(c), {
+          networkId: cloudNetwork,
+          instanceId: body.instance,
+          address: body.address ?? null,
+          correlationId: c.get('requestId'),
+        });
+        const nics = await listNicsOfNetwork(deps.db, network.id);
+        return c.json(serializePrivateNetworkDetail(network, nics), accepted ? 202 : 200);
+      });
+    },
+  };
+}

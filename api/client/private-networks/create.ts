@@ -1,0 +1,58 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import { text } from '../../../domain/input-bounds.js';
+import { PRIVATE_PREFIX } from '../../../domain/networks/private-networks.js';
+import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
+import {
+  PrivateNetworkDetailEnvelope,
+  serializePrivateNetworkDetail,
+} from '../../serializers/private-network.js';
+import { z } from '../../zod.js';
+
+const CreatePrivateNetworkBody = z
+  .strictObject({
+    name: text({ max: 64, trim: true }).openapi({ example: 'backend' }),
+    location: text({ max: 64 }).openapi({ description: 'The code of a location.', example: 'ams1' }),
+    cidr: text({ max: 18 }).openapi({
+      description: `An IPv4 range of RFC 1918, /${PRIVATE_PREFIX.min} to /${PRIVATE_PREFIX.max}, without host bits.`,
+      example: '10.20.0.0/24',
+    }),
+  })
+  .openapi('CreatePrivateNetworkRequest');
+
+const route = createRoute({
+  method: 'post',
+  path: '/private-networks',
+  tags: ['Private networks'],
+  summary: 'Create a private network',
+  description:
+    'A network of your own in one location, which your instances there join with a NIC each ' +
+    '(`/private-networks/{cloudNetwork}/attach`). Nothing routes it outside; it has no gateway and no DHCP: ' +
+    'each NIC’s address is given to its guest with the rest of its network. The range must lie in ' +
+    '10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16 and overlap none of your networks in any location; names ' +
+    'are unique per account. An account holds at most `MAX_PRIVATE_NETWORKS_PER_USER` networks (10 by default).',
+  request: { body: jsonBody(CreatePrivateNetworkBody) },
+  responses: {
+    201: jsonContent(PrivateNetworkDetailEnvelope, 'The network was created.'),
+    ...commonErrors,
+    ...conflictResponse(
+      'The range overlaps another of your networks, or the name is taken (SVC-CONFLICT-409); the account ' +
+        'holds its most networks (SVC-QUOTA-409).',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const network = await createPrivateNetwork(c.get('deps'), customerActor(c), {
+      ...body,
+      correlationId: c.get('requestId'),
+    });
+    const nics = await listNicsOfNetwork(c.get('deps').db, network.id);
+    return c.json(serializePrivateNetworkDetail(network, nics), 201);
+  });
+}

@@ -1,0 +1,35 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import { findPrivateNetworkOfUser } from '../../../db/repositories/private-networks.js';
+import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import {
+  PrivateNetworkDetailEnvelope,
+  serializePrivateNetworkDetail,
+} from '../../serializers/private-network.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/private-networks/{cloudNetwork}',
+  tags: ['Private networks'],
+  summary: 'Show a private network',
+  description: 'With every instance on it: its NIC’s address, MAC address and state.',
+  request: { params: uuidParam('cloudNetwork') },
+  responses: {
+    200: jsonContent(PrivateNetworkDetailEnvelope, 'The network.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { cloudNetwork } = c.req.valid('param');
+    const db = c.get('deps').db;
+    const network = await findPrivateNetworkOfUser(db, customerId(c), cloudNetwork);
+    if (!network) throw notFound();
+    return c.json(serializePrivateNetworkDetail(network, await listNicsOfNetwork(db, network.id)), 200);
+  });
+}

@@ -1,0 +1,110 @@
+import { isUniqueViolation } from '../../db/errors.js';
+import { recordActivity } from '../../db/repositories/activity-log.js';
+import { findLocationByCode } from '../../db/repositories/catalog.js';
+import {
+  deletePrivateNetworkRow,
+  findPrivateNetwork,
+  findPrivateNetworkOfUser,
+  insertPrivateNetworkWithin,
+  lockPrivateNetwork,
+  type PrivateNetworkRow,
+} from '../../db/repositories/private-networks.js';
+import { type Actor, actorName } from '../../domain/actors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
+import { checkPrivateRange, mayDeletePrivateNetwork } from '../../domain/networks/private-networks.js';
+import type { ServiceDeps } from '../context.js';
+
+type UserActor = Extract<Actor, { type: 'user' }>;
+
+// A customer's private networks themselves; their instances join and leave through
+// services/networks/private-network-nics.ts.
+
+export interface NewPrivateNetworkRequest {
+  readonly name: string;
+  readonly location: string;
+  readonly cidr: string;
+  readonly correlationId: string | null;
+}
+
+/**
+ * Creates a private network of the customer's in a location: an RFC 1918 range that overlaps none
+ * of the account's networks (in any location), at most MAX_PRIVATE_NETWORKS_PER_USER of them.
+ */
+export async function createPrivateNetwork(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  actor: UserActor,
+  request: NewPrivateNetworkRequest,
+): Promise<PrivateNetworkRow> {
+  const range = checkPrivateRange(request.cidr);
+  if (typeof range === 'string')
+    throw new ApiError('SVC-REQ-400', { fields: [{ field: 'cidr', detail: range }] });
+  const location = await findLocationByCode(deps.db, request.location);
+  if (!location)
+    throw new ApiError('SVC-REQ-400', { fields: [{ field: 'location', detail: 'No such location.' }] });
+  const limit = deps.config.MAX_PRIVATE_NETWORKS_PER_USER;
+  try {
+    const id = await deps.db.transaction().execute(async (trx) => {
+      const network = { userId: actor.userId, locationId: location.id, name: request.name, cidr: range.cidr };
+      const created = await insertPrivateNetworkWithin(trx, network, limit);
+      if (created.refused === 'overlaps')
+        throw new ApiError('SVC-CONFLICT-409', {
+          detail: `The range overlaps your network ${created.network.name} (${created.network.cidr}).`,
+        });
+      if (created.refused === 'limit')
+        throw new ApiError('SVC-QUOTA-409', {
+          detail: `An account holds at most ${limit} private networks.`,
+        });
+      await record(
+        trx,
+        actor,
+        'private_network.created',
+        { id: created.id, ...network },
+        request.correlationId,
+      );
+      return created.id;
+    });
+    return (await findPrivateNetwork(deps.db, id))!;
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new ApiError('SVC-CONFLICT-409', {
+        detail: 'You have a private network of this name.',
+        cause: error,
+      });
+    throw error;
+  }
+}
+
+/** Deletes a network of the customer's; refused while an instance is on it. */
+export async function deletePrivateNetwork(
+  deps: Pick<ServiceDeps, 'db'>,
+  actor: UserActor,
+  request: { readonly networkId: string; readonly correlationId: string | null },
+): Promise<void> {
+  const network = await findPrivateNetworkOfUser(deps.db, actor.userId, request.networkId);
+  if (!network) throw notFound();
+  await deps.db.transaction().execute(async (trx) => {
+    await lockPrivateNetwork(trx, network.id);
+    const current = await findPrivateNetwork(trx, network.id);
+    if (!current) throw notFound();
+    const verdict = mayDeletePrivateNetwork(current.nics);
+    if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
+    await deletePrivateNetworkRow(trx, network.id);
+    await record(trx, actor, 'private_network.deleted', network, request.correlationId);
+  });
+}
+
+function record(
+  db: Parameters<typeof recordActivity>[0],
+  actor: UserActor,
+  event: string,
+  network: { id: string; name: string; cidr: string },
+  correlationId: string | null,
+) {
+  return recordActivity(db, {
+    userId: actor.userId,
+    actor: actorName(actor),
+    event,
+    detail: { private_network_id: network.id, name: network.name, cidr: network.cidr },
+    correlationId,
+  });
+}
