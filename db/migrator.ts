@@ -20,6 +20,7 @@ import * as instanceAddresses from './migrations/20261125T1000_instance_addresse
 import * as instanceFirewalls from './migrations/20261125T1100_instance_firewalls.js';
 import * as floatingIps from './migrations/20261125T1200_floating_ips.js';
 import * as privateNetworks from './migrations/20261125T1300_private_networks.js';
+import * as instanceBandwidth from './migrations/20261125T1400_instance_bandwidth.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T1100_instance_firewalls': instanceFirewalls,
   '20261125T1200_floating_ips': floatingIps,
   '20261125T1300_private_networks': privateNetworks,
+  '20261125T1400_instance_bandwidth': instanceBandwidth,
 };
 
 export interface MigrationOutcome {

@@ -290,6 +290,16 @@ export interface InstanceMetricsTable {
   net_tx_bytes: BigIntColumn;
 }
 
+/** An instance's traffic in one billing period (domain/networks/bandwidth.ts). */
+export interface InstanceBandwidthTable {
+  instance_id: string;
+  /** The first day of the month, UTC. */
+  period: ColumnType<string, string, string>;
+  inbound_bytes: BigIntColumn;
+  outbound_bytes: BigIntColumn;
+  last_sample_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -332,6 +342,7 @@ export interface DB {
   agent_tasks: AgentTasksTable;
   agent_task_reports: AgentTaskReportsTable;
   instance_metrics: InstanceMetricsTable;
+  instance_bandwidth: InstanceBandwidthTable;
   activity_log: ActivityLogTable;
   rate_limits: RateLimitsTable;
   providers: ProvidersTable;

@@ -45,7 +45,8 @@ const route = createRoute({
     `Up to ${MAX_SAMPLES} samples per call: CPU (percent of one core, so up to 100 × cores), memory in use, and ` +
     'disk and network byte counts for the sample interval. Samples of instances not on this hypervisor, samples ' +
     'dated more than five minutes ahead, and repeats of a stored (instance, sampled_at) are dropped. Samples are ' +
-    'kept for METRICS_RETENTION_HOURS.',
+    'kept for METRICS_RETENTION_HOURS; the network bytes of each stored sample add to the instance’s bandwidth ' +
+    'of the month the sample is dated.',
   request: { body: jsonBody(MetricsRequest) },
   responses: { 202: jsonContent(MetricsAck, 'Accepted.'), ...commonErrors },
 });

@@ -20,6 +20,7 @@ import * as protectBackup from './instances/backups/protect.js';
 import * as restoreBackup from './instances/backups/restore.js';
 import * as restoreBackupAsNew from './instances/backups/restore-new.js';
 import * as verifyBackup from './instances/backups/verify.js';
+import * as instanceBandwidth from './instances/bandwidth.js';
 import * as createInstance from './instances/create.js';
 import * as deleteInstance from './instances/delete.js';
 import * as instanceDiagnostics from './instances/diagnostics.js';
@@ -129,6 +130,7 @@ export function clientApi() {
     detachAddress,
     promoteAddress,
     setReverseDns,
+    instanceBandwidth,
     // Firewall.
     showFirewall,
     replaceFirewall,

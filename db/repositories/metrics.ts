@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { addTraffic } from './bandwidth.js';
 
 export interface MetricSample {
   readonly instanceId: string;
@@ -13,8 +14,9 @@ export interface MetricSample {
 }
 
 /**
- * Stores the samples of instances placed on this hypervisor; samples of other instances are
- * dropped. A sample sent twice (an agent retrying) is stored once. Returns how many were stored.
+ * Stores the samples of instances placed on this hypervisor, and adds their traffic to the
+ * instances' bandwidth; samples of other instances are dropped. A sample sent twice (an agent
+ * retrying) is stored and counted once. Returns how many were stored.
  */
 export async function storeSamples(db: Database, hypervisorId: string, samples: readonly MetricSample[]) {
   if (samples.length === 0) return 0;
@@ -39,13 +41,17 @@ export async function storeSamples(db: Database, hypervisorId: string, samples: 
       net_tx_bytes: s.netTxBytes,
     }));
   if (rows.length === 0) return 0;
-  const inserted = await db
-    .insertInto('instance_metrics')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['instance_id', 'sampled_at']).doNothing())
-    .returning('instance_id')
-    .execute();
-  return inserted.length;
+  // Only the samples stored now count towards bandwidth, so a batch sent again adds nothing.
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('instance_metrics')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['instance_id', 'sampled_at']).doNothing())
+      .returning(['instance_id', 'sampled_at', 'net_rx_bytes', 'net_tx_bytes'])
+      .execute();
+    await addTraffic(trx, inserted);
+    return inserted.length;
+  });
 }
 
 export async function listSamples(db: Database, instanceId: string, since: Date, until: Date, limit: number) {
