@@ -53,6 +53,32 @@ const privateNic = z.object({
   prefix: z.number().int().min(16).max(29),
 });
 
+/** The instance's whole network at a revision: what `network.apply` and a migration's target get. */
+const networkSet = z.object({
+  revision: networkRevision,
+  addresses: z.array(networkAddress).max(NETWORK_ADDRESSES_MAX),
+  // Private networks came after the first network.apply: a task without them has none.
+  nics: z.array(privateNic).max(PRIVATE_NICS_PER_INSTANCE).default([]),
+});
+
+/** The instance's firewall at a revision, the toggle and every rule in order. */
+const firewallSet = z.object({
+  revision: networkRevision,
+  enabled: z.boolean(),
+  rules: z
+    .array(
+      z.object({
+        direction: z.enum(FIREWALL_DIRECTIONS),
+        protocol: z.enum(FIREWALL_PROTOCOLS),
+        port_from: z.number().int().min(1).max(65_535).nullable(),
+        port_to: z.number().int().min(1).max(65_535).nullable(),
+        cidr: z.string().min(3).max(49),
+        action: z.enum(FIREWALL_ACTIONS),
+      }),
+    )
+    .max(FIREWALL_RULES_CEILING),
+});
+
 /**
  * What the hypervisor gives the guest for its first boot (a cloud-init NoCloud seed on the QEMU
  * driver). `addresses` came later than the rest: a task without it leaves the guest to DHCP.
@@ -111,7 +137,15 @@ const MIGRATION_TASKS = {
     result: z.object({ checksum }),
   },
   'network.prepare': {
-    params: z.object({ ...onMigration, ipv4: z.string().nullable(), ipv6: z.string().nullable() }),
+    params: z.object({
+      ...onMigration,
+      ipv4: z.string().nullable(),
+      ipv6: z.string().nullable(),
+      // The instance's whole network and firewall, for the guest to have them where it lands;
+      // absent from runs begun before a migration carried them.
+      network: networkSet.optional(),
+      firewall: firewallSet.optional(),
+    }),
     result: z.object({ prepared: z.boolean() }),
   },
   'network.release': {
@@ -265,34 +299,12 @@ export const AGENT_TASKS = {
   },
   /** The instance's addresses, all of them, at the panel's revision (see `networkAddress`). */
   'network.apply': {
-    params: z.object({
-      instance_id: instanceId,
-      revision: networkRevision,
-      addresses: z.array(networkAddress).max(NETWORK_ADDRESSES_MAX),
-      // Private networks came after the first network.apply: a task without them has none.
-      nics: z.array(privateNic).max(PRIVATE_NICS_PER_INSTANCE).default([]),
-    }),
+    params: networkSet.extend({ instance_id: instanceId }),
     result: z.object({ revision: networkRevision }),
   },
   /** The instance's firewall, the toggle and every rule in order, at the panel's revision (as `network.apply`). */
   'firewall.apply': {
-    params: z.object({
-      instance_id: instanceId,
-      revision: networkRevision,
-      enabled: z.boolean(),
-      rules: z
-        .array(
-          z.object({
-            direction: z.enum(FIREWALL_DIRECTIONS),
-            protocol: z.enum(FIREWALL_PROTOCOLS),
-            port_from: z.number().int().min(1).max(65_535).nullable(),
-            port_to: z.number().int().min(1).max(65_535).nullable(),
-            cidr: z.string().min(3).max(49),
-            action: z.enum(FIREWALL_ACTIONS),
-          }),
-        )
-        .max(FIREWALL_RULES_CEILING),
-    }),
+    params: firewallSet.extend({ instance_id: instanceId }),
     result: z.object({ revision: networkRevision }),
   },
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */

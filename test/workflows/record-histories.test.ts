@@ -160,6 +160,21 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await record('migrateInstance-recovered', recovered.workflowId);
   });
 
+  it('migrateInstance: a move that carries the instance’s network and firewall', async () => {
+    const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
+    const location = await seed.location(env.db);
+    const source = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const target = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const instance = await env.provisionedInstance(source.hypervisor);
+    const moved = await requestMigration(env.deps, admin, {
+      instanceId: instance.id,
+      targetId: target.hypervisor.id,
+      mode: 'AUTO',
+      correlationId: null,
+    });
+    await record('migrateInstance-network-carried', moved.workflowId);
+  });
+
   it('backups: taken, failed, verified, found corrupt, deleted, restored, restore failed', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);

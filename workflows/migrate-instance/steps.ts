@@ -23,6 +23,9 @@ export interface Step {
 
 const DISK = 'root';
 
+/** Runs begun before a migration carried the instance's network and firewall replay without them. */
+const CARRIES_NETWORK = 'migration-carries-network';
+
 /** Runs begun before the cleanup had a workflow of its own replay with it inside. */
 const CLEANUP_OF_ITS_OWN = 'migration-cleanup-of-its-own';
 
@@ -93,9 +96,19 @@ export function migrationSteps(
       state: 'PREPARING_NETWORK',
       run: async () => {
         const { ipv4, ipv6 } = input.instance;
-        await onTarget('network.prepare', { ...ids, ipv4, ipv6 }, 'prepare the network');
+        // Every address, private NIC and firewall rule goes with the guest. No change to them can
+        // begin meanwhile: the migration is the instance's operation until it ends.
+        const plan = patched(CARRIES_NETWORK) ? await networkPlan(run, operation.instanceId) : undefined;
+        await onTarget('network.prepare', { ...ids, ipv4, ipv6, ...plan }, 'prepare the network');
         saga.push('prepare the network', () => onTarget('network.release', ids, 'release the network'));
-        return { addresses: [ipv4, ipv6].filter(Boolean) };
+        return {
+          addresses: [ipv4, ipv6].filter(Boolean),
+          ...(plan && {
+            network_revision: plan.network.revision,
+            firewall_revision: plan.firewall.revision,
+            nics: plan.network.nics.length,
+          }),
+        };
       },
     },
     {
@@ -125,6 +138,13 @@ export function migrationSteps(
     },
   ];
   return [...beforeTheSwitch, ...switchAndCommit(run, input, tasks)];
+}
+
+/** The instance's network and firewall as the panel holds them, for its target. */
+async function networkPlan(run: MigrationRun, instanceId: string) {
+  const { instance_id: _n, ...network } = await run.books.desiredNetwork(instanceId);
+  const { instance_id: _f, ...firewall } = await run.books.desiredFirewall(instanceId);
+  return { network, firewall };
 }
 
 /** From the switchover (the point of no return) to the old source's cleanup. */

@@ -144,7 +144,14 @@ const MIGRATION_TASKS: {
     return { result: { checksum: diskChecksum(incoming.disk) }, instanceId: p.instance_id };
   },
   'network.prepare': (state, p) => {
-    incomingOf(state, p.migration_id).network_ready = true;
+    // The guest gets its addresses, NICs and firewall where it lands, as they were on the source.
+    Object.assign(incomingOf(state, p.migration_id), {
+      network_ready: true,
+      ipv4: p.ipv4,
+      ipv6: p.ipv6,
+      ...(p.network && { network: p.network }),
+      ...(p.firewall && { firewall: p.firewall }),
+    });
     return { result: { prepared: true }, detail: 'network prepared', instanceId: p.instance_id };
   },
   'network.release': (state, p) => {
@@ -179,8 +186,10 @@ const MIGRATION_TASKS: {
         disk_mb: incoming.disk_mb,
         image: incoming.disk.image,
         boot_order: ['disk'],
-        ipv4: null,
-        ipv6: null,
+        ipv4: incoming.ipv4 ?? null,
+        ipv6: incoming.ipv6 ?? null,
+        ...(incoming.network && { network: incoming.network }),
+        ...(incoming.firewall && { firewall: incoming.firewall }),
         power_state: p.start ? 'running' : 'stopped',
         created_at: new Date().toISOString(),
         timezone: incoming.disk.timezone,

@@ -15,6 +15,11 @@ export interface IncomingInstance {
   /** What arrived, once the disk was transferred. */
   disk: DiskContent | null;
   network_ready: boolean;
+  /** What `network.prepare` said the guest has: its primary addresses, and its whole network and firewall. */
+  ipv4?: string | null;
+  ipv6?: string | null;
+  network?: SimulatedNetwork;
+  firewall?: SimulatedFirewall;
   defined: boolean;
   started: boolean;
 }
