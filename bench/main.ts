@@ -21,7 +21,10 @@
  *     without): create to running of a 128 MB guest, and its live migrations' total time, memory
  *     move and downtime, between two agents with the QEMU driver (BENCH_QEMU_CREATES,
  *     BENCH_QEMU_MIGRATIONS), under the accelerator the probe chooses (printed).
- *  8. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
+ *  8. network: on one instance, an address attach and a firewall apply through the API, request to
+ *     applied on the agent, zero-latency driver (BENCH_NETWORK rounds). Target: p50 <= 150 ms,
+ *     p99 <= 400 ms, no failures (network-changes.ts).
+ *  9. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
  *     hypervisors in one location and 10,000 instances with their reservations (BENCH_ADMIN_*).
  *     Target: p50 <= 50 ms and p99 <= 150 ms each (admin-reads.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
@@ -34,6 +37,7 @@ import { adminPart } from './parts/admin.js';
 import { agentPart } from './parts/agent.js';
 import { backupPart } from './parts/backup.js';
 import { migrationPart } from './parts/migration.js';
+import { networkPart } from './parts/network.js';
 import { powerPart } from './parts/power.js';
 import { CREATE_WARM_UP, CREATES, provisionPart } from './parts/provision.js';
 import { qemuPart } from './parts/qemu.js';
@@ -49,6 +53,7 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'migration', run: migrationPart },
   { name: 'backup', run: backupPart },
   { name: 'qemu', run: qemuPart },
+  { name: 'network', run: networkPart },
   // Last: its large plane would weigh on the parts above.
   { name: 'admin', run: adminPart },
 ];
