@@ -2,15 +2,18 @@ import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { APPLICATION_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
+import { firewallRoutes } from './firewall/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';
 import { hypervisorRoutes } from './hypervisors/routes.js';
 import { imageRoutes } from './images/routes.js';
 import { instanceRoutes } from './instances/routes.js';
 import { ipPoolRoutes } from './ip-pools/routes.js';
 import { locationRoutes } from './locations/routes.js';
+import { networkRoutes } from './networks/routes.js';
 import { overviewRoutes } from './overview/routes.js';
 import { planRoutes } from './plans/routes.js';
 import { providerRoutes } from './providers/routes.js';
+import { reverseDnsRoutes } from './rdns/routes.js';
 import { reservationRoutes } from './reservations/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
 import { storageRoutes } from './storage/routes.js';
@@ -34,7 +37,10 @@ export function applicationApi() {
     planRoutes,
     imageRoutes,
     ipPoolRoutes,
+    networkRoutes,
     floatingIpRoutes,
+    reverseDnsRoutes,
+    firewallRoutes,
     userRoutes,
     providerRoutes,
     taskRoutes,

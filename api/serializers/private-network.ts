@@ -74,3 +74,33 @@ export function serializePrivateNetworkDetail(
     },
   };
 }
+
+/** An administrator also sees whose it is. */
+export const AdminPrivateNetworkEnvelope = z
+  .object({
+    object: z.literal('private_network'),
+    attributes: z.object({ ...attributes, user: z.string().uuid() }),
+  })
+  .openapi('AdminPrivateNetwork');
+
+export const AdminPrivateNetworkDetailEnvelope = z
+  .object({
+    object: z.literal('private_network'),
+    attributes: z.object({ ...attributes, user: z.string().uuid(), nics: z.array(Nic) }),
+  })
+  .openapi('AdminPrivateNetworkDetail');
+
+export function serializeAdminPrivateNetwork(
+  row: PrivateNetworkRow,
+): z.infer<typeof AdminPrivateNetworkEnvelope> {
+  const { object, attributes } = serializePrivateNetwork(row);
+  return { object, attributes: { ...attributes, user: row.user_id } };
+}
+
+export function serializeAdminPrivateNetworkDetail(
+  row: PrivateNetworkRow,
+  nics: readonly NicRow[],
+): z.infer<typeof AdminPrivateNetworkDetailEnvelope> {
+  const { object, attributes } = serializePrivateNetworkDetail(row, nics);
+  return { object, attributes: { ...attributes, user: row.user_id } };
+}

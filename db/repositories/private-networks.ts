@@ -32,10 +32,16 @@ export async function findPrivateNetworkOfUser(db: Database, userId: string, id:
   return privateNetworks(db).where('n.id', '=', id).where('n.user_id', '=', userId).executeTakeFirst();
 }
 
-/** A page of the user's networks, oldest first. */
-export async function listPrivateNetworks(db: Database, userId: string, page: PageRequest) {
+export interface PrivateNetworkFilters {
+  readonly userId?: string;
+  readonly locationId?: string;
+}
+
+/** A page of networks, oldest first; the filters combine. */
+export async function listPrivateNetworks(db: Database, filters: PrivateNetworkFilters, page: PageRequest) {
   const rows = await privateNetworks(db)
-    .where('n.user_id', '=', userId)
+    .$if(filters.userId !== undefined, (q) => q.where('n.user_id', '=', filters.userId!))
+    .$if(filters.locationId !== undefined, (q) => q.where('n.location_id', '=', filters.locationId!))
     .orderBy('n.created_at')
     .orderBy('n.id')
     .limit(page.perPage)
@@ -44,7 +50,8 @@ export async function listPrivateNetworks(db: Database, userId: string, page: Pa
   const { total } = await db
     .selectFrom('private_networks')
     .select(sql<number>`count(*)::int`.as('total'))
-    .where('user_id', '=', userId)
+    .$if(filters.userId !== undefined, (q) => q.where('user_id', '=', filters.userId!))
+    .$if(filters.locationId !== undefined, (q) => q.where('location_id', '=', filters.locationId!))
     .executeTakeFirstOrThrow();
   return { rows, total };
 }

@@ -9,7 +9,7 @@ import {
   lockPrivateNetwork,
   type PrivateNetworkRow,
 } from '../../db/repositories/private-networks.js';
-import { type Actor, actorName } from '../../domain/actors.js';
+import { type Actor, type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkPrivateRange, mayDeletePrivateNetwork } from '../../domain/networks/private-networks.js';
 import type { ServiceDeps } from '../context.js';
@@ -58,7 +58,7 @@ export async function createPrivateNetwork(
         trx,
         actor,
         'private_network.created',
-        { id: created.id, ...network },
+        { id: created.id, ownerId: actor.userId, name: network.name, cidr: network.cidr },
         request.correlationId,
       );
       return created.id;
@@ -74,13 +74,16 @@ export async function createPrivateNetwork(
   }
 }
 
-/** Deletes a network of the customer's; refused while an instance is on it. */
+/** Deletes a network (a customer's own; any, for an administrator); refused while an instance is on it. */
 export async function deletePrivateNetwork(
   deps: Pick<ServiceDeps, 'db'>,
-  actor: UserActor,
+  actor: Asker,
   request: { readonly networkId: string; readonly correlationId: string | null },
 ): Promise<void> {
-  const network = await findPrivateNetworkOfUser(deps.db, actor.userId, request.networkId);
+  const network =
+    actor.type === 'user'
+      ? await findPrivateNetworkOfUser(deps.db, actor.userId, request.networkId)
+      : await findPrivateNetwork(deps.db, request.networkId);
   if (!network) throw notFound();
   await deps.db.transaction().execute(async (trx) => {
     await lockPrivateNetwork(trx, network.id);
@@ -89,19 +92,21 @@ export async function deletePrivateNetwork(
     const verdict = mayDeletePrivateNetwork(current.nics);
     if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
     await deletePrivateNetworkRow(trx, network.id);
-    await record(trx, actor, 'private_network.deleted', network, request.correlationId);
+    const owned = { id: network.id, ownerId: network.user_id, name: network.name, cidr: network.cidr };
+    await record(trx, actor, 'private_network.deleted', owned, request.correlationId);
   });
 }
 
 function record(
   db: Parameters<typeof recordActivity>[0],
-  actor: UserActor,
+  actor: Asker,
   event: string,
-  network: { id: string; name: string; cidr: string },
+  network: { id: string; ownerId: string; name: string; cidr: string },
   correlationId: string | null,
 ) {
   return recordActivity(db, {
-    userId: actor.userId,
+    // The owner's log, whoever acted.
+    userId: network.ownerId,
     actor: actorName(actor),
     event,
     detail: { private_network_id: network.id, name: network.name, cidr: network.cidr },

@@ -25,7 +25,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const { page, per_page } = c.req.valid('query');
     const request = { page, perPage: per_page };
-    const { rows, total } = await listPrivateNetworks(c.get('deps').db, customerId(c), request);
+    const { rows, total } = await listPrivateNetworks(c.get('deps').db, { userId: customerId(c) }, request);
     return c.json(listBody(request, total, rows.map(serializePrivateNetwork)), 200);
   });
 }

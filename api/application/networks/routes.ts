@@ -1,0 +1,5 @@
+import * as remove from './delete.js';
+import * as list from './list.js';
+import * as show from './show.js';
+
+export const networkRoutes = [list, show, remove];
