@@ -1,16 +1,47 @@
+import { readFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 
-/** A port free on loopback right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether `port` can be listened on at `host` right now; 0 asks the system for any free one. */
+function bindable(port: number, host: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+    server.once('error', () => resolve(undefined));
+    server.listen(port, host, () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/** The lowest port the system hands to outgoing connections (Linux: 32768 by default). */
+function ephemeralFloor(): number {
+  try {
+    const floor = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return Number.isInteger(floor) && floor > 2048 ? floor : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A port free on loopback right now, for a server that starts listening a little later. It is
+ * taken below the ephemeral range: a port the system picked there can meanwhile become the local
+ * end of some outgoing connection (a pooled database connection lives for minutes), and the
+ * server's listen then fails with EADDRINUSE. Falls back to any free port.
+ */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const floor = ephemeralFloor();
+  const low = Math.max(1024, floor - 12_000);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (floor - low));
+    if ((await bindable(port, host)) !== undefined) return port;
+  }
+  const any = await bindable(0, host);
+  if (any === undefined) throw new Error(`no free port on ${host}`);
+  return any;
 }
 
 export async function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
