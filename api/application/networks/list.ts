@@ -1,19 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findLocationByCode } from '../../../db/repositories/catalog.js';
 import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
 import type { AppEnv } from '../../context.js';
-import { catalogueCode } from '../../instance-order.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
 import {
   AdminPrivateNetworkEnvelope,
   serializeAdminPrivateNetwork,
 } from '../../serializers/private-network.js';
-import { z } from '../../zod.js';
-
-const Query = PageQuery.extend({
-  user: z.string().uuid().optional().openapi({ description: 'Only this user’s.' }),
-  location: catalogueCode.optional().openapi({ description: 'Only this location’s (its code).' }),
-});
+import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
 
 const route = createRoute({
   method: 'get',
@@ -22,7 +15,7 @@ const route = createRoute({
   summary: 'List private networks',
   description:
     'Every customer’s private networks, oldest first, with how many instances are on each; paginated.',
-  request: { query: Query },
+  request: { query: OwnerLocationQuery },
   responses: {
     200: jsonContent(
       listEnvelope(AdminPrivateNetworkEnvelope, 'AdminPrivateNetworkList'),
@@ -37,12 +30,9 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { page, per_page, user, location } = c.req.valid('query');
     const db = c.get('deps').db;
     const request = { page, perPage: per_page };
-    const locationId =
-      location === undefined ? undefined : ((await findLocationByCode(db, location))?.id ?? '');
-    const { rows, total } =
-      locationId === ''
-        ? { rows: [], total: 0 }
-        : await listPrivateNetworks(db, { userId: user, locationId }, request);
+    const { rows, total } = await listByOwnerAndLocation(db, { user, location }, (filters) =>
+      listPrivateNetworks(db, filters, request),
+    );
     return c.json(listBody(request, total, rows.map(serializeAdminPrivateNetwork)), 200);
   });
 }
