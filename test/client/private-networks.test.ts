@@ -209,7 +209,9 @@ describe('private networks', () => {
     t.hostOf(a.id).armFault('network.apply', { mode: 'fail-permanently' });
     await act(net.uuid, 'attach', { instance: a.id });
     await t.settled(a.id);
-    expect(await t.latestTask(a.id)).toMatchObject({ operation: 'network_attach', state: 'failed' });
+    const task = await t.latestTask(a.id);
+    expect(task).toMatchObject({ operation: 'network_attach', state: 'failed' });
+    expect(task.error.message.length, JSON.stringify(task.error)).toBeGreaterThan(0);
     expect((await shown(net.uuid)).nics).toEqual([]);
     expect(nicsOnHost(a.id)).toEqual([]);
     expect((await t.api('GET', `/${a.id}/network`)).body.attributes).toMatchObject({ in_sync: true });
