@@ -288,8 +288,10 @@ function queriesOf(target: Target): fc.Arbitrary<Part<string>> {
     const pairs = [...params.flatMap((p) => p.pairs), ...extraPairs];
     if (pairs.length === 0) return part(undefined, '');
     // Raw: the URL parser encodes what it must, and a stray `%` stays for the server to decode.
-    // Controls and spaces are encoded even then: the URL parser would drop them at the end.
-    const encode = (v: string) => (raw ? v.replace(/[\p{Cc}\s&#+]/gu, encodeSegment) : encodeSegment(v));
+    // Controls and spaces are encoded even then: the URL parser would drop them at the end; so are
+    // unpaired surrogates, which it would send as U+FFFD, a value the server may well accept.
+    const encode = (v: string) =>
+      raw ? v.replace(/[\p{Cc}\p{Cs}\s&#+]/gu, encodeSegment) : encodeSegment(v);
     let mustRefuse: string | undefined;
     for (const p of params) {
       // A parameter sent twice may be read either way: only a single value is judged, as decoded.
