@@ -8,13 +8,13 @@
  * MAX_BACKUPS_PER_INSTANCE. "Settled" is seen by polling the rows every 2 ms on a connection of the
  * bench's own.
  */
+
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import { insertInstance } from '../db/repositories/instances.js';
 import type { DB } from '../db/schema.js';
 import type { ServiceDeps } from '../services/context.js';
-import { provisionInstance } from '../services/instances/provision.js';
+import { runningInstance } from './bench-instance.js';
 
 const POLL_INTERVAL_MS = 2;
 const SETTLE_LIMIT_MS = 10_000;
@@ -58,29 +58,12 @@ export async function runBackupsAndRestores(input: {
   rounds: number;
 }): Promise<BackupTimes> {
   const times: BackupTimes = { backupMs: [], restoreMs: [], acceptedMs: [], failures: [] };
-  const instance = await insertInstance(input.deps.db, {
-    user_id: input.userId,
-    location_id: input.locationId,
-    hypervisor_id: input.hypervisorId,
+  const instance = await runningInstance(input.deps, {
     name: 'bench-backups',
-    hostname: 'bench-backups.example.test',
-    status: 'provisioning',
-    cpu_cores: 1,
-    memory_mb: 512,
-    disk_mb: 2048,
-    primary_ipv4: null,
-    primary_ipv6: null,
-    virtualization: 'kvm',
-    boot_order: JSON.stringify(['disk']),
+    userId: input.userId,
+    locationId: input.locationId,
+    hypervisorId: input.hypervisorId,
   });
-  const provisioning = await provisionInstance(
-    input.deps,
-    { type: 'system', name: 'bench' },
-    instance,
-    'bench-image',
-    null,
-  );
-  await input.deps.temporal.workflow.getHandle(provisioning.workflowId).result();
 
   const call = async (method: string, path: string) => {
     const t0 = performance.now();

@@ -6,14 +6,14 @@
  * limit), then replaces the firewall's rules (measured), alternating two rule sets. "Applied" is
  * seen by polling the instance row every 2 ms on a connection of the bench's own.
  */
+
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import { insertInstance } from '../db/repositories/instances.js';
 import { insertIpPool } from '../db/repositories/ip-pools.js';
 import type { DB } from '../db/schema.js';
 import type { ServiceDeps } from '../services/context.js';
-import { provisionInstance } from '../services/instances/provision.js';
+import { runningInstance } from './bench-instance.js';
 
 const POLL_INTERVAL_MS = 2;
 const SETTLE_LIMIT_MS = 10_000;
@@ -89,24 +89,12 @@ export async function runNetworkChanges(input: {
     family: 4,
     ...POOL,
   });
-  const instance = await insertInstance(input.deps.db, {
-    user_id: input.userId,
-    location_id: input.locationId,
-    hypervisor_id: input.hypervisorId,
+  const instance = await runningInstance(input.deps, {
     name: 'bench-network',
-    hostname: 'bench-network.example.test',
-    status: 'provisioning',
-    cpu_cores: 1,
-    memory_mb: 512,
-    disk_mb: 2048,
-    primary_ipv4: null,
-    primary_ipv6: null,
-    virtualization: 'kvm',
-    boot_order: JSON.stringify(['disk']),
+    userId: input.userId,
+    locationId: input.locationId,
+    hypervisorId: input.hypervisorId,
   });
-  const system = { type: 'system', name: 'bench' } as const;
-  const provisioning = await provisionInstance(input.deps, system, instance, 'bench-image', null);
-  await input.deps.temporal.workflow.getHandle(provisioning.workflowId).result();
 
   const call = async (method: string, path: string, body?: unknown) => {
     const t0 = performance.now();

@@ -66,6 +66,11 @@ export interface BenchStack {
   kill(child: ChildProcess): Promise<void>;
   /** The worker and agent, started the first time a part asks for them. */
   workflows(): Promise<WorkflowStack>;
+  /**
+   * A handle of one connection for a part's settle poll, used by nothing else, so the poll neither
+   * waits for nor takes a connection of the API's or the worker's pools. The part closes it.
+   */
+  pollDatabase(part: string): ReturnType<typeof createDatabase>;
   close(): Promise<void>;
 }
 
@@ -178,6 +183,13 @@ export async function startBenchStack(
       launch,
       kill,
       workflows,
+      pollDatabase: (part) =>
+        createDatabase({
+          url: databaseUrl,
+          poolSize: 1,
+          namedStatements: true,
+          applicationName: `bench-${part}-poll`,
+        }),
       close,
     };
   } catch (error) {

@@ -1,4 +1,3 @@
-import { createDatabase } from '../../db/database.js';
 import { quantiles, runBackupsAndRestores } from '../backups.js';
 import type { BenchStack } from '../stack.js';
 
@@ -7,12 +6,7 @@ const BACKUP_ROUNDS = Number(process.env.BENCH_BACKUPS ?? 30);
 /** 6. Backups and restores in place of one instance on the agent's hypervisor. */
 export async function backupPart(stack: BenchStack): Promise<void> {
   const workflows = await stack.workflows();
-  const poll = createDatabase({
-    url: stack.databaseUrl,
-    poolSize: 1,
-    namedStatements: true,
-    applicationName: 'bench-backup-poll',
-  });
+  const poll = stack.pollDatabase('backup');
   try {
     const times = await runBackupsAndRestores({
       deps: workflows.deps(),

@@ -1,8 +1,6 @@
-import { createDatabase } from '../../db/database.js';
 import { insertHypervisor } from '../../db/repositories/hypervisors.js';
-import { insertInstance } from '../../db/repositories/instances.js';
 import { insertUser } from '../../db/repositories/users.js';
-import { provisionInstance } from '../../services/instances/provision.js';
+import { runningInstance } from '../bench-instance.js';
 import { runMigrations } from '../migrations.js';
 import type { BenchStack } from '../stack.js';
 
@@ -26,41 +24,19 @@ export async function migrationPart(stack: BenchStack): Promise<void> {
     .where('id', '=', hv)
     .execute();
   const secondAgent = await workflows.startAgent(second.id, 'second bench agent');
-  const moving = await insertInstance(db, {
-    user_id: stack.user.id,
-    location_id: stack.location.id,
-    hypervisor_id: hv,
-    name: 'bench-migration',
-    hostname: 'bench-migration.example.test',
-    status: 'provisioning',
-    cpu_cores: 1,
-    memory_mb: 512,
-    disk_mb: 2048,
-    primary_ipv4: null,
-    primary_ipv6: null,
-    virtualization: 'kvm',
-    boot_order: JSON.stringify(['disk']),
-  });
   const deps = workflows.deps({ MIGRATION_SOURCE_RETENTION_MS: 0 });
-  const provisioning = await provisionInstance(
-    deps,
-    { type: 'system', name: 'bench' },
-    moving,
-    'bench-image',
-    null,
-  );
-  await workflows.temporal.workflow.getHandle(provisioning.workflowId).result();
+  const moving = await runningInstance(deps, {
+    name: 'bench-migration',
+    userId: stack.user.id,
+    locationId: stack.location.id,
+    hypervisorId: hv,
+  });
   const admin = await insertUser(db, {
     email: `bench-admin-${crypto.randomUUID()}@example.test`,
     name: 'Bench admin',
     isAdmin: true,
   });
-  const poll = createDatabase({
-    url: stack.databaseUrl,
-    poolSize: 1,
-    namedStatements: true,
-    applicationName: 'bench-migration-poll',
-  });
+  const poll = stack.pollDatabase('migration');
   try {
     const moves = (count: number) =>
       runMigrations({

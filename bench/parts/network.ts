@@ -1,4 +1,3 @@
-import { createDatabase } from '../../db/database.js';
 import { quantiles } from '../backups.js';
 import { runNetworkChanges } from '../network-changes.js';
 import type { BenchStack } from '../stack.js';
@@ -8,12 +7,7 @@ const NETWORK_ROUNDS = Number(process.env.BENCH_NETWORK ?? 100);
 /** 8. An address attach and a firewall apply on one instance, request to applied on the agent. */
 export async function networkPart(stack: BenchStack): Promise<void> {
   const workflows = await stack.workflows();
-  const poll = createDatabase({
-    url: stack.databaseUrl,
-    poolSize: 1,
-    namedStatements: true,
-    applicationName: 'bench-network-poll',
-  });
+  const poll = stack.pollDatabase('network');
   try {
     const times = await runNetworkChanges({
       deps: workflows.deps(),

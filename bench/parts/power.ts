@@ -1,6 +1,4 @@
-import { createDatabase } from '../../db/database.js';
-import { findInstance, insertInstance } from '../../db/repositories/instances.js';
-import { provisionInstance } from '../../services/instances/provision.js';
+import { runningInstance } from '../bench-instance.js';
 import { POLL_INTERVAL_MS, powerActionStages, runPowerActions, SETTLE_LIMIT_MS } from '../power-actions.js';
 import type { BenchStack } from '../stack.js';
 
@@ -12,39 +10,17 @@ const POWER_WARM_UP = 4;
 export async function powerPart(stack: BenchStack): Promise<void> {
   const { db } = stack;
   const workflows = await stack.workflows();
-  const placed = await insertInstance(db, {
-    user_id: stack.user.id,
-    location_id: stack.location.id,
-    hypervisor_id: workflows.hypervisorId,
+  const placed = await runningInstance(workflows.deps(), {
     name: 'bench-power',
-    hostname: 'bench-power.example.test',
-    status: 'provisioning',
-    cpu_cores: 2,
-    memory_mb: 2048,
-    disk_mb: 40960,
-    primary_ipv4: '203.0.113.6',
-    primary_ipv6: null,
-    virtualization: 'kvm',
-    boot_order: JSON.stringify(['disk']),
-    timezone: 'UTC',
+    userId: stack.user.id,
+    locationId: stack.location.id,
+    hypervisorId: workflows.hypervisorId,
+    size: { cpu_cores: 2, memory_mb: 2048, disk_mb: 40960 },
+    primaryIpv4: '203.0.113.6',
+    image: 'debian-12',
   });
-  const provisioning = await provisionInstance(
-    workflows.deps(),
-    { type: 'system', name: 'bench' },
-    placed,
-    'debian-12',
-    null,
-  );
-  await workflows.temporal.workflow.getHandle(provisioning.workflowId).result();
-  if ((await findInstance(db, placed.id))?.status !== 'running')
-    throw new Error('bench instance did not provision');
 
-  const poll = createDatabase({
-    url: stack.databaseUrl,
-    poolSize: 1,
-    namedStatements: true,
-    applicationName: 'bench-settle-poll',
-  });
+  const poll = stack.pollDatabase('power');
   const target = { apiUrl: stack.apiUrl, clientKey: stack.key, instanceId: placed.id, pollDb: poll.db };
   try {
     const warmUp = await runPowerActions(target, POWER_WARM_UP);

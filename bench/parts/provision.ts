@@ -1,4 +1,3 @@
-import { createDatabase } from '../../db/database.js';
 import { POLL_INTERVAL_MS } from '../power-actions.js';
 import {
   CREATE_SETTLE_LIMIT_MS,
@@ -18,12 +17,7 @@ export async function provisionPart(stack: BenchStack): Promise<void> {
   const { db } = stack;
   await stack.workflows();
   await seedProvisioning(db, stack.location.id, CREATE_WARM_UP + CREATES);
-  const poll = createDatabase({
-    url: stack.databaseUrl,
-    poolSize: 1,
-    namedStatements: true,
-    applicationName: 'bench-settle-poll',
-  });
+  const poll = stack.pollDatabase('provision');
   const target = {
     apiUrl: stack.apiUrl,
     clientKey: stack.key,
