@@ -8,7 +8,6 @@ import {
 } from '../../db/repositories/private-network-nics.js';
 import {
   findPrivateNetwork,
-  findPrivateNetworkOfUser,
   lockPrivateNetwork,
   type PrivateNetworkRow,
 } from '../../db/repositories/private-networks.js';
@@ -18,6 +17,7 @@ import { checkNicAddress, PRIVATE_NICS_PER_INSTANCE } from '../../domain/network
 import type { ServiceDeps } from '../context.js';
 import { placedInstanceInReach } from '../instances/reach.js';
 import { beginNetworkChange } from './network-change.js';
+import { privateNetworkInReach } from './private-networks.js';
 
 interface NicRequest {
   readonly networkId: string;
@@ -33,11 +33,7 @@ interface NicOutcome {
 
 /** The network and the instance of a NIC request: both the customer's, in one location. */
 async function networkAndInstance(deps: ServiceDeps, asker: Asker, request: NicRequest) {
-  const network =
-    asker.type === 'user'
-      ? await findPrivateNetworkOfUser(deps.db, asker.userId, request.networkId)
-      : await findPrivateNetwork(deps.db, request.networkId);
-  if (!network) throw notFound();
+  const network = await privateNetworkInReach(deps.db, asker, request.networkId);
   const instance = await placedInstanceInReach(deps, asker, request.instanceId);
   if (instance.user_id !== network.user_id) throw notFound();
   if ((await findInstanceLocationId(deps.db, instance.id)) !== network.location_id)

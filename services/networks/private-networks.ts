@@ -1,3 +1,4 @@
+import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { recordActivity } from '../../db/repositories/activity-log.js';
 import { findLocationByCode } from '../../db/repositories/catalog.js';
@@ -74,17 +75,27 @@ export async function createPrivateNetwork(
   }
 }
 
+/** The network an asker may act on: a customer's own, any for an administrator; 404 otherwise. */
+export async function privateNetworkInReach(
+  db: Database,
+  asker: Asker,
+  networkId: string,
+): Promise<PrivateNetworkRow> {
+  const network =
+    asker.type === 'user'
+      ? await findPrivateNetworkOfUser(db, asker.userId, networkId)
+      : await findPrivateNetwork(db, networkId);
+  if (!network) throw notFound();
+  return network;
+}
+
 /** Deletes a network (a customer's own; any, for an administrator); refused while an instance is on it. */
 export async function deletePrivateNetwork(
   deps: Pick<ServiceDeps, 'db'>,
   actor: Asker,
   request: { readonly networkId: string; readonly correlationId: string | null },
 ): Promise<void> {
-  const network =
-    actor.type === 'user'
-      ? await findPrivateNetworkOfUser(deps.db, actor.userId, request.networkId)
-      : await findPrivateNetwork(deps.db, request.networkId);
-  if (!network) throw notFound();
+  const network = await privateNetworkInReach(deps.db, actor, request.networkId);
   await deps.db.transaction().execute(async (trx) => {
     await lockPrivateNetwork(trx, network.id);
     const current = await findPrivateNetwork(trx, network.id);

@@ -203,6 +203,31 @@ describe('private networks', () => {
     expect(await agreed(seventh.id, [net])).toEqual([]);
   });
 
+  it('one instance joining twice at once joins once; leaving twice at once leaves once; two deletes at once delete once', async () => {
+    const net = await network();
+    const a = await t.instance();
+    const joins = await Promise.all([
+      t.api('POST', `/private-networks/${net.uuid}/attach`, { instance: a.id }),
+      t.api('POST', `/private-networks/${net.uuid}/attach`, { instance: a.id }),
+    ]);
+    // One begins the operation; the other finds it under way (409) or, rarely, already done (200).
+    expect(joins.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(joins.map((r) => r.status)).toEqual(expect.arrayContaining([expect.toBeOneOf([200, 409])]));
+    expect(await agreed(a.id, [net])).toHaveLength(1);
+    const leaves = await Promise.all([
+      t.api('POST', `/private-networks/${net.uuid}/detach`, { instance: a.id }),
+      t.api('POST', `/private-networks/${net.uuid}/detach`, { instance: a.id }),
+    ]);
+    expect(leaves.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(leaves.map((r) => r.status)).toEqual(expect.arrayContaining([expect.toBeOneOf([200, 409])]));
+    expect(await agreed(a.id, [net])).toEqual([]);
+    const deletes = await Promise.all([
+      t.api('DELETE', `/private-networks/${net.uuid}`),
+      t.api('DELETE', `/private-networks/${net.uuid}`),
+    ]);
+    expect(deletes.map((r) => r.status).sort()).toEqual([204, 404]);
+  });
+
   it('a join the hypervisor fails leaves the instance off the network, and says why', async () => {
     const net = await network();
     const a = await t.instance();
