@@ -156,10 +156,18 @@ describe('images of the Application API', () => {
     const held = new Promise<void>((resolve) => {
       commit = resolve;
     });
+    let rowHeld!: () => void;
+    const deleted = new Promise<void>((resolve) => {
+      rowHeld = resolve;
+    });
     const deleting = t.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('images').where('id', '=', to.uuid).execute();
+      rowHeld();
       await held;
     });
+    // The rebuild is sent once the delete holds the row, not before: sent first, it could lock the
+    // row ahead of the delete on a busy machine, and rightly go on.
+    await deleted;
     const rebuilding = customer('POST', `/${instance.id}/rebuild`, { image: to.code });
     await new Promise((resolve) => setTimeout(resolve, 500));
     commit();
