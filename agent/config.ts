@@ -92,10 +92,16 @@ const schema = z.object({
   AGENT_QEMU_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /**
    * What backs each guest's NIC: `user` (QEMU's user-mode network, restricted: DHCP, no way to the
-   * host or beyond) or `none` (the NIC without a cable). Agents that move guests live to each
-   * other need the same.
+   * host or beyond), `bridged` (a tap on a bridge in the network namespace AGENT_QEMU_NETNS, with
+   * the panel's addresses, private networks and firewall applied; needs root) or `none` (the NIC
+   * without a cable). Agents that move guests live to each other need the same.
    */
   AGENT_QEMU_NETWORK: z.enum(GUEST_NETWORKS).default('user'),
+  /** With the `bridged` network: the network namespace of the guests' bridges, made if absent. */
+  AGENT_QEMU_NETNS: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/)
+    .default('cloudsvc'),
   /**
    * With the `user` network: each guest's port 22 forwarded from a free port on the host's
    * loopback, written to `ssh-port` in its directory at each boot (for trying and testing guests).

@@ -7,15 +7,17 @@
 # reboot and moves with the disk; a new disk's first boot takes root's hash from QEMU's fw_cfg,
 # where the agent puts the instance's first password, hashed, and a reset made while it was stopped
 # is applied at its next boot from another fw_cfg file), a virtio-serial port on which /bin/guest-channel answers the
-# agent (`set-password`, `check-password`), and a virtio-net NIC it brings up with DHCP. It reads
-# the agent's cloud-init seed (the read-only second disk, ISO 9660 labelled cidata) as far as a
-# shell can: it takes the hostname and says on its console what the seed told it.
+# agent (`set-password`, `check-password`, `set-network`, `reach`), and virtio-net NICs it sets up
+# from the seed's network-config (guest-network.sh), or with DHCP where the seed gives no address.
+# It reads the agent's cloud-init seed (the read-only second disk, ISO 9660 labelled cidata) as far
+# as a shell can: it takes the hostname and says on its console what the seed told it. It serves
+# HTTP on ports 80 and 8080 (`/` its hostname, `/blob` a MiB of zeros), for the network's tests.
 # The disk is a small ext2 filesystem in qcow2. Built once into the image store, outside the
 # repository; prints the image's directory (vmlinuz, initrd.img, disk.qcow2).
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=7
+VERSION=8
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/store.sh"
 exit_if_built busybox "$VERSION"
@@ -76,6 +78,8 @@ cat >initramfs/etc/inittab <<'EOF'
 ::sysinit:/etc/init.d/rcS
 ::respawn:/bin/ticker
 ::respawn:/bin/guest-channel /bin/guest-request
+::respawn:/bin/httpd -f -p 80 -h /www
+::respawn:/bin/httpd -f -p 8080 -h /www
 ::shutdown:/etc/init.d/halt
 EOF
 
@@ -120,6 +124,7 @@ if [ -n "$reset_id" ] && [ -f /disk/etc/shadow ]; then
     echo "guest: password reset $reset_id applied"
 fi
 /bin/seed-read
+mkdir -p /www && hostname >/www/index.html && dd if=/dev/zero of=/www/blob bs=1024 count=1024 2>/dev/null
 acpid -c /etc/acpi -l /dev/null
 /bin/network-up &
 echo "guest: booted"
@@ -137,19 +142,25 @@ name=$(value local-hostname meta-data)
 zone=$(value timezone user-data)
 keys=$(grep -c '^  - "' /seed/user-data)
 [ -n "$name" ] && hostname "$name"
+cp /seed/network-config /etc/network-config 2>/dev/null
 echo "guest: seed $id hostname $(hostname) timezone $zone ssh-keys $keys"
 umount /seed
 EOF
 
-# The NIC, by DHCP (QEMU's user-mode network answers it); in the background, so that a guest
-# without a network boots as fast. Says what it got: `guest: eth0 <mac> <address or none>`.
+# The NICs, as the seed's network-config says, or by DHCP where it gives no address (QEMU's
+# user-mode network answers it); in the background, so that a guest without a network boots as
+# fast. Says what eth0 got: `guest: eth0 <mac> <address or none>`.
 cat >initramfs/bin/network-up <<'EOF'
 #!/bin/sh
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ -e /sys/class/net/eth0 ] && break; sleep 0.2; done
 if [ ! -e /sys/class/net/eth0 ]; then echo "guest: no eth0" >/dev/console; exit 0; fi
 ip link set lo up
 ip link set eth0 up
-udhcpc -i eth0 -n -q -t 3 -T 1 -s /usr/share/udhcpc/default.script >/dev/null 2>&1
+if grep -q '^      - "' /etc/network-config 2>/dev/null; then
+  /bin/guest-network /etc/network-config >/dev/null
+else
+  udhcpc -i eth0 -n -q -t 3 -T 1 -s /usr/share/udhcpc/default.script >/dev/null 2>&1
+fi
 address=$(ip -4 -o addr show dev eth0 | awk '{ print $4 }')
 echo "guest: eth0 $(cat /sys/class/net/eth0/address) ${address:-none}" >/dev/console
 EOF
@@ -170,12 +181,23 @@ EOF
 
 # The agent's channel (guest-channel.sh), its requests answered by /bin/guest-request.
 cp "$HERE/guest-channel.sh" initramfs/bin/guest-channel
+cp "$HERE/guest-network.sh" initramfs/bin/guest-network
 
 cat >initramfs/bin/guest-request <<'EOF'
 #!/bin/sh
 # set-password USER HASH: HASH (crypt, made by the agent) becomes USER's in /etc/shadow.
 # check-password USER BASE64: whether the password (base64 of it) is USER's.
+# set-network - BASE64: the NICs' addresses and routes (base64 of guest-network's lines).
+# reach - ADDRESS: whether ADDRESS answers a ping from here.
 verb=$1 user=$2 arg=$3
+case "$verb" in
+  set-network) echo "ok $(echo "$arg" | base64 -d | /bin/guest-network)"; exit ;;
+  reach)
+    case "$arg" in *[!0-9a-f.:]* | '') echo "error not an address"; exit ;; esac
+    ping -c 1 -W 2 "$arg" >/dev/null 2>&1 && echo "ok reachable" || echo "ok unreachable"
+    exit
+    ;;
+esac
 shadow=/disk/etc/shadow
 [ -f "$shadow" ] || { echo "error no shadow file on the disk"; exit; }
 current=$(awk -F: -v u="$user" '$1 == u { print $2 }' "$shadow")
@@ -230,7 +252,7 @@ cat >initramfs/etc/acpi/PWRF/00000080 <<'EOF'
 #!/bin/sh
 poweroff
 EOF
-chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel \
+chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel initramfs/bin/guest-network \
   initramfs/bin/guest-request initramfs/usr/share/udhcpc/default.script initramfs/etc/acpi/PWRF/00000080
 
 (cd initramfs && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -9) >initrd.img

@@ -11,7 +11,7 @@
 # http://deb.debian.org/debian).
 set -euo pipefail
 
-VERSION=5
+VERSION=6
 source "$(dirname "$0")/store.sh"
 exit_if_built debian-12 "$VERSION"
 
@@ -33,16 +33,28 @@ debootstrap --variant=minbase \
 cat >"$ROOT/etc/cloud/cloud.cfg.d/90-cloudsvc.cfg" <<'CFG'
 datasource_list: [ NoCloud, None ]
 locale: false
+# The seed's network-config is rendered at every boot: addresses changed while the guest was
+# stopped (or told it over the channel while it ran) are the ones it comes up with.
+updates:
+  network:
+    when: [boot]
 CFG
 echo '/dev/vda / ext4 defaults,errors=remount-ro 0 1' >"$ROOT/etc/fstab"
 
 # The agent's channel (guest-channel.sh), its requests answered by cloudsvc-guest-request.
 cp "$(dirname "$0")/guest-channel.sh" "$ROOT/usr/local/sbin/cloudsvc-guest-channel"
+cp "$(dirname "$0")/guest-network.sh" "$ROOT/usr/local/sbin/cloudsvc-guest-network"
+chmod +x "$ROOT/usr/local/sbin/cloudsvc-guest-network"
 cat >"$ROOT/usr/local/sbin/cloudsvc-guest-request" <<'SH'
 #!/bin/sh
 # set-password USER HASH: HASH (SHA-512 crypt, made by the agent) becomes USER's.
 # check-password USER BASE64: whether the password (base64 of it) is USER's, by the guest's own crypt.
+# set-network - BASE64: the NICs' addresses and routes (base64 of cloudsvc-guest-network's lines).
 verb=$1 user=$2 arg=$3
+if [ "$verb" = set-network ]; then
+  echo "ok $(echo "$arg" | base64 -d | /usr/local/sbin/cloudsvc-guest-network)"
+  exit
+fi
 current=$(getent shadow "$user" | cut -d: -f2)
 getent shadow "$user" >/dev/null || { echo "error no user $user"; exit; }
 case "$verb" in

@@ -4,8 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { guestInterfaces, interfaceLines } from '../../agent/drivers/qemu/guest-interfaces.js';
 import { userNetdev } from '../../agent/drivers/qemu/guest-network.js';
-import { type GuestSetup, seedDocuments, writeSeed } from '../../agent/drivers/qemu/guest-seed.js';
+import {
+  type GuestSetup,
+  networkConfig,
+  replaceSeedNetwork,
+  seedDocuments,
+  writeSeed,
+} from '../../agent/drivers/qemu/guest-seed.js';
 
 /**
  * The cloud-init seed the QEMU driver gives each guest, and the user-mode network shaped like the
@@ -25,6 +32,45 @@ const setup: GuestSetup = {
     ipv4: { address: '192.0.2.10', prefix: 24, gateway: '192.0.2.1' },
     ipv6: { address: '2001:db8::10', prefix: 64, gateway: '2001:db8::1' },
   },
+};
+
+/** A network the panel applied: an extra address, a floating one, the primary, a private NIC. */
+const network = {
+  revision: 3,
+  addresses: [
+    {
+      address: '192.0.2.11',
+      prefix: 24,
+      gateway: '192.0.2.1',
+      family: 4 as const,
+      primary: false,
+      floating: false,
+    },
+    {
+      address: '203.0.113.5',
+      prefix: 24,
+      gateway: '203.0.113.1',
+      family: 4 as const,
+      primary: false,
+      floating: true,
+    },
+    {
+      address: '192.0.2.10',
+      prefix: 24,
+      gateway: '192.0.2.1',
+      family: 4 as const,
+      primary: true,
+      floating: false,
+    },
+  ],
+  nics: [
+    {
+      network_id: '5d8e7c1a-1111-4a2b-9c3d-0e1f2a3b4c5d',
+      mac: '02:00:0e:1f:2a:3b',
+      address: '10.8.0.2',
+      prefix: 24,
+    },
+  ],
 };
 
 describe('the seed documents', () => {
@@ -54,6 +100,37 @@ describe('the seed documents', () => {
         '    gateway6: "2001:db8::1"',
         '',
       ].join('\n'),
+    );
+  });
+
+  it('carry every address of an applied network, the primary first, a floating one as a single host, and a NIC per private network', () => {
+    expect(networkConfig({ ...setup, network })).toBe(
+      [
+        'version: 2',
+        'ethernets:',
+        '  eth0:',
+        '    match:',
+        '      macaddress: "02:11:22:33:44:55"',
+        '    set-name: eth0',
+        '    dhcp4: false',
+        '    addresses:',
+        '      - "192.0.2.10/24"',
+        '      - "192.0.2.11/24"',
+        '      - "203.0.113.5/32"',
+        '    gateway4: "192.0.2.1"',
+        '  pnet0:',
+        '    match:',
+        '      macaddress: "02:00:0e:1f:2a:3b"',
+        '    set-name: pnet0',
+        '    dhcp4: false',
+        '    addresses:',
+        '      - "10.8.0.2/24"',
+        '',
+      ].join('\n'),
+    );
+    // What a running guest is told over its channel: the same, one line per NIC.
+    expect(interfaceLines(guestInterfaces(setup.mac, setup.addresses, network))).toBe(
+      '02:11:22:33:44:55 192.0.2.10/24,192.0.2.11/24,203.0.113.5/32 192.0.2.1 -\n02:00:0e:1f:2a:3b 10.8.0.2/24 - -\n',
     );
   });
 
@@ -110,5 +187,12 @@ describe.runIf(!missing)('the seed drive', () => {
     const documents = seedDocuments(setup);
     for (const name of ['meta-data', 'user-data', 'network-config'] as const)
       expect(read(name)).toBe(documents[name]);
+
+    // A network applied later: the network-config is made anew, the other documents kept as they were.
+    await replaceSeedNetwork(path, { ...setup, network });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(read('network-config')).toBe(networkConfig({ ...setup, network }));
+    expect(read('meta-data')).toBe(documents['meta-data']);
+    expect(read('user-data')).toBe(documents['user-data']);
   });
 });

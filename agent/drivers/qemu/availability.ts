@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { defaultImageStore, type GuestImage, ImageStore } from './image-store.js';
 
 const hasCommand = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
@@ -36,5 +37,15 @@ export function debianGuestMissing(env: NodeJS.ProcessEnv = process.env): string
   if (!configuredImage(DEBIAN_IMAGE, env))
     return `no ${DEBIAN_IMAGE} image in ${imageStoreDir(env)} (bash scripts/images/debian-12.sh)`;
   if (!installed('ssh') || !installed('ssh-keygen')) return 'no SSH client (apt-get install openssh-client)';
+  return undefined;
+}
+
+/** Why guests cannot have the bridged network here, or undefined: root, a tun device, `ip` and `nft`. */
+export function bridgedNetworkMissing(): string | undefined {
+  if (process.getuid?.() !== 0)
+    return 'the bridged network makes namespaces, bridges and taps: it needs root';
+  if (!existsSync('/dev/net/tun')) return 'no /dev/net/tun';
+  if (!installed('ip') || !installed('nft'))
+    return 'iproute2 or nftables is not installed (apt-get install iproute2 nftables)';
   return undefined;
 }

@@ -19,12 +19,14 @@ import { MigrationSource } from './migration-source.js';
 import {
   defineTarget,
   discardTarget,
+  prepareNetwork,
   prepareTarget,
-  setNetworkReady,
+  releaseNetwork,
   startTarget,
   transferDisk,
   verifyDisk,
 } from './migration-target.js';
+import { applyFirewall, applyNetwork } from './network-tasks.js';
 import { setPassword } from './password.js';
 import { settlePendingReset } from './pending-password.js';
 import { deleteGuest, powerGuest } from './power.js';
@@ -54,7 +56,10 @@ export class QemuDriver implements HypervisorDriver {
     const { config } = guests;
     this.#guests = guests;
     this.#source = new MigrationSource(guests);
-    this.#metrics = new GuestMetrics(guests.state);
+    this.#metrics = new GuestMetrics(
+      guests.state,
+      guests.hostNetwork && { network: guests.hostNetwork, tap: (id) => guests.tap(id) },
+    );
     this.#backups = new ArtifactShelf(
       config.AGENT_QEMU_BACKUP_DIR ?? join(config.AGENT_STATE_DIR, 'backups'),
       {
@@ -78,8 +83,10 @@ export class QemuDriver implements HypervisorDriver {
       'disk.export': (p) => source.exportDisk(as<'disk.export'>(p)),
       'disk.transfer': (p, ctx) => transferDisk(guests, as<'disk.transfer'>(p), ctx),
       'disk.verify': (p) => verifyDisk(guests, as<'disk.verify'>(p)),
-      'network.prepare': async (p) => setNetworkReady(guests, String(p.migration_id), true),
-      'network.release': async (p) => setNetworkReady(guests, String(p.migration_id), false),
+      'network.prepare': async (p) => prepareNetwork(guests, as<'network.prepare'>(p)),
+      'network.release': async (p) => releaseNetwork(guests, as<'network.release'>(p)),
+      'network.apply': (p, ctx) => applyNetwork(guests, as<'network.apply'>(p), ctx),
+      'firewall.apply': (p) => applyFirewall(guests, as<'firewall.apply'>(p)),
       'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
       'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
       'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),
@@ -102,7 +109,9 @@ export class QemuDriver implements HypervisorDriver {
     // Any Linux kernel tells whether KVM runs guests here.
     const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, images.get(first).kernel);
     const driver = new QemuDriver(new QemuGuests(config, images, acceleration));
-    const { state } = driver.#guests;
+    const { state, hostNetwork } = driver.#guests;
+    // A bridged host needs its namespace before its first guest, and says so at once if it cannot have one.
+    await hostNetwork?.ensure();
     // Guests that booted while their agent was away may have applied a waiting reset meanwhile.
     for (const [id, instance] of Object.entries(state.instances))
       if (!settlePendingReset(instance.dir) && guestAlive(instance.dir))

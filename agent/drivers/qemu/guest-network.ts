@@ -3,11 +3,12 @@ import type { GuestAddresses } from '../../../domain/agent-tasks.js';
 
 /**
  * What backs a guest's NIC: QEMU's user-mode network (`restrict=on`: the guest reaches neither the
- * host nor anything beyond it), or nothing (the NIC is there, its cable unplugged). The NIC itself
- * is always there, so the device set, which a live migration's target must repeat, does not
- * depend on it; the backend must match between agents that move guests live to each other.
+ * host nor anything beyond it), a tap on the host's bridge (host-network.ts), or nothing (the NIC
+ * is there, its cable unplugged). The NIC itself is always there, so the device set, which a live
+ * migration's target must repeat, does not depend on it; the backend must match between agents
+ * that move guests live to each other.
  */
-export const GUEST_NETWORKS = ['user', 'none'] as const;
+export const GUEST_NETWORKS = ['user', 'bridged', 'none'] as const;
 export type GuestNetwork = (typeof GUEST_NETWORKS)[number];
 
 /** A locally administered unicast MAC, the same for an instance wherever it runs. */

@@ -41,6 +41,16 @@ export interface GuestShape {
   readonly addresses: GuestAddresses | undefined;
   /** Whether the guest's port 22 is forwarded from the host's loopback (AGENT_QEMU_SSH_FORWARD). */
   readonly sshForward: boolean;
+  /** With the bridged network: the tap QEMU opens for the NIC (host-network.ts plugs it in). */
+  readonly tap?: string;
+}
+
+/** The `-netdev` of the guest's NIC, none when its cable is unplugged. */
+function netdev(guest: GuestShape, sshPort: number | undefined): string[] {
+  if (guest.network === 'user') return ['-netdev', userNetdev(guest.addresses, sshPort)];
+  if (guest.network === 'bridged' && guest.tap)
+    return ['-netdev', `tap,id=net0,ifname=${guest.tap},script=no,downscript=no`];
+  return [];
 }
 
 /** The QEMU command line of a guest; the target of a live migration must use the very same one. */
@@ -79,9 +89,9 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
           'virtio-blk-pci,drive=seed,id=seed-disk',
         ]
       : []),
-    ...(guest.network === 'user' ? ['-netdev', userNetdev(guest.addresses, sshPort)] : []),
+    ...netdev(guest, sshPort),
     '-device',
-    `virtio-net-pci,id=nic0,mac=${guest.mac}${guest.network === 'user' ? ',netdev=net0' : ''}`,
+    `virtio-net-pci,id=nic0,mac=${guest.mac}${guest.network === 'none' ? '' : ',netdev=net0'}`,
     '-device',
     'virtio-serial-pci,id=guest-serial',
     '-chardev',

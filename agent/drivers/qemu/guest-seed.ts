@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GuestAddresses } from '../../../domain/agent-tasks.js';
+import { type GuestNetworkSet, guestInterfaces } from './guest-interfaces.js';
 
 const run = promisify(execFile);
 
@@ -16,19 +17,20 @@ export interface GuestSetup {
   readonly root_hash: string;
   readonly mac: string;
   readonly addresses: GuestAddresses | undefined;
+  /** Every address and private NIC, once the panel has applied a network set; else the primaries alone. */
+  readonly network?: GuestNetworkSet | undefined;
 }
 
 // Every value is written as a JSON string, which YAML reads as the same string: no value, however
 // it is spelled, can become YAML of its own.
 const quoted = (value: string) => JSON.stringify(value);
 
-const cidr = (a: { address: string; prefix: number }) => quoted(`${a.address}/${a.prefix}`);
-
 /**
  * The three files of a cloud-init NoCloud seed: `meta-data` (the instance id and hostname),
  * `user-data` (a cloud-config with the hostname, time zone, SSH keys for the image's login user,
- * and root's password hash) and `network-config` (version 2: the NIC, found by its MAC, with the
- * panel's addresses and gateways, or DHCP where the panel assigned no IPv4 address).
+ * and root's password hash) and `network-config` (version 2: each NIC, found by its MAC, with the
+ * panel's addresses and gateways (guest-interfaces.ts), or DHCP where the public NIC has no IPv4
+ * address).
  */
 export function seedDocuments(
   setup: GuestSetup,
@@ -48,27 +50,35 @@ export function seedDocuments(
     '  users:',
     `    - { name: root, password: ${quoted(setup.root_hash)}, type: hash }`,
   ];
-  const { ipv4, ipv6 } = setup.addresses ?? { ipv4: null, ipv6: null };
-  const addresses = [ipv4, ipv6].filter((a) => a !== null);
-  const networkConfig = [
-    'version: 2',
-    'ethernets:',
-    '  eth0:',
-    '    match:',
-    `      macaddress: ${quoted(setup.mac)}`,
-    '    set-name: eth0',
-    `    dhcp4: ${ipv4 ? 'false' : 'true'}`,
-    ...(addresses.length > 0 ? ['    addresses:', ...addresses.map((a) => `      - ${cidr(a)}`)] : []),
-    // `gateway4`/`gateway6` rather than routes: every renderer writes them (ifupdown's without net-tools).
-    ...(ipv4?.gateway ? [`    gateway4: ${quoted(ipv4.gateway)}`] : []),
-    ...(ipv6?.gateway ? [`    gateway6: ${quoted(ipv6.gateway)}`] : []),
-  ];
-  const text = (lines: string[]) => `${lines.join('\n')}\n`;
   return {
     'meta-data': text(metaData),
     'user-data': text(userData),
-    'network-config': text(networkConfig),
+    'network-config': networkConfig(setup),
   };
+}
+
+const text = (lines: string[]) => `${lines.join('\n')}\n`;
+
+/** The seed's `network-config`: cloud-init's version 2, each NIC by its MAC. */
+export function networkConfig(setup: Pick<GuestSetup, 'mac' | 'addresses' | 'network'>): string {
+  const interfaces = guestInterfaces(setup.mac, setup.addresses, setup.network);
+  return text([
+    'version: 2',
+    'ethernets:',
+    ...interfaces.flatMap((nic) => [
+      `  ${nic.name}:`,
+      '    match:',
+      `      macaddress: ${quoted(nic.mac)}`,
+      `    set-name: ${nic.name}`,
+      `    dhcp4: ${nic.name === 'eth0' && !nic.addresses.some((a) => !a.includes(':')) ? 'true' : 'false'}`,
+      ...(nic.addresses.length > 0
+        ? ['    addresses:', ...nic.addresses.map((a) => `      - ${quoted(a)}`)]
+        : []),
+      // `gateway4`/`gateway6` rather than routes: every renderer writes them (ifupdown's without net-tools).
+      ...(nic.gateway4 ? [`    gateway4: ${quoted(nic.gateway4)}`] : []),
+      ...(nic.gateway6 ? [`    gateway6: ${quoted(nic.gateway6)}`] : []),
+    ]),
+  ]);
 }
 
 /**
@@ -76,11 +86,33 @@ export function seedDocuments(
  * source looks for, to `path` (mode 0600: it holds the root password's hash), through a file
  * beside it, so a half-written seed is never attached.
  */
-export async function writeSeed(path: string, setup: GuestSetup): Promise<void> {
+export function writeSeed(path: string, setup: GuestSetup): Promise<void> {
+  return writeSeedDocuments(path, seedDocuments(setup));
+}
+
+/**
+ * The seed with its `network-config` made anew (a network the panel applied), its other documents
+ * as they were: what the guest's next boot reads. A running guest keeps the seed it booted with
+ * open; it is told the change over its channel.
+ */
+export async function replaceSeedNetwork(
+  path: string,
+  setup: Pick<GuestSetup, 'mac' | 'addresses' | 'network'>,
+): Promise<void> {
+  if (!existsSync(path)) return;
+  const read = async (name: string) =>
+    (await run('isoinfo', ['-R', '-i', path, '-x', `/${name}`], { maxBuffer: 1 << 20 })).stdout;
+  await writeSeedDocuments(path, {
+    'meta-data': await read('meta-data'),
+    'user-data': await read('user-data'),
+    'network-config': networkConfig(setup),
+  });
+}
+
+async function writeSeedDocuments(path: string, documents: Record<string, string>): Promise<void> {
   const dir = mkdtempSync(`${path}.files-`);
   const partial = `${path}.partial`;
   try {
-    const documents = seedDocuments(setup);
     for (const [name, text] of Object.entries(documents))
       writeFileSync(join(dir, name), text, { mode: 0o600 });
     await run('genisoimage', [

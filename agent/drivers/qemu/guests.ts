@@ -4,10 +4,18 @@ import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure } from '../driver.js';
 import type { AcceleratorChoice } from './accelerator.js';
 import { guestMac } from './guest-network.js';
-import { type GuestShape, guestAlive, launchGuest, runStatus } from './guest-process.js';
+import { type GuestShape, guestAlive, killGuest, launchGuest, runStatus } from './guest-process.js';
+import { unwireGuest, wireGuest } from './guest-wiring.js';
+import { HostNetwork, tapName } from './host-network.js';
 import type { ImageStore } from './image-store.js';
 import { pendingReset, settlePendingReset } from './pending-password.js';
-import { type QemuIncoming, type QemuInstance, type QemuState, qemuStatePath } from './state.js';
+import {
+  type GuestWiring,
+  type QemuIncoming,
+  type QemuInstance,
+  type QemuState,
+  qemuStatePath,
+} from './state.js';
 
 export type QemuConfig = Pick<
   AgentConfig,
@@ -18,7 +26,12 @@ export type QemuConfig = Pick<
   | 'AGENT_QEMU_ACCEL'
   | 'AGENT_QEMU_STOP_TIMEOUT_MS'
 > &
-  Partial<Pick<AgentConfig, 'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK' | 'AGENT_QEMU_SSH_FORWARD'>>;
+  Partial<
+    Pick<
+      AgentConfig,
+      'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK' | 'AGENT_QEMU_NETNS' | 'AGENT_QEMU_SSH_FORWARD'
+    >
+  >;
 
 /**
  * How long after a boot the agent looks on the console for the guest's word that it applied a
@@ -36,6 +49,8 @@ export class QemuGuests {
   readonly state: QemuState;
   /** Guests just booted with a waiting password reset, looked at until they say they applied it. */
   readonly #resetWatches = new Map<string, NodeJS.Timeout>();
+  /** The host side of the bridged network; none with the user-mode network or none. */
+  readonly hostNetwork: HostNetwork | undefined;
 
   constructor(
     readonly config: QemuConfig,
@@ -49,6 +64,26 @@ export class QemuGuests {
       channel_port: null,
     }));
     this.state = this.#file.read();
+    this.hostNetwork =
+      config.AGENT_QEMU_NETWORK === 'bridged'
+        ? new HostNetwork(config.AGENT_QEMU_NETNS ?? 'cloudsvc')
+        : undefined;
+  }
+
+  /** The tap of a guest's NIC on this host (host-network.ts). */
+  tap(instanceId: string, nic = 0): string {
+    return tapName(this.config.AGENT_STATE_DIR, instanceId, nic);
+  }
+
+  /** The bridged network, or a failure saying the host has none to apply a change to. */
+  bridged(what: string): HostNetwork {
+    if (!this.hostNetwork)
+      throw new DriverFailure(
+        'NOT_SUPPORTED',
+        `the QEMU driver applies ${what} only with AGENT_QEMU_NETWORK=bridged (this host: ${this.config.AGENT_QEMU_NETWORK ?? 'user'})`,
+        false,
+      );
+    return this.hostNetwork;
   }
 
   save(): void {
@@ -102,18 +137,43 @@ export class QemuGuests {
       network: this.config.AGENT_QEMU_NETWORK ?? 'user',
       addresses: i.addresses,
       sshForward: this.config.AGENT_QEMU_SSH_FORWARD ?? false,
+      ...(this.hostNetwork ? { tap: this.tap(instanceId) } : {}),
     };
   }
 
   async boot(instanceId: string, instance: QemuInstance): Promise<void> {
     if (guestAlive(instance.dir)) return;
-    const shape = this.shape(instanceId, instance);
+    await this.launch(instanceId, instance.dir, instance);
+    this.watchPendingReset(instanceId, instance);
+  }
+
+  /**
+   * Starts the guest's QEMU (waiting for a live migration's memory with `incoming`) and, on the
+   * bridged network, wires its tap; a guest that cannot be wired is ended rather than left
+   * running unreachable or unfiltered.
+   */
+  async launch(
+    instanceId: string,
+    dir: string,
+    guest: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'> & GuestWiring,
+    incoming?: { host: string; port: number },
+  ): Promise<void> {
+    const shape = this.shape(instanceId, guest);
     try {
-      await launchGuest(instance.dir, shape, this.acceleration.accelerator);
+      await launchGuest(dir, shape, this.acceleration.accelerator, incoming);
+      if (this.hostNetwork && shape.tap)
+        await wireGuest(this.hostNetwork, shape.tap, guest.addresses, guest).catch(async (error: Error) => {
+          await killGuest(dir);
+          throw error;
+        });
     } catch (error) {
       throw new DriverFailure('GUEST_START_FAILED', (error as Error).message, true);
     }
-    this.watchPendingReset(instanceId, instance);
+  }
+
+  /** Drops what the bridged network holds for a guest gone from this host. */
+  async unwire(instanceId: string): Promise<void> {
+    if (this.hostNetwork) await unwireGuest(this.hostNetwork, this.tap(instanceId));
   }
 
   /**

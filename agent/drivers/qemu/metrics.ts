@@ -1,23 +1,39 @@
 import { readFileSync } from 'node:fs';
 import type { InstanceSample } from '../driver.js';
 import { guestFiles, guestPid } from './guest-process.js';
+import type { HostNetwork, TapCounters } from './host-network.js';
 import { Qmp } from './qmp.js';
 import type { QemuState } from './state.js';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** The bridged network's taps, whose counters are the guests' public traffic. */
+export interface GuestTaps {
+  readonly network: HostNetwork;
+  tap(instanceId: string): string;
+}
+
+type Counters = { read: number; written: number };
+
 /**
  * Samples of the running guests as the host sees them: CPU and memory of each QEMU process
- * (/proc), and the bytes its disk read and wrote since the previous sample (QMP's counters, read
- * after each sample). Network traffic is not measured.
+ * (/proc), the bytes its disk read and wrote since the previous sample (QMP's counters), and on
+ * the bridged network the bytes its public tap carried since then (what the guest sent is what
+ * the tap received). The counters are read after each sample, for the next: a sample never waits.
+ * The user-mode network has no tap: its traffic is not measured.
  */
 export class GuestMetrics {
   readonly #cpuTimes = new Map<string, { ticks: number; at: number }>();
   /** The guests' disk counters as QMP last gave them, and as the last sample reported them. */
-  readonly #diskCounters = new Map<string, { read: number; written: number }>();
-  readonly #diskReported = new Map<string, { read: number; written: number }>();
+  readonly #diskCounters = new Map<string, Counters>();
+  readonly #diskReported = new Map<string, Counters>();
+  readonly #tapCounters = new Map<string, TapCounters>();
+  readonly #tapReported = new Map<string, TapCounters>();
 
-  constructor(private readonly state: QemuState) {}
+  constructor(
+    private readonly state: QemuState,
+    private readonly taps?: GuestTaps,
+  ) {}
 
   sample(now: Date): InstanceSample[] {
     const samples: InstanceSample[] = [];
@@ -44,23 +60,38 @@ export class GuestMetrics {
         cpu_percent: Math.round(Math.max(0, cpu) * 10) / 10,
         memory_used_mb: Math.min(instance.memory_mb, Math.round(rssKb / 1024)),
         ...this.#diskSince(id),
-        net_rx_bytes: 0,
-        net_tx_bytes: 0,
+        ...this.#trafficSince(id),
       });
     }
-    void this.#refreshDiskCounters(samples.map((s) => s.instance_uuid));
+    const sampled = samples.map((s) => s.instance_uuid);
+    void this.#refreshDiskCounters(sampled);
+    void this.#refreshTapCounters(sampled);
     return samples;
   }
 
   #diskSince(instanceId: string): { disk_read_bytes: number; disk_write_bytes: number } {
-    const now = this.#diskCounters.get(instanceId);
-    const before = this.#diskReported.get(instanceId);
-    if (now) this.#diskReported.set(instanceId, now);
-    if (!now || !before) return { disk_read_bytes: 0, disk_write_bytes: 0 };
-    return {
-      disk_read_bytes: Math.max(0, now.read - before.read),
-      disk_write_bytes: Math.max(0, now.written - before.written),
-    };
+    const [read, written] = since(this.#diskCounters, this.#diskReported, instanceId, ['read', 'written']);
+    return { disk_read_bytes: read, disk_write_bytes: written };
+  }
+
+  #trafficSince(instanceId: string): { net_rx_bytes: number; net_tx_bytes: number } {
+    // The tap's rx is what the guest sent; its tx what the guest received.
+    const [sent, received] = since(this.#tapCounters, this.#tapReported, instanceId, ['rx', 'tx']);
+    return { net_rx_bytes: received, net_tx_bytes: sent };
+  }
+
+  async #refreshTapCounters(instanceIds: string[]): Promise<void> {
+    if (!this.taps) return;
+    const counters = await this.taps.network.counters().catch(() => new Map<string, TapCounters>());
+    for (const id of instanceIds) {
+      const tap = counters.get(this.taps.tap(id));
+      if (tap) this.#tapCounters.set(id, tap);
+      else {
+        // A tap made anew (a boot) counts from zero: the next sample starts from there.
+        this.#tapCounters.delete(id);
+        this.#tapReported.delete(id);
+      }
+    }
   }
 
   async #refreshDiskCounters(instanceIds: string[]): Promise<void> {
@@ -82,4 +113,21 @@ export class GuestMetrics {
       }
     }
   }
+}
+
+/**
+ * What a counter grew by since the last sample reported it (zero for the first, or for a counter
+ * that went back, its guest restarted), and the current values kept as reported.
+ */
+function since<K extends string>(
+  current: Map<string, Record<K, number>>,
+  reported: Map<string, Record<K, number>>,
+  id: string,
+  [first, second]: readonly [K, K],
+): [number, number] {
+  const now = current.get(id);
+  const before = reported.get(id);
+  if (now) reported.set(id, now);
+  const grew = (key: K) => (now && before ? Math.max(0, now[key] - before[key]) : 0);
+  return [grew(first), grew(second)];
 }

@@ -139,7 +139,10 @@ export class MigrationSource {
     }
     await killGuest(dir);
     rmSync(dir, { recursive: true, force: true });
-    if (state.instances[p.instance_id]?.dir === dir) delete state.instances[p.instance_id];
+    if (state.instances[p.instance_id]?.dir === dir) {
+      delete state.instances[p.instance_id];
+      await this.guests.unwire(p.instance_id);
+    }
     this.guests.save();
     return { removed: true };
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { sha256File } from './disk-files.js';
-import { freePort, guestAlive, guestFiles, killGuest, launchGuest, runStatus } from './guest-process.js';
+import { freePort, guestAlive, guestFiles, killGuest, runStatus } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
 import { receivePasswordHandoff } from './password.js';
 import { Qmp } from './qmp.js';
@@ -70,16 +70,31 @@ export async function verifyDisk(guests: QemuGuests, p: AgentTaskParams<'disk.ve
 }
 
 /**
- * Nothing on the host to make ready: the NIC's MAC comes from the instance id (the same here as on
- * the source), and user-mode networking has no host side; the guest keeps the addresses its seed
- * gave it, and its network here is shaped by them (setup-handoff.ts). What is recorded is that the
- * step ran.
+ * The guest's network where it lands: the NIC's MAC comes from the instance id (the same here as
+ * on the source), and the guest keeps the addresses its seed gave it (setup-handoff.ts). The
+ * whole network and the firewall the panel carries are kept with the arriving guest: on the
+ * bridged network its tap is wired with them when it starts here (guests.ts `launch`).
  */
-export function setNetworkReady(guests: QemuGuests, migrationId: string, ready: boolean) {
-  const incoming = ready ? guests.incoming(migrationId) : guests.state.incoming[migrationId];
-  if (incoming) incoming.network_ready = ready;
+export function prepareNetwork(guests: QemuGuests, p: AgentTaskParams<'network.prepare'>) {
+  const incoming = guests.incoming(p.migration_id);
+  incoming.network_ready = true;
+  if (p.network)
+    incoming.network = { revision: p.network.revision, addresses: p.network.addresses, nics: p.network.nics };
+  if (p.firewall)
+    incoming.firewall = {
+      revision: p.firewall.revision,
+      enabled: p.firewall.enabled,
+      rules: p.firewall.rules,
+    };
   guests.save();
-  return ready ? { prepared: true } : { released: true };
+  return { prepared: true };
+}
+
+export function releaseNetwork(guests: QemuGuests, p: AgentTaskParams<'network.release'>) {
+  const incoming = guests.state.incoming[p.migration_id];
+  if (incoming) incoming.network_ready = false;
+  guests.save();
+  return { released: true };
 }
 
 export async function defineTarget(
@@ -129,13 +144,15 @@ async function awaitMemory(
   }
   const host = guests.config.AGENT_QEMU_LISTEN_HOST;
   const listening = { host, migration_port: await freePort(host), nbd_port: await freePort(host) };
-  const shape = guests.shape(instanceId, { ...incoming, image: incoming.image ?? '' });
-  await launchGuest(dir, shape, guests.acceleration.accelerator, {
-    host,
-    port: listening.migration_port,
-  }).catch((error: Error) => {
-    throw new DriverFailure('GUEST_START_FAILED', error.message, true);
-  });
+  await guests.launch(
+    instanceId,
+    dir,
+    { ...incoming, image: incoming.image ?? '' },
+    {
+      host,
+      port: listening.migration_port,
+    },
+  );
   await Qmp.with(guestFiles(dir).qmp, async (qmp) => {
     await qmp.execute('nbd-server-start', {
       addr: { type: 'inet', data: { host, port: String(listening.nbd_port) } },
@@ -160,6 +177,8 @@ export async function startTarget(guests: QemuGuests, p: AgentTaskParams<'migrat
     disk_mb: incoming.disk_mb,
     image: incoming.image ?? '',
     ...(incoming.addresses ? { addresses: incoming.addresses } : {}),
+    ...(incoming.network ? { network: incoming.network } : {}),
+    ...(incoming.firewall ? { firewall: incoming.firewall } : {}),
     created_at: new Date().toISOString(),
     last_rebuild_id: null,
     ...(incoming.password_key ? { password_key: incoming.password_key } : {}),
@@ -190,6 +209,7 @@ export async function discardTarget(guests: QemuGuests, p: AgentTaskParams<'migr
   rmSync(incoming.dir, { recursive: true, force: true });
   if (guests.state.instances[p.instance_id]?.dir === incoming.dir)
     delete guests.state.instances[p.instance_id];
+  if (!guests.state.instances[p.instance_id]) await guests.unwire(p.instance_id);
   delete guests.state.incoming[p.migration_id];
   guests.save();
   return { discarded: true };

@@ -1,11 +1,21 @@
 import { join } from 'node:path';
-import type { GuestAddresses } from '../../../domain/agent-tasks.js';
+import type { AgentTaskParams, GuestAddresses } from '../../../domain/agent-tasks.js';
+import type { GuestNetworkSet } from './guest-interfaces.js';
 import type { IncomingPorts } from './transfer-bodies.js';
+
+/** The instance's firewall as `firewall.apply` gave it: its revision, the toggle and the rules. */
+export type GuestFirewallSet = Omit<AgentTaskParams<'firewall.apply'>, 'instance_id'>;
+
+/** What the bridged network applied for a guest, the newest revision of each (network-tasks.ts). */
+export interface GuestWiring {
+  network?: GuestNetworkSet;
+  firewall?: GuestFirewallSet;
+}
 
 // What the QEMU driver keeps in its state file (AGENT_STATE_DIR/qemu-hypervisor.json): with the
 // guests' own directories, everything a restarted agent needs to find its guests again.
 
-export interface QemuInstance {
+export interface QemuInstance extends GuestWiring {
   /** Where its disk, QMP socket, pid file and console log are. */
   dir: string;
   hostname: string;
@@ -25,8 +35,8 @@ export interface QemuInstance {
   password_key?: string;
 }
 
-/** A guest arriving by migration, by migration id. */
-export interface QemuIncoming {
+/** A guest arriving by migration, by migration id; its network and firewall come with `network.prepare`. */
+export interface QemuIncoming extends GuestWiring {
   instance_id: string;
   hostname: string;
   cpu_cores: number;
