@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
+import { DriverFailure } from '../driver.js';
 import { guestFiles, sleep } from './guest-process.js';
 
 /** What the guest answered: `ok <what>` or `error <why>`. */
@@ -68,5 +69,27 @@ function attempt(
     });
     socket.once('error', (error) => done(undefined, error));
     socket.once('close', () => done(undefined));
+  });
+}
+
+/**
+ * How long a task waits for a running guest to answer on its channel: a guest just started
+ * answers once booted, which under TCG takes seconds.
+ */
+const TASK_WAIT_MS = 60_000;
+
+/**
+ * A task's request to a running guest: waited for as long as a boot takes, a guest that stays
+ * silent failing the task with `GUEST_CHANNEL_SILENT` (retried: it may still be booting).
+ */
+export function askGuestForTask(
+  dir: string,
+  request: { verb: string; user: string; argument: string },
+  signal: AbortSignal,
+): Promise<GuestAnswer> {
+  return askGuest(dir, request, { timeoutMs: TASK_WAIT_MS, signal }).catch((error: Error) => {
+    if (error instanceof GuestChannelSilent)
+      throw new DriverFailure('GUEST_CHANNEL_SILENT', error.message, true);
+    throw error;
   });
 }

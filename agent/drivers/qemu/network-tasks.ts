@@ -1,6 +1,6 @@
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
-import { askGuest, GuestChannelSilent } from './guest-channel.js';
+import { askGuestForTask } from './guest-channel.js';
 import { FIREWALL_TABLE, firewallScript } from './guest-firewall.js';
 import { guestInterfaces, interfaceLines } from './guest-interfaces.js';
 import { guestMac } from './guest-network.js';
@@ -8,9 +8,6 @@ import { guestAlive, guestFiles } from './guest-process.js';
 import { replaceSeedNetwork } from './guest-seed.js';
 import { gatewaysOf, primariesOf } from './guest-wiring.js';
 import type { QemuGuests } from './guests.js';
-
-/** How long a change waits for a running guest to answer on its channel (a guest just booting answers once up). */
-const GUEST_CHANNEL_WAIT_MS = 60_000;
 
 /**
  * Applies a network revision newer than the guest's, all of it (an older or equal one changes
@@ -35,15 +32,11 @@ export async function applyNetwork(
   const mac = guestMac(p.instance_id);
   if (guestAlive(instance.dir)) {
     const lines = interfaceLines(guestInterfaces(mac, addresses, network));
-    const answer = await askGuest(
+    const answer = await askGuestForTask(
       instance.dir,
       { verb: 'set-network', user: '-', argument: Buffer.from(lines).toString('base64') },
-      { timeoutMs: GUEST_CHANNEL_WAIT_MS, signal: ctx.signal },
-    ).catch((error: Error) => {
-      if (error instanceof GuestChannelSilent)
-        throw new DriverFailure('GUEST_CHANNEL_SILENT', error.message, true);
-      throw error;
-    });
+      ctx.signal,
+    );
     if (!answer.ok || answer.detail !== 'applied')
       throw new DriverFailure(
         'GUEST_NETWORK_REFUSED',

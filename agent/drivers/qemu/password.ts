@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
-import { askGuest, GuestChannelSilent } from './guest-channel.js';
+import { askGuestForTask } from './guest-channel.js';
 import { guestAlive, guestFiles } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
 import {
@@ -15,12 +15,6 @@ import {
 import { passwordSalt, sha512Crypt } from './sha512-crypt.js';
 import type { QemuExport, QemuIncoming, QemuInstance } from './state.js';
 import type { PasswordHandoff } from './transfer-bodies.js';
-
-/**
- * How long a password set waits for the guest to answer on its channel: a guest just started
- * answers once booted, which under TCG takes seconds.
- */
-const GUEST_CHANNEL_WAIT_MS = 60_000;
 
 /**
  * The root password, hashed here (SHA-512 crypt), so the plaintext goes no further than this
@@ -41,15 +35,11 @@ export async function setPassword(
   settlePendingReset(instance.dir);
   const hash = passwordHash(guests, instance, p.root_password);
   if (!guestAlive(instance.dir)) return keepPendingReset(instance.dir, hash);
-  const answer = await askGuest(
+  const answer = await askGuestForTask(
     instance.dir,
     { verb: 'set-password', user: 'root', argument: hash },
-    { timeoutMs: GUEST_CHANNEL_WAIT_MS, signal: ctx.signal },
-  ).catch((error: Error) => {
-    if (error instanceof GuestChannelSilent)
-      throw new DriverFailure('GUEST_CHANNEL_SILENT', error.message, true);
-    throw error;
-  });
+    ctx.signal,
+  );
   if (!answer.ok) throw new DriverFailure('GUEST_REFUSED', `the guest said: ${answer.detail}`, false);
   dropPendingReset(instance.dir);
   return { changed: answer.detail === 'changed' };
