@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
 import { ACCELERATOR_SETTINGS } from './drivers/qemu/accelerator.js';
-import { GUEST_NETWORKS } from './drivers/qemu/guest-network.js';
 import { defaultImageStore } from './drivers/qemu/image-store.js';
+import { GUEST_NETWORKS } from './drivers/qemu/network/guest-network.js';
 
 export const FAULT_MODES = [
   'fail',

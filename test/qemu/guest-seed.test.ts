@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { guestInterfaces, interfaceLines } from '../../agent/drivers/qemu/guest-interfaces.js';
-import { userNetdev } from '../../agent/drivers/qemu/guest-network.js';
 import {
   type GuestSetup,
   networkConfig,
@@ -13,6 +11,8 @@ import {
   seedDocuments,
   writeSeed,
 } from '../../agent/drivers/qemu/guest-seed.js';
+import { guestInterfaces, interfaceLines } from '../../agent/drivers/qemu/network/guest-interfaces.js';
+import { userNetdev } from '../../agent/drivers/qemu/network/guest-network.js';
 
 /**
  * The cloud-init seed the QEMU driver gives each guest, and the user-mode network shaped like the

@@ -5,10 +5,10 @@ import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure } from '../driver.js';
 import type { ArtifactShelf } from './artifacts.js';
 import { copyDisk } from './disk-files.js';
-import { guestMac } from './guest-network.js';
 import { guestFiles, stopGuest } from './guest-process.js';
 import { type GuestSetup, writeSeed } from './guest-seed.js';
 import type { QemuGuests } from './guests.js';
+import { guestMac } from './network/guest-network.js';
 import { writeFirstPassword } from './password.js';
 import { dropPendingReset } from './pending-password.js';
 

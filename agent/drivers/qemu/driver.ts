@@ -26,7 +26,7 @@ import {
   transferDisk,
   verifyDisk,
 } from './migration-target.js';
-import { applyFirewall, applyNetwork } from './network-tasks.js';
+import { applyFirewall, applyNetwork } from './network/tasks.js';
 import { setPassword } from './password.js';
 import { settlePendingReset } from './pending-password.js';
 import { deleteGuest, powerGuest } from './power.js';

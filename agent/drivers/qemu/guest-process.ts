@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { GuestAddresses } from '../../../domain/agent-tasks.js';
 import { type Accelerator, machineArguments } from './accelerator.js';
-import { type GuestNetwork, userNetdev } from './guest-network.js';
 import type { GuestImage } from './image-store.js';
+import { type GuestNetwork, userNetdev } from './network/guest-network.js';
 import { Qmp } from './qmp.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -41,7 +41,7 @@ export interface GuestShape {
   readonly addresses: GuestAddresses | undefined;
   /** Whether the guest's port 22 is forwarded from the host's loopback (AGENT_QEMU_SSH_FORWARD). */
   readonly sshForward: boolean;
-  /** With the bridged network: the tap QEMU opens for the NIC (host-network.ts plugs it in). */
+  /** With the bridged network: the tap QEMU opens for the NIC (network/host-network.ts plugs it in). */
   readonly tap?: string;
 }
 

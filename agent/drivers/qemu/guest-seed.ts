@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GuestAddresses } from '../../../domain/agent-tasks.js';
-import { type GuestNetworkSet, guestInterfaces } from './guest-interfaces.js';
+import { type GuestNetworkSet, guestInterfaces } from './network/guest-interfaces.js';
 
 const run = promisify(execFile);
 
@@ -29,7 +29,7 @@ const quoted = (value: string) => JSON.stringify(value);
  * The three files of a cloud-init NoCloud seed: `meta-data` (the instance id and hostname),
  * `user-data` (a cloud-config with the hostname, time zone, SSH keys for the image's login user,
  * and root's password hash) and `network-config` (version 2: each NIC, found by its MAC, with the
- * panel's addresses and gateways (guest-interfaces.ts), or DHCP where the public NIC has no IPv4
+ * panel's addresses and gateways (network/guest-interfaces.ts), or DHCP where the public NIC has no IPv4
  * address).
  */
 export function seedDocuments(

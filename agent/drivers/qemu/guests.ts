@@ -3,11 +3,11 @@ import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure } from '../driver.js';
 import type { AcceleratorChoice } from './accelerator.js';
-import { guestMac } from './guest-network.js';
 import { type GuestShape, guestAlive, killGuest, launchGuest, runStatus } from './guest-process.js';
-import { unwireGuest, wireGuest } from './guest-wiring.js';
-import { HostNetwork, tapName } from './host-network.js';
 import type { ImageStore } from './image-store.js';
+import { guestMac } from './network/guest-network.js';
+import { unwireGuest, wireGuest } from './network/guest-wiring.js';
+import { HostNetwork, tapName } from './network/host-network.js';
 import { pendingReset, settlePendingReset } from './pending-password.js';
 import {
   type GuestWiring,
@@ -70,7 +70,7 @@ export class QemuGuests {
         : undefined;
   }
 
-  /** The tap of a guest's NIC on this host (host-network.ts). */
+  /** The tap of a guest's NIC on this host (network/host-network.ts). */
   tap(instanceId: string, nic = 0): string {
     return tapName(this.config.AGENT_STATE_DIR, instanceId, nic);
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { InstanceSample } from '../driver.js';
 import { guestFiles, guestPid } from './guest-process.js';
-import type { HostNetwork, TapCounters } from './host-network.js';
+import type { HostNetwork, TapCounters } from './network/host-network.js';
 import { Qmp } from './qmp.js';
 import type { QemuState } from './state.js';
 

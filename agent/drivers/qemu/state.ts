@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { AgentTaskParams, GuestAddresses } from '../../../domain/agent-tasks.js';
-import type { GuestNetworkSet } from './guest-interfaces.js';
+import type { GuestNetworkSet } from './network/guest-interfaces.js';
 import type { IncomingPorts } from './transfer-bodies.js';
 
 /** The instance's firewall as `firewall.apply` gave it: its revision, the toggle and the rules. */
 export type GuestFirewallSet = Omit<AgentTaskParams<'firewall.apply'>, 'instance_id'>;
 
-/** What the bridged network applied for a guest, the newest revision of each (network-tasks.ts). */
+/** What the bridged network applied for a guest, the newest revision of each (network/tasks.ts). */
 export interface GuestWiring {
   network?: GuestNetworkSet;
   firewall?: GuestFirewallSet;

@@ -1,8 +1,8 @@
-import type { GuestAddresses } from '../../../domain/agent-tasks.js';
+import type { GuestAddresses } from '../../../../domain/agent-tasks.js';
+import type { GuestWiring } from '../state.js';
 import { FIREWALL_TABLE, firewallRemovalScript, firewallScript } from './guest-firewall.js';
 import type { GuestNetworkSet } from './guest-interfaces.js';
 import type { HostNetwork } from './host-network.js';
-import type { GuestWiring } from './state.js';
 
 /** The gateways of every address the guest has, with their pools' prefix lengths. */
 export function gatewaysOf(primaries: GuestAddresses | undefined, network: GuestNetworkSet | undefined) {

@@ -1,13 +1,13 @@
-import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
-import { DriverFailure, type TaskContext } from '../driver.js';
-import { askGuestForTask } from './guest-channel.js';
+import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
+import { DriverFailure, type TaskContext } from '../../driver.js';
+import { askGuestForTask } from '../guest-channel.js';
+import { guestAlive, guestFiles } from '../guest-process.js';
+import { replaceSeedNetwork } from '../guest-seed.js';
+import type { QemuGuests } from '../guests.js';
 import { FIREWALL_TABLE, firewallScript } from './guest-firewall.js';
 import { guestInterfaces, interfaceLines } from './guest-interfaces.js';
 import { guestMac } from './guest-network.js';
-import { guestAlive, guestFiles } from './guest-process.js';
-import { replaceSeedNetwork } from './guest-seed.js';
 import { gatewaysOf, primariesOf } from './guest-wiring.js';
-import type { QemuGuests } from './guests.js';
 
 /**
  * Applies a network revision newer than the guest's, all of it (an older or equal one changes

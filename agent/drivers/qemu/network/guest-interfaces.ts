@@ -1,4 +1,4 @@
-import type { AgentTaskParams, GuestAddresses } from '../../../domain/agent-tasks.js';
+import type { AgentTaskParams, GuestAddresses } from '../../../../domain/agent-tasks.js';
 
 /** The instance's whole network as `network.apply` gives it (its revision, addresses and private NICs). */
 export type GuestNetworkSet = Omit<AgentTaskParams<'network.apply'>, 'instance_id'>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GuestAddresses } from '../../../domain/agent-tasks.js';
+import type { GuestAddresses } from '../../../../domain/agent-tasks.js';
 
 /**
  * What backs a guest's NIC: QEMU's user-mode network (`restrict=on`: the guest reaches neither the

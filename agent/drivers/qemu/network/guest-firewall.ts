@@ -1,4 +1,4 @@
-import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
 
 type FirewallSet = Pick<AgentTaskParams<'firewall.apply'>, 'enabled' | 'rules'>;
 type Rule = FirewallSet['rules'][number];
