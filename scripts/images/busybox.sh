@@ -17,7 +17,7 @@
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=8
+VERSION=9
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/store.sh"
 exit_if_built busybox "$VERSION"

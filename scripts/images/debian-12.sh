@@ -11,7 +11,7 @@
 # http://deb.debian.org/debian).
 set -euo pipefail
 
-VERSION=6
+VERSION=7
 source "$(dirname "$0")/store.sh"
 exit_if_built debian-12 "$VERSION"
 

@@ -6,8 +6,9 @@
 # Each NIC, found by its MAC, is brought up with exactly those addresses (the others taken off,
 # the kept ones never touched) and its default routes; an IPv4 address is announced (gratuitous
 # ARP, where the image has arping), so a floating address moved here is answered here at once.
-# Says on the console what each NIC has. Prints `applied`, or `refused <why>` for a line not in
-# that form (then nothing is changed).
+# A NIC just hot-plugged may take the guest a moment to find: they are waited for up to 15 s.
+# Says on the console what each NIC has. Prints `applied`; `refused <why>` for a line not in that
+# form (then nothing is changed); `missing <mac>…` for NICs not found (the others are applied).
 valid() {
   case "$1" in *[!0-9a-f:]* | '') return 1 ;; esac
   case "$2" in *[!0-9a-f.:/,-]* | '') return 1 ;; esac
@@ -31,11 +32,15 @@ if [ -n "$1" ]; then lines=$(from_seed "$1"); else lines=$(cat); fi
 echo "$lines" | while read -r mac addresses gateway4 gateway6; do
   [ -z "$mac" ] || valid "$mac" "$addresses" "$gateway4" "$gateway6" || { echo "refused $mac"; exit 1; }
 done || exit 0
-echo "$lines" | while read -r mac addresses gateway4 gateway6; do
+device_of() {
+  for d in /sys/class/net/*; do [ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && echo "${d##*/}"; done
+}
+deadline=$(($(date +%s) + 15))
+missing=$(echo "$lines" | while read -r mac addresses gateway4 gateway6; do
   [ -n "$mac" ] || continue
-  dev=
-  for d in /sys/class/net/*; do [ "$(cat "$d/address" 2>/dev/null)" = "$mac" ] && dev=${d##*/}; done
-  [ -n "$dev" ] || continue
+  dev=$(device_of "$mac")
+  while [ -z "$dev" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.5; dev=$(device_of "$mac"); done
+  [ -n "$dev" ] || { echo "$mac"; continue; }
   ip link set "$dev" up
   wanted=$(echo "$addresses" | tr , ' ')
   [ "$wanted" = - ] && wanted=
@@ -56,5 +61,5 @@ echo "$lines" | while read -r mac addresses gateway4 gateway6; do
     done
   fi
   echo "guest: network $dev $mac $(echo ${wanted:-none} | tr ' ' ,)" >/dev/console
-done
-echo applied
+done)
+if [ -n "$missing" ]; then echo "missing" $missing; else echo applied; fi

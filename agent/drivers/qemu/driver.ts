@@ -56,10 +56,7 @@ export class QemuDriver implements HypervisorDriver {
     const { config } = guests;
     this.#guests = guests;
     this.#source = new MigrationSource(guests);
-    this.#metrics = new GuestMetrics(
-      guests.state,
-      guests.hostNetwork && { network: guests.hostNetwork, tap: (id) => guests.tap(id) },
-    );
+    this.#metrics = new GuestMetrics(guests.state, guests.bridgedNetwork);
     this.#backups = new ArtifactShelf(
       config.AGENT_QEMU_BACKUP_DIR ?? join(config.AGENT_STATE_DIR, 'backups'),
       {
@@ -109,13 +106,13 @@ export class QemuDriver implements HypervisorDriver {
     // Any Linux kernel tells whether KVM runs guests here.
     const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, images.get(first).kernel);
     const driver = new QemuDriver(new QemuGuests(config, images, acceleration));
-    const { state, hostNetwork } = driver.#guests;
+    const { state, bridgedNetwork } = driver.#guests;
     // A bridged host needs its namespace before its first guest, and says so at once if it cannot have one.
-    await hostNetwork?.ensure();
+    await bridgedNetwork?.host.ensure();
     // Guests that booted while their agent was away may have applied a waiting reset meanwhile.
     for (const [id, instance] of Object.entries(state.instances))
       if (!settlePendingReset(instance.dir) && guestAlive(instance.dir))
-        driver.#guests.watchPendingReset(id, instance);
+        driver.#guests.resetWatches.watch(id, instance.dir);
     // Endpoints handed out before a restart name this port: the listener comes back on it.
     if (Object.keys(state.exports).length > 0) await driver.#source.openChannel();
     return driver;

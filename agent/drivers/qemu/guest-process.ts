@@ -6,6 +6,7 @@ import type { GuestAddresses } from '../../../domain/agent-tasks.js';
 import { type Accelerator, machineArguments } from './accelerator.js';
 import type { GuestImage } from './image-store.js';
 import { type GuestNetwork, userNetdev } from './network/guest-network.js';
+import { privateNicArguments, type TappedNic } from './network/private-nics.js';
 import { Qmp } from './qmp.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -43,6 +44,8 @@ export interface GuestShape {
   readonly sshForward: boolean;
   /** With the bridged network: the tap QEMU opens for the NIC (network/host-network.ts plugs it in). */
   readonly tap?: string;
+  /** With the bridged network: the private NICs it boots with, in their slots (network/private-nics.ts). */
+  readonly privateNics?: readonly TappedNic[];
 }
 
 /** The `-netdev` of the guest's NIC, none when its cable is unplugged. */
@@ -112,6 +115,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
     ...(existsSync(files.rootReset)
       ? ['-fw_cfg', `name=opt/org.cloudsvc/root-reset,file=${files.rootReset}`]
       : []),
+    ...(guest.tap ? privateNicArguments(guest.privateNics ?? []) : []),
     '-pidfile',
     files.pid,
     // Detached from the agent: the guest lives on when its agent dies or restarts.

@@ -5,10 +5,9 @@ import { type Capacity, DriverFailure } from '../driver.js';
 import type { AcceleratorChoice } from './accelerator.js';
 import { type GuestShape, guestAlive, killGuest, launchGuest, runStatus } from './guest-process.js';
 import type { ImageStore } from './image-store.js';
+import { BridgedNetwork } from './network/bridged-network.js';
 import { guestMac } from './network/guest-network.js';
-import { unwireGuest, wireGuest } from './network/guest-wiring.js';
-import { HostNetwork, tapName } from './network/host-network.js';
-import { pendingReset, settlePendingReset } from './pending-password.js';
+import { PendingResetWatches } from './pending-password.js';
 import {
   type GuestWiring,
   type QemuIncoming,
@@ -34,12 +33,6 @@ export type QemuConfig = Pick<
   >;
 
 /**
- * How long after a boot the agent looks on the console for the guest's word that it applied a
- * reset made while it was stopped; one booting slower is settled by its next task or boot.
- */
-const RESET_ACK_WAIT_MS = 180_000;
-
-/**
  * What this host's QEMU driver knows of its guests, shared by its task groups (power, create,
  * artifacts, password, migration): the state file, the image store, the accelerator, and how a
  * guest is found, sized and booted.
@@ -48,9 +41,9 @@ export class QemuGuests {
   readonly #file: StateFile<QemuState>;
   readonly state: QemuState;
   /** Guests just booted with a waiting password reset, looked at until they say they applied it. */
-  readonly #resetWatches = new Map<string, NodeJS.Timeout>();
-  /** The host side of the bridged network; none with the user-mode network or none. */
-  readonly hostNetwork: HostNetwork | undefined;
+  readonly resetWatches = new PendingResetWatches();
+  /** The bridged network; none with the user-mode network or none. */
+  readonly bridgedNetwork: BridgedNetwork | undefined;
 
   constructor(
     readonly config: QemuConfig,
@@ -64,26 +57,21 @@ export class QemuGuests {
       channel_port: null,
     }));
     this.state = this.#file.read();
-    this.hostNetwork =
+    this.bridgedNetwork =
       config.AGENT_QEMU_NETWORK === 'bridged'
-        ? new HostNetwork(config.AGENT_QEMU_NETNS ?? 'cloudsvc')
+        ? new BridgedNetwork(config.AGENT_QEMU_NETNS ?? 'cloudsvc', config.AGENT_STATE_DIR)
         : undefined;
   }
 
-  /** The tap of a guest's NIC on this host (network/host-network.ts). */
-  tap(instanceId: string, nic = 0): string {
-    return tapName(this.config.AGENT_STATE_DIR, instanceId, nic);
-  }
-
   /** The bridged network, or a failure saying the host has none to apply a change to. */
-  bridged(what: string): HostNetwork {
-    if (!this.hostNetwork)
+  bridged(what: string): BridgedNetwork {
+    if (!this.bridgedNetwork)
       throw new DriverFailure(
         'NOT_SUPPORTED',
         `the QEMU driver applies ${what} only with AGENT_QEMU_NETWORK=bridged (this host: ${this.config.AGENT_QEMU_NETWORK ?? 'user'})`,
         false,
       );
-    return this.hostNetwork;
+    return this.bridgedNetwork;
   }
 
   save(): void {
@@ -126,7 +114,7 @@ export class QemuGuests {
   /** How the guest runs here: its size, its image's kernel, its NIC. Fails when the image is gone. */
   shape(
     instanceId: string,
-    i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'>,
+    i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses' | 'plugged'>,
   ): GuestShape {
     return {
       name: instanceId,
@@ -137,14 +125,14 @@ export class QemuGuests {
       network: this.config.AGENT_QEMU_NETWORK ?? 'user',
       addresses: i.addresses,
       sshForward: this.config.AGENT_QEMU_SSH_FORWARD ?? false,
-      ...(this.hostNetwork ? { tap: this.tap(instanceId) } : {}),
+      ...this.bridgedNetwork?.taps(instanceId, i.plugged),
     };
   }
 
   async boot(instanceId: string, instance: QemuInstance): Promise<void> {
     if (guestAlive(instance.dir)) return;
     await this.launch(instanceId, instance.dir, instance);
-    this.watchPendingReset(instanceId, instance);
+    this.resetWatches.watch(instanceId, instance.dir);
   }
 
   /**
@@ -161,40 +149,16 @@ export class QemuGuests {
     const shape = this.shape(instanceId, guest);
     try {
       await launchGuest(dir, shape, this.acceleration.accelerator, incoming);
-      if (this.hostNetwork && shape.tap)
-        await wireGuest(this.hostNetwork, shape.tap, guest.addresses, guest).catch(async (error: Error) => {
-          await killGuest(dir);
-          throw error;
-        });
+      await this.bridgedNetwork?.wire(instanceId, guest).catch(async (error: Error) => {
+        await killGuest(dir);
+        throw error;
+      });
     } catch (error) {
       throw new DriverFailure('GUEST_START_FAILED', (error as Error).message, true);
     }
   }
 
-  /** Drops what the bridged network holds for a guest gone from this host. */
-  async unwire(instanceId: string): Promise<void> {
-    if (this.hostNetwork) await unwireGuest(this.hostNetwork, this.tap(instanceId));
-  }
-
-  /**
-   * Drops a waiting password reset once the booted guest has said it applied it. Its id stays on
-   * the guest's disk, so until then a reboot with the same fw_cfg file changes nothing.
-   */
-  watchPendingReset(instanceId: string, instance: QemuInstance): void {
-    if (this.#resetWatches.has(instanceId) || !pendingReset(instance.dir)) return;
-    const deadline = Date.now() + RESET_ACK_WAIT_MS;
-    const look = () => {
-      this.#resetWatches.delete(instanceId);
-      if (settlePendingReset(instance.dir) || !guestAlive(instance.dir) || Date.now() > deadline) return;
-      const timer = setTimeout(look, 1000);
-      timer.unref();
-      this.#resetWatches.set(instanceId, timer);
-    };
-    look();
-  }
-
   close(): void {
-    for (const timer of this.#resetWatches.values()) clearTimeout(timer);
-    this.#resetWatches.clear();
+    this.resetWatches.close();
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { InstanceSample } from '../driver.js';
 import { guestFiles, guestPid } from './guest-process.js';
-import type { HostNetwork, TapCounters } from './network/host-network.js';
+import type { TapCounters } from './network/host-network.js';
 import { Qmp } from './qmp.js';
 import type { QemuState } from './state.js';
 
@@ -9,7 +9,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The bridged network's taps, whose counters are the guests' public traffic. */
 export interface GuestTaps {
-  readonly network: HostNetwork;
+  counters(): Promise<Map<string, TapCounters>>;
   tap(instanceId: string): string;
 }
 
@@ -82,7 +82,7 @@ export class GuestMetrics {
 
   async #refreshTapCounters(instanceIds: string[]): Promise<void> {
     if (!this.taps) return;
-    const counters = await this.taps.network.counters().catch(() => new Map<string, TapCounters>());
+    const counters = await this.taps.counters().catch(() => new Map<string, TapCounters>());
     for (const id of instanceIds) {
       const tap = counters.get(this.taps.tap(id));
       if (tap) this.#tapCounters.set(id, tap);

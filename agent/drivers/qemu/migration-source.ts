@@ -141,7 +141,7 @@ export class MigrationSource {
     rmSync(dir, { recursive: true, force: true });
     if (state.instances[p.instance_id]?.dir === dir) {
       delete state.instances[p.instance_id];
-      await this.guests.unwire(p.instance_id);
+      await this.guests.bridgedNetwork?.unwire(p.instance_id);
     }
     this.guests.save();
     return { removed: true };

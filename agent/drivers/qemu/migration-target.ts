@@ -73,7 +73,8 @@ export async function verifyDisk(guests: QemuGuests, p: AgentTaskParams<'disk.ve
  * The guest's network where it lands: the NIC's MAC comes from the instance id (the same here as
  * on the source), and the guest keeps the addresses its seed gave it (setup-handoff.ts). The
  * whole network and the firewall the panel carries are kept with the arriving guest: on the
- * bridged network its tap is wired with them when it starts here (guests.ts `launch`).
+ * bridged network its taps are wired with them when it starts here (guests.ts `launch`). Its
+ * private NICs' slots are the source's, from the setup handoff: the devices must be the same.
  */
 export function prepareNetwork(guests: QemuGuests, p: AgentTaskParams<'network.prepare'>) {
   const incoming = guests.incoming(p.migration_id);
@@ -179,6 +180,7 @@ export async function startTarget(guests: QemuGuests, p: AgentTaskParams<'migrat
     ...(incoming.addresses ? { addresses: incoming.addresses } : {}),
     ...(incoming.network ? { network: incoming.network } : {}),
     ...(incoming.firewall ? { firewall: incoming.firewall } : {}),
+    ...(incoming.plugged ? { plugged: incoming.plugged } : {}),
     created_at: new Date().toISOString(),
     last_rebuild_id: null,
     ...(incoming.password_key ? { password_key: incoming.password_key } : {}),
@@ -209,7 +211,7 @@ export async function discardTarget(guests: QemuGuests, p: AgentTaskParams<'migr
   rmSync(incoming.dir, { recursive: true, force: true });
   if (guests.state.instances[p.instance_id]?.dir === incoming.dir)
     delete guests.state.instances[p.instance_id];
-  if (!guests.state.instances[p.instance_id]) await guests.unwire(p.instance_id);
+  if (!guests.state.instances[p.instance_id]) await guests.bridgedNetwork?.unwire(p.instance_id);
   delete guests.state.incoming[p.migration_id];
   guests.save();
   return { discarded: true };

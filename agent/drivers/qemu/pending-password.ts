@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { guestFiles } from './guest-process.js';
+import { guestAlive, guestFiles } from './guest-process.js';
 
 /**
  * A root password reset made while the guest was stopped: its hash waits in the guest's
@@ -57,4 +57,37 @@ export function settlePendingReset(dir: string): boolean {
   if (!readFileSync(consolePath, 'utf8').includes(`guest: password reset ${reset.id} applied`)) return false;
   dropPendingReset(dir);
   return true;
+}
+
+/**
+ * How long after a boot the agent looks on the console for the guest's word that it applied a
+ * reset made while it was stopped; one booting slower is settled by its next task or boot.
+ */
+const RESET_ACK_WAIT_MS = 180_000;
+
+/**
+ * Guests just booted with a waiting reset, looked at every second until they say they applied it
+ * (then it is dropped), stop running, or take longer than RESET_ACK_WAIT_MS. Its id stays on the
+ * guest's disk, so until then a reboot with the same fw_cfg file changes nothing.
+ */
+export class PendingResetWatches {
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+
+  watch(instanceId: string, dir: string): void {
+    if (this.#timers.has(instanceId) || !pendingReset(dir)) return;
+    const deadline = Date.now() + RESET_ACK_WAIT_MS;
+    const look = () => {
+      this.#timers.delete(instanceId);
+      if (settlePendingReset(dir) || !guestAlive(dir) || Date.now() > deadline) return;
+      const timer = setTimeout(look, 1000);
+      timer.unref();
+      this.#timers.set(instanceId, timer);
+    };
+    look();
+  }
+
+  close(): void {
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+  }
 }

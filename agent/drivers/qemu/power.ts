@@ -31,7 +31,7 @@ export async function deleteGuest(guests: QemuGuests, p: AgentTaskParams<'instan
   const instance = guests.state.instances[p.instance_id];
   if (!instance) return { deleted: false };
   await killGuest(instance.dir);
-  await guests.unwire(p.instance_id);
+  await guests.bridgedNetwork?.unwire(p.instance_id);
   rmSync(instance.dir, { recursive: true, force: true });
   delete guests.state.instances[p.instance_id];
   guests.save();

@@ -20,12 +20,13 @@ export function setupHandoff(guests: QemuGuests, offered: QemuExport): SetupHand
     image: instance.image,
     addresses: instance.addresses ?? null,
     seed: hasSeed ? readFileSync(seed).toString('base64') : null,
+    plugged: instance.plugged ?? [],
   };
 }
 
 /**
  * The target's side: the source's handoff taken once, its seed put where the arriving guest's
- * boots attach it. A target without the guest's image refuses: it could never boot it.
+ * boots attach it, its private NICs kept for its command line. A target without the guest's image refuses: it could never boot it.
  */
 export async function receiveSetupHandoff(
   guests: QemuGuests,
@@ -56,6 +57,7 @@ export async function receiveSetupHandoff(
   else rmSync(seed, { force: true });
   incoming.image = handoff.image;
   if (handoff.addresses) incoming.addresses = handoff.addresses;
+  incoming.plugged = handoff.plugged ?? [];
   incoming.setup_received = true;
   guests.save();
 }

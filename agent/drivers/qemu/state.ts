@@ -6,10 +6,23 @@ import type { IncomingPorts } from './transfer-bodies.js';
 /** The instance's firewall as `firewall.apply` gave it: its revision, the toggle and the rules. */
 export type GuestFirewallSet = Omit<AgentTaskParams<'firewall.apply'>, 'instance_id'>;
 
+/**
+ * A private network's NIC in the guest and the PCIe slot it sits in (1 to the instance's limit):
+ * slots are given as NICs come and go, so the slot goes with the guest to a migration's target,
+ * whose device set must be the source's.
+ */
+export interface PluggedNic {
+  readonly slot: number;
+  readonly mac: string;
+  readonly network_id: string;
+}
+
 /** What the bridged network applied for a guest, the newest revision of each (network/tasks.ts). */
 export interface GuestWiring {
   network?: GuestNetworkSet;
   firewall?: GuestFirewallSet;
+  /** Its private NICs as its QEMU has them (or boots them), whatever revision put them in. */
+  plugged?: PluggedNic[];
 }
 
 // What the QEMU driver keeps in its state file (AGENT_STATE_DIR/qemu-hypervisor.json): with the

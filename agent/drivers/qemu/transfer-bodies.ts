@@ -2,6 +2,7 @@
 // transfer-pulls.ts fetches it): each body read through its schema, never trusted as sent.
 import { z } from 'zod';
 import { GuestAddresses } from '../../../domain/agent-tasks.js';
+import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
 
 /** What the target tells the source once its guest waits for a live migration. */
 export interface IncomingPorts {
@@ -40,8 +41,9 @@ export type PasswordHandoff = z.infer<typeof PasswordHandoffBody>;
 export const SEED_MAX_BYTES = 1024 * 1024;
 /**
  * What the guest boots with besides its disk: the image whose kernel boots it, the addresses its
- * network is shaped by, and its cloud-init seed (base64), the very bytes the source attached, so a
- * guest moved live keeps the device it booted with.
+ * network is shaped by, its cloud-init seed (base64), the very bytes the source attached, so a
+ * guest moved live keeps the device it booted with, and its private NICs in their PCIe slots
+ * (absent from a source that predates them: none), so the target's device set is the source's.
  */
 export const SetupHandoffBody = z.object({
   image: z.string().min(1).max(100),
@@ -51,5 +53,16 @@ export const SetupHandoffBody = z.object({
     .max(Math.ceil(SEED_MAX_BYTES / 3) * 4)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/)
     .nullable(),
+  plugged: z
+    .array(
+      z.object({
+        slot: z.number().int().min(1).max(PRIVATE_NICS_PER_INSTANCE),
+        mac: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/),
+        network_id: z.string().uuid(),
+      }),
+    )
+    .max(PRIVATE_NICS_PER_INSTANCE)
+    .refine((nics) => new Set(nics.map((n) => n.slot)).size === nics.length, 'one NIC per slot')
+    .optional(),
 });
 export type SetupHandoff = z.infer<typeof SetupHandoffBody>;

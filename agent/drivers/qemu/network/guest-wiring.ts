@@ -3,6 +3,7 @@ import type { GuestWiring } from '../state.js';
 import { FIREWALL_TABLE, firewallRemovalScript, firewallScript } from './guest-firewall.js';
 import type { GuestNetworkSet } from './guest-interfaces.js';
 import type { HostNetwork } from './host-network.js';
+import { PRIVATE_BRIDGE_PREFIX, privateBridge, type TappedNic } from './private-nics.js';
 
 /** The gateways of every address the guest has, with their pools' prefix lengths. */
 export function gatewaysOf(primaries: GuestAddresses | undefined, network: GuestNetworkSet | undefined) {
@@ -22,23 +23,29 @@ export function primariesOf(network: GuestNetworkSet): GuestAddresses {
 }
 
 /**
- * A guest's tap, just opened by its QEMU, taken onto the public bridge with its pools' gateways
- * and its firewall (none until the panel applies one): done at every boot, and where a migration
- * starts the arriving guest, so a host whose namespace was lost (a reboot) has it all again.
+ * A guest's taps, just opened by its QEMU: the public one taken onto the public bridge with its
+ * pools' gateways and its firewall (none until the panel applies one), each private NIC's onto
+ * its network's bridge. Done at every boot, and where a migration starts the arriving guest, so a
+ * host whose namespace was lost (a reboot) has it all again.
  */
 export async function wireGuest(
   host: HostNetwork,
-  tap: string,
+  taps: { tap: string; privateNics?: readonly TappedNic[] },
   primaries: GuestAddresses | undefined,
   wiring: GuestWiring,
 ): Promise<void> {
   await host.ensure();
-  await host.plug(tap);
+  await host.plug(taps.tap);
+  for (const nic of taps.privateNics ?? []) await host.plug(nic.tap, privateBridge(nic.network_id));
   await host.carryGateways(gatewaysOf(primaries, wiring.network));
-  await host.nft(FIREWALL_TABLE + firewallScript(tap, wiring.firewall ?? { enabled: false, rules: [] }));
+  await host.nft(FIREWALL_TABLE + firewallScript(taps.tap, wiring.firewall ?? { enabled: false, rules: [] }));
 }
 
-/** What the host holds for a guest that is gone from it: its firewall's chains and flow sets. */
+/**
+ * What the host holds for a guest that is gone from it: its firewall's chains and flow sets, and
+ * the bridges of private networks no guest is on any more (its private taps closed with its QEMU).
+ */
 export async function unwireGuest(host: HostNetwork, tap: string): Promise<void> {
   await host.nft(FIREWALL_TABLE + firewallRemovalScript(tap));
+  await host.dropEmptyBridges(PRIVATE_BRIDGE_PREFIX);
 }

@@ -63,7 +63,10 @@ export class HostNetwork {
     await this.ip(['link', 'set', PUBLIC_BRIDGE, 'up']);
   }
 
-  /** Takes a tap QEMU has just opened (on the host) into the namespace, on `bridge`, up. */
+  /**
+   * Takes a tap QEMU has just opened (on the host) into the namespace, onto `bridge` (made if it
+   * is not there: a private network's first guest here), up.
+   */
   async plug(tap: string, bridge = PUBLIC_BRIDGE): Promise<void> {
     await run('ip', ['link', 'set', tap, 'netns', this.namespace]).catch(async (error: Error) => {
       // Already moved (a repeated boot step): it is in the namespace now.
@@ -71,7 +74,31 @@ export class HostNetwork {
         throw error;
       });
     });
-    await this.ip(['link', 'set', tap, 'master', bridge, 'up']);
+    // Made again where another agent of this namespace dropped it empty just before.
+    for (let attempt = 1; ; attempt++) {
+      await this.ip(['link', 'add', bridge, 'type', 'bridge']).catch(() => undefined);
+      await this.ip(['link', 'set', bridge, 'up']).catch(() => undefined);
+      const plugged = await this.ip(['link', 'set', tap, 'master', bridge, 'up']).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      if (!plugged) return;
+      if (attempt === 3) throw plugged;
+    }
+  }
+
+  /** Deletes the bridges named `prefix…` that hold no port (a private network no guest here is on). */
+  async dropEmptyBridges(prefix: string): Promise<void> {
+    const { stdout } = await this.ip(['-j', '-d', 'link', 'show']);
+    const links = JSON.parse(stdout) as {
+      ifname: string;
+      master?: string;
+      linkinfo?: { info_kind?: string };
+    }[];
+    const used = new Set(links.map((l) => l.master).filter((m) => m !== undefined));
+    for (const link of links)
+      if (link.linkinfo?.info_kind === 'bridge' && link.ifname.startsWith(prefix) && !used.has(link.ifname))
+        await this.ip(['link', 'del', link.ifname]).catch(() => undefined);
   }
 
   /** Each pool's gateway on the public bridge, so the namespace routes to the guests' addresses. */

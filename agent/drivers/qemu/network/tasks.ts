@@ -4,16 +4,19 @@ import { askGuestForTask } from '../guest-channel.js';
 import { guestAlive, guestFiles } from '../guest-process.js';
 import { replaceSeedNetwork } from '../guest-seed.js';
 import type { QemuGuests } from '../guests.js';
+import type { BridgedNetwork } from './bridged-network.js';
 import { FIREWALL_TABLE, firewallScript } from './guest-firewall.js';
 import { guestInterfaces, interfaceLines } from './guest-interfaces.js';
 import { guestMac } from './guest-network.js';
 import { gatewaysOf, primariesOf } from './guest-wiring.js';
+import { GuestNicSlots, PRIVATE_BRIDGE_PREFIX, privateNicChanges } from './private-nics.js';
 
 /**
  * Applies a network revision newer than the guest's, all of it (an older or equal one changes
- * nothing): the pools' gateways on the host's bridge, the running guest told its NICs' addresses
- * over its channel (it announces a moved address at once), then the seed rewritten for its next
- * boots. A guest that refuses or does not answer fails the task before anything of it is kept.
+ * nothing): the pools' gateways on the host's bridge, the private NICs put in and taken out, the
+ * running guest told its NICs' addresses over its channel (it announces a moved address at once),
+ * then the seed rewritten for its next boots. A guest that refuses or does not answer fails the
+ * task before its revision is kept; the NICs already moved stay recorded, so a repeat goes on.
  */
 export async function applyNetwork(
   guests: QemuGuests,
@@ -23,12 +26,11 @@ export async function applyNetwork(
   const instance = guests.existing(p.instance_id);
   if (instance.network && p.revision <= instance.network.revision)
     return { revision: instance.network.revision };
-  const host = guests.bridged('a network');
-  if (p.nics.length > 0)
-    throw new DriverFailure('NOT_SUPPORTED', 'the QEMU driver does not wire private networks yet', false);
+  const bridged = guests.bridged('a network');
   const network = { revision: p.revision, addresses: p.addresses, nics: p.nics };
   const addresses = primariesOf(network);
-  await host.carryGateways(gatewaysOf(addresses, network));
+  await bridged.host.carryGateways(gatewaysOf(addresses, network));
+  await replugPrivateNics(guests, bridged, p.instance_id, p.nics);
   const mac = guestMac(p.instance_id);
   if (guestAlive(instance.dir)) {
     const lines = interfaceLines(guestInterfaces(mac, addresses, network));
@@ -41,7 +43,8 @@ export async function applyNetwork(
       throw new DriverFailure(
         'GUEST_NETWORK_REFUSED',
         `the guest did not apply its network: ${answer.detail}`,
-        false,
+        // A NIC just put in that the guest has not found yet may be found on a second try.
+        answer.ok && answer.detail.startsWith('missing'),
       );
   }
   await replaceSeedNetwork(guestFiles(instance.dir).seed, { mac, addresses, network });
@@ -59,11 +62,41 @@ export async function applyFirewall(guests: QemuGuests, p: AgentTaskParams<'fire
   const instance = guests.existing(p.instance_id);
   if (instance.firewall && p.revision <= instance.firewall.revision)
     return { revision: instance.firewall.revision };
-  const host = guests.bridged('a firewall');
+  const bridged = guests.bridged('a firewall');
   const firewall = { revision: p.revision, enabled: p.enabled, rules: p.rules };
-  await host.ensure();
-  await host.nft(FIREWALL_TABLE + firewallScript(guests.tap(p.instance_id), firewall));
+  await bridged.host.ensure();
+  await bridged.host.nft(FIREWALL_TABLE + firewallScript(bridged.tap(p.instance_id), firewall));
   instance.firewall = firewall;
   guests.save();
   return { revision: p.revision };
+}
+
+/**
+ * The guest's private NICs made what the panel wants: each change recorded as it is made (a
+ * running guest's hot-plugged at once, a stopped one's at its next boot), so the state always says
+ * which slot holds what.
+ */
+async function replugPrivateNics(
+  guests: QemuGuests,
+  bridged: BridgedNetwork,
+  instanceId: string,
+  wanted: AgentTaskParams<'network.apply'>['nics'],
+): Promise<void> {
+  const instance = guests.existing(instanceId);
+  const { unplug, plug } = privateNicChanges(instance.plugged ?? [], wanted);
+  const running = guestAlive(instance.dir);
+  const slots = new GuestNicSlots(bridged.host, guestFiles(instance.dir).qmp, (slot) =>
+    bridged.tap(instanceId, slot),
+  );
+  for (const nic of unplug) {
+    if (running) await slots.unplug(nic.slot);
+    instance.plugged = (instance.plugged ?? []).filter((p) => p.slot !== nic.slot);
+    guests.save();
+  }
+  for (const nic of plug) {
+    if (running) await slots.plug(nic);
+    instance.plugged = [...(instance.plugged ?? []), nic];
+    guests.save();
+  }
+  if (unplug.length > 0) await bridged.host.dropEmptyBridges(PRIVATE_BRIDGE_PREFIX);
 }
