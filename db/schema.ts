@@ -9,7 +9,11 @@ import type { AddressState } from '../domain/networks/addresses.js';
 import type { ReservationPurpose } from '../domain/reservations.js';
 import type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 import type { BigIntColumn, Json, NullableJson, NullableTimestamp, Timestamp } from './schema/columns.js';
-import type { FirewallRulesTable } from './schema/firewalls.js';
+import type {
+  FirewallDefaultRulesTable,
+  FirewallDefaultsTable,
+  FirewallRulesTable,
+} from './schema/firewalls.js';
 import type {
   MigrationEventsTable,
   MigrationLeasesTable,
@@ -348,6 +352,8 @@ export interface DB {
   providers: ProvidersTable;
   provider_runs: ProviderRunsTable;
   firewall_rules: FirewallRulesTable;
+  firewall_defaults: FirewallDefaultsTable;
+  firewall_default_rules: FirewallDefaultRulesTable;
   private_networks: PrivateNetworksTable;
   private_network_nics: PrivateNetworkNicsTable;
 }

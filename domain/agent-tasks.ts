@@ -210,8 +210,14 @@ export const AGENT_TASKS = {
       start: z.boolean(),
       /** Restore as a new instance: the disk is written from this backup, whose content must match. */
       from_backup: z.object({ backup_id: artifactId, checksum: artifactFacts.shape.checksum }).optional(),
+      /**
+       * The firewall the instance is born with (the provider's defaults), in force from its first
+       * boot; none leaves it unfiltered until a `firewall.apply`.
+       */
+      firewall: firewallSet.optional(),
     }),
-    result: z.object({ power_state: powerState }),
+    /** `firewall_revision`: the firewall's revision, when the hypervisor applies the one it was given. */
+    result: z.object({ power_state: powerState, firewall_revision: networkRevision.optional() }),
   },
   'instance.power': {
     params: z.object({ instance_id: instanceId, action: z.enum(POWER_ACTIONS) }),

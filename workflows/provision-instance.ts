@@ -1,8 +1,12 @@
+import { patched } from '@temporalio/workflow';
 import type { AgentTaskParams } from '../domain/agent-tasks.js';
 import { statusOfPowerState } from '../domain/instances/statuses.js';
 import type { OperationContext } from '../domain/operation-context.js';
 import { runOperation, step } from './lib/operation.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
+
+/** Runs begun before instances were born with a firewall record none applied. */
+const RECORDS_FIREWALL = 'provision-records-firewall';
 
 export interface ProvisionInstanceInput {
   readonly operation: OperationContext;
@@ -14,11 +18,13 @@ export interface ProvisionInstanceInput {
  * instance takes the power state the hypervisor reports. The undo is pushed before the creation,
  * because a creation that failed or timed out may have left something on the hypervisor: on any
  * failure the instance is deleted there (idempotent), and only once that is confirmed are its
- * capacity and addresses released. A failed provisioning leaves the instance in `error`.
+ * capacity and addresses released. A failed provisioning leaves the instance in `error`. The
+ * firewall the instance is born with comes with the creation; the revision the hypervisor says it
+ * applied is recorded.
  */
 export async function provisionInstance(input: ProvisionInstanceInput): Promise<{ power_state: string }> {
   const { operation, spec } = input;
-  const { releaseInstanceResources } = bookkeeping();
+  const { releaseInstanceResources, recordFirewallApplied } = bookkeeping();
   const createTask = agentStep('long', operation.timing);
   const deleteTask = agentStep('quick', operation.timing);
   return runOperation(operation, async (saga) => {
@@ -44,6 +50,11 @@ export async function provisionInstance(input: ProvisionInstanceInput): Promise<
       },
       `create instance ${operation.instanceId}`,
     );
+    if (created.firewall_revision !== undefined && patched(RECORDS_FIREWALL))
+      await recordFirewallApplied({
+        instanceId: operation.instanceId,
+        appliedRevision: created.firewall_revision,
+      });
     return {
       status: statusOfPowerState(created.power_state),
       detail: { power_state: created.power_state },

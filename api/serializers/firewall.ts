@@ -1,3 +1,4 @@
+import type { FirewallDefaults } from '../../db/repositories/firewall-defaults.js';
 import type { FirewallRecord } from '../../db/repositories/firewalls.js';
 import {
   FIREWALL_ACTIONS,
@@ -40,12 +41,35 @@ export const FirewallEnvelope = z
   })
   .openapi('Firewall');
 
+export const FirewallDefaultsEnvelope = z
+  .object({
+    object: z.literal('firewall_defaults'),
+    attributes: z.object({
+      enabled: z.boolean(),
+      rules: z
+        .array(RuleAttributes)
+        .openapi({ description: 'In order: the first rule that matches decides.' }),
+      rule_limit: z.number().int().openapi({ description: 'FIREWALL_RULES_MAX.' }),
+      updated_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
+    }),
+  })
+  .openapi('FirewallDefaults');
+
 const portOf = (rule: FirewallRule) =>
   rule.port_from === null
     ? null
     : rule.port_from === rule.port_to
       ? String(rule.port_from)
       : `${rule.port_from}-${rule.port_to}`;
+
+const serializeRule = (rule: FirewallRule) => ({
+  direction: rule.direction,
+  protocol: rule.protocol,
+  port: portOf(rule),
+  cidr: rule.cidr,
+  action: rule.action,
+  description: rule.description,
+});
 
 export function serializeFirewall(
   record: FirewallRecord,
@@ -55,18 +79,26 @@ export function serializeFirewall(
     object: 'firewall',
     attributes: {
       enabled: record.enabled,
-      rules: record.rules.map((rule) => ({
-        direction: rule.direction,
-        protocol: rule.protocol,
-        port: portOf(rule),
-        cidr: rule.cidr,
-        action: rule.action,
-        description: rule.description,
-      })),
+      rules: record.rules.map(serializeRule),
       rule_limit: ruleLimit,
       revision: record.revision,
       applied_revision: record.appliedRevision,
       in_sync: record.appliedRevision >= record.revision,
+    },
+  };
+}
+
+export function serializeFirewallDefaults(
+  defaults: FirewallDefaults,
+  ruleLimit: number,
+): z.infer<typeof FirewallDefaultsEnvelope> {
+  return {
+    object: 'firewall_defaults',
+    attributes: {
+      enabled: defaults.enabled,
+      rules: defaults.rules.map(serializeRule),
+      rule_limit: ruleLimit,
+      updated_at: defaults.updated_at.toISOString(),
     },
   };
 }

@@ -17,3 +17,13 @@ export interface FirewallRulesTable {
   action: FirewallAction;
   description: string | null;
 }
+
+/** The provider's default firewall (one row): every new instance is born with it. */
+export interface FirewallDefaultsTable {
+  id: Generated<boolean>;
+  enabled: boolean;
+  updated_at: Generated<Date>;
+}
+
+/** The default firewall's rules, in order, as an instance's are. */
+export type FirewallDefaultRulesTable = Omit<FirewallRulesTable, 'id' | 'instance_id'>;

@@ -15,6 +15,7 @@ import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { type IdempotentAnswer, idempotently, requestHash } from '../idempotency.js';
+import { bornWithFirewallDefaults } from '../networks/firewall-defaults.js';
 import { countCreation, type RateLimitState, withRateLimitHeaders } from './create-limits.js';
 import { launchOperation, recordPlannedOperation } from './operations.js';
 import { holdResources, place } from './placement.js';
@@ -152,7 +153,8 @@ async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateIn
 
 /**
  * Inside the creating transaction: the hypervisor placed and held, the instance row with its
- * addresses, SSH keys and sealed password, and its provisioning operation recorded. Returns the
+ * addresses, SSH keys, the provider's default firewall and sealed password, and its provisioning
+ * operation recorded. Returns the
  * instance and the launch of its workflow, for after the commit.
  */
 async function recordInstance(
@@ -189,6 +191,7 @@ async function recordInstance(
     need,
   );
   await setInstanceSshKeys(trx, row.id, keys);
+  await bornWithFirewallDefaults(trx, row.id);
   const { plan: provisioning, sealedPassword } = await planProvisioning(
     deps,
     trx,

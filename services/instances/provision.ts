@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { desiredFirewallOf } from '../../db/repositories/firewalls.js';
 import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
 import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
 import type { Actor } from '../../domain/actors.js';
@@ -18,8 +19,8 @@ import { sealedNewPassword } from './passwords.js';
 /**
  * The provisioning of an instance row (status `provisioning`, placed on a hypervisor): a new root
  * password, sealed, goes into the workflow's input and onto the instance (shown once); the SSH
- * keys recorded for the instance and its addresses (with their pools' prefix and gateway) go to
- * the hypervisor.
+ * keys recorded for the instance, its addresses (with their pools' prefix and gateway) and its
+ * firewall, where it has one, go to the hypervisor.
  */
 export async function planProvisioning(
   deps: Pick<ServiceDeps, 'config'>,
@@ -34,6 +35,7 @@ export async function planProvisioning(
   const sealedPassword = sealedNewPassword(deps);
   const keys = await listInstanceSshKeys(db, instance.id);
   const addresses = await guestAddressesOf(db, instance.id);
+  const { instance_id: _, ...firewall } = await desiredFirewallOf(db, instance.id);
   const plan = planOperation(deps, {
     instanceId: instance.id,
     hypervisorId,
@@ -57,6 +59,7 @@ export async function planProvisioning(
         addresses,
         start: true,
         ...(fromBackup ? { from_backup: fromBackup } : {}),
+        ...(firewall.revision > 0 ? { firewall } : {}),
       },
     }),
     correlationId,

@@ -17,7 +17,8 @@ export interface FirewallChange {
   readonly rules?: readonly FirewallRuleRequest[];
 }
 
-function checkedRules(rules: readonly FirewallRuleRequest[], limit: number): FirewallRule[] {
+/** The rules of a request checked and parsed, within `limit`; every refusal named by its field. */
+export function checkedRules(rules: readonly FirewallRuleRequest[], limit: number): FirewallRule[] {
   if (rules.length > limit)
     throw new ApiError('SVC-REQ-400', {
       fields: [{ field: 'rules', detail: `At most ${limit} rules.` }],

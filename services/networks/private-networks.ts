@@ -10,17 +10,18 @@ import {
   lockPrivateNetwork,
   type PrivateNetworkRow,
 } from '../../db/repositories/private-networks.js';
-import { type Actor, type Asker, actorName } from '../../domain/actors.js';
+import { findUser } from '../../db/repositories/users.js';
+import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkPrivateRange, mayDeletePrivateNetwork } from '../../domain/networks/private-networks.js';
 import type { ServiceDeps } from '../context.js';
-
-type UserActor = Extract<Actor, { type: 'user' }>;
 
 // A customer's private networks themselves; their instances join and leave through
 // services/networks/private-network-nics.ts.
 
 export interface NewPrivateNetworkRequest {
+  /** Whose network it is: the customer asking, or the one an administrator names. */
+  readonly ownerId: string;
   readonly name: string;
   readonly location: string;
   readonly cidr: string;
@@ -29,13 +30,18 @@ export interface NewPrivateNetworkRequest {
 
 /**
  * Creates a private network of the customer's in a location: an RFC 1918 range that overlaps none
- * of the account's networks (in any location), at most MAX_PRIVATE_NETWORKS_PER_USER of them.
+ * of the account's networks (in any location), at most MAX_PRIVATE_NETWORKS_PER_USER of them. A
+ * customer makes their own; an administrator makes one for any customer, logged in theirs.
  */
 export async function createPrivateNetwork(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
-  actor: UserActor,
+  actor: Asker,
   request: NewPrivateNetworkRequest,
 ): Promise<PrivateNetworkRow> {
+  if (actor.type === 'user' && actor.userId !== request.ownerId) throw notFound();
+  if (actor.type !== 'user' && !(await findUser(deps.db, request.ownerId)))
+    throw new ApiError('SVC-REQ-400', { fields: [{ field: 'user', detail: 'No such user.' }] });
+  const your = actor.type === 'user' ? 'your' : 'the customer’s';
   const range = checkPrivateRange(request.cidr);
   if (typeof range === 'string')
     throw new ApiError('SVC-REQ-400', { fields: [{ field: 'cidr', detail: range }] });
@@ -45,11 +51,16 @@ export async function createPrivateNetwork(
   const limit = deps.config.MAX_PRIVATE_NETWORKS_PER_USER;
   try {
     const id = await deps.db.transaction().execute(async (trx) => {
-      const network = { userId: actor.userId, locationId: location.id, name: request.name, cidr: range.cidr };
+      const network = {
+        userId: request.ownerId,
+        locationId: location.id,
+        name: request.name,
+        cidr: range.cidr,
+      };
       const created = await insertPrivateNetworkWithin(trx, network, limit);
       if (created.refused === 'overlaps')
         throw new ApiError('SVC-CONFLICT-409', {
-          detail: `The range overlaps your network ${created.network.name} (${created.network.cidr}).`,
+          detail: `The range overlaps ${your} network ${created.network.name} (${created.network.cidr}).`,
         });
       if (created.refused === 'limit')
         throw new ApiError('SVC-QUOTA-409', {
@@ -59,7 +70,7 @@ export async function createPrivateNetwork(
         trx,
         actor,
         'private_network.created',
-        { id: created.id, ownerId: actor.userId, name: network.name, cidr: network.cidr },
+        { id: created.id, ownerId: request.ownerId, name: network.name, cidr: network.cidr },
         request.correlationId,
       );
       return created.id;
@@ -68,7 +79,7 @@ export async function createPrivateNetwork(
   } catch (error) {
     if (isUniqueViolation(error))
       throw new ApiError('SVC-CONFLICT-409', {
-        detail: 'You have a private network of this name.',
+        detail: `${your === 'your' ? 'You have' : 'The customer has'} a private network of this name.`,
         cause: error,
       });
     throw error;

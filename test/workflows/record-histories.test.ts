@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { Asker } from '../../domain/actors.js';
@@ -57,6 +58,36 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
     await record('provisionInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
+
+    // Born with a firewall (the provider's defaults): the creation applies it, its revision recorded.
+    const walled = await seed.instance(env.db, {
+      userId: env.client.id,
+      locationId: hypervisor.location_id,
+      hypervisorId: hypervisor.id,
+      status: 'provisioning',
+    });
+    const ssh = {
+      direction: 'inbound',
+      protocol: 'tcp',
+      port_from: 22,
+      port_to: 22,
+      cidr: '0.0.0.0/0',
+    } as const;
+    await env.db.transaction().execute((trx) =>
+      replaceFirewall(trx, walled.id, {
+        enabled: true,
+        rules: [{ ...ssh, action: 'accept', description: null }],
+      }),
+    );
+    const walledRun = await provisionInstance(
+      env.deps,
+      { type: 'system', name: 'recorder' },
+      walled,
+      'debian-12',
+      null,
+    );
+    await record('provisionInstance-firewall', walledRun.workflowId);
+    expect((await findFirewall(env.db, walled.id)).appliedRevision).toBe(1);
 
     agent.armFault('instance.create', { mode: 'fail-permanently' });
     const doomed = await seed.instance(env.db, {
@@ -403,6 +434,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       .executeTakeFirstOrThrow();
     const customer = { type: 'user' as const, userId: env.client.id };
     const network = await createPrivateNetwork(env.deps, customer, {
+      ownerId: env.client.id,
       name: `recorded-${randomUUID()}`,
       location: location.code,
       cidr: `10.${randomInt(0, 256)}.${randomInt(0, 256)}.0/24`,

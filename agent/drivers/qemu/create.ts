@@ -53,6 +53,8 @@ export async function createGuest(
       disk_mb: p.disk_mb,
       image: p.image,
       ...(p.addresses ? { addresses: p.addresses } : {}),
+      // Wired at its first boot with its tap; a host without the bridged network has no port for it.
+      ...(p.firewall && guests.bridgedNetwork ? { firewall: p.firewall } : {}),
       created_at: new Date().toISOString(),
       last_rebuild_id: null,
       password_key: randomBytes(32).toString('hex'),
@@ -63,7 +65,10 @@ export async function createGuest(
     guests.save();
     if (p.start) await guests.boot(p.instance_id, instance);
   }
-  return { power_state: await guests.powerState(instance.dir) };
+  return {
+    power_state: await guests.powerState(instance.dir),
+    ...(instance.firewall && { firewall_revision: instance.firewall.revision }),
+  };
 }
 
 /**
@@ -90,7 +95,10 @@ export async function rebuildGuest(guests: QemuGuests, p: AgentTaskParams<'insta
     guests.save();
     if (p.start) await guests.boot(p.instance_id, instance);
   }
-  return { power_state: await guests.powerState(instance.dir) };
+  return {
+    power_state: await guests.powerState(instance.dir),
+    ...(instance.firewall && { firewall_revision: instance.firewall.revision }),
+  };
 }
 
 /** What the seed tells the guest: the task's choices, and the MAC its network-config matches. */

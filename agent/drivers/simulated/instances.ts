@@ -2,13 +2,14 @@ import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure } from '../driver.js';
 import { backupContent, diskOf } from './artifacts.js';
 import { type SimulatedHost, sha256 } from './host.js';
+import type { SimulatedInstance } from './state.js';
 
 // An instance's life on the simulated hypervisor: each task idempotent, as the driver contract
 // asks (a task offered again leaves the hypervisor as one run would).
 
 export function createInstance(host: SimulatedHost, p: AgentTaskParams<'instance.create'>) {
   const existing = host.state.instances[p.instance_id];
-  if (existing) return { power_state: existing.power_state };
+  if (existing) return created(existing);
   if (!host.fits(p))
     throw new DriverFailure(
       'INSUFFICIENT_CAPACITY',
@@ -37,14 +38,20 @@ export function createInstance(host: SimulatedHost, p: AgentTaskParams<'instance
     boots: 0,
     snapshots: {},
     restores: {},
+    ...(p.firewall && { firewall: p.firewall }),
   };
   host.record(
     'instance.create',
     p.instance_id,
     p.from_backup ? `${power_state} from backup ${p.from_backup.backup_id}` : power_state,
   );
-  return { power_state };
+  return created(host.state.instances[p.instance_id]!);
 }
+
+const created = (instance: SimulatedInstance) => ({
+  power_state: instance.power_state,
+  ...(instance.firewall && { firewall_revision: instance.firewall.revision }),
+});
 
 export function rebuildInstance(host: SimulatedHost, p: AgentTaskParams<'instance.rebuild'>) {
   const instance = host.existing(p.instance_id);

@@ -1,27 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
-import { text } from '../../../domain/input-bounds.js';
-import { PRIVATE_PREFIX } from '../../../domain/networks/private-networks.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
 import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
+import { CreatePrivateNetworkBody } from '../../private-network-request.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
 } from '../../serializers/private-network.js';
-import { z } from '../../zod.js';
-
-const CreatePrivateNetworkBody = z
-  .strictObject({
-    name: text({ max: 64, trim: true }).openapi({ example: 'backend' }),
-    location: text({ max: 64 }).openapi({ description: 'The code of a location.', example: 'ams1' }),
-    cidr: text({ max: 18 }).openapi({
-      description: `An IPv4 range of RFC 1918, /${PRIVATE_PREFIX.min} to /${PRIVATE_PREFIX.max}, without host bits.`,
-      example: '10.20.0.0/24',
-    }),
-  })
-  .openapi('CreatePrivateNetworkRequest');
 
 const route = createRoute({
   method: 'post',
@@ -48,8 +35,10 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
-    const network = await createPrivateNetwork(c.get('deps'), customerActor(c), {
+    const actor = customerActor(c);
+    const network = await createPrivateNetwork(c.get('deps'), actor, {
       ...body,
+      ownerId: actor.userId,
       correlationId: c.get('requestId'),
     });
     const nics = await listNicsOfNetwork(c.get('deps').db, network.id);

@@ -1,0 +1,33 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { setFirewallDefaults } from '../../../services/networks/firewall-defaults.js';
+import type { AppEnv } from '../../context.js';
+import { Enabled, Rules } from '../../firewall-request.js';
+import { commonErrors, jsonBody, jsonContent } from '../../schemas.js';
+import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../serializers/firewall.js';
+import { z } from '../../zod.js';
+
+const route = createRoute({
+  method: 'put',
+  path: '/firewall/defaults',
+  tags: ['Firewall'],
+  summary: 'Set the default firewall of new instances',
+  description:
+    'Replaces the toggle and every rule (checked as a customer’s are, at most FIREWALL_RULES_MAX). ' +
+    'Instances created from now on are born with it and their customers change it as their own; ' +
+    'existing instances keep their firewalls.',
+  request: {
+    body: jsonBody(z.object({ enabled: Enabled, rules: Rules }).strict().openapi('FirewallDefaultsRequest')),
+  },
+  responses: {
+    200: jsonContent(FirewallDefaultsEnvelope, 'The default firewall as now set.'),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const deps = c.get('deps');
+    const defaults = await setFirewallDefaults(deps, c.req.valid('json'));
+    return c.json(serializeFirewallDefaults(defaults, deps.config.FIREWALL_RULES_MAX), 200);
+  });
+}

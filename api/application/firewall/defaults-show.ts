@@ -1,0 +1,23 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { findFirewallDefaults } from '../../../db/repositories/firewall-defaults.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent } from '../../schemas.js';
+import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../serializers/firewall.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/firewall/defaults',
+  tags: ['Firewall'],
+  summary: 'The default firewall of new instances',
+  description:
+    'The toggle and the rules every instance is born with, in force from its first boot; off and empty ' +
+    'until set.',
+  responses: { 200: jsonContent(FirewallDefaultsEnvelope, 'The default firewall.'), ...commonErrors },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { db, config } = c.get('deps');
+    return c.json(serializeFirewallDefaults(await findFirewallDefaults(db), config.FIREWALL_RULES_MAX), 200);
+  });
+}

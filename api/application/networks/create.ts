@@ -1,0 +1,49 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
+import { CreatePrivateNetworkBody } from '../../private-network-request.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
+import {
+  PrivateNetworkDetailEnvelope,
+  serializePrivateNetworkDetail,
+} from '../../serializers/private-network.js';
+import { z } from '../../zod.js';
+
+const Body = CreatePrivateNetworkBody.extend({
+  user: z.string().uuid().openapi({ description: 'The customer it is for.' }),
+}).openapi('AdminCreatePrivateNetworkRequest');
+
+const route = createRoute({
+  method: 'post',
+  path: '/networks',
+  tags: ['Networks'],
+  summary: 'Create a private network for a customer',
+  description:
+    'As the customer would make it (`POST /api/client/cloud/private-networks`): an RFC 1918 range that ' +
+    'overlaps none of their networks, a name unique among them, within their `MAX_PRIVATE_NETWORKS_PER_USER`. ' +
+    'Recorded in their activity log with the administrator as the actor; their instances then join it.',
+  request: { body: jsonBody(Body) },
+  responses: {
+    201: jsonContent(PrivateNetworkDetailEnvelope, 'The network was created.'),
+    ...commonErrors,
+    ...conflictResponse(
+      'The range overlaps another of the customer’s networks, or the name is taken (SVC-CONFLICT-409); the ' +
+        'account holds its most networks (SVC-QUOTA-409).',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { user, ...body } = c.req.valid('json');
+    const deps = c.get('deps');
+    const network = await createPrivateNetwork(deps, adminActor(c), {
+      ...body,
+      ownerId: user,
+      correlationId: c.get('requestId'),
+    });
+    return c.json(serializePrivateNetworkDetail(network, await listNicsOfNetwork(deps.db, network.id)), 201);
+  });
+}
