@@ -26,4 +26,14 @@ export interface FirewallDefaultsTable {
 }
 
 /** The default firewall's rules, in order, as an instance's are. */
-export type FirewallDefaultRulesTable = Omit<FirewallRulesTable, 'id' | 'instance_id'>;
+export interface FirewallDefaultRulesTable {
+  /** 0-based; the first rule that matches a packet decides. */
+  position: number;
+  direction: FirewallDirection;
+  protocol: FirewallProtocol;
+  port_from: number | null;
+  port_to: number | null;
+  cidr: string;
+  action: FirewallAction;
+  description: string | null;
+}
