@@ -1,6 +1,11 @@
 import type { Database } from '../db/database.js';
-import { markInstanceDeleted, setInstanceImage, setInstancePassword } from '../db/repositories/instances.js';
-import { releaseInstanceResources } from '../db/repositories/placement.js';
+import {
+  markInstanceDeleted,
+  setInstanceDiskSize,
+  setInstanceImage,
+  setInstancePassword,
+} from '../db/repositories/instances.js';
+import { holdInstanceDisk, releaseInstanceResources } from '../db/repositories/placement.js';
 
 export interface PasswordRecord {
   readonly instanceId: string;
@@ -27,6 +32,19 @@ export function createInstanceActivities(db: Database) {
 
     async recordPassword(record: PasswordRecord): Promise<void> {
       await setInstancePassword(db, record.instanceId, record.sealedPassword, record.passwordWindowMs);
+    },
+
+    /** Room on the hypervisor for the root disk at this size (put back when a grow failed). */
+    async holdRootDisk(record: { instanceId: string; diskMb: number }): Promise<void> {
+      await holdInstanceDisk(db, record.instanceId, record.diskMb);
+    },
+
+    /** The root disk has this size now, as its hypervisor says: the instance and the room it holds. */
+    async recordRootDisk(record: { instanceId: string; diskMb: number }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await setInstanceDiskSize(trx, record.instanceId, record.diskMb);
+        await holdInstanceDisk(trx, record.instanceId, record.diskMb);
+      });
     },
 
     async recordRebuild(record: PasswordRecord & { imageId: string }): Promise<void> {

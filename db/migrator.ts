@@ -22,6 +22,7 @@ import * as floatingIps from './migrations/20261125T1200_floating_ips.js';
 import * as privateNetworks from './migrations/20261125T1300_private_networks.js';
 import * as instanceBandwidth from './migrations/20261125T1400_instance_bandwidth.js';
 import * as firewallDefaults from './migrations/20261126T0100_firewall_defaults.js';
+import * as diskResize from './migrations/20261126T0200_disk_resize.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T1300_private_networks': privateNetworks,
   '20261125T1400_instance_bandwidth': instanceBandwidth,
   '20261126T0100_firewall_defaults': firewallDefaults,
+  '20261126T0200_disk_resize': diskResize,
 };
 
 export interface MigrationOutcome {

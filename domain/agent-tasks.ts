@@ -313,6 +313,14 @@ export const AGENT_TASKS = {
     params: firewallSet.extend({ instance_id: instanceId }),
     result: z.object({ revision: networkRevision }),
   },
+  /**
+   * Grows the instance's root disk to `size_mb` (a running guest sees the new size at once); a disk
+   * already that big or bigger is left as it is. Never shrinks: the result is the size it has.
+   */
+  'disk.resize': {
+    params: z.object({ instance_id: instanceId, size_mb: z.number().int().positive() }),
+    result: z.object({ size_mb: z.number().int().positive() }),
+  },
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {
     params: z.object({}),

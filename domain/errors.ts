@@ -68,6 +68,7 @@ export const ERROR_CATALOGUE = {
     detail: 'The instance is suspended by the provider; contact them to lift the suspension.',
   },
   'SVC-HV-409': { status: 409, detail: 'The hypervisor is not accepting work.' },
+  'SVC-CAPACITY-409': { status: 409, detail: 'The instance’s hypervisor lacks the room for this change.' },
   'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
   'SVC-REPORT-409': {
     status: 409,

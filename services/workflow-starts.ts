@@ -59,6 +59,7 @@ const START_POLICIES: Record<
   migrateInstance: INSTANCE_OPERATION,
   changeInstanceNetwork: INSTANCE_OPERATION,
   changeInstanceFirewall: INSTANCE_OPERATION,
+  resizeRootDisk: INSTANCE_OPERATION,
   // Started by its migration's run as a child (workflows/migrate-instance/cleanup.ts), never here.
   cleanUpMigrationSource: INSTANCE_OPERATION,
   // One run of a provider's test, sync or rotation: a repeated start joins it.

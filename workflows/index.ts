@@ -13,6 +13,7 @@ export { probeHypervisor } from './probe-hypervisor.js';
 export { provisionInstance } from './provision-instance.js';
 export { rebuildInstance } from './rebuild-instance.js';
 export { resetInstancePassword } from './reset-instance-password.js';
+export { resizeRootDisk } from './resize-root-disk.js';
 export { restoreInstance } from './restore-instance.js';
 export { scheduledBackup } from './scheduled-backup.js';
 export { snapshotInstance } from './snapshot-instance.js';

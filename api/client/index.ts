@@ -54,6 +54,7 @@ import * as deleteSnapshot from './instances/snapshots/delete.js';
 import * as listSnapshots from './instances/snapshots/list.js';
 import * as restoreSnapshot from './instances/snapshots/restore.js';
 import * as instanceSsh from './instances/ssh.js';
+import { storageRoutes } from './instances/storage/routes.js';
 import * as instanceTasks from './instances/tasks.js';
 import * as attachPrivateNetwork from './private-networks/attach.js';
 import * as createPrivateNetwork from './private-networks/create.js';
@@ -141,6 +142,8 @@ export function clientApi() {
     showFirewallEnabled,
     setFirewallEnabled,
     clearFirewallEnabled,
+    // Storage.
+    ...storageRoutes,
   ];
   for (const route of routes) route.register(app);
   return app;

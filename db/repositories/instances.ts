@@ -145,6 +145,15 @@ export async function setInstanceImage(db: Database, instanceId: string, imageId
     .execute();
 }
 
+/** The root disk's size as its hypervisor reported it after a grow. */
+export async function setInstanceDiskSize(db: Database, instanceId: string, diskMb: number): Promise<void> {
+  await db
+    .updateTable('instances')
+    .set({ disk_mb: diskMb, updated_at: sql`now()` })
+    .where('id', '=', instanceId)
+    .execute();
+}
+
 /** A deleted instance keeps its row (its history) but leaves every list and lookup. */
 export async function markInstanceDeleted(db: Database, instanceId: string): Promise<void> {
   await db

@@ -82,6 +82,17 @@ export async function reserveCapacity(
     .execute();
 }
 
+/** The disk an instance's own reservation holds on its hypervisor: grown ahead of its disk, or put back. */
+export async function holdInstanceDisk(db: Database, instanceId: string, diskMb: number): Promise<void> {
+  await db
+    .updateTable('reservations')
+    .set({ disk_mb: diskMb })
+    .where('instance_id', '=', instanceId)
+    .where('purpose', '=', 'instance')
+    .where('released_at', 'is', null)
+    .execute();
+}
+
 /**
  * An instance that is really gone gives back its capacity, its fixed addresses and its places on
  * private networks, and lets go of its floating IPs.

@@ -39,6 +39,17 @@ export async function listPlans(db: Database, page: PageRequest, reach: Catalogu
   return { rows, total: Number(total.total) };
 }
 
+/** The disk of the instance's plan (what its root may grow to); null when it has no plan. */
+export async function planDiskOf(db: Database, instanceId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('instances as i')
+    .innerJoin('plans as p', 'p.id', 'i.plan_id')
+    .select('p.disk_mb')
+    .where('i.id', '=', instanceId)
+    .executeTakeFirst();
+  return row?.disk_mb ?? null;
+}
+
 export async function findPlan(db: Database, id: string) {
   return db.selectFrom('plans').select(PLAN_COLUMNS).where('id', '=', id).executeTakeFirst();
 }

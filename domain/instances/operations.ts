@@ -34,6 +34,7 @@ export const INSTANCE_OPERATIONS = [
   'floating_ip_move',
   'network_attach',
   'network_detach',
+  'disk_resize',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -190,6 +191,14 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   // Joining or leaving a private network holds the instance whose NIC it is.
   network_attach: NETWORK_CHANGE,
   network_detach: NETWORK_CHANGE,
+  // A disk grows under a running guest (it sees the new size at once) or a stopped one.
+  disk_resize: {
+    from: ['running', 'stopped'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
 };
 
 /** The status an operation holds the instance in while it runs, given where it began. */

@@ -7,7 +7,7 @@
 # reboot and moves with the disk; a new disk's first boot takes root's hash from QEMU's fw_cfg,
 # where the agent puts the instance's first password, hashed, and a reset made while it was stopped
 # is applied at its next boot from another fw_cfg file), a virtio-serial port on which /bin/guest-channel answers the
-# agent (`set-password`, `check-password`, `set-network`, `reach`), and virtio-net NICs it sets up
+# agent (`set-password`, `check-password`, `set-network`, `reach`, `disks`), and virtio-net NICs it sets up
 # from the seed's network-config (guest-network.sh), or with DHCP where the seed gives no address.
 # It reads the agent's cloud-init seed (the read-only second disk, ISO 9660 labelled cidata) as far
 # as a shell can: it takes the hostname and says on its console what the seed told it. It serves
@@ -17,7 +17,7 @@
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=9
+VERSION=10
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/store.sh"
 exit_if_built busybox "$VERSION"
@@ -189,8 +189,15 @@ cat >initramfs/bin/guest-request <<'EOF'
 # check-password USER BASE64: whether the password (base64 of it) is USER's.
 # set-network - BASE64: the NICs' addresses and routes (base64 of guest-network's lines).
 # reach - ADDRESS: whether ADDRESS answers a ping from here.
+# disks - -: each virtio disk the guest sees and its size in bytes (`vda=<bytes>,vdb=<bytes>`).
 verb=$1 user=$2 arg=$3
 case "$verb" in
+  disks)
+    list=
+    for d in /sys/block/vd*; do list="$list${list:+,}${d##*/}=$(($(cat "$d/size") * 512))"; done
+    echo "ok ${list:-none}"
+    exit
+    ;;
   set-network) echo "ok $(echo "$arg" | base64 -d | /bin/guest-network)"; exit ;;
   reach)
     case "$arg" in *[!0-9a-f.:]* | '') echo "error not an address"; exit ;; esac

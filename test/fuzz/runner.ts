@@ -77,7 +77,8 @@ const LEAKS_ANYWHERE: [string, RegExp][] = [
   ['an error name', /\b[A-Z]\w*Error\b:|\bError: /],
   [
     'a host path',
-    /file:\/\/|node:internal|node_modules|\/(?:home|root|usr|var|tmp|work|opt|srv)\/\w|[A-Za-z]:\\\w|\.(?:ts|js|mjs|cjs):\d+/,
+    // A host path begins one: `/storage/root/resize`, a route's own path, is none.
+    /file:\/\/|node:internal|node_modules|(?<![\w}])\/(?:home|root|usr|var|tmp|work|opt|srv)\/\w|[A-Za-z]:\\\w|\.(?:ts|js|mjs|cjs):\d+/,
   ],
 ];
 /** What no refusal may show: SQL, database errors, the names of the parts behind the API. */

@@ -24,6 +24,7 @@ import { attachToPrivateNetwork } from '../../services/networks/private-network-
 import { createPrivateNetwork } from '../../services/networks/private-networks.js';
 import { createProvider } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
+import { growRootDisk } from '../../services/storage/root-disk.js';
 import { eventually } from '../support/eventually.js';
 import { startProviderServer } from '../support/provider-server.js';
 import { seed } from '../support/seed.js';
@@ -365,6 +366,27 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       correlationId: null,
     });
     await record('changeInstanceNetwork-reverted', (await env.latestOperation(instance.id)).workflow_id);
+    expect((await env.latestOperation(instance.id)).state).toBe('failed');
+  });
+
+  it('resizeRootDisk: grown, and a grow the hypervisor refused', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const { plan } = await seed.catalog(env.db);
+    await env.db.updateTable('plans').set({ disk_mb: 65_536 }).where('id', '=', plan.id).execute();
+    await env.db.updateTable('instances').set({ plan_id: plan.id }).where('id', '=', instance.id).execute();
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const grownTo = instance.disk_mb + 4096;
+    await growRootDisk(env.deps, customer, { instanceId: instance.id, sizeMb: grownTo, correlationId: null });
+    await record('resizeRootDisk-grown', (await env.latestOperation(instance.id)).workflow_id);
+
+    agent.armFault('disk.resize', { mode: 'fail-permanently' });
+    await growRootDisk(env.deps, customer, {
+      instanceId: instance.id,
+      sizeMb: grownTo + 4096,
+      correlationId: null,
+    });
+    await record('resizeRootDisk-refused', (await env.latestOperation(instance.id)).workflow_id);
     expect((await env.latestOperation(instance.id)).state).toBe('failed');
   });
 

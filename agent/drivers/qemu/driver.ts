@@ -11,6 +11,7 @@ import { chooseAccelerator } from './accelerator.js';
 import { artifactTask } from './artifact-tasks.js';
 import { ArtifactShelf } from './artifacts.js';
 import { createGuest, rebuildGuest } from './create.js';
+import { resizeGuestDisk } from './disk-resize.js';
 import { guestAlive } from './guest-process.js';
 import { type QemuConfig, QemuGuests } from './guests.js';
 import { ImageStore } from './image-store.js';
@@ -84,6 +85,7 @@ export class QemuDriver implements HypervisorDriver {
       'network.release': async (p) => releaseNetwork(guests, as<'network.release'>(p)),
       'network.apply': (p, ctx) => applyNetwork(guests, as<'network.apply'>(p), ctx),
       'firewall.apply': (p) => applyFirewall(guests, as<'firewall.apply'>(p)),
+      'disk.resize': (p) => resizeGuestDisk(guests, as<'disk.resize'>(p)),
       'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
       'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
       'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),

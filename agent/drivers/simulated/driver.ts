@@ -20,6 +20,7 @@ import {
   swapDisk,
   verifyBackup,
 } from './artifacts.js';
+import { resizeDisk } from './disks.js';
 import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
 import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPassword } from './instances.js';
@@ -64,6 +65,7 @@ export class SimulatedDriver implements HypervisorDriver {
       'disk.swap': (p) => swapDisk(host, as<'disk.swap'>(p)),
       'disk.revert': (p) => revertDisk(host, as<'disk.revert'>(p)),
       'disk.release': (p) => releaseDisk(host, as<'disk.release'>(p)),
+      'disk.resize': (p) => resizeDisk(host, as<'disk.resize'>(p)),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
       'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),
