@@ -8,6 +8,7 @@ import { createMigrationActivities } from './migrations.js';
 import { createNetworkActivities } from './networks.js';
 import { createOperationActivities } from './operations.js';
 import { createProviderActivities } from './providers.js';
+import { createScheduledActionActivities } from './scheduled-actions.js';
 
 export function createActivities(
   db: Database,
@@ -22,6 +23,7 @@ export function createActivities(
     ...createMigrationActivities(db, config.SECRETS_KEY),
     ...createNetworkActivities(db),
     ...createProviderActivities(db, config.SECRETS_KEY),
+    ...createScheduledActionActivities(db),
   };
 }
 

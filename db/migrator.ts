@@ -23,6 +23,7 @@ import * as privateNetworks from './migrations/20261125T1300_private_networks.js
 import * as instanceBandwidth from './migrations/20261125T1400_instance_bandwidth.js';
 import * as firewallDefaults from './migrations/20261126T0100_firewall_defaults.js';
 import * as diskResize from './migrations/20261126T0200_disk_resize.js';
+import * as scheduledActions from './migrations/20261126T0300_scheduled_actions.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125T1400_instance_bandwidth': instanceBandwidth,
   '20261126T0100_firewall_defaults': firewallDefaults,
   '20261126T0200_disk_resize': diskResize,
+  '20261126T0300_scheduled_actions': scheduledActions,
 };
 
 export interface MigrationOutcome {

@@ -22,6 +22,7 @@ import type {
 } from './schema/migrations.js';
 import type { PrivateNetworkNicsTable, PrivateNetworksTable } from './schema/private-networks.js';
 import type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
+import type { ScheduledActionsTable } from './schema/scheduled-actions.js';
 
 export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 export type {
@@ -333,6 +334,7 @@ export interface DB {
   instance_backups: InstanceBackupsTable;
   instance_snapshots: InstanceSnapshotsTable;
   backup_policies: BackupPoliciesTable;
+  scheduled_actions: ScheduledActionsTable;
   ssh_keys: SshKeysTable;
   instance_ssh_keys: InstanceSshKeysTable;
   migrations: MigrationsTable;

@@ -65,6 +65,13 @@ const schema = z.object({
     .int()
     .min(10_000)
     .default(60 * 60 * 1000),
+  MAX_SCHEDULED_ACTIONS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(10),
+  /** How late a scheduled power action missed while Temporal was down may still run (minimum 10 s). */
+  SCHEDULED_ACTION_CATCHUP_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .default(10 * 60 * 1000),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -56,6 +56,7 @@ const START_POLICIES: Record<
   deleteSnapshot: INSTANCE_OPERATION,
   // Started by its Temporal Schedule, each run under an id of its own (the schedule's, plus the time).
   scheduledBackup: INSTANCE_OPERATION,
+  scheduledPowerAction: INSTANCE_OPERATION,
   migrateInstance: INSTANCE_OPERATION,
   changeInstanceNetwork: INSTANCE_OPERATION,
   changeInstanceFirewall: INSTANCE_OPERATION,

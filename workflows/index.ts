@@ -16,5 +16,6 @@ export { resetInstancePassword } from './reset-instance-password.js';
 export { resizeRootDisk } from './resize-root-disk.js';
 export { restoreInstance } from './restore-instance.js';
 export { scheduledBackup } from './scheduled-backup.js';
+export { scheduledPowerAction } from './scheduled-power-action.js';
 export { snapshotInstance } from './snapshot-instance.js';
 export { verifyBackup } from './verify-backup.js';

@@ -14,8 +14,15 @@ export interface PowerInstanceInput {
  * it reports (a stop that leaves the guest running is recorded as running). Nothing to undo: the
  * hypervisor either applied the action or did not.
  */
-export async function powerInstance(input: PowerInstanceInput): Promise<{ power_state: string }> {
-  const { operation, action } = input;
+export function powerInstance(input: PowerInstanceInput): Promise<{ power_state: string }> {
+  return powerRunbook(input.operation, input.action);
+}
+
+/** The runbook itself, also run by a scheduled power action's run (scheduled-power-action.ts). */
+export async function powerRunbook(
+  operation: OperationContext,
+  action: PowerAction,
+): Promise<{ power_state: string }> {
   const runTask = agentStep('quick', operation.timing);
   return runOperation(operation, async () => {
     step(`Asking the hypervisor to ${action} the instance`);

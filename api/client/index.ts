@@ -43,6 +43,7 @@ import * as promoteAddress from './instances/network/promote.js';
 import * as setReverseDns from './instances/network/rdns.js';
 import * as powerInstance from './instances/power.js';
 import * as rebuildInstance from './instances/rebuild.js';
+import { scheduledActionRoutes } from './instances/schedules/routes.js';
 import * as changeHostname from './instances/settings/hostname.js';
 import * as regeneratePassword from './instances/settings/password-regenerate.js';
 import * as showPassword from './instances/settings/password-show.js';
@@ -144,6 +145,8 @@ export function clientApi() {
     clearFirewallEnabled,
     // Storage.
     ...storageRoutes,
+    // Scheduled power actions.
+    ...scheduledActionRoutes,
   ];
   for (const route of routes) route.register(app);
   return app;

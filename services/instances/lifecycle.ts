@@ -10,6 +10,7 @@ import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';
 import { sealedNewPassword } from './passwords.js';
 import { instanceInReach } from './reach.js';
+import { endScheduledActions } from './scheduled-actions.js';
 
 type Customer = Extract<Actor, { type: 'user' }>;
 
@@ -32,9 +33,11 @@ export async function deleteInstance(
     input: (operation) => ({ operation, placed: instance.hypervisor_id !== null }),
     correlationId: request.correlationId,
   });
-  // An instance on its way out takes no more backups: its schedules end with the accepted delete
-  // (a delete the hypervisor then fails leaves the instance without them; the customer asked it gone).
+  // An instance on its way out takes no more backups or scheduled power actions: its schedules end
+  // with the accepted delete (a delete the hypervisor then fails leaves the instance without them;
+  // the customer asked it gone).
   await endBackupSchedules(deps, instance.id);
+  await endScheduledActions(deps, instance.id);
   return { ...instance, status: begun.status };
 }
 

@@ -6,6 +6,7 @@ import { insertBackup } from '../../db/repositories/backups.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { allocateAddress } from '../../db/repositories/ip-addresses.js';
 import { insertPrivateNetworkWithin } from '../../db/repositories/private-networks.js';
+import { insertScheduledActionWithin } from '../../db/repositories/scheduled-actions.js';
 import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
@@ -47,6 +48,7 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudSnapshot: (s) => s.foreignSnapshotId,
   cloudIpAddress: (s) => s.foreignAddressId,
   cloudNetwork: (s) => s.foreignNetworkId,
+  scheduleUuid: (s) => s.foreignScheduleId,
 };
 
 interface Seeded {
@@ -59,6 +61,7 @@ interface Seeded {
   foreignSnapshotId: string;
   foreignAddressId: string;
   foreignNetworkId: string;
+  foreignScheduleId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -122,6 +125,20 @@ beforeAll(async () => {
     ...onForeign,
     role: 'primary',
   });
+  const foreignSchedule = await db.transaction().execute((trx) =>
+    insertScheduledActionWithin(
+      trx,
+      {
+        id: randomUUID(),
+        instanceId: onForeign.instanceId,
+        userId: other.id,
+        action: 'stop',
+        cron: '0 3 * * *',
+        runAt: null,
+      },
+      1,
+    ),
+  );
   const foreignNetwork = await db.transaction().execute(async (trx) => {
     const network = { userId: other.id, locationId: location.id, name: 'other', cidr: '10.9.0.0/24' };
     const created = await insertPrivateNetworkWithin(trx, network, 1);
@@ -152,6 +169,7 @@ beforeAll(async () => {
     foreignSnapshotId: foreignSnapshot.id,
     foreignAddressId: foreignAddress!.id,
     foreignNetworkId: foreignNetwork.id,
+    foreignScheduleId: foreignSchedule!.id,
   };
   digestBefore = await tableDigest(db);
 });

@@ -6,6 +6,7 @@ import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { Asker } from '../../domain/actors.js';
 import { backupScheduleId } from '../../domain/backups.js';
+import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { providerRunWorkflowId } from '../../domain/workflow-ids.js';
 import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
@@ -14,6 +15,7 @@ import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
+import { createScheduledAction } from '../../services/instances/scheduled-actions.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { attachAddress, promoteAddress } from '../../services/networks/addresses.js';
@@ -388,6 +390,28 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     });
     await record('resizeRootDisk-refused', (await env.latestOperation(instance.id)).workflow_id);
     expect((await env.latestOperation(instance.id)).state).toBe('failed');
+  });
+
+  it('scheduledPowerAction: ran, and skipped', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const action = await createScheduledAction(env.deps, customer, {
+      instanceId: instance.id,
+      fields: { action: 'stop', cron: '0 5 29 2 *', runAt: null },
+      correlationId: null,
+    });
+    const handle = env.temporal.schedule.getHandle(scheduledActionScheduleId(instance.id, action.id));
+    for (const name of ['scheduledPowerAction-ran', 'scheduledPowerAction-skipped']) {
+      const runsBefore = (await handle.describe()).info.recentActions.length;
+      await handle.trigger();
+      const run = await eventually(
+        async () => (await handle.describe()).info.recentActions[runsBefore]?.action.workflow.workflowId,
+        15_000,
+        'the triggered run',
+      );
+      await record(name, run);
+    }
   });
 
   it('changeInstanceFirewall: rules applied, and a change the hypervisor refused', async () => {
