@@ -24,7 +24,10 @@
  *  8. network: on one instance, an address attach and a firewall apply through the API, request to
  *     applied on the agent, zero-latency driver (BENCH_NETWORK rounds). Target: p50 <= 150 ms,
  *     p99 <= 400 ms, no failures (network-changes.ts).
- *  9. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
+ *  9. storage: on one instance, a root disk grow through the API, request to applied on the agent,
+ *     zero-latency driver (BENCH_STORAGE rounds). Target: p50 <= 150 ms, p99 <= 400 ms, no
+ *     failures (disk-grows.ts).
+ * 10. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
  *     hypervisors in one location and 10,000 instances with their reservations (BENCH_ADMIN_*).
  *     Target: p50 <= 50 ms and p99 <= 150 ms each (admin-reads.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
@@ -42,6 +45,7 @@ import { powerPart } from './parts/power.js';
 import { CREATE_WARM_UP, CREATES, provisionPart } from './parts/provision.js';
 import { qemuPart } from './parts/qemu.js';
 import { showPart } from './parts/show.js';
+import { storagePart } from './parts/storage.js';
 import { hypervisorSizeFor } from './provisioning.js';
 import { type BenchStack, startBenchStack } from './stack.js';
 
@@ -54,6 +58,7 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'backup', run: backupPart },
   { name: 'qemu', run: qemuPart },
   { name: 'network', run: networkPart },
+  { name: 'storage', run: storagePart },
   // Last: its large plane would weigh on the parts above.
   { name: 'admin', run: adminPart },
 ];
