@@ -1,15 +1,13 @@
 import type { Database } from '../db/database.js';
 import { holdNewBackup } from '../db/records/backups.js';
-import { recordOperation } from '../db/records/operations.js';
 import { recordActivity } from '../db/repositories/activity-log.js';
 import { findPolicy, recordPolicyRun } from '../db/repositories/backup-policies.js';
 import { listBackupsOfPolicy, takeBackupForRetention } from '../db/repositories/backups.js';
-import { findOperation } from '../db/repositories/instance-operations.js';
 import { findInstance } from '../db/repositories/instances.js';
 import { type BackupState, defaultArtifactName, retentionVictims } from '../domain/backups.js';
-import { ApiError } from '../domain/errors.js';
 import type { OperationContext, StepTiming } from '../domain/operation-context.js';
 import type { Config } from '../platform/config.js';
+import { beginScheduledOperation, type SkipReason, skipReason } from './scheduled-runs.js';
 
 export interface ScheduledBackupRequest {
   readonly policyId: string;
@@ -23,7 +21,7 @@ export interface ScheduledBackupRequest {
 
 export type ScheduledBackupStart =
   | { readonly begun: true; readonly operation: OperationContext; readonly backupId: string }
-  | { readonly begun: false; readonly reason: { code: string; detail: string } };
+  | { readonly begun: false; readonly reason: SkipReason };
 
 export interface RetentionVictim {
   readonly backupId: string;
@@ -55,47 +53,31 @@ export function createBackupScheduleActivities(
      */
     async beginScheduledBackup(request: ScheduledBackupRequest): Promise<ScheduledBackupStart> {
       const policy = await findPolicy(db, request.policyId);
-      if (!policy) return skipped('SCHEDULE_DELETED', 'The schedule no longer exists.');
-      const instance = await findInstance(db, policy.instance_id);
-      if (!instance) return skipped('INSTANCE_DELETED', 'The instance no longer exists.');
-      if (!instance.hypervisor_id) return skipped('SVC-CONFLICT-409', 'The instance is not placed yet.');
-      const operation: OperationContext = {
-        operationId: request.operationId,
-        instanceId: instance.id,
-        hypervisorId: instance.hypervisor_id,
-        kind: 'backup',
-        correlationId: request.workflowId,
-        timing: request.timing,
-      };
-      if (await findOperation(db, request.operationId))
-        return { begun: true, operation, backupId: request.backupId };
-      // Recorded as the run's input, which the reconciler would start again (it never needs to:
-      // the run exists, it is the one recording this).
-      const input = { policyId: policy.id, instanceId: instance.id, timing: request.timing };
-      try {
-        await db.transaction().execute(async (trx) => {
-          await recordOperation(trx, SCHEDULE_ACTOR, {
-            operationId: request.operationId,
-            instanceId: instance.id,
-            kind: 'backup',
-            workflowId: request.workflowId,
-            workflowType: 'scheduledBackup',
-            workflowInput: input,
-            correlationId: request.workflowId,
-          });
-          await holdNewBackup(trx, config, {
+      if (!policy) return skipReason('SCHEDULE_DELETED', 'The schedule no longer exists.');
+      const begun = await beginScheduledOperation(
+        db,
+        SCHEDULE_ACTOR,
+        {
+          instanceId: policy.instance_id,
+          kind: 'backup',
+          operationId: request.operationId,
+          workflowId: request.workflowId,
+          workflowType: 'scheduledBackup',
+          workflowInput: { policyId: policy.id, instanceId: policy.instance_id, timing: request.timing },
+          timing: request.timing,
+          // A suspended instance is still backed up: its data is kept safe whatever its standing.
+          rules: 'operator',
+        },
+        (trx) =>
+          holdNewBackup(trx, config, {
             id: request.backupId,
-            instanceId: instance.id,
+            instanceId: policy.instance_id,
             userId: policy.user_id,
             name: defaultArtifactName(policy.name, new Date()),
             policyId: policy.id,
-          });
-        });
-      } catch (error) {
-        if (error instanceof ApiError) return skipped(error.code, error.detail);
-        throw error;
-      }
-      return { begun: true, operation, backupId: request.backupId };
+          }),
+      );
+      return begun.begun ? { ...begun, backupId: request.backupId } : begun;
     },
 
     /**
@@ -136,8 +118,3 @@ export function createBackupScheduleActivities(
     },
   };
 }
-
-const skipped = (code: string, detail: string): ScheduledBackupStart => ({
-  begun: false,
-  reason: { code, detail },
-});

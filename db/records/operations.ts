@@ -12,15 +12,17 @@ import {
 /**
  * Inside the caller's transaction: the compare-and-set of the operations model and the
  * activity-log line. Throws the refusal (404, 409) when the operation may not begin. Services
- * record a customer's or an administrator's operation with it, the backup schedule's activity a
- * scheduled run's.
+ * record a customer's or an administrator's operation with it, the schedules' activities a
+ * scheduled run's (a customer's schedule under a customer's rules: a suspended instance refuses it).
  */
 export async function recordOperation(
   trx: Database,
   actor: Actor,
   start: Omit<OperationStart, 'actor' | 'byCustomer'>,
+  /** Whose rules hold: the actor's own, or a customer's for a system actor acting for one (their schedule). */
+  forCustomer = actor.type === 'user',
 ): Promise<Extract<BeginResult, { begun: true }>> {
-  const byCustomer = actor.type === 'user';
+  const byCustomer = forCustomer;
   const result = await beginOperation(trx, { ...start, actor: actorName(actor), byCustomer });
   if (!result.begun) {
     if (!result.facts) throw notFound();

@@ -107,7 +107,7 @@ describe('scheduled actions', () => {
     expect(await listed(id)).toHaveLength(LIMIT);
   });
 
-  it('a run does the action as the customer’s request would; the next, finding nothing to do, is skipped with why', async () => {
+  it('a run does the action as the customer’s request would; the next, finding nothing to do, is skipped with why, as is one on a suspended instance', async () => {
     const { id } = await t.instance();
     const stop = await create(id, { action: 'stop', cron: '0 5 * * *' });
     expect(await runNow(id, stop.uuid)).toMatchObject({
@@ -122,13 +122,23 @@ describe('scheduled actions', () => {
       outcome: 'skipped',
       reason: { code: 'SVC-CONFLICT-409' },
     });
+    // Suspended by the provider: the customer's schedule is refused as their own request would be.
+    const start = await create(id, { action: 'start', cron: '0 7 * * *' });
+    expect((await t.env.admin.call('POST', `/api/application/cloudsvc/instances/${id}/suspend`)).status).toBe(
+      200,
+    );
+    expect(await runNow(id, start.uuid)).toMatchObject({
+      outcome: 'skipped',
+      reason: { code: 'INSTANCE_SUSPENDED' },
+    });
+    expect(t.hostOf(id).hypervisor().instances[id]!.power_state).toBe('stopped');
     const log = await t.env.db
       .selectFrom('activity_log')
       .select('actor')
       .where('instance_id', '=', id)
       .where('event', '=', 'instance.scheduled_action.ran')
       .execute();
-    expect(log).toEqual([{ actor: 'system:scheduled-action' }, { actor: 'system:scheduled-action' }]);
+    expect(log).toEqual(Array.from({ length: 3 }, () => ({ actor: 'system:scheduled-action' })));
   });
 
   it('a run that meets a running operation is skipped at once, not queued behind it; deleting the instance ends its actions', async () => {
