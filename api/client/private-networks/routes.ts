@@ -1,0 +1,8 @@
+import * as attach from './attach.js';
+import * as create from './create.js';
+import * as remove from './delete.js';
+import * as detach from './detach.js';
+import * as list from './list.js';
+import * as show from './show.js';
+
+export const privateNetworkRoutes = [list, create, show, remove, attach, detach];
