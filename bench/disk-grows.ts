@@ -11,8 +11,8 @@ import type { Database } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import { upsertPlan } from '../db/repositories/catalog.js';
 import type { DB } from '../db/schema.js';
-import type { ServiceDeps } from '../services/context.js';
 import { runningInstance } from './bench-instance.js';
+import type { ApiRounds } from './parts/api-rounds.js';
 
 const POLL_INTERVAL_MS = 2;
 const SETTLE_LIMIT_MS = 10_000;
@@ -41,16 +41,7 @@ async function grown(db: Database, instanceId: string, sizeMb: number): Promise<
   }
 }
 
-export async function runDiskGrows(input: {
-  deps: ServiceDeps;
-  pollDb: Database;
-  apiUrl: string;
-  clientKey: string;
-  userId: string;
-  locationId: string;
-  hypervisorId: string;
-  rounds: number;
-}): Promise<DiskGrowTimes> {
+export async function runDiskGrows(input: ApiRounds): Promise<DiskGrowTimes> {
   const times: DiskGrowTimes = { growMs: [], failures: [] };
   const plan = await upsertPlan(input.deps.db, {
     code: 'bench-storage',

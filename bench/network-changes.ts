@@ -12,8 +12,8 @@ import type { Database } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import { insertIpPool } from '../db/repositories/ip-pools.js';
 import type { DB } from '../db/schema.js';
-import type { ServiceDeps } from '../services/context.js';
 import { runningInstance } from './bench-instance.js';
+import type { ApiRounds } from './parts/api-rounds.js';
 
 const POLL_INTERVAL_MS = 2;
 const SETTLE_LIMIT_MS = 10_000;
@@ -72,16 +72,7 @@ const RULE_SETS = [
   ],
 ];
 
-export async function runNetworkChanges(input: {
-  deps: ServiceDeps;
-  pollDb: Database;
-  apiUrl: string;
-  clientKey: string;
-  userId: string;
-  locationId: string;
-  hypervisorId: string;
-  rounds: number;
-}): Promise<NetworkTimes> {
+export async function runNetworkChanges(input: ApiRounds): Promise<NetworkTimes> {
   const times: NetworkTimes = { attachMs: [], firewallMs: [], failures: [] };
   await insertIpPool(input.deps.db, {
     locationId: input.locationId,
