@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { recordActivity } from '../../db/repositories/activity-log.js';
 import { findInstanceOfUser } from '../../db/repositories/instances.js';
 import {
@@ -18,7 +17,7 @@ import {
   scheduledActionScheduleId,
 } from '../../domain/instances/scheduled-actions.js';
 import type { ServiceDeps } from '../context.js';
-import { scheduledStart, stepTiming } from '../workflow-starts.js';
+import { createSchedule, deleteSchedule } from './scheduled-action-schedules.js';
 
 type Customer = Extract<Actor, { type: 'user' }>;
 
@@ -27,78 +26,6 @@ export interface ScheduledActionRequest {
   readonly action: ScheduledAction;
   readonly cron: string | null;
   readonly runAt: Date | null;
-}
-
-const withDeadline = <T>(deps: ServiceDeps, call: () => Promise<T>) =>
-  deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, call);
-
-const MONTHS = [
-  'JANUARY',
-  'FEBRUARY',
-  'MARCH',
-  'APRIL',
-  'MAY',
-  'JUNE',
-  'JULY',
-  'AUGUST',
-  'SEPTEMBER',
-  'OCTOBER',
-  'NOVEMBER',
-  'DECEMBER',
-] as const;
-
-/** The moment of a one-time action as Temporal's calendar spec says it (UTC). */
-const calendarOf = (at: Date) => ({
-  year: at.getUTCFullYear(),
-  month: MONTHS[at.getUTCMonth()]!,
-  dayOfMonth: at.getUTCDate(),
-  hour: at.getUTCHours(),
-  minute: at.getUTCMinutes(),
-  second: at.getUTCSeconds(),
-});
-
-/**
- * The action's Temporal Schedule: its cron pattern, or its one moment with a single action left;
- * overlap SKIP, and a short catch-up window (a restart hours late is no restart the customer asked
- * for). Each run starts `scheduledPowerAction`.
- */
-async function createSchedule(deps: ServiceDeps, row: ScheduledActionRow) {
-  const scheduleId = scheduledActionScheduleId(row.instance_id, row.id);
-  try {
-    await withDeadline(deps, () =>
-      deps.temporal.schedule.create({
-        scheduleId,
-        spec: row.cron ? { cronExpressions: [row.cron] } : { calendars: [calendarOf(row.run_at!)] },
-        action: scheduledStart(deps.config, {
-          type: 'scheduledPowerAction',
-          workflowId: scheduleId,
-          input: { actionId: row.id, instanceId: row.instance_id, timing: stepTiming(deps.config) },
-          searchAttributes: { instance: row.instance_id, operation: row.action },
-        }),
-        policies: {
-          overlap: ScheduleOverlapPolicy.SKIP,
-          catchupWindow: deps.config.SCHEDULED_ACTION_CATCHUP_WINDOW_MS,
-        },
-        state: {
-          note: `${row.action} ${row.cron ? `on ${row.cron}` : `at ${row.run_at!.toISOString()}`}`,
-          ...(row.cron ? {} : { remainingActions: 1 }),
-        },
-      }),
-    );
-  } catch (error) {
-    // A repeated create (a retried request) finds its schedule made.
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
-}
-
-async function deleteSchedule(deps: ServiceDeps, instanceId: string, actionId: string) {
-  try {
-    await withDeadline(deps, () =>
-      deps.temporal.schedule.getHandle(scheduledActionScheduleId(instanceId, actionId)).delete(),
-    );
-  } catch (error) {
-    if (!(error instanceof ScheduleNotFoundError)) throw error;
-  }
 }
 
 async function ownInstance(deps: ServiceDeps, actor: Customer, instanceId: string) {
