@@ -5,23 +5,20 @@ import { findPolicy, recordPolicyRun } from '../db/repositories/backup-policies.
 import { listBackupsOfPolicy, takeBackupForRetention } from '../db/repositories/backups.js';
 import { findInstance } from '../db/repositories/instances.js';
 import { type BackupState, defaultArtifactName, retentionVictims } from '../domain/backups.js';
-import type { OperationContext, StepTiming } from '../domain/operation-context.js';
 import type { Config } from '../platform/config.js';
-import { beginScheduledOperation, type SkipReason, skipReason } from './scheduled-runs.js';
+import {
+  beginScheduledOperation,
+  type ScheduledRunRequest,
+  type ScheduledStart,
+  skipReason,
+} from './scheduled-runs.js';
 
-export interface ScheduledBackupRequest {
+export interface ScheduledBackupRequest extends ScheduledRunRequest {
   readonly policyId: string;
-  /** The scheduled run's own workflow: it is the backup operation's workflow. */
-  readonly workflowId: string;
-  /** Made by the workflow, so a retried attempt finds the operation the first one began. */
-  readonly operationId: string;
   readonly backupId: string;
-  readonly timing: StepTiming;
 }
 
-export type ScheduledBackupStart =
-  | { readonly begun: true; readonly operation: OperationContext; readonly backupId: string }
-  | { readonly begun: false; readonly reason: SkipReason };
+export type ScheduledBackupStart = ScheduledStart<{ readonly backupId: string }>;
 
 export interface RetentionVictim {
   readonly backupId: string;

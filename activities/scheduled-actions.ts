@@ -3,28 +3,20 @@ import { recordActivity } from '../db/repositories/activity-log.js';
 import { findInstance } from '../db/repositories/instances.js';
 import { findScheduledAction, recordScheduledRun } from '../db/repositories/scheduled-actions.js';
 import type { ScheduledAction, ScheduledRunOutcome } from '../domain/instances/scheduled-actions.js';
-import type { OperationContext, StepTiming } from '../domain/operation-context.js';
-import { beginScheduledOperation, type SkipReason, skipReason } from './scheduled-runs.js';
+import {
+  beginScheduledOperation,
+  type ScheduledRunRequest,
+  type ScheduledStart,
+  skipReason,
+} from './scheduled-runs.js';
 
-export interface ScheduledPowerRequest {
+export interface ScheduledPowerRequest extends ScheduledRunRequest {
   readonly actionId: string;
-  /** The scheduled run's own workflow: it is the power operation's workflow. */
-  readonly workflowId: string;
-  /** Made by the workflow, so a retried attempt finds the operation the first one began. */
-  readonly operationId: string;
-  readonly timing: StepTiming;
 }
 
-export type ScheduledPowerStart =
-  | { readonly begun: true; readonly operation: OperationContext; readonly action: ScheduledAction }
-  | { readonly begun: false; readonly reason: SkipReason };
+export type ScheduledPowerStart = ScheduledStart<{ readonly action: ScheduledAction }>;
 
 const SCHEDULE_ACTOR = { type: 'system', name: 'scheduled-action' } as const;
-
-const _skipped = (code: string, detail: string): ScheduledPowerStart => ({
-  begun: false,
-  reason: { code, detail },
-});
 
 /** The database side of a scheduled power action's runs (workflows/scheduled-power-action.ts). */
 export function createScheduledActionActivities(db: Database) {

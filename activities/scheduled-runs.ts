@@ -14,6 +14,20 @@ export type ScheduledBegin =
   | { readonly begun: true; readonly operation: OperationContext }
   | { readonly begun: false; readonly reason: SkipReason };
 
+/** What every scheduled run's first step is given, whatever its schedule. */
+export interface ScheduledRunRequest {
+  /** The scheduled run's own workflow: it is the operation's workflow. */
+  readonly workflowId: string;
+  /** Made by the workflow, so a retried attempt finds the operation the first one began. */
+  readonly operationId: string;
+  readonly timing: StepTiming;
+}
+
+/** A scheduled run's operation begun (with what its kind needs besides), or why it was skipped. */
+export type ScheduledStart<Extra> =
+  | ({ readonly begun: true; readonly operation: OperationContext } & Extra)
+  | { readonly begun: false; readonly reason: SkipReason };
+
 export const skipReason = (code: string, detail: string) =>
   ({ begun: false, reason: { code, detail } }) as const;
 

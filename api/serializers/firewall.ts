@@ -25,15 +25,18 @@ const RuleAttributes = z
   })
   .openapi('FirewallRule');
 
+/** A firewall's toggle and rules, an instance's and the default one alike. */
+const firewallSet = {
+  enabled: z.boolean(),
+  rules: z.array(RuleAttributes).openapi({ description: 'In order: the first rule that matches decides.' }),
+  rule_limit: z.number().int().openapi({ description: 'FIREWALL_RULES_MAX.' }),
+};
+
 export const FirewallEnvelope = z
   .object({
     object: z.literal('firewall'),
     attributes: z.object({
-      enabled: z.boolean(),
-      rules: z
-        .array(RuleAttributes)
-        .openapi({ description: 'In order: the first rule that matches decides.' }),
-      rule_limit: z.number().int().openapi({ description: 'FIREWALL_RULES_MAX.' }),
+      ...firewallSet,
       revision: z.number().int(),
       applied_revision: z.number().int(),
       in_sync: z.boolean().openapi({ description: 'Whether the hypervisor has applied this revision.' }),
@@ -45,11 +48,7 @@ export const FirewallDefaultsEnvelope = z
   .object({
     object: z.literal('firewall_defaults'),
     attributes: z.object({
-      enabled: z.boolean(),
-      rules: z
-        .array(RuleAttributes)
-        .openapi({ description: 'In order: the first rule that matches decides.' }),
-      rule_limit: z.number().int().openapi({ description: 'FIREWALL_RULES_MAX.' }),
+      ...firewallSet,
       updated_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
     }),
   })
