@@ -10,9 +10,15 @@ import { fetchIn, guestReaches } from '../support/bridged-host.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import { migrationEnd } from '../support/migrations.js';
-import { type QemuHost, qemuHosts, ticksPast } from '../support/qemu-hosts.js';
+import {
+  type QemuHost,
+  type qemuHosts,
+  startQemuMigrationStack,
+  stopQemuStack,
+  ticksPast,
+} from '../support/qemu-hosts.js';
 import { seed } from '../support/seed.js';
-import { type Stack, startStack } from '../support/stack.js';
+import type { Stack } from '../support/stack.js';
 
 /**
  * A guest on the bridged network moved live through the panel's migration workflow, between two
@@ -28,20 +34,11 @@ describe.runIf(!missing)('a bridged QEMU guest moved live', () => {
   let hosts: ReturnType<typeof qemuHosts>;
   let admin: { type: 'admin'; userId: string };
   beforeAll(async () => {
-    env = await startStack({
-      agents: true,
-      config: {
-        MIGRATION_SOURCE_RETENTION_MS: '0',
-        MIGRATION_LEASE_TTL_MS: '20000',
-        AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
-      },
-    });
-    hosts = qemuHosts(env);
+    ({ env, hosts } = await startQemuMigrationStack(0));
     admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
   });
   afterAll(async () => {
-    hosts?.killGuests();
-    await env?.close();
+    await stopQemuStack({ env, hosts });
     if (existsSync(`/run/netns/${namespace}`)) execFileSync('ip', ['netns', 'del', namespace]);
   });
 

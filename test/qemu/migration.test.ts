@@ -14,12 +14,14 @@ import { migrationEnd } from '../support/migrations.js';
 import {
   guestKnowsPassword,
   type QemuHost,
-  qemuHosts,
+  type qemuHosts,
+  startQemuMigrationStack,
   stoppedCount,
+  stopQemuStack,
   ticksPast,
 } from '../support/qemu-hosts.js';
 import { seed } from '../support/seed.js';
-import { type Stack, startStack } from '../support/stack.js';
+import type { Stack } from '../support/stack.js';
 
 /**
  * Real guests moved between two agent processes with the QEMU driver, through the panel's
@@ -34,22 +36,11 @@ describe.runIf(!missing)('migrations of QEMU guests', () => {
   let hosts: ReturnType<typeof qemuHosts>;
   let admin: { type: 'admin'; userId: string };
   beforeAll(async () => {
-    env = await startStack({
-      agents: true,
-      config: {
-        // Long enough to read the source's console before its copy is removed.
-        MIGRATION_SOURCE_RETENTION_MS: '3000',
-        MIGRATION_LEASE_TTL_MS: '20000',
-        AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
-      },
-    });
-    hosts = qemuHosts(env);
+    // Long enough to read the source's console before its copy is removed.
+    ({ env, hosts } = await startQemuMigrationStack(3000));
     admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
   });
-  afterAll(async () => {
-    hosts?.killGuests();
-    await env?.close();
-  });
+  afterAll(() => stopQemuStack({ env, hosts }));
 
   const migrate = (instanceId: string, target: QemuHost, mode: MigrationMode) =>
     requestMigration(env.deps, admin, {

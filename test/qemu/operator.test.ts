@@ -5,8 +5,15 @@ import { secretBox } from '../../platform/secrets.js';
 import { type CliRun, operatorCli, settingsOf } from '../cli/operator-cli.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
-import { type QemuHost, qemuHosts, stoppedCount, ticksPast } from '../support/qemu-hosts.js';
-import { type Stack, startStack } from '../support/stack.js';
+import {
+  type QemuHost,
+  type qemuHosts,
+  startQemuMigrationStack,
+  stoppedCount,
+  stopQemuStack,
+  ticksPast,
+} from '../support/qemu-hosts.js';
+import type { Stack } from '../support/stack.js';
 
 /**
  * Real guests moved the way an operator moves them (issue 12's "done when"): by the CLI's
@@ -20,21 +27,10 @@ describe.runIf(!missing)('QEMU guests moved by the operator', () => {
   let env: Stack;
   let hosts: ReturnType<typeof qemuHosts>;
   beforeAll(async () => {
-    env = await startStack({
-      agents: true,
-      config: {
-        // Long enough to read the source's console once the migration is seen COMPLETED.
-        MIGRATION_SOURCE_RETENTION_MS: '5000',
-        MIGRATION_LEASE_TTL_MS: '20000',
-        AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
-      },
-    });
-    hosts = qemuHosts(env);
+    // Long enough to read the source's console once the migration is seen COMPLETED.
+    ({ env, hosts } = await startQemuMigrationStack(5000));
   });
-  afterAll(async () => {
-    hosts?.killGuests();
-    await env?.close();
-  });
+  afterAll(() => stopQemuStack({ env, hosts }));
 
   const cli = (args: string[]) => operatorCli(args, { settings: settingsOf(env.config) });
   const admin = (method: string, path: string, body?: unknown) =>

@@ -15,7 +15,7 @@ import { provisionInstance } from '../../services/instances/provision.js';
 import type { AgentProcess } from './agents/process.js';
 import { eventually } from './eventually.js';
 import { seed } from './seed.js';
-import type { Stack } from './stack.js';
+import { type Stack, startStack } from './stack.js';
 
 /**
  * The accelerator of every guest the suite starts, agents' and drivers' alike: the run's one probe
@@ -187,6 +187,29 @@ export function qemuHosts(env: Stack) {
   }
 
   return { host, instanceOn, pair, placement, killGuests };
+}
+
+/**
+ * A stack whose agents run QEMU guests and move them: a lease that outlasts a TCG guest's slowest
+ * step, a quick pickup, and the source's copy kept `retentionMs` after a move (long enough to read
+ * its console, or 0 so that the cleanup comes at once).
+ */
+export async function startQemuMigrationStack(retentionMs: number) {
+  const env = await startStack({
+    agents: true,
+    config: {
+      MIGRATION_SOURCE_RETENTION_MS: String(retentionMs),
+      MIGRATION_LEASE_TTL_MS: '20000',
+      AGENT_TASK_PICKUP_TIMEOUT_MS: '5000',
+    },
+  });
+  return { env, hosts: qemuHosts(env) };
+}
+
+/** Ends the guests the hosts started (they outlive their agents by design), then the stack. */
+export async function stopQemuStack(stack: { env?: Stack; hosts?: ReturnType<typeof qemuHosts> }) {
+  stack.hosts?.killGuests();
+  await stack.env?.close();
 }
 
 /** Waits until the guest has printed a tick above `after` (on `host`), and returns the ticks. */
