@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { firewallSet, networkSet } from './network.js';
+import { instanceId, powerState } from './shapes.js';
+
+/**
+ * The migration's tasks (SPEC.md §1: semantic, never hypervisor URIs, host paths or commands). The
+ * source and the target each get their own; the disk moves between them by a transfer token the
+ * receiving agent redeems through the panel, which tells it where the sender can be reached.
+ */
+const migrationId = z.string().uuid();
+const onMigration = { migration_id: migrationId, instance_id: instanceId };
+const checksum = z.string().min(1).max(128);
+export const MIGRATION_TASKS = {
+  /** Target: make room for the incoming instance. */
+  'migration.prepare_target': {
+    params: z.object({
+      ...onMigration,
+      /** The image the guest was made from: a target without it refuses before anything moves. */
+      image: z.string().min(1).max(100).optional(),
+      hostname: z.string().min(1).max(253),
+      cpu_cores: z.number().int().positive(),
+      memory_mb: z.number().int().positive(),
+      disk_mb: z.number().int().positive(),
+    }),
+    result: z.object({ prepared: z.boolean() }),
+  },
+  /** Source: offer the disk for transfer; `endpoint` is opaque to the panel, handed only to the redeemer. */
+  'disk.export': {
+    params: z.object({ ...onMigration, disk: z.string().min(1).max(32) }),
+    result: z.object({
+      checksum,
+      size_mb: z.number().int().nonnegative(),
+      endpoint: z.string().min(1).max(1024),
+    }),
+  },
+  /** Target: redeem the token, pull the disk from the sender. */
+  'disk.transfer': {
+    params: z.object({
+      ...onMigration,
+      disk: z.string().min(1).max(32),
+      transfer_token: z.string().min(1).max(512),
+    }),
+    result: z.object({ checksum, size_mb: z.number().int().nonnegative() }),
+  },
+  /** Target: the checksum of what arrived. */
+  'disk.verify': {
+    params: z.object({ ...onMigration, disk: z.string().min(1).max(32) }),
+    result: z.object({ checksum }),
+  },
+  'network.prepare': {
+    params: z.object({
+      ...onMigration,
+      ipv4: z.string().nullable(),
+      ipv6: z.string().nullable(),
+      // The instance's whole network and firewall, for the guest to have them where it lands;
+      // absent from runs begun before a migration carried them.
+      network: networkSet.optional(),
+      firewall: firewallSet.optional(),
+    }),
+    result: z.object({ prepared: z.boolean() }),
+  },
+  'network.release': {
+    params: z.object(onMigration),
+    result: z.object({ released: z.boolean() }),
+  },
+  /** Target: define the guest (a cold move pulls the disk's last changes first). */
+  'migration.define_target': {
+    params: z.object({ ...onMigration, final_sync: z.boolean() }),
+    result: z.object({ defined: z.boolean() }),
+  },
+  /** Source: move the running guest's memory to the target; the guest then runs there. */
+  'migration.live': {
+    params: z.object({ ...onMigration, target_hypervisor_id: z.string().uuid() }),
+    result: z.object({ downtime_ms: z.number().int().nonnegative() }),
+  },
+  'migration.start_target': {
+    params: z.object({ ...onMigration, start: z.boolean() }),
+    result: z.object({ power_state: powerState }),
+  },
+  'migration.verify_target': {
+    params: z.object(onMigration),
+    result: z.object({ power_state: powerState }),
+  },
+  /** Target: throw away whatever the migration put there (a rollback). */
+  'migration.discard_target': {
+    params: z.object(onMigration),
+    result: z.object({ discarded: z.boolean() }),
+  },
+  /** Source: remove the old copy once the retention window has passed. */
+  'migration.cleanup_source': {
+    params: z.object(onMigration),
+    result: z.object({ removed: z.boolean() }),
+  },
+} as const;
