@@ -9,6 +9,7 @@ import { createNetworkActivities } from './networks.js';
 import { createOperationActivities } from './operations.js';
 import { createProviderActivities } from './providers.js';
 import { createScheduledActionActivities } from './scheduled-actions.js';
+import { createVolumeActivities } from './volumes.js';
 
 export function createActivities(
   db: Database,
@@ -24,6 +25,7 @@ export function createActivities(
     ...createNetworkActivities(db),
     ...createProviderActivities(db, config.SECRETS_KEY),
     ...createScheduledActionActivities(db),
+    ...createVolumeActivities(db),
   };
 }
 

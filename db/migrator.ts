@@ -24,6 +24,7 @@ import * as instanceBandwidth from './migrations/20261125T1400_instance_bandwidt
 import * as firewallDefaults from './migrations/20261126T0100_firewall_defaults.js';
 import * as diskResize from './migrations/20261126T0200_disk_resize.js';
 import * as scheduledActions from './migrations/20261126T0300_scheduled_actions.js';
+import * as volumes from './migrations/20261126T0400_volumes.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126T0100_firewall_defaults': firewallDefaults,
   '20261126T0200_disk_resize': diskResize,
   '20261126T0300_scheduled_actions': scheduledActions,
+  '20261126T0400_volumes': volumes,
 };
 
 export interface MigrationOutcome {

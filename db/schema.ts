@@ -23,6 +23,7 @@ import type {
 import type { PrivateNetworkNicsTable, PrivateNetworksTable } from './schema/private-networks.js';
 import type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
 import type { ScheduledActionsTable } from './schema/scheduled-actions.js';
+import type { VolumesTable } from './schema/volumes.js';
 
 export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 export type {
@@ -241,6 +242,8 @@ export interface ReservationsTable {
   id: Generated<string>;
   hypervisor_id: string;
   instance_id: string | null;
+  /** A volume's room (purpose `volume`). */
+  volume_id: string | null;
   purpose: ReservationPurpose;
   cpu_cores: number;
   memory_mb: number;
@@ -358,6 +361,7 @@ export interface DB {
   firewall_default_rules: FirewallDefaultRulesTable;
   private_networks: PrivateNetworksTable;
   private_network_nics: PrivateNetworkNicsTable;
+  volumes: VolumesTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -1,7 +1,10 @@
 // What the plane holds for whom: room on a hypervisor, and addresses of a pool.
 
-/** Why room is held: an instance's own place, or a migration's place on its target until it commits. */
-export const RESERVATION_PURPOSES = ['instance', 'migration'] as const;
+/**
+ * Why room is held: an instance's own place, a migration's place on its target until it commits,
+ * or a volume's disk on the hypervisor it is kept on.
+ */
+export const RESERVATION_PURPOSES = ['instance', 'migration', 'volume'] as const;
 export type ReservationPurpose = (typeof RESERVATION_PURPOSES)[number];
 
 /** `active` counts against the hypervisor's free room; `released` and `expired` no longer do. */

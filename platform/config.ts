@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NETWORK_ADDRESSES_MAX } from '../domain/agent-tasks.js';
+import { INT4_MAX } from '../domain/input-bounds.js';
 import { FIREWALL_RULES_CEILING } from '../domain/networks/firewall.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -58,6 +59,10 @@ const schema = z.object({
   MAX_ADDRESSES_PER_INSTANCE: z.coerce.number().int().min(1).max(NETWORK_ADDRESSES_MAX).default(8),
   /** Private networks one account may hold; one more is refused with SVC-QUOTA-409. */
   MAX_PRIVATE_NETWORKS_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
+  /** Volumes one account may hold; one more is refused with SVC-QUOTA-409. */
+  MAX_VOLUMES_PER_USER: z.coerce.number().int().min(1).max(1_000).default(20),
+  /** The largest volume a customer may make or grow one to, in MB (1 TiB by default). */
+  VOLUME_MAX_SIZE_MB: z.coerce.number().int().min(1024).max(INT4_MAX).default(1_048_576),
   MAX_BACKUP_SCHEDULES_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
   /** How late a schedule's missed run may still be taken (after Temporal was down); Temporal's minimum is 10 s. */
   BACKUP_SCHEDULE_CATCHUP_WINDOW_MS: z.coerce

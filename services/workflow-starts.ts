@@ -61,6 +61,9 @@ const START_POLICIES: Record<
   changeInstanceNetwork: INSTANCE_OPERATION,
   changeInstanceFirewall: INSTANCE_OPERATION,
   resizeRootDisk: INSTANCE_OPERATION,
+  attachVolume: INSTANCE_OPERATION,
+  detachVolume: INSTANCE_OPERATION,
+  resizeVolume: INSTANCE_OPERATION,
   // Started by its migration's run as a child (workflows/migrate-instance/cleanup.ts), never here.
   cleanUpMigrationSource: INSTANCE_OPERATION,
   // One run of a provider's test, sync or rotation: a repeated start joins it.

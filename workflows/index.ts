@@ -1,4 +1,5 @@
 // Every workflow the worker runs. Workflow code imports domain/ only (and types).
+export { attachVolume } from './attach-volume.js';
 export { backupInstance } from './backup-instance.js';
 export { changeInstanceFirewall } from './change-instance-firewall.js';
 export { changeInstanceNetwork } from './change-instance-network.js';
@@ -6,6 +7,7 @@ export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';
 export { deleteSnapshot } from './delete-snapshot.js';
+export { detachVolume } from './detach-volume.js';
 export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';
 export { migrateInstance } from './migrate-instance/migrate-instance.js';
 export { powerInstance } from './power-instance.js';
@@ -14,6 +16,7 @@ export { provisionInstance } from './provision-instance.js';
 export { rebuildInstance } from './rebuild-instance.js';
 export { resetInstancePassword } from './reset-instance-password.js';
 export { resizeRootDisk } from './resize-root-disk.js';
+export { resizeVolume } from './resize-volume.js';
 export { restoreInstance } from './restore-instance.js';
 export { scheduledBackup } from './scheduled-backup.js';
 export { scheduledPowerAction } from './scheduled-power-action.js';

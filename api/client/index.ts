@@ -14,6 +14,7 @@ import { snapshotRoutes } from './instances/snapshots/routes.js';
 import { storageRoutes } from './instances/storage/routes.js';
 import { privateNetworkRoutes } from './private-networks/routes.js';
 import { sshKeyRoutes } from './ssh-keys/routes.js';
+import { volumeRoutes } from './volumes/routes.js';
 
 /** The Client API (SPEC.md §4), mounted at /api/client/cloud: one list per route group, each in its folder. */
 export function clientApi() {
@@ -25,6 +26,7 @@ export function clientApi() {
     sshKeyRoutes,
     floatingIpRoutes,
     privateNetworkRoutes,
+    volumeRoutes,
     // Instances, then what each has.
     instanceRoutes,
     settingsRoutes,

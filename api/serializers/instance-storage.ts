@@ -1,4 +1,5 @@
-import type { RootDisk } from '../../db/repositories/instance-storage.js';
+import type { InstanceStorage } from '../../db/repositories/instance-storage.js';
+import { VOLUME_STATES } from '../../domain/volumes.js';
 import { z } from '../zod.js';
 
 export const InstanceStorageEnvelope = z
@@ -19,11 +20,26 @@ export const InstanceStorageEnvelope = z
           .openapi({ description: 'The size a grow under way takes it to; null when none runs.' }),
         storage_backend: z.string().openapi({ example: 'local' }),
       }),
+      volumes: z
+        .array(
+          z.object({
+            uuid: z.string().uuid(),
+            name: z.string(),
+            size_mb: z.number().int(),
+            state: z.enum(VOLUME_STATES),
+          }),
+        )
+        .openapi({
+          description: 'Your volumes on it (coming on, leaving and growing included), oldest on it first.',
+        }),
     }),
   })
   .openapi('InstanceStorage');
 
-export function serializeInstanceStorage(root: RootDisk): z.infer<typeof InstanceStorageEnvelope> {
+export function serializeInstanceStorage({
+  root,
+  volumes,
+}: InstanceStorage): z.infer<typeof InstanceStorageEnvelope> {
   return {
     object: 'instance_storage',
     attributes: {
@@ -33,6 +49,7 @@ export function serializeInstanceStorage(root: RootDisk): z.infer<typeof Instanc
         growing_to_mb: root.growingToMb,
         storage_backend: root.backend,
       },
+      volumes: volumes.map((v) => ({ uuid: v.id, name: v.name, size_mb: v.size_mb, state: v.state })),
     },
   };
 }

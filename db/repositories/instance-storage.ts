@@ -1,4 +1,5 @@
 import type { Database } from '../database.js';
+import { listVolumesOfInstance } from './volumes.js';
 
 /**
  * The instance's root disk: its size, the backend it is on, how big its plan lets it grow (null
@@ -24,3 +25,14 @@ export async function findRootDisk(db: Database, instanceId: string) {
 }
 
 export type RootDisk = Awaited<ReturnType<typeof findRootDisk>>;
+
+/** The instance's storage: its root disk and the volumes on it. */
+export async function findInstanceStorage(db: Database, instanceId: string) {
+  const [root, volumes] = await Promise.all([
+    findRootDisk(db, instanceId),
+    listVolumesOfInstance(db, instanceId),
+  ]);
+  return { root, volumes };
+}
+
+export type InstanceStorage = Awaited<ReturnType<typeof findInstanceStorage>>;

@@ -29,6 +29,7 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
                                  or (m.state = 'RECOVERY_REQUIRED' and m.failed_step = 'CLEANING_UP')))`.as(
         'retained_on',
       ),
+      sql<number>`(select count(*)::int from volumes v where v.instance_id = i.id)`.as('volumes'),
     ])
     .where('i.id', '=', instanceId)
     .where('i.deleted_at', 'is', null)
@@ -43,6 +44,7 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
     hostRequirements: row.host_requirements,
     storageBackend: row.storage_backend,
     resources: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
+    volumes: row.volumes,
   };
   return { row, facts };
 }

@@ -3,6 +3,7 @@ import type { Resources } from '../../domain/capacity.js';
 import type { PlacementCandidate } from '../../domain/placement.js';
 import type { ReservationPurpose } from '../../domain/reservations.js';
 import type { Database } from '../database.js';
+import { releaseVolumesOfInstance } from './volumes.js';
 
 interface CandidateRow {
   id: string;
@@ -95,7 +96,7 @@ export async function holdInstanceDisk(db: Database, instanceId: string, diskMb:
 
 /**
  * An instance that is really gone gives back its capacity, its fixed addresses and its places on
- * private networks, and lets go of its floating IPs.
+ * private networks, and lets go of its floating IPs and its volumes.
  */
 export async function releaseInstanceResources(db: Database, instanceId: string): Promise<void> {
   await db
@@ -117,4 +118,6 @@ export async function releaseInstanceResources(db: Database, instanceId: string)
     .where('instance_id', '=', instanceId)
     .where('kind', '=', 'floating')
     .execute();
+  // A volume too: it stays on its hypervisor, on no instance.
+  await releaseVolumesOfInstance(db, instanceId);
 }

@@ -35,6 +35,9 @@ export const INSTANCE_OPERATIONS = [
   'network_attach',
   'network_detach',
   'disk_resize',
+  'volume_attach',
+  'volume_detach',
+  'volume_resize',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -61,6 +64,14 @@ export interface OperationRule {
 }
 
 const NETWORK_CHANGE: OperationRule = {
+  from: ['running', 'stopped'],
+  during: 'unchanged',
+  outcome: 'unchanged',
+  onFailure: 'previous',
+  preempts: [],
+};
+
+const DISK_CHANGE: OperationRule = {
   from: ['running', 'stopped'],
   during: 'unchanged',
   outcome: 'unchanged',
@@ -192,13 +203,11 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   network_attach: NETWORK_CHANGE,
   network_detach: NETWORK_CHANGE,
   // A disk grows under a running guest (it sees the new size at once) or a stopped one.
-  disk_resize: {
-    from: ['running', 'stopped'],
-    during: 'unchanged',
-    outcome: 'unchanged',
-    onFailure: 'previous',
-    preempts: [],
-  },
+  disk_resize: DISK_CHANGE,
+  // A volume comes, goes or grows under a running guest (hot-plugged) or a stopped one (at its boot).
+  volume_attach: DISK_CHANGE,
+  volume_detach: DISK_CHANGE,
+  volume_resize: DISK_CHANGE,
 };
 
 /** The status an operation holds the instance in while it runs, given where it began. */

@@ -18,6 +18,8 @@ export const BLOCKERS = {
   INSTANCE_NOT_MIGRATABLE: 'The instance is not running or stopped.',
   INSTANCE_BUSY: 'Another operation is in progress on the instance.',
   INSTANCE_MIGRATING: 'A migration holds the instance’s lease.',
+  VOLUMES_ATTACHED:
+    'The instance has volumes on it, which do not move with a migration yet; detach them first (they stay on the source).',
   CLEANUP_PENDING:
     'The target still holds the copy an earlier migration of the instance retains; a migration request has it removed now, then may be made again.',
   TARGET_IS_SOURCE: 'The target is the instance’s current hypervisor.',
@@ -69,6 +71,8 @@ export interface InstanceFacts {
   readonly hostRequirements: readonly HostRequirement[];
   readonly storageBackend: string;
   readonly resources: Resources;
+  /** The customer's volumes on it, changing ones included. */
+  readonly volumes: number;
 }
 
 export interface HypervisorFacts {
@@ -124,6 +128,7 @@ export function instanceBlockers(instance: InstanceFacts): Finding<BlockerCode>[
     found.push('INSTANCE_NOT_MIGRATABLE');
   if (instance.leaseHeld) found.push('INSTANCE_MIGRATING');
   else if (instance.operationRunning) found.push('INSTANCE_BUSY');
+  if (instance.volumes > 0) found.push('VOLUMES_ATTACHED');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));
 }
 

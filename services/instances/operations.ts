@@ -24,6 +24,11 @@ export interface OperationRequest<W extends WorkflowType> {
   readonly workflowType: W;
   readonly input: (operation: OperationContext) => WorkflowInput<W>;
   readonly correlationId: string | null;
+  /**
+   * Undoes what the operation's transaction wrote besides the operation (a volume marked
+   * `attaching`) when its workflow could not be started and the operation is closed.
+   */
+  readonly undoIfNotStarted?: (db: Database) => Promise<void>;
 }
 
 export interface BegunOperation {
@@ -112,7 +117,10 @@ export async function launchOperation<W extends WorkflowType>(
         error,
       });
     } else {
-      await abandonOperation(deps.db, plan.operationId, begun.fromStatus, WORKFLOW_UNAVAILABLE);
+      await deps.db.transaction().execute(async (trx) => {
+        if (await abandonOperation(trx, plan.operationId, begun.fromStatus, WORKFLOW_UNAVAILABLE))
+          await request.undoIfNotStarted?.(trx);
+      });
       throw new ApiError('SVC-SYS-503', { cause: error });
     }
   }

@@ -9,6 +9,7 @@ import { insertPrivateNetworkWithin } from '../../db/repositories/private-networ
 import { insertScheduledActionWithin } from '../../db/repositories/scheduled-actions.js';
 import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
+import { insertVolumeWithin } from '../../db/repositories/volumes.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import type { Body } from '../support/http.js';
@@ -49,6 +50,7 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudIpAddress: (s) => s.foreignAddressId,
   cloudNetwork: (s) => s.foreignNetworkId,
   scheduleUuid: (s) => s.foreignScheduleId,
+  cloudVolume: (s) => s.foreignVolumeId,
 };
 
 interface Seeded {
@@ -62,6 +64,7 @@ interface Seeded {
   foreignAddressId: string;
   foreignNetworkId: string;
   foreignScheduleId: string;
+  foreignVolumeId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -145,6 +148,18 @@ beforeAll(async () => {
     if (created.refused) throw new Error('the foreign network was not created');
     return created;
   });
+  const foreignVolumeId = randomUUID();
+  await db.transaction().execute(async (trx) => {
+    const volume = {
+      id: foreignVolumeId,
+      userId: other.id,
+      locationId: location.id,
+      name: 'other',
+      backend: 'local',
+      sizeMb: 2048,
+    };
+    if (!(await insertVolumeWithin(trx, volume, 1))) throw new Error('the foreign volume was not created');
+  });
   const issue = async (type: 'agent' | 'enrollment') =>
     (
       await createCredential(db, {
@@ -170,6 +185,7 @@ beforeAll(async () => {
     foreignAddressId: foreignAddress!.id,
     foreignNetworkId: foreignNetwork.id,
     foreignScheduleId: foreignSchedule!.id,
+    foreignVolumeId,
   };
   digestBefore = await tableDigest(db);
 });

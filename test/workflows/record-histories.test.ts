@@ -27,6 +27,9 @@ import { createPrivateNetwork } from '../../services/networks/private-networks.j
 import { createProvider } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
 import { growRootDisk } from '../../services/storage/root-disk.js';
+import { attachVolume, detachVolume } from '../../services/storage/volume-attachments.js';
+import { resizeVolume } from '../../services/storage/volume-resize.js';
+import { createVolume } from '../../services/storage/volumes.js';
 import { eventually } from '../support/eventually.js';
 import { startProviderServer } from '../support/provider-server.js';
 import { seed } from '../support/seed.js';
@@ -390,6 +393,43 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     });
     await record('resizeRootDisk-refused', (await env.latestOperation(instance.id)).workflow_id);
     expect((await env.latestOperation(instance.id)).state).toBe('failed');
+  });
+
+  it('attachVolume, resizeVolume and detachVolume: each done, and each the hypervisor refused', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const location = await env.db
+      .selectFrom('locations')
+      .select('code')
+      .where('id', '=', hypervisor.location_id)
+      .executeTakeFirstOrThrow();
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const volume = await createVolume(env.deps, customer, {
+      ownerId: env.client.id,
+      name: `recorded-${randomUUID()}`,
+      location: location.code,
+      backend: 'local',
+      sizeMb: 2048,
+      correlationId: null,
+    });
+    const onVolume = { volumeId: volume.id, correlationId: null };
+    const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
+    agent.armFault('volume.attach', { mode: 'fail-permanently' });
+    await attachVolume(env.deps, customer, { ...onVolume, instanceId: instance.id });
+    await record('attachVolume-refused', await latest());
+    await attachVolume(env.deps, customer, { ...onVolume, instanceId: instance.id });
+    await record('attachVolume-attached', await latest());
+    await resizeVolume(env.deps, customer, { ...onVolume, sizeMb: 3072 });
+    await record('resizeVolume-grown', await latest());
+    agent.armFault('volume.resize', { mode: 'fail-permanently' });
+    await resizeVolume(env.deps, customer, { ...onVolume, sizeMb: 4096 });
+    await record('resizeVolume-refused', await latest());
+    agent.armFault('volume.detach', { mode: 'fail-permanently' });
+    await detachVolume(env.deps, customer, onVolume);
+    await record('detachVolume-refused', await latest());
+    await detachVolume(env.deps, customer, onVolume);
+    await record('detachVolume-detached', await latest());
+    expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 
   it('scheduledPowerAction: ran, and skipped', async () => {

@@ -27,6 +27,7 @@ import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPass
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import { applyFirewall, applyNetwork } from './network.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
+import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
 type Params = Record<string, unknown>;
 type LocalTask = Exclude<AgentTaskType, MigrationTaskType>;
@@ -66,6 +67,11 @@ export class SimulatedDriver implements HypervisorDriver {
       'disk.revert': (p) => revertDisk(host, as<'disk.revert'>(p)),
       'disk.release': (p) => releaseDisk(host, as<'disk.release'>(p)),
       'disk.resize': (p) => resizeDisk(host, as<'disk.resize'>(p)),
+      'volume.create': (p) => createVolume(host, as<'volume.create'>(p)),
+      'volume.attach': (p) => attachVolume(host, as<'volume.attach'>(p)),
+      'volume.detach': (p) => detachVolume(host, as<'volume.detach'>(p)),
+      'volume.resize': (p) => resizeVolume(host, as<'volume.resize'>(p)),
+      'volume.delete': (p) => deleteVolume(host, as<'volume.delete'>(p)),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
       'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),

@@ -63,10 +63,19 @@ export class SimulatedHost {
     return instance;
   }
 
-  /** The host's size less its instances and the guests arriving by migration (domain/capacity.ts). */
+  /** The host's size less its instances, the guests arriving by migration and the volumes (domain/capacity.ts). */
   freeCapacity(): Capacity {
     const arriving = Object.values(this.state.incoming ?? {}).filter((i) => !i.started);
-    return freeCapacity(this.config.AGENT_CAPACITY, [...Object.values(this.state.instances), ...arriving]);
+    const volumes = Object.values(this.state.volumes ?? {}).map((v) => ({
+      cpu_cores: 0,
+      memory_mb: 0,
+      disk_mb: v.size_mb,
+    }));
+    return freeCapacity(this.config.AGENT_CAPACITY, [
+      ...Object.values(this.state.instances),
+      ...arriving,
+      ...volumes,
+    ]);
   }
 
   fits(need: Resources): boolean {

@@ -3,6 +3,7 @@ import { DriverFailure } from '../driver.js';
 import { backupContent, diskOf } from './artifacts.js';
 import { type SimulatedHost, sha256 } from './host.js';
 import type { SimulatedInstance } from './state.js';
+import { releaseVolumesOf } from './volumes.js';
 
 // An instance's life on the simulated hypervisor: each task idempotent, as the driver contract
 // asks (a task offered again leaves the hypervisor as one run would).
@@ -99,6 +100,7 @@ export function powerInstance(host: SimulatedHost, p: AgentTaskParams<'instance.
 export function deleteInstance(host: SimulatedHost, p: AgentTaskParams<'instance.delete'>) {
   if (!host.state.instances[p.instance_id]) return { deleted: false };
   delete host.state.instances[p.instance_id];
+  releaseVolumesOf(host, p.instance_id);
   host.record('instance.delete', p.instance_id, 'deleted');
   return { deleted: true };
 }

@@ -88,6 +88,14 @@ export interface SimulatedNetwork {
   nics: AgentTaskParams<'network.apply'>['nics'];
 }
 
+/** A customer's volume on the hypervisor: its disk, and the instance and slot it is in. */
+export interface SimulatedVolume {
+  size_mb: number;
+  instance_id: string | null;
+  slot: number | null;
+  created_at: string;
+}
+
 /** A backup or snapshot: the content copied, and the checksum computed while it was written. */
 export interface SimulatedArtifact {
   instance_id: string;
@@ -115,6 +123,7 @@ export type DiskState = SimulatedInstance &
 /** One change the simulated hypervisor applied, in order: what tests read to count effects. */
 export interface AppliedChange {
   type: AgentTaskType;
+  /** The instance it changed; a volume's own tasks (create, resize, delete) give the volume's id. */
   instance_id: string;
   detail: string;
   at: string;
@@ -148,6 +157,8 @@ export interface SimulatedState {
   armed_faults: PendingFault[];
   /** Instances arriving by migration, by migration id (simulated-migration.ts). */
   incoming?: Record<string, IncomingInstance>;
+  /** The customers' volumes kept here, by volume id; absent until the first. */
+  volumes?: Record<string, SimulatedVolume>;
 }
 
 export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findRootDisk } from '../../../../db/repositories/instance-storage.js';
+import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
 import { growRootDisk } from '../../../../services/storage/root-disk.js';
 import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
@@ -60,6 +60,9 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       sizeMb: c.req.valid('json').size_mb,
       correlationId: c.get('requestId'),
     });
-    return c.json(serializeInstanceStorage(await findRootDisk(deps.db, instanceId)), accepted ? 202 : 200);
+    return c.json(
+      serializeInstanceStorage(await findInstanceStorage(deps.db, instanceId)),
+      accepted ? 202 : 200,
+    );
   });
 }

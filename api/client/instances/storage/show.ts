@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findRootDisk } from '../../../../db/repositories/instance-storage.js';
+import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
 import type { AppEnv } from '../../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
 import { InstanceStorageEnvelope, serializeInstanceStorage } from '../../../serializers/instance-storage.js';
@@ -12,7 +12,7 @@ const route = createRoute({
   summary: 'The instance’s storage at a glance',
   description:
     'Its root disk: the size its hypervisor reported, how far its plan lets it grow, the size a grow under ' +
-    'way takes it to, and the storage backend it is on.',
+    'way takes it to, and the storage backend it is on; and your volumes on it.',
   request: { params: uuidParam('cloudInstance') },
   responses: {
     200: jsonContent(InstanceStorageEnvelope, 'The instance’s storage.'),
@@ -24,6 +24,6 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const instance = await callersInstance(c, c.req.valid('param').cloudInstance);
-    return c.json(serializeInstanceStorage(await findRootDisk(c.get('deps').db, instance.id)), 200);
+    return c.json(serializeInstanceStorage(await findInstanceStorage(c.get('deps').db, instance.id)), 200);
   });
 }

@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listVolumes } from '../../../db/repositories/volumes.js';
+import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
+import { serializeVolume, VolumeEnvelope } from '../../serializers/volume.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/volumes',
+  tags: ['Volumes'],
+  summary: 'The caller’s volumes',
+  description: 'Every location’s, oldest first, paginated with `page` and `per_page`.',
+  request: { query: PageQuery },
+  responses: {
+    200: jsonContent(listEnvelope(VolumeEnvelope, 'VolumeList'), 'A page of volumes.'),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { page, per_page } = c.req.valid('query');
+    const request = { page, perPage: per_page };
+    const { rows, total } = await listVolumes(c.get('deps').db, { userId: customerId(c) }, request);
+    return c.json(listBody(request, total, rows.map(serializeVolume)), 200);
+  });
+}

@@ -1,0 +1,27 @@
+import { resizeVolume } from '../../../services/storage/volume-resize.js';
+import { INSTANCE_HELD } from '../../schemas.js';
+import { VolumeSize } from '../../volume-request.js';
+import { z } from '../../zod.js';
+import { volumeAction } from './action-route.js';
+
+export const { register } = volumeAction({
+  action: 'resize',
+  summary: 'Grow a volume',
+  description:
+    'Sizes only grow, up to `VOLUME_MAX_SIZE_MB`, and the hypervisor that keeps the volume must have the room ' +
+    '(it is held for it at once). On an instance: an operation of the instance (`volume_resize`) grows the disk ' +
+    'under the guest, which sees the new size at once: its file system is the guest’s to grow. The volume is ' +
+    '`resizing`, then `attached` with its new size. On no instance: the size is recorded at once, answered 200, and the ' +
+    'disk grows at its next attach.',
+  body: z.object({ size_mb: VolumeSize }).strict().openapi('VolumeResizeRequest'),
+  done: 'The volume has the size now (it was on no instance), or had it already.',
+  conflicts:
+    'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +
+    `hypervisor lacks the room (SVC-CAPACITY-409); ${INSTANCE_HELD}`,
+  run: (deps, asker, request) =>
+    resizeVolume(deps, asker, {
+      volumeId: request.volumeId,
+      sizeMb: request.body.size_mb,
+      correlationId: request.correlationId,
+    }),
+});

@@ -1,0 +1,29 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { findVolumeOfUser } from '../../../db/repositories/volumes.js';
+import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../context.js';
+import { customerId } from '../../principals.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { serializeVolume, VolumeEnvelope } from '../../serializers/volume.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/volumes/{cloudVolume}',
+  tags: ['Volumes'],
+  summary: 'Show a volume',
+  description: 'Its size, its state and the instance it is on.',
+  request: { params: uuidParam('cloudVolume') },
+  responses: {
+    200: jsonContent(VolumeEnvelope, 'The volume.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const volume = await findVolumeOfUser(c.get('deps').db, customerId(c), c.req.valid('param').cloudVolume);
+    if (!volume) throw notFound();
+    return c.json(serializeVolume(volume), 200);
+  });
+}

@@ -1,0 +1,45 @@
+import type { VolumeRow } from '../../db/repositories/volumes.js';
+import { STORAGE_BACKENDS } from '../../domain/hypervisors.js';
+import { VOLUME_STATES } from '../../domain/volumes.js';
+import { z } from '../zod.js';
+
+const attributes = {
+  uuid: z.string().uuid(),
+  name: z.string(),
+  location: z.string().openapi({ description: 'The code of its location.' }),
+  backend: z.enum(STORAGE_BACKENDS).openapi({ description: 'The storage backend it is kept on.' }),
+  size_mb: z.number().int().openapi({ description: 'Its size; a grow under way shows once it is done.' }),
+  state: z.enum(VOLUME_STATES).openapi({
+    description:
+      '`available` on no instance; `attaching`, `detaching` or `resizing` while an operation of its instance ' +
+      'changes it; `attached` on its instance.',
+  }),
+  instance: z
+    .string()
+    .uuid()
+    .nullable()
+    .openapi({ description: 'The instance it is on (or coming onto, or leaving); null on none.' }),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const VolumeEnvelope = z
+  .object({ object: z.literal('volume'), attributes: z.object(attributes) })
+  .openapi('Volume');
+
+export function serializeVolume(row: VolumeRow): z.infer<typeof VolumeEnvelope> {
+  return {
+    object: 'volume',
+    attributes: {
+      uuid: row.id,
+      name: row.name,
+      location: row.location_code,
+      backend: row.backend as (typeof STORAGE_BACKENDS)[number],
+      size_mb: row.size_mb,
+      state: row.state,
+      instance: row.instance_id,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    },
+  };
+}

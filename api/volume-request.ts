@@ -1,0 +1,28 @@
+import { STORAGE_BACKENDS } from '../domain/hypervisors.js';
+import { INT4_MAX, text } from '../domain/input-bounds.js';
+import { VOLUME_MIN_MB } from '../domain/volumes.js';
+import { z } from './zod.js';
+
+/** A volume's size in MB, as asked: whole, within what the database holds (the provider's bound is the service's). */
+export const VolumeSize = z
+  .number()
+  .int()
+  .positive()
+  .max(INT4_MAX)
+  .openapi({
+    description: `In MB: at least ${VOLUME_MIN_MB}, at most the provider’s \`VOLUME_MAX_SIZE_MB\` (1 TiB by default).`,
+    example: 10_240,
+  });
+
+/** A new volume as a customer asks for it (an administrator names the customer besides). */
+export const CreateVolumeBody = z
+  .strictObject({
+    name: text({ max: 64, trim: true }).openapi({ example: 'data' }),
+    location: text({ max: 64 }).openapi({ description: 'The code of a location.', example: 'ams1' }),
+    size_mb: VolumeSize,
+    backend: z
+      .enum(STORAGE_BACKENDS)
+      .default('local')
+      .openapi({ description: 'The storage backend to keep it on; `local` by default.' }),
+  })
+  .openapi('CreateVolumeRequest');

@@ -1,0 +1,159 @@
+import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findInstanceLocationId } from '../../db/repositories/instances.js';
+import { lockCandidate } from '../../db/repositories/placement.js';
+import {
+  countVolumesOfInstance,
+  findVolume,
+  homeVolume,
+  lockVolume,
+  moveVolume,
+  unhomeVolume,
+  type VolumeRow,
+} from '../../db/repositories/volumes.js';
+import type { Asker } from '../../domain/actors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
+import { fits } from '../../domain/placement.js';
+import { mayAttachVolume, VOLUMES_PER_INSTANCE } from '../../domain/volumes.js';
+import type { ServiceDeps } from '../context.js';
+import { beginInstanceOperation } from '../instances/operations.js';
+import { placedInstanceInReach } from '../instances/reach.js';
+import { recordVolumeActivity, volumeInReach } from './volumes.js';
+
+interface AttachRequest {
+  readonly volumeId: string;
+  readonly instanceId: string;
+  readonly correlationId: string | null;
+}
+
+export interface VolumeOutcome {
+  readonly volume: VolumeRow;
+  /** Whether an operation began; not when the volume already was where it was asked to be. */
+  readonly accepted: boolean;
+}
+
+const changedMeanwhile = () =>
+  new ApiError('SVC-OP-409', { detail: 'The volume changed meanwhile; try again.' });
+
+/**
+ * Puts the volume on one of its owner's instances: an operation of the instance (`volume_attach`).
+ * A volume on no hypervisor yet is kept, from now on, on the instance's: the room for its disk is
+ * held there in the same transaction (SVC-CAPACITY-409 when the hypervisor lacks it), and the
+ * workflow makes the disk before it attaches it.
+ */
+export async function attachVolume(
+  deps: ServiceDeps,
+  asker: Asker,
+  request: AttachRequest,
+): Promise<VolumeOutcome> {
+  const volume = await volumeInReach(deps.db, asker, request.volumeId);
+  const instance = await placedInstanceInReach(deps, asker, request.instanceId);
+  if (instance.user_id !== volume.user_id) throw notFound();
+  const hypervisor = await findHypervisor(deps.db, instance.hypervisor_id);
+  const facts = {
+    instanceId: instance.id,
+    instanceHypervisorId: instance.hypervisor_id,
+    instanceLocationId: await findInstanceLocationId(deps.db, instance.id),
+    hypervisorBackends: (hypervisor?.storage_backends ?? []) as string[],
+  };
+  const verdictOn = (v: VolumeRow) =>
+    mayAttachVolume({
+      ...facts,
+      volumeState: v.state,
+      volumeInstanceId: v.instance_id,
+      volumeHypervisorId: v.hypervisor_id,
+      volumeLocationId: v.location_id,
+      volumeBackend: v.backend,
+    });
+  const verdict = verdictOn(volume);
+  if (verdict === 'unchanged') return { volume, accepted: false };
+  if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
+  const firstOnHost = volume.hypervisor_id === null;
+  await beginInstanceOperation(
+    deps,
+    asker,
+    {
+      instanceId: instance.id,
+      hypervisorId: instance.hypervisor_id,
+      kind: 'volume_attach',
+      workflowType: 'attachVolume',
+      input: (operation) => ({ operation, volumeId: volume.id, sizeMb: volume.size_mb, firstOnHost }),
+      correlationId: request.correlationId,
+      undoIfNotStarted: async (db) => {
+        await moveVolume(db, volume.id, { from: ['attaching'], to: 'available', instanceId: null });
+        if (firstOnHost) await unhomeVolume(db, volume.id);
+      },
+    },
+    async (trx) => {
+      const current = await lockVolume(trx, volume.id);
+      if (!current || current.hypervisor_id !== volume.hypervisor_id || current.size_mb !== volume.size_mb)
+        throw changedMeanwhile();
+      const again = verdictOn(current);
+      if (again === 'unchanged' || !again.ok) throw changedMeanwhile();
+      if ((await countVolumesOfInstance(trx, instance.id)) >= VOLUMES_PER_INSTANCE)
+        throw new ApiError('SVC-QUOTA-409', {
+          detail: `An instance has at most ${VOLUMES_PER_INSTANCE} volumes.`,
+        });
+      if (firstOnHost) {
+        const host = await lockCandidate(trx, instance.hypervisor_id);
+        if (!host || !fits(host, { cpu_cores: 0, memory_mb: 0, disk_mb: volume.size_mb }))
+          throw new ApiError('SVC-CAPACITY-409', {
+            detail: `The instance’s hypervisor lacks ${volume.size_mb} MB of free disk for the volume.`,
+          });
+        await homeVolume(trx, { id: volume.id, sizeMb: volume.size_mb }, instance.hypervisor_id);
+      }
+      await moveVolume(trx, volume.id, { from: ['available'], to: 'attaching', instanceId: instance.id });
+      await recordVolumeActivity(trx, asker, 'volume.attaching', describe(volume), request.correlationId, {
+        instance_id: instance.id,
+      });
+    },
+  );
+  return { volume: (await findVolume(deps.db, volume.id))!, accepted: true };
+}
+
+/**
+ * Takes the volume off its instance (`volume_detach`, an operation of the instance); its disk stays
+ * on its hypervisor. A volume on no instance: nothing to do.
+ */
+export async function detachVolume(
+  deps: ServiceDeps,
+  asker: Asker,
+  request: { readonly volumeId: string; readonly correlationId: string | null },
+): Promise<VolumeOutcome> {
+  const volume = await volumeInReach(deps.db, asker, request.volumeId);
+  if (volume.state === 'available') return { volume, accepted: false };
+  if (volume.state !== 'attached' || !volume.instance_id || !volume.hypervisor_id)
+    throw new ApiError('SVC-CONFLICT-409', {
+      detail: `The volume is ${volume.state}; try again once its change has ended.`,
+    });
+  const instanceId = volume.instance_id;
+  await beginInstanceOperation(
+    deps,
+    asker,
+    {
+      instanceId,
+      hypervisorId: volume.hypervisor_id,
+      kind: 'volume_detach',
+      workflowType: 'detachVolume',
+      input: (operation) => ({ operation, volumeId: volume.id }),
+      correlationId: request.correlationId,
+      undoIfNotStarted: async (db) => {
+        await moveVolume(db, volume.id, { from: ['detaching'], to: 'attached' });
+      },
+    },
+    async (trx) => {
+      if (!(await moveVolume(trx, volume.id, { from: ['attached'], to: 'detaching' })))
+        throw changedMeanwhile();
+      await recordVolumeActivity(trx, asker, 'volume.detaching', describe(volume), request.correlationId, {
+        instance_id: instanceId,
+      });
+    },
+  );
+  return { volume: (await findVolume(deps.db, volume.id))!, accepted: true };
+}
+
+export const describe = (volume: VolumeRow) => ({
+  id: volume.id,
+  userId: volume.user_id,
+  name: volume.name,
+  sizeMb: volume.size_mb,
+});
