@@ -26,3 +26,17 @@ export const CreateVolumeBody = z
       .openapi({ description: 'The storage backend to keep it on; `local` by default.' }),
   })
   .openapi('CreateVolumeRequest');
+
+export const VolumeAttachBody = z
+  .object({
+    instance: z
+      .string()
+      .uuid()
+      .openapi({ description: 'An instance of the volume’s owner, in its location.' }),
+  })
+  .strict()
+  .openapi('VolumeAttachRequest');
+
+export const VolumeDetachBody = z.object({}).strict().openapi('VolumeDetachRequest');
+
+export const VolumeResizeBody = z.object({ size_mb: VolumeSize }).strict().openapi('VolumeResizeRequest');

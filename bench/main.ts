@@ -24,9 +24,10 @@
  *  8. network: on one instance, an address attach and a firewall apply through the API, request to
  *     applied on the agent, zero-latency driver (BENCH_NETWORK rounds). Target: p50 <= 150 ms,
  *     p99 <= 400 ms, no failures (network-changes.ts).
- *  9. storage: on one instance, a root disk grow through the API, request to applied on the agent,
- *     zero-latency driver (BENCH_STORAGE rounds). Target: p50 <= 150 ms, p99 <= 400 ms, no
- *     failures (disk-grows.ts).
+ *  9. storage: on one instance, a root disk grow, and on another a volume attach (detached again
+ *     between rounds), through the API, request to applied on the agent, zero-latency driver
+ *     (BENCH_STORAGE rounds each). Target: p50 <= 150 ms, p99 <= 400 ms, no failures
+ *     (disk-grows.ts, volume-attaches.ts).
  * 10. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
  *     hypervisors in one location and 10,000 instances with their reservations (BENCH_ADMIN_*).
  *     Target: p50 <= 50 ms and p99 <= 150 ms each (admin-reads.ts).

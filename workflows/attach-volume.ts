@@ -10,16 +10,21 @@ export interface AttachVolumeInput {
   readonly sizeMb: number;
   /** The volume was on no hypervisor: its disk is made here, and removed again if the attach fails. */
   readonly firstOnHost: boolean;
+  /**
+   * Whether the hypervisor must make or grow the disk first; false when it has it at `sizeMb`
+   * already. Absent in runs begun before it was said: made (found) every time.
+   */
+  readonly makeDisk?: boolean;
 }
 
 /**
  * Runbook: the service marked the volume `attaching` (and, on its first attach, held the room for
- * it on the instance's hypervisor). The hypervisor makes the volume's disk (or finds it), then puts
- * it on the instance. On failure the volume comes off again and, if it was made here by this run,
+ * it on the instance's hypervisor). The hypervisor makes the volume's disk (or grows it to a size
+ * recorded while it was on no instance), then puts it on the instance. On failure the volume comes off again and, if it was made here by this run,
  * is removed and its room let go.
  */
 export async function attachVolume(input: AttachVolumeInput): Promise<AgentTaskResult<'volume.attach'>> {
-  const { operation, volumeId, sizeMb, firstOnHost } = input;
+  const { operation, volumeId, sizeMb, firstOnHost, makeDisk = true } = input;
   const { recordVolumeAttached, recordVolumeDetached, recordVolumeSize, forgetVolumeHost } = bookkeeping();
   const runTask = agentStep('quick', operation.timing);
   const on = { hypervisorId: operation.hypervisorId, correlationId: operation.correlationId };
@@ -33,12 +38,14 @@ export async function attachVolume(input: AttachVolumeInput): Promise<AgentTaskR
         );
         await forgetVolumeHost({ volumeId });
       });
-    step('Making the volume’s disk');
-    const made = await runTask(
-      { ...on, type: 'volume.create', params: { volume_id: volumeId, size_mb: sizeMb } },
-      `make the disk of volume ${volumeId} (${sizeMb} MB)`,
-    );
-    await recordVolumeSize({ volumeId, sizeMb: made.size_mb });
+    if (makeDisk || firstOnHost) {
+      step('Making the volume’s disk');
+      const made = await runTask(
+        { ...on, type: 'volume.create', params: { volume_id: volumeId, size_mb: sizeMb } },
+        `make the disk of volume ${volumeId} (${sizeMb} MB)`,
+      );
+      await recordVolumeSize({ volumeId, sizeMb: made.size_mb });
+    }
     saga.push('the volume’s attachment', async () => {
       await runTask(
         { ...on, type: 'volume.detach', params: { instance_id: instanceId, volume_id: volumeId } },

@@ -19,6 +19,7 @@ import { schedulerRoutes } from './scheduler/routes.js';
 import { storageRoutes } from './storage/routes.js';
 import { taskRoutes } from './tasks/routes.js';
 import { userRoutes } from './users/routes.js';
+import { volumeRoutes } from './volumes/routes.js';
 
 /**
  * The Application API (SPEC.md §4), mounted at /api/application/cloudsvc. The console gateway's
@@ -46,6 +47,7 @@ export function applicationApi() {
     taskRoutes,
     reservationRoutes,
     storageRoutes,
+    volumeRoutes,
     schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);

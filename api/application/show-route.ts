@@ -16,7 +16,8 @@ export interface ResourceKind {
     | 'instances'
     | 'tasks'
     | 'providers'
-    | 'floating-ips';
+    | 'floating-ips'
+    | 'volumes';
   readonly param:
     | 'location'
     | 'plan'
@@ -26,7 +27,8 @@ export interface ResourceKind {
     | 'instance'
     | 'task'
     | 'provider'
-    | 'floatingIp';
+    | 'floatingIp'
+    | 'volume';
   readonly tag: string;
 }
 

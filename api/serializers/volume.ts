@@ -43,3 +43,35 @@ export function serializeVolume(row: VolumeRow): z.infer<typeof VolumeEnvelope> 
     },
   };
 }
+
+/** An administrator also sees whose it is, and where it is kept. */
+export const AdminVolumeEnvelope = z
+  .object({
+    object: z.literal('volume'),
+    attributes: z.object({
+      ...attributes,
+      user: z.string().uuid(),
+      hypervisor: z
+        .string()
+        .uuid()
+        .nullable()
+        .openapi({ description: 'The hypervisor that keeps it, from its first attach; null before.' }),
+      provisioned_mb: z.number().int().nullable().openapi({
+        description: 'The size its disk has there, as the hypervisor last said; null while on none.',
+      }),
+    }),
+  })
+  .openapi('AdminVolume');
+
+export function serializeAdminVolume(row: VolumeRow): z.infer<typeof AdminVolumeEnvelope> {
+  const { object, attributes } = serializeVolume(row);
+  return {
+    object,
+    attributes: {
+      ...attributes,
+      user: row.user_id,
+      hypervisor: row.hypervisor_id,
+      provisioned_mb: row.provisioned_mb,
+    },
+  };
+}

@@ -47,7 +47,10 @@ export async function attachVolume(
 ): Promise<VolumeOutcome> {
   const volume = await volumeInReach(deps.db, asker, request.volumeId);
   const instance = await placedInstanceInReach(deps, asker, request.instanceId);
-  if (instance.user_id !== volume.user_id) throw notFound();
+  if (instance.user_id !== volume.user_id)
+    throw asker.type === 'user'
+      ? notFound()
+      : new ApiError('SVC-CONFLICT-409', { detail: 'The instance is another customer’s than the volume’s.' });
   const hypervisor = await findHypervisor(deps.db, instance.hypervisor_id);
   const facts = {
     instanceId: instance.id,
@@ -68,6 +71,8 @@ export async function attachVolume(
   if (verdict === 'unchanged') return { volume, accepted: false };
   if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
   const firstOnHost = volume.hypervisor_id === null;
+  // A disk made at the size asked is only attached; one grown while on no instance grows first.
+  const makeDisk = volume.provisioned_mb === null || volume.provisioned_mb < volume.size_mb;
   await beginInstanceOperation(
     deps,
     asker,
@@ -76,7 +81,13 @@ export async function attachVolume(
       hypervisorId: instance.hypervisor_id,
       kind: 'volume_attach',
       workflowType: 'attachVolume',
-      input: (operation) => ({ operation, volumeId: volume.id, sizeMb: volume.size_mb, firstOnHost }),
+      input: (operation) => ({
+        operation,
+        volumeId: volume.id,
+        sizeMb: volume.size_mb,
+        firstOnHost,
+        makeDisk,
+      }),
       correlationId: request.correlationId,
       undoIfNotStarted: async (db) => {
         await moveVolume(db, volume.id, { from: ['attaching'], to: 'available', instanceId: null });
@@ -85,7 +96,12 @@ export async function attachVolume(
     },
     async (trx) => {
       const current = await lockVolume(trx, volume.id);
-      if (!current || current.hypervisor_id !== volume.hypervisor_id || current.size_mb !== volume.size_mb)
+      if (
+        !current ||
+        current.hypervisor_id !== volume.hypervisor_id ||
+        current.size_mb !== volume.size_mb ||
+        current.provisioned_mb !== volume.provisioned_mb
+      )
         throw changedMeanwhile();
       const again = verdictOn(current);
       if (again === 'unchanged' || !again.ok) throw changedMeanwhile();

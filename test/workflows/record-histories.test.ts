@@ -395,7 +395,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     expect((await env.latestOperation(instance.id)).state).toBe('failed');
   });
 
-  it('attachVolume, resizeVolume and detachVolume: each done, and each the hypervisor refused', async () => {
+  it('attachVolume, resizeVolume and detachVolume: each done, and each the hypervisor refused; attached again', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
     const location = await env.db
@@ -429,6 +429,9 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await record('detachVolume-refused', await latest());
     await detachVolume(env.deps, customer, onVolume);
     await record('detachVolume-detached', await latest());
+    // Its disk is there at its size: attached without making it.
+    await attachVolume(env.deps, customer, { ...onVolume, instanceId: instance.id });
+    await record('attachVolume-again', await latest());
     expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 

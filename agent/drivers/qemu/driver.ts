@@ -32,6 +32,7 @@ import { setPassword } from './password.js';
 import { settlePendingReset } from './pending-password.js';
 import { deleteGuest, powerGuest } from './power.js';
 import type { QemuState } from './state.js';
+import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
 type Params = Record<string, unknown>;
 type Handler = (p: Params, ctx: TaskContext) => Promise<Record<string, unknown>>;
@@ -86,6 +87,11 @@ export class QemuDriver implements HypervisorDriver {
       'network.apply': (p, ctx) => applyNetwork(guests, as<'network.apply'>(p), ctx),
       'firewall.apply': (p) => applyFirewall(guests, as<'firewall.apply'>(p)),
       'disk.resize': (p) => resizeGuestDisk(guests, as<'disk.resize'>(p)),
+      'volume.create': (p) => createVolume(guests, as<'volume.create'>(p)),
+      'volume.attach': (p) => attachVolume(guests, as<'volume.attach'>(p)),
+      'volume.detach': (p) => detachVolume(guests, as<'volume.detach'>(p)),
+      'volume.resize': (p) => resizeVolume(guests, as<'volume.resize'>(p)),
+      'volume.delete': async (p) => deleteVolume(guests, as<'volume.delete'>(p)),
       'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
       'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
       'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),

@@ -8,6 +8,7 @@ import type { GuestImage } from './image-store.js';
 import { type GuestNetwork, userNetdev } from './network/guest-network.js';
 import { privateNicArguments, type TappedNic } from './network/private-nics.js';
 import { Qmp } from './qmp.js';
+import { type SlottedVolume, volumeArguments } from './volume-slots.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -46,6 +47,8 @@ export interface GuestShape {
   readonly tap?: string;
   /** With the bridged network: the private NICs it boots with, in their slots (network/private-nics.ts). */
   readonly privateNics?: readonly TappedNic[];
+  /** The customer's volumes it boots with, in their slots (volume-slots.ts). */
+  readonly volumes?: readonly SlottedVolume[];
 }
 
 /** The `-netdev` of the guest's NIC, none when its cable is unplugged. */
@@ -116,6 +119,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
       ? ['-fw_cfg', `name=opt/org.cloudsvc/root-reset,file=${files.rootReset}`]
       : []),
     ...(guest.tap ? privateNicArguments(guest.privateNics ?? []) : []),
+    ...volumeArguments(guest.volumes ?? []),
     '-pidfile',
     files.pid,
     // Detached from the agent: the guest lives on when its agent dies or restarts.

@@ -15,6 +15,7 @@ import {
   type QemuState,
   qemuStatePath,
 } from './state.js';
+import { slottedVolumesOf } from './volume-slots.js';
 
 export type QemuConfig = Pick<
   AgentConfig,
@@ -96,10 +97,19 @@ export class QemuGuests {
     return incoming;
   }
 
-  /** The host's size less its instances and the guests arriving by migration (domain/capacity.ts). */
+  /** The host's size less its instances, the guests arriving by migration and the volumes (domain/capacity.ts). */
   freeCapacity(): Capacity {
     const arriving = Object.values(this.state.incoming).filter((i) => !i.started);
-    return freeCapacity(this.config.AGENT_CAPACITY, [...Object.values(this.state.instances), ...arriving]);
+    const volumes = Object.values(this.state.volumes ?? {}).map((v) => ({
+      cpu_cores: 0,
+      memory_mb: 0,
+      disk_mb: v.size_mb,
+    }));
+    return freeCapacity(this.config.AGENT_CAPACITY, [
+      ...Object.values(this.state.instances),
+      ...arriving,
+      ...volumes,
+    ]);
   }
 
   fits(need: Resources): boolean {
@@ -125,6 +135,7 @@ export class QemuGuests {
       network: this.config.AGENT_QEMU_NETWORK ?? 'user',
       addresses: i.addresses,
       sshForward: this.config.AGENT_QEMU_SSH_FORWARD ?? false,
+      volumes: slottedVolumesOf(this.state, this.config.AGENT_STATE_DIR, instanceId),
       ...this.bridgedNetwork?.taps(instanceId, i.plugged),
     };
   }

@@ -3,6 +3,7 @@ import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { killGuest, stopGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
 import { settlePendingReset } from './pending-password.js';
+import { releaseVolumesOf } from './volumes.js';
 
 /** Power: the guest's process is its power state; a stop presses the ACPI button first. */
 export async function powerGuest(guests: QemuGuests, p: AgentTaskParams<'instance.power'>) {
@@ -34,6 +35,7 @@ export async function deleteGuest(guests: QemuGuests, p: AgentTaskParams<'instan
   await guests.bridgedNetwork?.unwire(p.instance_id);
   rmSync(instance.dir, { recursive: true, force: true });
   delete guests.state.instances[p.instance_id];
+  releaseVolumesOf(guests, p.instance_id);
   guests.save();
   return { deleted: true };
 }

@@ -98,11 +98,22 @@ export interface QemuExport {
   dir?: string;
 }
 
+/** A customer's volume on this host (its file is volumes.ts volumeFile), on one guest at most. */
+export interface QemuVolume {
+  size_mb: number;
+  instance_id: string | null;
+  /** Its slot in the guest it is on (volume-slots.ts); null on none. */
+  slot: number | null;
+  created_at: string;
+}
+
 export interface QemuState {
   instances: Record<string, QemuInstance>;
   incoming: Record<string, QemuIncoming>;
   exports: Record<string, QemuExport>;
   channel_port: number | null;
+  /** By volume id; absent until the first. */
+  volumes?: Record<string, QemuVolume>;
 }
 
 export const qemuStatePath = (stateDir: string) => join(stateDir, 'qemu-hypervisor.json');

@@ -1,10 +1,11 @@
 import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 import { attachVolume } from '../../../services/storage/volume-attachments.js';
 import { INSTANCE_HELD } from '../../schemas.js';
-import { z } from '../../zod.js';
-import { volumeAction } from './action-route.js';
+import { VolumeAttachBody } from '../../volume-request.js';
+import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({
+  side: 'client',
   action: 'attach',
   summary: 'Attach a volume to an instance',
   description:
@@ -13,15 +14,7 @@ export const { register } = volumeAction({
     'one at its next boot. On its first attach the volume’s disk is made on the instance’s hypervisor, which ' +
     'keeps it: later it attaches only to instances there. The volume is `attaching`, then `attached`; ' +
     '`available` again if the hypervisor failed, and the operation says why. Already on the instance: 200.',
-  body: z
-    .object({
-      instance: z
-        .string()
-        .uuid()
-        .openapi({ description: 'One of your instances, in the volume’s location.' }),
-    })
-    .strict()
-    .openapi('VolumeAttachRequest'),
+  body: VolumeAttachBody,
   done: 'The volume already is on the instance; nothing changed.',
   conflicts:
     'The volume is on another instance or changing, the instance is in another location or on a hypervisor ' +

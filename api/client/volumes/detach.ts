@@ -1,9 +1,10 @@
 import { detachVolume } from '../../../services/storage/volume-attachments.js';
 import { INSTANCE_HELD } from '../../schemas.js';
-import { z } from '../../zod.js';
-import { volumeAction } from './action-route.js';
+import { VolumeDetachBody } from '../../volume-request.js';
+import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({
+  side: 'client',
   action: 'detach',
   summary: 'Detach a volume from its instance',
   description:
@@ -11,7 +12,7 @@ export const { register } = volumeAction({
     'of the disk first (unmount it before). Its content stays, on the hypervisor that keeps it. The volume is ' +
     '`detaching`, then `available`; `attached` again if the hypervisor failed. On no instance: 200. The body ' +
     'may be left out.',
-  body: z.object({}).strict().openapi('VolumeDetachRequest'),
+  body: VolumeDetachBody,
   bodyOptional: true,
   done: 'The volume is on no instance; nothing changed.',
   conflicts: `The volume is changing (SVC-CONFLICT-409); ${INSTANCE_HELD}`,

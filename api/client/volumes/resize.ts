@@ -1,10 +1,10 @@
 import { resizeVolume } from '../../../services/storage/volume-resize.js';
 import { INSTANCE_HELD } from '../../schemas.js';
-import { VolumeSize } from '../../volume-request.js';
-import { z } from '../../zod.js';
-import { volumeAction } from './action-route.js';
+import { VolumeResizeBody } from '../../volume-request.js';
+import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({
+  side: 'client',
   action: 'resize',
   summary: 'Grow a volume',
   description:
@@ -13,7 +13,7 @@ export const { register } = volumeAction({
     'under the guest, which sees the new size at once: its file system is the guest’s to grow. The volume is ' +
     '`resizing`, then `attached` with its new size. On no instance: the size is recorded at once, answered 200, and the ' +
     'disk grows at its next attach.',
-  body: z.object({ size_mb: VolumeSize }).strict().openapi('VolumeResizeRequest'),
+  body: VolumeResizeBody,
   done: 'The volume has the size now (it was on no instance), or had it already.',
   conflicts:
     'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +

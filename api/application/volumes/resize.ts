@@ -1,0 +1,25 @@
+import { resizeVolume } from '../../../services/storage/volume-resize.js';
+import { INSTANCE_BUSY } from '../../schemas.js';
+import { VolumeResizeBody } from '../../volume-request.js';
+import { volumeAction } from '../../volumes/action-route.js';
+
+export const { register } = volumeAction({
+  side: 'application',
+  action: 'resize',
+  summary: 'Grow a volume',
+  description:
+    'As the customer would (`POST /api/client/cloud/volumes/{cloudVolume}/resize`): sizes only grow, up to ' +
+    '`VOLUME_MAX_SIZE_MB`, with the room held on the hypervisor that keeps it; on an instance by an operation ' +
+    'of the instance (`volume_resize`), on none at once.',
+  body: VolumeResizeBody,
+  done: 'The volume has the size now (it was on no instance), or had it already.',
+  conflicts:
+    'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +
+    `hypervisor lacks the room (SVC-CAPACITY-409); ${INSTANCE_BUSY}`,
+  run: (deps, asker, request) =>
+    resizeVolume(deps, asker, {
+      volumeId: request.volumeId,
+      sizeMb: request.body.size_mb,
+      correlationId: request.correlationId,
+    }),
+});
