@@ -4,6 +4,7 @@ import { createAgentTaskActivities } from './agent-tasks.js';
 import { createBackupScheduleActivities } from './backup-schedules.js';
 import { createBackupActivities } from './backups.js';
 import { createInstanceActivities } from './instances.js';
+import { createIsoActivities } from './isos.js';
 import { createMigrationActivities } from './migrations.js';
 import { createNetworkActivities } from './networks.js';
 import { createOperationActivities } from './operations.js';
@@ -26,6 +27,7 @@ export function createActivities(
     ...createProviderActivities(db, config.SECRETS_KEY),
     ...createScheduledActionActivities(db),
     ...createVolumeActivities(db),
+    ...createIsoActivities(db),
   };
 }
 

@@ -14,6 +14,7 @@ import type {
   FirewallDefaultsTable,
   FirewallRulesTable,
 } from './schema/firewalls.js';
+import type { InstanceIsosTable } from './schema/instance-isos.js';
 import type {
   MigrationEventsTable,
   MigrationLeasesTable,
@@ -362,6 +363,7 @@ export interface DB {
   private_networks: PrivateNetworksTable;
   private_network_nics: PrivateNetworkNicsTable;
   volumes: VolumesTable;
+  instance_isos: InstanceIsosTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARTIFACT_TASKS } from './agent-tasks/artifacts.js';
 import { INSTANCE_TASKS } from './agent-tasks/instances.js';
+import { MEDIA_TASKS } from './agent-tasks/media.js';
 import { MIGRATION_TASKS } from './agent-tasks/migration.js';
 import { NETWORK_TASKS } from './agent-tasks/network.js';
 import { STORAGE_TASKS } from './agent-tasks/storage.js';
@@ -20,6 +21,7 @@ export const AGENT_TASKS = {
   ...ARTIFACT_TASKS,
   ...NETWORK_TASKS,
   ...STORAGE_TASKS,
+  ...MEDIA_TASKS,
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {
     params: z.object({}),

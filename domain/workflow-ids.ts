@@ -20,3 +20,6 @@ export const migrationCleanupWorkflowId = (migrationId: string) => `migration-cl
 /** One test, sync or rotation of a provider: the run's own row id (db provider_runs). */
 export const providerRunWorkflowId = (kind: string, providerId: string, runId: string) =>
   `provider-${kind}-${providerId}-${runId}`;
+
+/** The fetch of an ISO into an instance's library: one per ISO. */
+export const isoFetchWorkflowId = (isoId: string) => `iso-fetch-${isoId}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NETWORK_ADDRESSES_MAX } from '../domain/agent-tasks.js';
 import { INT4_MAX } from '../domain/input-bounds.js';
+import { invalidNetwork } from '../domain/media/iso-sources.js';
 import { FIREWALL_RULES_CEILING } from '../domain/networks/firewall.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -63,6 +64,26 @@ const schema = z.object({
   MAX_VOLUMES_PER_USER: z.coerce.number().int().min(1).max(1_000).default(20),
   /** The largest volume a customer may make or grow one to, in MB (1 TiB by default). */
   VOLUME_MAX_SIZE_MB: z.coerce.number().int().min(1024).max(INT4_MAX).default(1_048_576),
+  /** ISO images one instance's library holds; one more is refused with SVC-QUOTA-409. */
+  MAX_ISOS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
+  /** The largest ISO an agent fetches, in MB; a larger one fails its fetch (ISO_TOO_LARGE). */
+  ISO_MAX_SIZE_MB: z.coerce.number().int().min(1).max(INT4_MAX).default(8192),
+  /** Whether ISO URLs may be `http` besides `https`. */
+  ISO_ALLOW_HTTP: bool.default(false),
+  /**
+   * Networks (CIDRs, comma-separated) an ISO may be fetched from besides public addresses: an
+   * internal mirror. None by default: private, loopback and link-local addresses are refused.
+   */
+  ISO_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .refine((networks) => invalidNetwork(networks) === undefined, { message: 'Each entry must be a CIDR.' }),
   MAX_BACKUP_SCHEDULES_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
   /** How late a schedule's missed run may still be taken (after Temporal was down); Temporal's minimum is 10 s. */
   BACKUP_SCHEDULE_CATCHUP_WINDOW_MS: z.coerce

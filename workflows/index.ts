@@ -8,6 +8,7 @@ export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';
 export { deleteSnapshot } from './delete-snapshot.js';
 export { detachVolume } from './detach-volume.js';
+export { fetchIso } from './fetch-iso.js';
 export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';
 export { migrateInstance } from './migrate-instance/migrate-instance.js';
 export { powerInstance } from './power-instance.js';

@@ -6,6 +6,7 @@ import { floatingIpRoutes } from './floating-ips/routes.js';
 import { backupScheduleRoutes } from './instances/backup-schedules/routes.js';
 import { backupRoutes } from './instances/backups/routes.js';
 import { firewallRoutes } from './instances/firewall/routes.js';
+import { mediaRoutes } from './instances/media/routes.js';
 import { networkRoutes } from './instances/network/routes.js';
 import { instanceRoutes } from './instances/routes.js';
 import { scheduledActionRoutes } from './instances/schedules/routes.js';
@@ -36,6 +37,7 @@ export function clientApi() {
     networkRoutes,
     firewallRoutes,
     storageRoutes,
+    mediaRoutes,
     scheduledActionRoutes,
   ]) {
     for (const route of group) route.register(app);

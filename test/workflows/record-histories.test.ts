@@ -1,4 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
@@ -8,7 +10,7 @@ import type { Asker } from '../../domain/actors.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
-import { providerRunWorkflowId } from '../../domain/workflow-ids.js';
+import { isoFetchWorkflowId, providerRunWorkflowId } from '../../domain/workflow-ids.js';
 import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
 import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
@@ -16,6 +18,7 @@ import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { createScheduledAction } from '../../services/instances/scheduled-actions.js';
+import { addIso } from '../../services/media/isos.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { attachAddress, promoteAddress } from '../../services/networks/addresses.js';
@@ -433,6 +436,37 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await attachVolume(env.deps, customer, { ...onVolume, instanceId: instance.id });
     await record('attachVolume-again', await latest());
     expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
+  });
+
+  it('fetchIso: fetched, and refused by the agent', async () => {
+    const server = createServer((req, res) =>
+      req.url === '/a.iso' ? res.end('an iso') : res.writeHead(404).end(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { hypervisor } = await env.hypervisorWithAgent();
+      const instance = await env.provisionedInstance(hypervisor);
+      const customer = { type: 'user' as const, userId: env.client.id };
+      const deps = {
+        ...env.deps,
+        config: { ...env.deps.config, ISO_ALLOW_HTTP: true, ISO_ALLOWED_NETWORKS: ['127.0.0.0/8'] },
+      };
+      for (const [name, path] of [
+        ['fetchIso-fetched', '/a.iso'],
+        ['fetchIso-refused', '/missing.iso'],
+      ] as const) {
+        const iso = await addIso(deps, customer, {
+          instanceId: instance.id,
+          name,
+          url: `${base}${path}`,
+          correlationId: null,
+        });
+        await record(name, isoFetchWorkflowId(iso.id));
+      }
+    } finally {
+      server.close();
+    }
   });
 
   it('scheduledPowerAction: ran, and skipped', async () => {

@@ -15,6 +15,7 @@ import { resizeGuestDisk } from './disk-resize.js';
 import { guestAlive } from './guest-process.js';
 import { type QemuConfig, QemuGuests } from './guests.js';
 import { ImageStore } from './image-store.js';
+import { fetchGuestIso } from './media.js';
 import { GuestMetrics } from './metrics.js';
 import { MigrationSource } from './migration-source.js';
 import {
@@ -92,6 +93,7 @@ export class QemuDriver implements HypervisorDriver {
       'volume.detach': (p) => detachVolume(guests, as<'volume.detach'>(p)),
       'volume.resize': (p) => resizeVolume(guests, as<'volume.resize'>(p)),
       'volume.delete': async (p) => deleteVolume(guests, as<'volume.delete'>(p)),
+      'iso.fetch': (p, ctx) => fetchGuestIso(guests, as<'iso.fetch'>(p), ctx.signal),
       'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
       'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
       'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),
@@ -150,8 +152,9 @@ export class QemuDriver implements HypervisorDriver {
     const parsed = AGENT_TASKS[type].params.safeParse(rawParams);
     if (!parsed.success) throw new DriverFailure('INVALID_PARAMS', parsed.error.message, false);
     const p = parsed.data as Params;
-    // Tasks on one guest run one at a time; guests do not wait for each other.
-    const key = String(p.instance_id ?? type);
+    // Tasks on one guest run one at a time; guests do not wait for each other. A download (an ISO
+    // fetched for the guest) touches no guest, and holds none of its tasks up meanwhile.
+    const key = type === 'iso.fetch' ? `iso:${String(p.iso_id)}` : String(p.instance_id ?? type);
     const previous = this.#locks.get(key) ?? Promise.resolve();
     const current = previous.catch(() => undefined).then(() => this.#run(type, p, ctx));
     this.#locks.set(key, current);

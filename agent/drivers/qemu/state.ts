@@ -46,6 +46,8 @@ export interface QemuInstance extends GuestWiring {
    * here, so older state has none.
    */
   password_key?: string;
+  /** Its ISO library, by ISO id: what each fetch brought (the files are media.ts isoFile). */
+  isos?: Record<string, { size_mb: number; sha256: string }>;
 }
 
 /** A guest arriving by migration, by migration id; its network and firewall come with `network.prepare`. */

@@ -24,6 +24,7 @@ import { resizeDisk } from './disks.js';
 import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
 import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPassword } from './instances.js';
+import { fetchInstanceIso } from './media.js';
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import { applyFirewall, applyNetwork } from './network.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
@@ -40,7 +41,10 @@ type LocalTask = Exclude<AgentTaskType, MigrationTaskType>;
 export class SimulatedDriver implements HypervisorDriver {
   readonly #host: SimulatedHost;
   readonly #faults: SimulatedFaults;
-  readonly #tasks: Record<LocalTask, (p: Params) => Record<string, unknown>>;
+  readonly #tasks: Record<
+    LocalTask,
+    (p: Params, ctx: TaskContext) => Record<string, unknown> | Promise<Record<string, unknown>>
+  >;
 
   constructor(config: SimulatedConfig) {
     const host = new SimulatedHost(config);
@@ -72,6 +76,7 @@ export class SimulatedDriver implements HypervisorDriver {
       'volume.detach': (p) => detachVolume(host, as<'volume.detach'>(p)),
       'volume.resize': (p) => resizeVolume(host, as<'volume.resize'>(p)),
       'volume.delete': (p) => deleteVolume(host, as<'volume.delete'>(p)),
+      'iso.fetch': (p, ctx) => fetchInstanceIso(host, as<'iso.fetch'>(p), ctx.signal),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
       'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),
@@ -108,7 +113,7 @@ export class SimulatedDriver implements HypervisorDriver {
     if (artifact && !artifact.written) this.#faults.corrupt(artifact);
     const result = isMigrationTask(type)
       ? await this.#migrate(type, parsed.data, ctx)
-      : this.#tasks[type as LocalTask](parsed.data as Params);
+      : await this.#tasks[type as LocalTask](parsed.data as Params, ctx);
     if (artifact?.written) this.#faults.corrupt(artifact);
     if (fault === 'crash-after') crash();
     if (fault === 'fail-after')

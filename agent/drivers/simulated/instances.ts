@@ -2,6 +2,7 @@ import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure } from '../driver.js';
 import { backupContent, diskOf } from './artifacts.js';
 import { type SimulatedHost, sha256 } from './host.js';
+import { dropIsosOf } from './media.js';
 import type { SimulatedInstance } from './state.js';
 import { releaseVolumesOf } from './volumes.js';
 
@@ -101,6 +102,7 @@ export function deleteInstance(host: SimulatedHost, p: AgentTaskParams<'instance
   if (!host.state.instances[p.instance_id]) return { deleted: false };
   delete host.state.instances[p.instance_id];
   releaseVolumesOf(host, p.instance_id);
+  dropIsosOf(host, p.instance_id);
   host.record('instance.delete', p.instance_id, 'deleted');
   return { deleted: true };
 }

@@ -71,6 +71,8 @@ export interface SimulatedInstance {
   network?: SimulatedNetwork;
   /** The firewall last applied (`firewall.apply`); absent until the first. */
   firewall?: SimulatedFirewall;
+  /** Its ISO library, by ISO id: what each fetch brought (the files are in AGENT_STATE_DIR/isos). */
+  isos?: Record<string, { size_mb: number; sha256: string }>;
 }
 
 /** An instance's firewall at the panel's revision. */

@@ -1,0 +1,46 @@
+import type { IsoRow } from '../../db/repositories/instance-isos.js';
+import { ISO_STATES } from '../../domain/media/isos.js';
+import { z } from '../zod.js';
+
+export const IsoEnvelope = z
+  .object({
+    object: z.literal('iso'),
+    attributes: z.object({
+      uuid: z.string().uuid(),
+      name: z.string(),
+      url: z.string().openapi({ description: 'Where it was fetched from.' }),
+      state: z.enum(ISO_STATES).openapi({
+        description:
+          '`fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`).',
+      }),
+      size_mb: z.number().int().nullable().openapi({ description: 'Its size once fetched.' }),
+      sha256: z
+        .string()
+        .nullable()
+        .openapi({ description: 'The SHA-256 of what arrived, to compare with its publisher’s.' }),
+      error: z.object({ code: z.string(), message: z.string() }).nullable().openapi({
+        description:
+          'Why the fetch failed: `ISO_ADDRESS_REFUSED`, `ISO_REDIRECTED`, `ISO_TOO_LARGE`, `ISO_FETCH_FAILED`, …',
+      }),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  })
+  .openapi('Iso');
+
+export function serializeIso(row: IsoRow): z.infer<typeof IsoEnvelope> {
+  return {
+    object: 'iso',
+    attributes: {
+      uuid: row.id,
+      name: row.name,
+      url: row.url,
+      state: row.state,
+      size_mb: row.size_mb,
+      sha256: row.sha256,
+      error: row.error,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+
+// The ISO images of instances' libraries.
+
+function isos(db: Database) {
+  return db
+    .selectFrom('instance_isos')
+    .select([
+      'id',
+      'instance_id',
+      'user_id',
+      'hypervisor_id',
+      'name',
+      'url',
+      'state',
+      'size_mb',
+      'sha256',
+      'error',
+      'created_at',
+      'updated_at',
+    ]);
+}
+
+export type IsoRow = Awaited<ReturnType<typeof findIso>> & {};
+
+export async function findIso(db: Database, id: string) {
+  return isos(db).where('id', '=', id).executeTakeFirst();
+}
+
+/** The instance's library, oldest first. */
+export async function listIsosOfInstance(db: Database, instanceId: string) {
+  return isos(db).where('instance_id', '=', instanceId).orderBy('created_at').orderBy('id').execute();
+}
+
+export interface NewIso {
+  readonly id: string;
+  readonly instanceId: string;
+  readonly userId: string;
+  readonly hypervisorId: string;
+  readonly name: string;
+  readonly url: string;
+}
+
+/**
+ * Adds the ISO, `fetching`, unless the instance's library holds `limit` already. The instance's
+ * row is locked first, so two adds take turns and never both pass the count.
+ */
+export async function insertIsoWithin(trx: Database, iso: NewIso, limit: number): Promise<boolean> {
+  if (!trx.isTransaction) throw new Error('insertIsoWithin runs inside a transaction');
+  await sql`select 1 from instances where id = ${iso.instanceId} for no key update`.execute(trx);
+  const { held } = await trx
+    .selectFrom('instance_isos')
+    .select(sql<number>`count(*)::int`.as('held'))
+    .where('instance_id', '=', iso.instanceId)
+    .executeTakeFirstOrThrow();
+  if (held >= limit) return false;
+  await trx
+    .insertInto('instance_isos')
+    .values({
+      id: iso.id,
+      instance_id: iso.instanceId,
+      user_id: iso.userId,
+      hypervisor_id: iso.hypervisorId,
+      name: iso.name,
+      url: iso.url,
+      state: 'fetching',
+    })
+    .execute();
+  return true;
+}
+
+/** The fetch ended: what arrived (`available`), or why it did not (`failed`). Only a fetching ISO moves. */
+export async function settleIso(
+  db: Database,
+  id: string,
+  outcome:
+    | { state: 'available'; sizeMb: number; sha256: string }
+    | { state: 'failed'; error: { code: string; message: string } },
+): Promise<void> {
+  await db
+    .updateTable('instance_isos')
+    .set(
+      outcome.state === 'available'
+        ? { state: 'available', size_mb: outcome.sizeMb, sha256: outcome.sha256, updated_at: sql`now()` }
+        : { state: 'failed', error: JSON.stringify(outcome.error), updated_at: sql`now()` },
+    )
+    .where('id', '=', id)
+    .where('state', '=', 'fetching')
+    .execute();
+}
+
+export async function deleteIso(db: Database, id: string): Promise<void> {
+  await db.deleteFrom('instance_isos').where('id', '=', id).execute();
+}

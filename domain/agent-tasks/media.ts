@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { ISO_URL_MAX } from '../media/iso-sources.js';
+import { instanceId } from './shapes.js';
+
+/** The instance's ISO library: images its hypervisor fetches and keeps for it. */
+export const MEDIA_TASKS = {
+  /**
+   * Fetches the ISO from `url` into the instance's library on this hypervisor, unless it has it:
+   * the agent connects only to addresses the host resolves to that are public or in
+   * `allowed_networks`, follows no redirect, and stops past `max_mb`. The result is what arrived.
+   */
+  'iso.fetch': {
+    params: z.object({
+      instance_id: instanceId,
+      iso_id: z.string().uuid(),
+      url: z.string().min(1).max(ISO_URL_MAX),
+      max_mb: z.number().int().positive(),
+      allowed_networks: z.array(z.string().min(1).max(64)).max(100),
+    }),
+    result: z.object({
+      size_mb: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    }),
+  },
+} as const;

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../../db/errors.js';
+import { recordActivity } from '../../db/repositories/activity-log.js';
+import { findIso, type IsoRow, insertIsoWithin, settleIso } from '../../db/repositories/instance-isos.js';
+import { type Asker, actorName } from '../../domain/actors.js';
+import { ApiError } from '../../domain/errors.js';
+import { checkIsoUrl } from '../../domain/media/iso-sources.js';
+import { isoFetchWorkflowId } from '../../domain/workflow-ids.js';
+import type { ServiceDeps } from '../context.js';
+import { placedInstanceInReach } from '../instances/reach.js';
+import { startWorkflow, stepTiming } from '../workflow-starts.js';
+
+/**
+ * Adds an ISO to the instance's library from `url` (SSRF rules: domain/media/iso-sources.ts) and
+ * has the instance's hypervisor fetch it (`fetchIso`); at most MAX_ISOS_PER_INSTANCE. The ISO is
+ * `fetching` at once; if its workflow cannot start it is removed again, and the answer is 503.
+ */
+export async function addIso(
+  deps: ServiceDeps,
+  asker: Asker,
+  request: { instanceId: string; name: string; url: string; correlationId: string | null },
+): Promise<IsoRow> {
+  const instance = await placedInstanceInReach(deps, asker, request.instanceId);
+  const { config } = deps;
+  const source = checkIsoUrl(request.url, {
+    allowHttp: config.ISO_ALLOW_HTTP,
+    allowedNetworks: config.ISO_ALLOWED_NETWORKS,
+  });
+  if (typeof source === 'string')
+    throw new ApiError('SVC-REQ-400', { fields: [{ field: 'url', detail: source }] });
+  const iso = {
+    id: randomUUID(),
+    instanceId: instance.id,
+    userId: instance.user_id,
+    hypervisorId: instance.hypervisor_id,
+    name: request.name,
+    url: source.url,
+  };
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if (!(await insertIsoWithin(trx, iso, config.MAX_ISOS_PER_INSTANCE)))
+        throw new ApiError('SVC-QUOTA-409', {
+          detail: `An instance’s library holds at most ${config.MAX_ISOS_PER_INSTANCE} ISOs.`,
+        });
+      await recordActivity(trx, {
+        instanceId: instance.id,
+        userId: instance.user_id,
+        actor: actorName(asker),
+        event: 'iso.added',
+        detail: { iso_id: iso.id, name: iso.name, url: iso.url },
+        correlationId: request.correlationId,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new ApiError('SVC-CONFLICT-409', {
+        detail: 'The instance’s library has an ISO of this name.',
+        cause: error,
+      });
+    throw error;
+  }
+  try {
+    await startWorkflow(deps, {
+      type: 'fetchIso',
+      workflowId: isoFetchWorkflowId(iso.id),
+      input: {
+        hypervisorId: iso.hypervisorId,
+        fetch: {
+          instance_id: iso.instanceId,
+          iso_id: iso.id,
+          url: iso.url,
+          max_mb: config.ISO_MAX_SIZE_MB,
+          allowed_networks: [...config.ISO_ALLOWED_NETWORKS],
+        },
+        correlationId: request.correlationId,
+        timing: stepTiming(config),
+      },
+      searchAttributes: { instance: iso.instanceId, hypervisor: iso.hypervisorId },
+      correlationId: request.correlationId,
+    });
+  } catch (error) {
+    const unavailable = {
+      code: 'SVC-SYS-503',
+      message: 'The workflow service was unavailable; add the ISO again.',
+    };
+    await settleIso(deps.db, iso.id, { state: 'failed', error: unavailable });
+    throw new ApiError('SVC-SYS-503', { cause: error });
+  }
+  return (await findIso(deps.db, iso.id))!;
+}
