@@ -26,6 +26,7 @@ import * as diskResize from './migrations/20261126T0200_disk_resize.js';
 import * as scheduledActions from './migrations/20261126T0300_scheduled_actions.js';
 import * as volumes from './migrations/20261126T0400_volumes.js';
 import * as instanceIsos from './migrations/20261126T0500_instance_isos.js';
+import * as isoMounts from './migrations/20261126T0600_iso_mounts.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126T0300_scheduled_actions': scheduledActions,
   '20261126T0400_volumes': volumes,
   '20261126T0500_instance_isos': instanceIsos,
+  '20261126T0600_iso_mounts': isoMounts,
 };
 
 export interface MigrationOutcome {

@@ -1,8 +1,10 @@
 // Every workflow the worker runs. Workflow code imports domain/ only (and types).
 export { attachVolume } from './attach-volume.js';
 export { backupInstance } from './backup-instance.js';
+export { bootIso } from './boot-iso.js';
 export { changeInstanceFirewall } from './change-instance-firewall.js';
 export { changeInstanceNetwork } from './change-instance-network.js';
+export { changeIsoMount } from './change-iso-mount.js';
 export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';

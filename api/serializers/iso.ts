@@ -22,11 +22,17 @@ export const IsoEnvelope = z
         description:
           'Why the fetch failed: `ISO_ADDRESS_REFUSED`, `ISO_REDIRECTED`, `ISO_TOO_LARGE`, `ISO_FETCH_FAILED`, …',
       }),
+      mounted: z
+        .boolean()
+        .openapi({ description: 'Whether it is in the instance’s CD-ROM drive (one at most).' }),
       created_at: z.string(),
       updated_at: z.string(),
     }),
   })
   .openapi('Iso');
+
+/** The instance's library: what `GET …/media/iso` and the media actions answer. */
+export const IsoListEnvelope = z.object({ data: z.array(IsoEnvelope) }).openapi('IsoList');
 
 export function serializeIso(row: IsoRow): z.infer<typeof IsoEnvelope> {
   return {
@@ -39,6 +45,7 @@ export function serializeIso(row: IsoRow): z.infer<typeof IsoEnvelope> {
       size_mb: row.size_mb,
       sha256: row.sha256,
       error: row.error,
+      mounted: row.mounted,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     },

@@ -17,6 +17,7 @@ function isos(db: Database) {
       'size_mb',
       'sha256',
       'error',
+      'mounted',
       'created_at',
       'updated_at',
     ]);
@@ -92,4 +93,27 @@ export async function settleIso(
 
 export async function deleteIso(db: Database, id: string): Promise<void> {
   await db.deleteFrom('instance_isos').where('id', '=', id).execute();
+}
+
+/** The ISO in the instance's CD-ROM drive from now on; none (null) empties it. */
+export async function setMountedIso(db: Database, instanceId: string, isoId: string | null): Promise<void> {
+  await db
+    .updateTable('instance_isos')
+    .set({ mounted: false, updated_at: sql`now()` })
+    .where('instance_id', '=', instanceId)
+    .where('mounted', '=', true)
+    .$if(isoId !== null, (q) => q.where('id', '!=', isoId!))
+    .execute();
+  if (isoId !== null)
+    await db
+      .updateTable('instance_isos')
+      .set({ mounted: true, updated_at: sql`now()` })
+      .where('id', '=', isoId)
+      .where('instance_id', '=', instanceId)
+      .execute();
+}
+
+/** The ISO in the instance's drive, if any. */
+export async function findMountedIso(db: Database, instanceId: string) {
+  return isos(db).where('instance_id', '=', instanceId).where('mounted', '=', true).executeTakeFirst();
 }

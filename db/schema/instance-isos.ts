@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { IsoState } from '../../domain/media/isos.js';
 import type { NullableJson, Timestamp } from './columns.js';
 
@@ -14,6 +15,8 @@ export interface InstanceIsosTable {
   sha256: string | null;
   /** Why the fetch failed: the agent's code and message. */
   error: NullableJson<{ code: string; message: string }>;
+  /** In the instance's CD-ROM drive (one at most). */
+  mounted: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ISO_URL_MAX } from '../media/iso-sources.js';
-import { instanceId } from './shapes.js';
+import { instanceId, powerState } from './shapes.js';
 
 /** The instance's ISO library: images its hypervisor fetches and keeps for it. */
 export const MEDIA_TASKS = {
@@ -21,5 +21,18 @@ export const MEDIA_TASKS = {
       size_mb: z.number().int().nonnegative(),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
     }),
+  },
+  /**
+   * The instance's CD-ROM drive holds this ISO of its library (null: is empty): changed under a
+   * running guest, kept for a stopped one's boot. The result is what the drive holds.
+   */
+  'iso.mount': {
+    params: z.object({ instance_id: instanceId, iso_id: z.string().uuid().nullable() }),
+    result: z.object({ iso_id: z.string().uuid().nullable() }),
+  },
+  /** The guest (re)starts from its CD-ROM drive, holding this ISO; it boots from its disk again after. */
+  'iso.boot': {
+    params: z.object({ instance_id: instanceId, iso_id: z.string().uuid() }),
+    result: z.object({ power_state: powerState }),
   },
 } as const;

@@ -38,6 +38,9 @@ export const INSTANCE_OPERATIONS = [
   'volume_attach',
   'volume_detach',
   'volume_resize',
+  'iso_mount',
+  'iso_unmount',
+  'iso_boot',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -208,6 +211,17 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
   volume_attach: DISK_CHANGE,
   volume_detach: DISK_CHANGE,
   volume_resize: DISK_CHANGE,
+  // An ISO goes into or out of the CD-ROM drive of a running guest, or of a stopped one for its boot.
+  iso_mount: DISK_CHANGE,
+  iso_unmount: DISK_CHANGE,
+  // Booting from an ISO (re)starts the guest from its CD-ROM drive.
+  iso_boot: {
+    from: ['running', 'stopped'],
+    during: 'restarting',
+    outcome: 'running',
+    onFailure: 'previous',
+    preempts: [],
+  },
 };
 
 /** The status an operation holds the instance in while it runs, given where it began. */

@@ -36,6 +36,15 @@ afterAll(async () => {
 const add = (instanceId: string, body: Body) => t.api('POST', `/${instanceId}/media/iso`, body);
 const library = async (instanceId: string): Promise<Body[]> =>
   (await t.api('GET', `/${instanceId}/media/iso`)).body.data.map((d: Body) => d.attributes);
+const media = (instanceId: string, action: string, body?: unknown) =>
+  t.api('POST', `/${instanceId}/media/iso/${action}`, body);
+/** An ISO of the instance's library, fetched and `available`. */
+async function fetched(instanceId: string, name: string): Promise<string> {
+  const res = await add(instanceId, { name, url: `${base}/a.iso` });
+  expect(res.status).toBe(201);
+  expect((await settledIso(instanceId, res.body.attributes.uuid)).state).toBe('available');
+  return res.body.attributes.uuid;
+}
 const settledIso = (instanceId: string, isoId: string) =>
   eventually(
     async () => (await library(instanceId)).find((i) => i.uuid === isoId && i.state !== 'fetching'),
@@ -126,5 +135,89 @@ describe('the ISO library', () => {
     expect((await t.api('GET', `/${randomUUID()}/media/iso`)).status).toBe(404);
     expect((await t.env.call(null, 'GET', `/api/client/cloud/${id}/media/iso`)).status).toBe(401);
     expect(await library(id)).toEqual([]);
+  });
+
+  it('mounts, replaces and unmounts an ISO, each twice alike; the hypervisor’s drive and the library agree', async () => {
+    const { id } = await t.instance();
+    const one = await fetched(id, 'one');
+    const two = await fetched(id, 'two');
+    const drive = () => t.hostOf(id).hypervisor().instances[id]!.mounted_iso ?? null;
+    const mountedIds = async () => (await library(id)).filter((i) => i.mounted).map((i) => i.uuid);
+
+    const res = await media(id, 'mount', { iso: one });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await t.settled(id, 'running');
+    expect(await mountedIds()).toEqual([one]);
+    expect(drive()).toBe(one);
+    expect((await media(id, 'mount', { iso: one })).status).toBe(200);
+    expect(await t.latestTask(id)).toMatchObject({ operation: 'iso_mount', state: 'succeeded' });
+
+    expect((await media(id, 'mount', { iso: two })).status).toBe(202);
+    await t.settled(id, 'running');
+    expect(await mountedIds()).toEqual([two]);
+    expect(drive()).toBe(two);
+
+    expect((await media(id, 'unmount')).status).toBe(202);
+    await t.settled(id, 'running');
+    expect(await mountedIds()).toEqual([]);
+    expect(drive()).toBe(null);
+    expect((await media(id, 'unmount', {})).status).toBe(200);
+  });
+
+  it('boots a running and a stopped instance from an ISO; it runs with the ISO mounted', async () => {
+    const { id } = await t.instance();
+    const iso = await fetched(id, 'installer');
+    expect((await media(id, 'boot', { iso })).status).toBe(202);
+    await t.settled(id, 'running');
+    expect(
+      t
+        .hostOf(id)
+        .hypervisor()
+        .applied.filter((a) => a.type === 'iso.boot' && a.instance_id === id),
+    ).toHaveLength(1);
+    expect((await library(id))[0]).toMatchObject({ uuid: iso, mounted: true });
+    expect(await t.latestTask(id)).toMatchObject({ operation: 'iso_boot', state: 'succeeded' });
+    expect((await t.api('POST', `/${id}/power`, { action: 'stop' })).status).toBe(202);
+    await t.settled(id, 'stopped');
+    expect((await media(id, 'boot', { iso })).status).toBe(202);
+    expect((await t.settled(id, 'running')).status).toBe('running');
+  });
+
+  it('refuses an ISO not fetched or not in the library, bad input and two changes at once; a failed mount leaves the drive as it was', async () => {
+    const { id } = await t.instance();
+    const one = await fetched(id, 'one');
+    const two = await fetched(id, 'two');
+    const failed = await add(id, { name: 'broken', url: `${base}/missing.iso` });
+    await settledIso(id, failed.body.attributes.uuid);
+    const other = await t.instance();
+    const elsewhere = await fetched(other.id, 'elsewhere');
+    for (const [body, status, code] of [
+      [{ iso: failed.body.attributes.uuid }, 409, 'SVC-CONFLICT-409'],
+      [{ iso: elsewhere }, 400, 'SVC-REQ-400'],
+      [{ iso: randomUUID() }, 400, 'SVC-REQ-400'],
+      [{ iso: 'nope' }, 400, 'SVC-REQ-400'],
+      [{}, 400, 'SVC-REQ-400'],
+    ] as const) {
+      const res = await media(id, 'mount', body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.errors[0].code).toBe(code);
+    }
+    const both = await Promise.all([media(id, 'mount', { iso: one }), media(id, 'mount', { iso: two })]);
+    expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
+    await t.settled(id, 'running');
+    const held = (await library(id)).filter((i) => i.mounted).map((i) => i.uuid);
+    expect(held).toHaveLength(1);
+
+    t.hostOf(id).armFault('iso.mount', { mode: 'fail-permanently' });
+    const next = held[0] === one ? two : one;
+    expect((await media(id, 'mount', { iso: next })).status).toBe(202);
+    await t.settled(id, 'running');
+    expect((await library(id)).filter((i) => i.mounted).map((i) => i.uuid)).toEqual(held);
+    expect(t.hostOf(id).hypervisor().instances[id]!.mounted_iso).toBe(held[0]);
+    expect(await t.latestTask(id)).toMatchObject({ operation: 'iso_mount', state: 'failed' });
+    const foreign = await t.env.stranger.call('POST', `/api/client/cloud/${id}/media/iso/mount`, {
+      iso: one,
+    });
+    expect(foreign.status).toBe(404);
   });
 });

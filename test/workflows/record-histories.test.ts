@@ -18,6 +18,7 @@ import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { createScheduledAction } from '../../services/instances/scheduled-actions.js';
+import { bootFromIso, changeIsoMount } from '../../services/media/iso-mounts.js';
 import { addIso } from '../../services/media/isos.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
@@ -438,16 +439,17 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 
-  it('fetchIso: fetched, and refused by the agent', async () => {
+  it('fetchIso, changeIsoMount and bootIso: fetched and refused; mounted, refused and ejected; booted', async () => {
     const server = createServer((req, res) =>
       req.url === '/a.iso' ? res.end('an iso') : res.writeHead(404).end(),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { hypervisor } = await env.hypervisorWithAgent();
+      const { hypervisor, agent } = await env.hypervisorWithAgent();
       const instance = await env.provisionedInstance(hypervisor);
       const customer = { type: 'user' as const, userId: env.client.id };
+      let fetchedIsoId: string | undefined;
       const deps = {
         ...env.deps,
         config: { ...env.deps.config, ISO_ALLOW_HTTP: true, ISO_ALLOWED_NETWORKS: ['127.0.0.0/8'] },
@@ -463,7 +465,20 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
           correlationId: null,
         });
         await record(name, isoFetchWorkflowId(iso.id));
+        if (path === '/a.iso') fetchedIsoId = iso.id;
       }
+      const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
+      const onInstance = { instanceId: instance.id, correlationId: null };
+      agent.armFault('iso.mount', { mode: 'fail-permanently' });
+      await changeIsoMount(env.deps, customer, { ...onInstance, isoId: fetchedIsoId! });
+      await record('changeIsoMount-refused', await latest());
+      await changeIsoMount(env.deps, customer, { ...onInstance, isoId: fetchedIsoId! });
+      await record('changeIsoMount-mounted', await latest());
+      await changeIsoMount(env.deps, customer, { ...onInstance, isoId: null });
+      await record('changeIsoMount-ejected', await latest());
+      await bootFromIso(env.deps, customer, { ...onInstance, isoId: fetchedIsoId! });
+      await record('bootIso-booted', await latest());
+      expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
     } finally {
       server.close();
     }

@@ -24,7 +24,7 @@ import { resizeDisk } from './disks.js';
 import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
 import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPassword } from './instances.js';
-import { fetchInstanceIso } from './media.js';
+import { bootIso, fetchInstanceIso, mountIso } from './media.js';
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import { applyFirewall, applyNetwork } from './network.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
@@ -77,6 +77,8 @@ export class SimulatedDriver implements HypervisorDriver {
       'volume.resize': (p) => resizeVolume(host, as<'volume.resize'>(p)),
       'volume.delete': (p) => deleteVolume(host, as<'volume.delete'>(p)),
       'iso.fetch': (p, ctx) => fetchInstanceIso(host, as<'iso.fetch'>(p), ctx.signal),
+      'iso.mount': (p) => mountIso(host, as<'iso.mount'>(p)),
+      'iso.boot': (p) => bootIso(host, as<'iso.boot'>(p)),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
       'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),

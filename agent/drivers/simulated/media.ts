@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { fetchIso } from '../../media/iso-fetch.js';
+import { DriverFailure } from '../driver.js';
 import type { SimulatedHost } from './host.js';
 
 /**
@@ -29,4 +30,34 @@ export async function fetchInstanceIso(
 /** A deleted instance's ISOs go with it. */
 export function dropIsosOf(host: SimulatedHost, instanceId: string): void {
   rmSync(join(host.config.AGENT_STATE_DIR, 'isos', instanceId), { recursive: true, force: true });
+}
+
+function fetchedIso(host: SimulatedHost, instanceId: string, isoId: string) {
+  const instance = host.existing(instanceId);
+  if (!instance.isos?.[isoId])
+    throw new DriverFailure(
+      'ISO_NOT_FOUND',
+      'the instance’s library on this hypervisor has no such ISO',
+      false,
+    );
+  return instance;
+}
+
+/** The instance's drive holds the ISO (or none); a drive that holds it already is left as it is. */
+export function mountIso(host: SimulatedHost, p: AgentTaskParams<'iso.mount'>) {
+  const instance =
+    p.iso_id === null ? host.existing(p.instance_id) : fetchedIso(host, p.instance_id, p.iso_id);
+  if ((instance.mounted_iso ?? null) === p.iso_id) return { iso_id: p.iso_id };
+  instance.mounted_iso = p.iso_id;
+  host.record('iso.mount', p.instance_id, p.iso_id ?? 'ejected');
+  return { iso_id: p.iso_id };
+}
+
+/** The guest (re)started from the ISO: it holds it in its drive and runs. */
+export function bootIso(host: SimulatedHost, p: AgentTaskParams<'iso.boot'>) {
+  const instance = fetchedIso(host, p.instance_id, p.iso_id);
+  instance.mounted_iso = p.iso_id;
+  instance.power_state = 'running';
+  host.record('iso.boot', p.instance_id, p.iso_id);
+  return { power_state: instance.power_state };
 }

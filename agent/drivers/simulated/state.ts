@@ -73,6 +73,8 @@ export interface SimulatedInstance {
   firewall?: SimulatedFirewall;
   /** Its ISO library, by ISO id: what each fetch brought (the files are in AGENT_STATE_DIR/isos). */
   isos?: Record<string, { size_mb: number; sha256: string }>;
+  /** The ISO in its CD-ROM drive; absent or null: empty. */
+  mounted_iso?: string | null;
 }
 
 /** An instance's firewall at the panel's revision. */

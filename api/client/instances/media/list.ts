@@ -2,8 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
 import type { AppEnv } from '../../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
-import { IsoEnvelope, serializeIso } from '../../../serializers/iso.js';
-import { z } from '../../../zod.js';
+import { IsoListEnvelope, serializeIso } from '../../../serializers/iso.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({
@@ -15,7 +14,7 @@ const route = createRoute({
     'Every ISO added to it, oldest first, with its state; at most `MAX_ISOS_PER_INSTANCE` (5 by default).',
   request: { params: uuidParam('cloudInstance') },
   responses: {
-    200: jsonContent(z.object({ data: z.array(IsoEnvelope) }).openapi('IsoList'), 'The library.'),
+    200: jsonContent(IsoListEnvelope, 'The library.'),
     ...commonErrors,
     ...notFoundResponse,
   },
