@@ -27,6 +27,7 @@ import * as scheduledActions from './migrations/20261126T0300_scheduled_actions.
 import * as volumes from './migrations/20261126T0400_volumes.js';
 import * as instanceIsos from './migrations/20261126T0500_instance_isos.js';
 import * as isoMounts from './migrations/20261126T0600_iso_mounts.js';
+import * as rescueMode from './migrations/20261126T0700_rescue_mode.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126T0400_volumes': volumes,
   '20261126T0500_instance_isos': instanceIsos,
   '20261126T0600_iso_mounts': isoMounts,
+  '20261126T0700_rescue_mode': rescueMode,
 };
 
 export interface MigrationOutcome {

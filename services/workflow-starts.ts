@@ -66,6 +66,7 @@ const START_POLICIES: Record<
   resizeVolume: INSTANCE_OPERATION,
   changeIsoMount: INSTANCE_OPERATION,
   bootIso: INSTANCE_OPERATION,
+  changeRescueMode: INSTANCE_OPERATION,
   // One run per ISO, its id the ISO's: a repeated start joins it.
   fetchIso: INSTANCE_OPERATION,
   // Started by its migration's run as a child (workflows/migrate-instance/cleanup.ts), never here.

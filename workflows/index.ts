@@ -5,6 +5,7 @@ export { bootIso } from './boot-iso.js';
 export { changeInstanceFirewall } from './change-instance-firewall.js';
 export { changeInstanceNetwork } from './change-instance-network.js';
 export { changeIsoMount } from './change-iso-mount.js';
+export { changeRescueMode } from './change-rescue-mode.js';
 export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';

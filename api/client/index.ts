@@ -8,6 +8,7 @@ import { backupRoutes } from './instances/backups/routes.js';
 import { firewallRoutes } from './instances/firewall/routes.js';
 import { mediaRoutes } from './instances/media/routes.js';
 import { networkRoutes } from './instances/network/routes.js';
+import { rescueRoutes } from './instances/rescue/routes.js';
 import { instanceRoutes } from './instances/routes.js';
 import { scheduledActionRoutes } from './instances/schedules/routes.js';
 import { settingsRoutes } from './instances/settings/routes.js';
@@ -38,6 +39,7 @@ export function clientApi() {
     firewallRoutes,
     storageRoutes,
     mediaRoutes,
+    rescueRoutes,
     scheduledActionRoutes,
   ]) {
     for (const route of group) route.register(app);

@@ -76,6 +76,16 @@ export const INSTANCE_TASKS = {
     }),
     result: z.object({ power_state: powerState }),
   },
+  /** The guest restarted into its image's rescue system, its own disk attached; already there: nothing. */
+  'rescue.enter': {
+    params: z.object({ instance_id: instanceId }),
+    result: z.object({ power_state: powerState }),
+  },
+  /** The guest restarted from its own disk again; already so: nothing. It runs after. */
+  'rescue.exit': {
+    params: z.object({ instance_id: instanceId }),
+    result: z.object({ power_state: powerState }),
+  },
   'instance.set_password': {
     params: z.object({ instance_id: instanceId, root_password: rootPassword }),
     result: z.object({ changed: z.boolean() }),

@@ -41,6 +41,8 @@ export const INSTANCE_OPERATIONS = [
   'iso_mount',
   'iso_unmount',
   'iso_boot',
+  'rescue_enter',
+  'rescue_exit',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
@@ -108,7 +110,7 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
     preempts: ['start', 'stop', 'restart'],
   },
   delete: {
-    from: ['running', 'stopped', 'error'],
+    from: ['running', 'stopped', 'error', 'rescue'],
     during: 'deleting',
     outcome: 'deleted',
     onFailure: 'previous',
@@ -222,6 +224,21 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
     onFailure: 'previous',
     preempts: [],
   },
+  // Rescue mode: the guest restarted into its image's rescue system, and back onto its own disk.
+  rescue_enter: {
+    from: ['running', 'stopped'],
+    during: 'restarting',
+    outcome: 'rescue',
+    onFailure: 'previous',
+    preempts: [],
+  },
+  rescue_exit: {
+    from: ['rescue'],
+    during: 'restarting',
+    outcome: 'running',
+    onFailure: 'previous',
+    preempts: [],
+  },
 };
 
 /** The status an operation holds the instance in while it runs, given where it began. */
@@ -272,6 +289,12 @@ export function mayBegin(
     };
   }
   if (!(rule.from as readonly string[]).includes(facts.status)) {
+    if (facts.status === 'rescue')
+      return {
+        ok: false,
+        code: 'SVC-CONFLICT-409',
+        detail: 'The instance is in rescue mode; leave it first (POST …/rescue/exit).',
+      };
     return {
       ok: false,
       code: 'SVC-CONFLICT-409',

@@ -16,6 +16,8 @@ export const INSTANCE_STATUSES = [
   'deleting',
   'deleted',
   'error',
+  /** The guest runs its image's rescue system, its disk attached; only leaving it or a delete begin. */
+  'rescue',
 ] as const;
 export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
 

@@ -17,6 +17,7 @@ import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
+import { changeRescueMode } from '../../services/instances/rescue.js';
 import { createScheduledAction } from '../../services/instances/scheduled-actions.js';
 import { bootFromIso, changeIsoMount } from '../../services/media/iso-mounts.js';
 import { addIso } from '../../services/media/isos.js';
@@ -482,6 +483,23 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     } finally {
       server.close();
     }
+  });
+
+  it('changeRescueMode: entered, left, and an entry the hypervisor refused', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
+    const rescue = (enter: boolean) =>
+      changeRescueMode(env.deps, customer, { instanceId: instance.id, enter, correlationId: null });
+    agent.armFault('rescue.enter', { mode: 'fail-permanently' });
+    await rescue(true);
+    await record('changeRescueMode-refused', await latest());
+    await rescue(true);
+    await record('changeRescueMode-entered', await latest());
+    await rescue(false);
+    await record('changeRescueMode-left', await latest());
+    expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 
   it('scheduledPowerAction: ran, and skipped', async () => {

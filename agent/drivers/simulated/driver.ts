@@ -27,6 +27,7 @@ import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPass
 import { bootIso, fetchInstanceIso, mountIso } from './media.js';
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import { applyFirewall, applyNetwork } from './network.js';
+import { changeRescue } from './rescue.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
 import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
@@ -79,6 +80,8 @@ export class SimulatedDriver implements HypervisorDriver {
       'iso.fetch': (p, ctx) => fetchInstanceIso(host, as<'iso.fetch'>(p), ctx.signal),
       'iso.mount': (p) => mountIso(host, as<'iso.mount'>(p)),
       'iso.boot': (p) => bootIso(host, as<'iso.boot'>(p)),
+      'rescue.enter': (p) => changeRescue(host, as<'rescue.enter'>(p), true),
+      'rescue.exit': (p) => changeRescue(host, as<'rescue.exit'>(p), false),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
       'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),

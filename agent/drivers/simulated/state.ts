@@ -75,6 +75,8 @@ export interface SimulatedInstance {
   isos?: Record<string, { size_mb: number; sha256: string }>;
   /** The ISO in its CD-ROM drive; absent or null: empty. */
   mounted_iso?: string | null;
+  /** Whether it runs its rescue system (its disk attached) instead of its own disk. */
+  rescue?: boolean;
 }
 
 /** An instance's firewall at the panel's revision. */
