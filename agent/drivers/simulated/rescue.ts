@@ -16,8 +16,10 @@ export function changeRescue(
     return { power_state: 'running' as const };
   instance.rescue = enter;
   instance.power_state = 'running';
-  if (!enter && instance.disk !== undefined)
-    instance.disk += `boot ${(instance.boots = (instance.boots ?? 0) + 1)}\n`;
+  if (!enter && instance.disk !== undefined) {
+    instance.boots = (instance.boots ?? 0) + 1;
+    instance.disk += `boot ${instance.boots}\n`;
+  }
   host.record(enter ? 'rescue.enter' : 'rescue.exit', p.instance_id, enter ? 'rescue system' : 'own disk');
   return { power_state: instance.power_state };
 }
