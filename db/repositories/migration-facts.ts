@@ -30,6 +30,9 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
         'retained_on',
       ),
       sql<number>`(select count(*)::int from volumes v where v.instance_id = i.id)`.as('volumes'),
+      sql<boolean>`exists (select 1 from instance_isos s where s.instance_id = i.id and s.mounted)`.as(
+        'iso_mounted',
+      ),
     ])
     .where('i.id', '=', instanceId)
     .where('i.deleted_at', 'is', null)
@@ -45,6 +48,7 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
     storageBackend: row.storage_backend,
     resources: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
     volumes: row.volumes,
+    isoMounted: row.iso_mounted,
   };
   return { row, facts };
 }

@@ -20,6 +20,8 @@ export const BLOCKERS = {
   INSTANCE_MIGRATING: 'A migration holds the instance’s lease.',
   VOLUMES_ATTACHED:
     'The instance has volumes on it, which do not move with a migration yet; detach them first (they stay on the source).',
+  ISO_MOUNTED:
+    'An ISO of the instance’s library is in its CD-ROM drive; the library stays on its hypervisor, so unmount it first.',
   CLEANUP_PENDING:
     'The target still holds the copy an earlier migration of the instance retains; a migration request has it removed now, then may be made again.',
   TARGET_IS_SOURCE: 'The target is the instance’s current hypervisor.',
@@ -73,6 +75,8 @@ export interface InstanceFacts {
   readonly resources: Resources;
   /** The customer's volumes on it, changing ones included. */
   readonly volumes: number;
+  /** Whether an ISO is in its CD-ROM drive. */
+  readonly isoMounted: boolean;
 }
 
 export interface HypervisorFacts {
@@ -129,6 +133,7 @@ export function instanceBlockers(instance: InstanceFacts): Finding<BlockerCode>[
   if (instance.leaseHeld) found.push('INSTANCE_MIGRATING');
   else if (instance.operationRunning) found.push('INSTANCE_BUSY');
   if (instance.volumes > 0) found.push('VOLUMES_ATTACHED');
+  if (instance.isoMounted) found.push('ISO_MOUNTED');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));
 }
 

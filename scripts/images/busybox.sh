@@ -9,6 +9,8 @@
 # is applied at its next boot from another fw_cfg file), a virtio-serial port on which /bin/guest-channel answers the
 # agent (`set-password`, `check-password`, `set-network`, `reach`, `disks`), and virtio-net NICs it sets up
 # from the seed's network-config (guest-network.sh), or with DHCP where the seed gives no address.
+# Booted with its `rescue-cmdline` it is its own rescue system (the disk at /disk, no services);
+# `boot.iso` beside it boots the same system from a CD-ROM and says so.
 # It reads the agent's cloud-init seed (the read-only second disk, ISO 9660 labelled cidata) as far
 # as a shell can: it takes the hostname and says on its console what the seed told it. It serves
 # HTTP on ports 80 and 8080 (`/` its hostname, `/blob` a MiB of zeros), for the network's tests.
@@ -17,12 +19,12 @@
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=10
+VERSION=11
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/store.sh"
 exit_if_built busybox "$VERSION"
 
-for tool in apt-get dpkg-deb gzip qemu-img; do
+for tool in apt-get dpkg-deb gzip qemu-img genisoimage; do
   command -v "$tool" >/dev/null || { echo "busybox image: $tool is missing" >&2; exit 1; }
 done
 # busybox-static installs /bin/busybox; it also supplies cpio and mke2fs for the build.
@@ -93,6 +95,16 @@ for m in $(cat /etc/modules); do
 done
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b /dev/vda ] && break; sleep 0.2; done
 mount -t ext2 /dev/vda /disk || echo "guest: no disk"
+# Rescue mode (the agent boots the image's rescue-cmdline): the disk mounted at /disk, none of the
+# guest's services (its ticker waits), and it says so.
+case " $(cat /proc/cmdline) " in
+  *" cloudsvc.rescue "*)
+    touch /rescue
+    /bin/seed-read >/dev/null
+    echo "guest: rescue, disk at /disk"
+    exit 0
+    ;;
+esac
 # A new disk (or one from before the guest had accounts) gets root on its first boot: with the
 # hash the agent put in fw_cfg for a new or rebuilt instance, else locked. Later boots keep the
 # disk's: a password reset since is not undone.
@@ -127,6 +139,8 @@ fi
 mkdir -p /www && hostname >/www/index.html && dd if=/dev/zero of=/www/blob bs=1024 count=1024 2>/dev/null
 acpid -c /etc/acpi -l /dev/null
 /bin/network-up &
+# Started from the image's installer ISO (its boot.iso) rather than the agent's kernel: said once.
+case " $(cat /proc/cmdline) " in *" cloudsvc.from=iso "*) echo "guest: started from the iso" ;; esac
 echo "guest: booted"
 EOF
 
@@ -246,6 +260,8 @@ EOF
 # before it is printed: a tick on the console is on the disk.
 cat >initramfs/bin/ticker <<'EOF'
 #!/bin/sh
+# In rescue mode the guest's own services do not run.
+while [ -e /rescue ]; do sleep 3600; done
 n=$(cat /disk/counter 2>/dev/null || echo 0)
 while true; do
   n=$((n + 1))
@@ -272,4 +288,20 @@ qemu-img convert -q -f raw -O qcow2 disk.raw image/disk.qcow2
 cp kernel/boot/vmlinuz-* image/vmlinuz
 cp initrd.img image/initrd.img
 echo "$KERNEL_PACKAGE" >image/kernel-package
+# Its rescue system: the same kernel and initramfs, told to mount the disk and start nothing.
+echo 'console=ttyS0 quiet panic=-1 cloudsvc.rescue' >image/rescue-cmdline
+
+# boot.iso: a bootable ISO of the same kernel and initramfs (isolinux, from Debian's packages),
+# what a customer's installer ISO stands for in the tests: a guest booted from it says so.
+apt-get download isolinux syslinux-common >&2 2>/dev/null || apt-get download isolinux syslinux-common >&2
+dpkg-deb -x isolinux_*.deb iso-tools
+dpkg-deb -x syslinux-common_*.deb iso-tools
+mkdir -p bootiso/isolinux
+cp iso-tools/usr/lib/ISOLINUX/isolinux.bin iso-tools/usr/lib/syslinux/modules/bios/ldlinux.c32 bootiso/isolinux/
+cp image/vmlinuz bootiso/vmlinuz
+cp initrd.img bootiso/initrd.img
+printf 'DEFAULT iso\nLABEL iso\n  KERNEL /vmlinuz\n  APPEND initrd=/initrd.img console=ttyS0 quiet panic=-1 cloudsvc.from=iso\n' \
+  >bootiso/isolinux/isolinux.cfg
+genisoimage -quiet -o image/boot.iso -b isolinux/isolinux.bin -c isolinux/boot.cat -no-emul-boot \
+  -boot-load-size 4 -boot-info-table -V CLOUDSVC bootiso
 install_image "$WORK/image" busybox "$VERSION"

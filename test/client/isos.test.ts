@@ -151,6 +151,10 @@ describe('the ISO library', () => {
     expect(drive()).toBe(one);
     expect((await media(id, 'mount', { iso: one })).status).toBe(200);
     expect(await t.latestTask(id)).toMatchObject({ operation: 'iso_mount', state: 'succeeded' });
+    const preflight = await t.env.admin.call('POST', `/admin/cloudsvc/instances/${id}/migrations/preflight`, {
+      mode: 'COLD',
+    });
+    expect(preflight.body.attributes.blockers.map((b: Body) => b.code)).toContain('ISO_MOUNTED');
 
     expect((await media(id, 'mount', { iso: two })).status).toBe(202);
     await t.settled(id, 'running');

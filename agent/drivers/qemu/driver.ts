@@ -15,7 +15,7 @@ import { resizeGuestDisk } from './disk-resize.js';
 import { guestAlive } from './guest-process.js';
 import { type QemuConfig, QemuGuests } from './guests.js';
 import { ImageStore } from './image-store.js';
-import { fetchGuestIso } from './media.js';
+import { bootGuestIso, fetchGuestIso, mountGuestIso } from './media.js';
 import { GuestMetrics } from './metrics.js';
 import { MigrationSource } from './migration-source.js';
 import {
@@ -32,6 +32,7 @@ import { applyFirewall, applyNetwork } from './network/tasks.js';
 import { setPassword } from './password.js';
 import { settlePendingReset } from './pending-password.js';
 import { deleteGuest, powerGuest } from './power.js';
+import { changeGuestRescue } from './rescue.js';
 import type { QemuState } from './state.js';
 import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
@@ -94,6 +95,10 @@ export class QemuDriver implements HypervisorDriver {
       'volume.resize': (p) => resizeVolume(guests, as<'volume.resize'>(p)),
       'volume.delete': async (p) => deleteVolume(guests, as<'volume.delete'>(p)),
       'iso.fetch': (p, ctx) => fetchGuestIso(guests, as<'iso.fetch'>(p), ctx.signal),
+      'iso.mount': (p) => mountGuestIso(guests, as<'iso.mount'>(p)),
+      'iso.boot': (p) => bootGuestIso(guests, as<'iso.boot'>(p)),
+      'rescue.enter': (p) => changeGuestRescue(guests, as<'rescue.enter'>(p), true),
+      'rescue.exit': (p) => changeGuestRescue(guests, as<'rescue.exit'>(p), false),
       'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
       'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
       'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),

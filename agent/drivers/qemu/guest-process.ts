@@ -31,7 +31,12 @@ export const guestFiles = (dir: string) => ({
   seed: join(dir, 'seed.iso'),
   /** The host's loopback port forwarded to the guest's port 22, when the agent forwards one. */
   sshPort: join(dir, 'ssh-port'),
+  /** The instance's ISO library: one file per ISO, by its id. */
+  iso: (isoId: string) => join(dir, 'isos', `${isoId}.iso`),
 });
+
+/** What a guest boots: its image's kernel, that kernel's rescue system, or the ISO in its drive. */
+export type BootSource = 'disk' | 'rescue' | 'cdrom';
 
 export interface GuestShape {
   readonly name: string;
@@ -49,6 +54,29 @@ export interface GuestShape {
   readonly privateNics?: readonly TappedNic[];
   /** The customer's volumes it boots with, in their slots (volume-slots.ts). */
   readonly volumes?: readonly SlottedVolume[];
+  /** The ISO in its CD-ROM drive, a file of its library; none: the drive is empty. */
+  readonly cdrom?: string;
+  /** What it boots; its image's kernel unless said. */
+  readonly boot?: BootSource;
+}
+
+/** How the guest starts: the image's kernel directly (its own line or its rescue line), or the BIOS from its CD-ROM. */
+function bootArguments(guest: GuestShape): string[] {
+  const { image } = guest;
+  if (guest.boot === 'cdrom') return ['-boot', 'order=d'];
+  const cmdline = guest.boot === 'rescue' && image.rescueCmdline ? image.rescueCmdline : image.cmdline;
+  return ['-kernel', image.kernel, '-initrd', image.initrd, '-append', cmdline];
+}
+
+/** The CD-ROM drive every guest has (an AHCI port of q35), empty or holding an ISO read-only. */
+function cdromArguments(guest: GuestShape): string[] {
+  const medium = guest.cdrom ? `,file=${guest.cdrom},format=raw` : '';
+  return [
+    '-drive',
+    `if=none,id=cd0,media=cdrom,readonly=on${medium}`,
+    '-device',
+    'ide-cd,id=cdrom,drive=cd0,bus=ide.0',
+  ];
 }
 
 /** The `-netdev` of the guest's NIC, none when its cable is unplugged. */
@@ -62,7 +90,6 @@ function netdev(guest: GuestShape, sshPort: number | undefined): string[] {
 /** The QEMU command line of a guest; the target of a live migration must use the very same one. */
 function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort?: number): string[] {
   const files = guestFiles(dir);
-  const { image } = guest;
   return [
     '-name',
     guest.name,
@@ -76,12 +103,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
     'none',
     // A guest that powers off or panics ends its process: the power state is the process.
     '-no-reboot',
-    '-kernel',
-    image.kernel,
-    '-initrd',
-    image.initrd,
-    '-append',
-    image.cmdline,
+    ...bootArguments(guest),
     '-blockdev',
     `driver=qcow2,node-name=root,file.driver=file,file.filename=${files.disk}`,
     '-device',
@@ -120,6 +142,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
       : []),
     ...(guest.tap ? privateNicArguments(guest.privateNics ?? []) : []),
     ...volumeArguments(guest.volumes ?? []),
+    ...cdromArguments(guest),
     '-pidfile',
     files.pid,
     // Detached from the agent: the guest lives on when its agent dies or restarts.

@@ -3,7 +3,14 @@ import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure } from '../driver.js';
 import type { AcceleratorChoice } from './accelerator.js';
-import { type GuestShape, guestAlive, killGuest, launchGuest, runStatus } from './guest-process.js';
+import {
+  type GuestShape,
+  guestAlive,
+  guestFiles,
+  killGuest,
+  launchGuest,
+  runStatus,
+} from './guest-process.js';
 import type { ImageStore } from './image-store.js';
 import { BridgedNetwork } from './network/bridged-network.js';
 import { guestMac } from './network/guest-network.js';
@@ -124,7 +131,8 @@ export class QemuGuests {
   /** How the guest runs here: its size, its image's kernel, its NIC. Fails when the image is gone. */
   shape(
     instanceId: string,
-    i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses' | 'plugged'>,
+    i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses' | 'plugged'> &
+      Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>>,
   ): GuestShape {
     return {
       name: instanceId,
@@ -136,6 +144,8 @@ export class QemuGuests {
       addresses: i.addresses,
       sshForward: this.config.AGENT_QEMU_SSH_FORWARD ?? false,
       volumes: slottedVolumesOf(this.state, this.config.AGENT_STATE_DIR, instanceId),
+      ...(i.dir && i.mounted_iso ? { cdrom: guestFiles(i.dir).iso(i.mounted_iso) } : {}),
+      boot: i.rescue ? 'rescue' : i.boot_from_cdrom ? 'cdrom' : 'disk',
       ...this.bridgedNetwork?.taps(instanceId, i.plugged),
     };
   }
@@ -143,6 +153,11 @@ export class QemuGuests {
   async boot(instanceId: string, instance: QemuInstance): Promise<void> {
     if (guestAlive(instance.dir)) return;
     await this.launch(instanceId, instance.dir, instance);
+    // A boot from the drive is once: the next is from the disk again.
+    if (instance.boot_from_cdrom) {
+      instance.boot_from_cdrom = false;
+      this.save();
+    }
     this.resetWatches.watch(instanceId, instance.dir);
   }
 
@@ -154,7 +169,9 @@ export class QemuGuests {
   async launch(
     instanceId: string,
     dir: string,
-    guest: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'> & GuestWiring,
+    guest: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'> &
+      Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>> &
+      GuestWiring,
     incoming?: { host: string; port: number },
   ): Promise<void> {
     const shape = this.shape(instanceId, guest);

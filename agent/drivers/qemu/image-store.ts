@@ -18,12 +18,14 @@ export interface GuestImage {
   /** Each instance's disk is a standalone copy of it, grown to the plan's size. */
   readonly disk: string;
   readonly cmdline: string;
+  /** The kernel line of its rescue system (the same kernel and initramfs), when it has one. */
+  readonly rescueCmdline?: string;
 }
 
 /**
  * The hypervisor's images: a directory with one directory per image, named by the panel's image
  * code, holding `vmlinuz`, `initrd.img`, `disk.qcow2` and, optionally, `cmdline` (the kernel's
- * arguments). Read at each use, so an image put in place is found without restarting the agent.
+ * arguments) and `rescue-cmdline` (its rescue system's). Read at each use, so an image put in place is found without restarting the agent.
  */
 export class ImageStore {
   constructor(readonly dir: string) {}
@@ -41,7 +43,9 @@ export class ImageStore {
     if (![image.kernel, image.initrd, image.disk].every((path) => existsSync(path))) return undefined;
     const cmdlineFile = join(dir, 'cmdline');
     const cmdline = existsSync(cmdlineFile) ? readFileSync(cmdlineFile, 'utf8').trim() : DEFAULT_CMDLINE;
-    return { ...image, cmdline };
+    const rescueFile = join(dir, 'rescue-cmdline');
+    const rescue = existsSync(rescueFile) ? { rescueCmdline: readFileSync(rescueFile, 'utf8').trim() } : {};
+    return { ...image, cmdline, ...rescue };
   }
 
   /** The image, or the task's failure: a hypervisor without it cannot make or move such a guest. */

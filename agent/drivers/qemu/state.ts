@@ -46,8 +46,14 @@ export interface QemuInstance extends GuestWiring {
    * here, so older state has none.
    */
   password_key?: string;
-  /** Its ISO library, by ISO id: what each fetch brought (the files are media.ts isoFile). */
+  /** Its ISO library, by ISO id: what each fetch brought (the files are guestFiles(dir).iso). */
   isos?: Record<string, { size_mb: number; sha256: string }>;
+  /** The ISO in its CD-ROM drive; absent or null: empty. */
+  mounted_iso?: string | null;
+  /** Its next boot is from the drive (once; `iso.boot`). */
+  boot_from_cdrom?: boolean;
+  /** Whether it runs its image's rescue system (`rescue.enter`) until `rescue.exit`. */
+  rescue?: boolean;
 }
 
 /** A guest arriving by migration, by migration id; its network and firewall come with `network.prepare`. */
