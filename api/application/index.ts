@@ -8,6 +8,7 @@ import { hypervisorRoutes } from './hypervisors/routes.js';
 import { imageRoutes } from './images/routes.js';
 import { instanceRoutes } from './instances/routes.js';
 import { ipPoolRoutes } from './ip-pools/routes.js';
+import { isoRoutes } from './isos/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { networkRoutes } from './networks/routes.js';
 import { overviewRoutes } from './overview/routes.js';
@@ -48,6 +49,7 @@ export function applicationApi() {
     reservationRoutes,
     storageRoutes,
     volumeRoutes,
+    isoRoutes,
     schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);

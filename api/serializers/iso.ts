@@ -51,3 +51,28 @@ export function serializeIso(row: IsoRow): z.infer<typeof IsoEnvelope> {
     },
   };
 }
+
+/** An administrator also sees whose it is, which instance's, and where it is kept. */
+export const AdminIsoEnvelope = z
+  .object({
+    object: z.literal('iso'),
+    attributes: IsoEnvelope.shape.attributes.extend({
+      user: z.string().uuid(),
+      instance: z.string().uuid(),
+      hypervisor: z.string().uuid().openapi({ description: 'The hypervisor that fetched it and keeps it.' }),
+    }),
+  })
+  .openapi('AdminIso');
+
+export function serializeAdminIso(row: IsoRow): z.infer<typeof AdminIsoEnvelope> {
+  const { object, attributes } = serializeIso(row);
+  return {
+    object,
+    attributes: {
+      ...attributes,
+      user: row.user_id,
+      instance: row.instance_id,
+      hypervisor: row.hypervisor_id,
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
 // The ISO images of instances' libraries.
@@ -27,6 +28,31 @@ export type IsoRow = Awaited<ReturnType<typeof findIso>> & {};
 
 export async function findIso(db: Database, id: string) {
   return isos(db).where('id', '=', id).executeTakeFirst();
+}
+
+export interface IsoFilters {
+  readonly userId?: string;
+  readonly instanceId?: string;
+  readonly state?: string;
+}
+
+/** A page of every library's ISOs, oldest first; the filters combine. */
+export async function listIsos(db: Database, filters: IsoFilters, page: PageRequest) {
+  const filtered = <Q extends ReturnType<typeof isos>>(q: Q) =>
+    q
+      .$if(filters.userId !== undefined, (w) => w.where('user_id', '=', filters.userId!))
+      .$if(filters.instanceId !== undefined, (w) => w.where('instance_id', '=', filters.instanceId!))
+      .$if(filters.state !== undefined, (w) => w.where('state', '=', filters.state as never));
+  const [rows, total] = await Promise.all([
+    filtered(isos(db))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute(),
+    filtered(isos(db)).clearSelect().select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.total };
 }
 
 /** The instance's library, oldest first. */

@@ -119,4 +119,29 @@ describe('volumes', () => {
     const asClient = await t.env.client.call('GET', '/api/application/cloudsvc/volumes');
     expect([401, 403]).toContain(asClient.status);
   });
+
+  it('lists every library’s ISOs with filters', async () => {
+    const { id } = await t.instance();
+    // A URL the agent cannot reach here: the fetch fails, and the list says why.
+    const added = await t.api('POST', `/${id}/media/iso`, { name: 'far', url: 'https://iso.invalid/a.iso' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const failed = await eventually(
+      async () => {
+        const page = (await admin('GET', `/isos?instance=${id}&state=failed`)).body;
+        return page.data.length === 1 ? page.data[0].attributes : undefined;
+      },
+      20_000,
+      'the fetch to fail',
+    );
+    expect(failed).toMatchObject({
+      uuid: added.body.attributes.uuid,
+      user: t.env.client.id,
+      instance: id,
+      hypervisor: expect.any(String),
+      state: 'failed',
+      error: { code: expect.any(String) },
+    });
+    expect((await admin('GET', `/isos?user=${t.env.stranger.id}`)).body.data).toEqual([]);
+    expect((await admin('GET', '/isos?state=lost')).status).toBe(400);
+  });
 });
