@@ -1,5 +1,11 @@
 import type { Database } from '../db/database.js';
-import { holdVolumeDisk, moveVolume, setVolumeSize, unhomeVolume } from '../db/repositories/volumes.js';
+import {
+  deleteVolumeRow,
+  holdVolumeDisk,
+  moveVolume,
+  setVolumeSize,
+  unhomeVolume,
+} from '../db/repositories/volumes.js';
 
 /** Bookkeeping of volume operations; each is idempotent, so a retried activity is harmless. */
 export function createVolumeActivities(db: Database) {
@@ -32,6 +38,16 @@ export function createVolumeActivities(db: Database) {
         await setVolumeSize(trx, record.volumeId, { sizeMb: record.sizeMb });
         await holdVolumeDisk(trx, record.volumeId, record.sizeMb);
       });
+    },
+
+    /** Its hypervisor removed the volume's disk: the volume is gone. */
+    async recordVolumeDeleted(record: { volumeId: string }): Promise<void> {
+      await deleteVolumeRow(db, record.volumeId);
+    },
+
+    /** Its hypervisor did not remove it: the volume is there as before. */
+    async recordVolumeKept(record: { volumeId: string }): Promise<void> {
+      await moveVolume(db, record.volumeId, { from: ['deleting'], to: 'available' });
     },
 
     /** The volume's first disk is gone again: it is on no hypervisor, and holds no room. */

@@ -5,9 +5,17 @@ import type { Verdict } from './errors.js';
 
 /**
  * `available`: on no instance (on its hypervisor, or nowhere yet); `attaching`, `detaching`,
- * `resizing`: an operation of its instance is changing it; `attached`: on its instance.
+ * `resizing`: an operation of its instance is changing it; `attached`: on its instance;
+ * `deleting`: its hypervisor is removing its disk, and then it is gone.
  */
-export const VOLUME_STATES = ['available', 'attaching', 'attached', 'detaching', 'resizing'] as const;
+export const VOLUME_STATES = [
+  'available',
+  'attaching',
+  'attached',
+  'detaching',
+  'resizing',
+  'deleting',
+] as const;
 export type VolumeState = (typeof VOLUME_STATES)[number];
 
 /** Volumes one instance has at once: the slots its guest keeps for them. */

@@ -10,6 +10,7 @@ export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';
 export { deleteSnapshot } from './delete-snapshot.js';
+export { deleteVolume } from './delete-volume.js';
 export { detachVolume } from './detach-volume.js';
 export { fetchIso } from './fetch-iso.js';
 export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';

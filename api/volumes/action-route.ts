@@ -29,7 +29,7 @@ export interface VolumeActionRequest<B> {
 }
 
 /** Who asks: a customer through the Client API, or an administrator through the Application API. */
-const SIDES = {
+export const SIDES = {
   client: {
     param: 'cloudVolume',
     actor: customerActor,

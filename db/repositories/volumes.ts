@@ -228,3 +228,8 @@ export async function releaseVolumesOfInstance(db: Database, instanceId: string)
     .where('instance_id', '=', instanceId)
     .execute();
 }
+
+/** The volume's row gone (its reservation with it). */
+export async function deleteVolumeRow(db: Database, id: string): Promise<void> {
+  await db.deleteFrom('volumes').where('id', '=', id).execute();
+}

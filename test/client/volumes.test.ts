@@ -362,3 +362,58 @@ describe('growing volumes', () => {
     expect(await t.latestTask(id)).toMatchObject({ operation: 'volume_resize', state: 'failed' });
   });
 });
+
+describe('deleting volumes', () => {
+  it('one never attached goes at once; one kept on a hypervisor is removed there, then gone with its room; twice is 404', async () => {
+    const fresh = await volume();
+    expect((await t.api('DELETE', `/volumes/${fresh.uuid}`)).status).toBe(204);
+    expect((await t.api('GET', `/volumes/${fresh.uuid}`)).status).toBe(404);
+    expect((await t.api('DELETE', `/volumes/${fresh.uuid}`)).status).toBe(404);
+
+    const kept = await volume();
+    const { id } = await t.instance();
+    await attached(kept.uuid, id);
+    const held = await t.api('DELETE', `/volumes/${kept.uuid}`);
+    expect(held.status).toBe(409);
+    expect(held.body.errors[0].code).toBe('SVC-INUSE-409');
+    await action(kept.uuid, 'detach');
+    await t.settled(id);
+    await settledVolume(kept.uuid);
+    const host = t.hostOf(id);
+    const res = await t.api('DELETE', `/volumes/${kept.uuid}`);
+    expect([202, 204]).toContain(res.status);
+    if (res.status === 202) expect(res.body.attributes.state).toBe('deleting');
+    await eventually(
+      async () => ((await t.api('GET', `/volumes/${kept.uuid}`)).status === 404 ? true : undefined),
+      20_000,
+      'the volume to go',
+    );
+    expect(host.hypervisor().volumes?.[kept.uuid]).toBeUndefined();
+    expect(
+      await t.env.db.selectFrom('reservations').select('id').where('volume_id', '=', kept.uuid).execute(),
+    ).toEqual([]);
+  });
+
+  it('a hypervisor that fails the removal leaves the volume available; two deletes at once end in one volume gone', async () => {
+    const v = await volume();
+    const { id } = await t.instance();
+    await attached(v.uuid, id);
+    await action(v.uuid, 'detach');
+    await t.settled(id);
+    await settledVolume(v.uuid);
+    t.hostOf(id).armFault('volume.delete', { mode: 'fail-permanently' });
+    expect((await t.api('DELETE', `/volumes/${v.uuid}`)).status).toBe(202);
+    expect(await settledVolume(v.uuid)).toMatchObject({ state: 'available' });
+    expect(t.hostOf(id).hypervisor().volumes?.[v.uuid]).toBeDefined();
+    const both = await Promise.all([0, 1].map(() => t.api('DELETE', `/volumes/${v.uuid}`)));
+    for (const r of both) expect([202, 204, 404]).toContain(r.status);
+    await eventually(
+      async () => ((await t.api('GET', `/volumes/${v.uuid}`)).status === 404 ? true : undefined),
+      20_000,
+      'the volume to go',
+    );
+    expect(
+      (await t.env.stranger.call('DELETE', `/api/client/cloud/volumes/${(await volume()).uuid}`)).status,
+    ).toBe(404);
+  });
+});

@@ -73,7 +73,11 @@ async function tablesHoldingMarkers(db: Database): Promise<string[]> {
 
 /** What no answer may show (DESIGN.md "Errors"): stack traces, SQL, host paths, error names. */
 const LEAKS_ANYWHERE: [string, RegExp][] = [
-  ['a stack frame', /\bat (?:async )?[\w$.<>[\]]+ \(|\n\s+at [^\n]+:\d+:\d+|\bat (?:file|node):[^\s)]+:\d+/],
+  // A frame names where it is (`(file:line:col)`, `<anonymous>`, `native`): prose such as "at once (" is not one.
+  [
+    'a stack frame',
+    /\bat (?:async )?[\w$.<>[\]]+ \((?:[^)\s]*:\d+:\d+|<anonymous>|native)\)|\n\s+at [^\n]+:\d+:\d+|\bat (?:file|node):[^\s)]+:\d+/,
+  ],
   ['an error name', /\b[A-Z]\w*Error\b:|\bError: /],
   [
     'a host path',

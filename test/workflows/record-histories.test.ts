@@ -33,6 +33,7 @@ import { createProvider } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
 import { growRootDisk } from '../../services/storage/root-disk.js';
 import { attachVolume, detachVolume } from '../../services/storage/volume-attachments.js';
+import { deleteVolume } from '../../services/storage/volume-delete.js';
 import { resizeVolume } from '../../services/storage/volume-resize.js';
 import { createVolume } from '../../services/storage/volumes.js';
 import { eventually } from '../support/eventually.js';
@@ -418,6 +419,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       correlationId: null,
     });
     const onVolume = { volumeId: volume.id, correlationId: null };
+    const recordedDeletes: string[] = [];
     const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
     agent.armFault('volume.attach', { mode: 'fail-permanently' });
     await attachVolume(env.deps, customer, { ...onVolume, instanceId: instance.id });
@@ -437,6 +439,26 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     // Its disk is there at its size: attached without making it.
     await attachVolume(env.deps, customer, { ...onVolume, instanceId: instance.id });
     await record('attachVolume-again', await latest());
+    // Detached, deleted: its hypervisor refuses once, then removes it.
+    await detachVolume(env.deps, customer, onVolume);
+    await env.operationResult(instance.id);
+    agent.armFault('volume.delete', { mode: 'fail-permanently' });
+    for (const name of ['deleteVolume-refused', 'deleteVolume-removed']) {
+      await deleteVolume(env.deps, customer, onVolume);
+      const run = await eventually(
+        async () => {
+          for await (const w of env.temporal.workflow.list({
+            query: `WorkflowType = 'deleteVolume' AND WorkflowId STARTS_WITH 'volume-delete-${volume.id}'`,
+          }))
+            if (!recordedDeletes.includes(w.workflowId)) return w.workflowId;
+          return undefined;
+        },
+        15_000,
+        'the delete run',
+      );
+      recordedDeletes.push(run);
+      await record(name, run);
+    }
     expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 
