@@ -1,6 +1,6 @@
 import { STORAGE_BACKENDS } from '../domain/hypervisors.js';
 import { INT4_MAX, text } from '../domain/input-bounds.js';
-import { VOLUME_MIN_MB } from '../domain/volumes.js';
+import { VOLUME_MIN_MB, VOLUMES_PER_INSTANCE } from '../domain/volumes.js';
 import { z } from './zod.js';
 
 /** A volume's size in MB, as asked: whole, within what the database holds (the provider's bound is the service's). */
@@ -40,3 +40,15 @@ export const VolumeAttachBody = z
 export const VolumeDetachBody = z.object({}).strict().openapi('VolumeDetachRequest');
 
 export const VolumeResizeBody = z.object({ size_mb: VolumeSize }).strict().openapi('VolumeResizeRequest');
+
+/** Why an attach is refused, for both APIs' documents; `held` says why the instance's operation is. */
+export const attachConflicts = (held: string) =>
+  'The volume is on another instance or changing, the instance is in another location or on a hypervisor ' +
+  'without the volume’s backend, or the volume is kept on another hypervisor (SVC-CONFLICT-409); the ' +
+  `instance has ${VOLUMES_PER_INSTANCE} volumes already (SVC-QUOTA-409); its hypervisor lacks the room for ` +
+  `the volume (SVC-CAPACITY-409); ${held}`;
+
+/** Why a grow is refused, for both APIs' documents. */
+export const resizeConflicts = (held: string) =>
+  'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +
+  `hypervisor lacks the room (SVC-CAPACITY-409); ${held}`;

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
-import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 import { DriverFailure } from '../driver.js';
+import { freeVolumeSlot } from '../volume-slot.js';
 import { qemuImg } from './disk-files.js';
 import { guestAlive, guestFiles } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
@@ -69,15 +69,7 @@ export async function attachVolume(guests: QemuGuests, p: AgentTaskParams<'volum
   if (volume.instance_id !== null && volume.instance_id !== p.instance_id)
     throw new DriverFailure('VOLUME_IN_USE', 'the volume is on another instance', false);
   if (volume.instance_id === null || volume.slot === null) {
-    const taken = new Set(
-      Object.values(volumesOf(guests))
-        .filter((v) => v.instance_id === p.instance_id)
-        .map((v) => v.slot),
-    );
-    let slot = 1;
-    while (taken.has(slot)) slot++;
-    if (slot > VOLUMES_PER_INSTANCE)
-      throw new DriverFailure('NO_FREE_SLOT', 'the instance has no free slot for a volume', false);
+    const slot = freeVolumeSlot(Object.values(volumesOf(guests)), p.instance_id);
     // Recorded before the plug: a task cut off after it finds the slot and plugs it again.
     volume.instance_id = p.instance_id;
     volume.slot = slot;

@@ -1,6 +1,6 @@
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
-import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 import { DriverFailure } from '../driver.js';
+import { freeVolumeSlot } from '../volume-slot.js';
 import type { SimulatedHost } from './host.js';
 import type { SimulatedVolume } from './state.js';
 
@@ -48,15 +48,7 @@ export function attachVolume(host: SimulatedHost, p: AgentTaskParams<'volume.att
   if (volume.instance_id === p.instance_id && volume.slot !== null) return { slot: volume.slot };
   if (volume.instance_id !== null)
     throw new DriverFailure('VOLUME_IN_USE', 'the volume is on another instance', false);
-  const taken = new Set(
-    Object.values(volumesOf(host))
-      .filter((v) => v.instance_id === p.instance_id)
-      .map((v) => v.slot),
-  );
-  let slot = 1;
-  while (taken.has(slot)) slot++;
-  if (slot > VOLUMES_PER_INSTANCE)
-    throw new DriverFailure('NO_FREE_SLOT', 'the instance has no free slot for a volume', false);
+  const slot = freeVolumeSlot(Object.values(volumesOf(host)), p.instance_id);
   volume.instance_id = p.instance_id;
   volume.slot = slot;
   host.record('volume.attach', p.instance_id, `volume ${p.volume_id} in slot ${slot}`);

@@ -1,7 +1,6 @@
-import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 import { attachVolume } from '../../../services/storage/volume-attachments.js';
 import { INSTANCE_BUSY } from '../../schemas.js';
-import { VolumeAttachBody } from '../../volume-request.js';
+import { attachConflicts, VolumeAttachBody } from '../../volume-request.js';
 import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({
@@ -14,11 +13,7 @@ export const { register } = volumeAction({
     'activity with the administrator as the actor. A suspended instance takes it too.',
   body: VolumeAttachBody,
   done: 'The volume already is on the instance; nothing changed.',
-  conflicts:
-    'The volume is on another instance or changing, the instance is in another location or on a hypervisor ' +
-    'without the volume’s backend, or the volume is kept on another hypervisor (SVC-CONFLICT-409); the ' +
-    `instance has ${VOLUMES_PER_INSTANCE} volumes already (SVC-QUOTA-409); its hypervisor lacks the room for ` +
-    `the volume (SVC-CAPACITY-409); ${INSTANCE_BUSY}`,
+  conflicts: attachConflicts(INSTANCE_BUSY),
   run: (deps, asker, request) =>
     attachVolume(deps, asker, {
       volumeId: request.volumeId,

@@ -1,6 +1,6 @@
 import { resizeVolume } from '../../../services/storage/volume-resize.js';
 import { INSTANCE_BUSY } from '../../schemas.js';
-import { VolumeResizeBody } from '../../volume-request.js';
+import { resizeConflicts, VolumeResizeBody } from '../../volume-request.js';
 import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({
@@ -13,9 +13,7 @@ export const { register } = volumeAction({
     'of the instance (`volume_resize`), on none at once.',
   body: VolumeResizeBody,
   done: 'The volume has the size now (it was on no instance), or had it already.',
-  conflicts:
-    'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +
-    `hypervisor lacks the room (SVC-CAPACITY-409); ${INSTANCE_BUSY}`,
+  conflicts: resizeConflicts(INSTANCE_BUSY),
   run: (deps, asker, request) =>
     resizeVolume(deps, asker, {
       volumeId: request.volumeId,

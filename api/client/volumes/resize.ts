@@ -1,6 +1,6 @@
 import { resizeVolume } from '../../../services/storage/volume-resize.js';
 import { INSTANCE_HELD } from '../../schemas.js';
-import { VolumeResizeBody } from '../../volume-request.js';
+import { resizeConflicts, VolumeResizeBody } from '../../volume-request.js';
 import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({
@@ -15,9 +15,7 @@ export const { register } = volumeAction({
     'disk grows at its next attach.',
   body: VolumeResizeBody,
   done: 'The volume has the size now (it was on no instance), or had it already.',
-  conflicts:
-    'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +
-    `hypervisor lacks the room (SVC-CAPACITY-409); ${INSTANCE_HELD}`,
+  conflicts: resizeConflicts(INSTANCE_HELD),
   run: (deps, asker, request) =>
     resizeVolume(deps, asker, {
       volumeId: request.volumeId,
