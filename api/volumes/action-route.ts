@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Asker } from '../../domain/actors.js';
 import type { ServiceDeps } from '../../services/context.js';
-import type { VolumeOutcome } from '../../services/storage/volume-attachments.js';
+import type { VolumeOutcome } from '../../services/storage/volumes.js';
 import type { AppEnv } from '../context.js';
 import { adminActor, customerActor } from '../principals.js';
 import {

@@ -17,18 +17,12 @@ import { mayAttachVolume, VOLUMES_PER_INSTANCE } from '../../domain/volumes.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from '../instances/operations.js';
 import { placedInstanceInReach } from '../instances/reach.js';
-import { recordVolumeActivity, volumeInReach } from './volumes.js';
+import { describe, recordVolumeActivity, type VolumeOutcome, volumeInReach } from './volumes.js';
 
 interface AttachRequest {
   readonly volumeId: string;
   readonly instanceId: string;
   readonly correlationId: string | null;
-}
-
-export interface VolumeOutcome {
-  readonly volume: VolumeRow;
-  /** Whether an operation began; not when the volume already was where it was asked to be. */
-  readonly accepted: boolean;
 }
 
 const changedMeanwhile = () =>
@@ -125,51 +119,3 @@ export async function attachVolume(
   );
   return { volume: (await findVolume(deps.db, volume.id))!, accepted: true };
 }
-
-/**
- * Takes the volume off its instance (`volume_detach`, an operation of the instance); its disk stays
- * on its hypervisor. A volume on no instance: nothing to do.
- */
-export async function detachVolume(
-  deps: ServiceDeps,
-  asker: Asker,
-  request: { readonly volumeId: string; readonly correlationId: string | null },
-): Promise<VolumeOutcome> {
-  const volume = await volumeInReach(deps.db, asker, request.volumeId);
-  if (volume.state === 'available') return { volume, accepted: false };
-  if (volume.state !== 'attached' || !volume.instance_id || !volume.hypervisor_id)
-    throw new ApiError('SVC-CONFLICT-409', {
-      detail: `The volume is ${volume.state}; try again once its change has ended.`,
-    });
-  const instanceId = volume.instance_id;
-  await beginInstanceOperation(
-    deps,
-    asker,
-    {
-      instanceId,
-      hypervisorId: volume.hypervisor_id,
-      kind: 'volume_detach',
-      workflowType: 'detachVolume',
-      input: (operation) => ({ operation, volumeId: volume.id }),
-      correlationId: request.correlationId,
-      undoIfNotStarted: async (db) => {
-        await moveVolume(db, volume.id, { from: ['detaching'], to: 'attached' });
-      },
-    },
-    async (trx) => {
-      if (!(await moveVolume(trx, volume.id, { from: ['attached'], to: 'detaching' })))
-        throw changedMeanwhile();
-      await recordVolumeActivity(trx, asker, 'volume.detaching', describe(volume), request.correlationId, {
-        instance_id: instanceId,
-      });
-    },
-  );
-  return { volume: (await findVolume(deps.db, volume.id))!, accepted: true };
-}
-
-export const describe = (volume: VolumeRow) => ({
-  id: volume.id,
-  userId: volume.user_id,
-  name: volume.name,
-  sizeMb: volume.size_mb,
-});

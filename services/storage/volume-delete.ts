@@ -5,8 +5,8 @@ import { ApiError } from '../../domain/errors.js';
 import { volumeDeleteWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';
 import { startWorkflow, stepTiming } from '../workflow-starts.js';
-import { describe } from './volume-attachments.js';
-import { recordVolumeActivity, volumeInReach } from './volumes.js';
+
+import { describe, recordVolumeActivity, volumeInReach } from './volumes.js';
 
 /**
  * Deletes a volume on no instance. One never attached has no disk anywhere: it goes at once

@@ -14,8 +14,8 @@ import { fits } from '../../domain/placement.js';
 import { checkVolumeGrow } from '../../domain/volumes.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from '../instances/operations.js';
-import { describe, type VolumeOutcome } from './volume-attachments.js';
-import { recordVolumeActivity, volumeInReach } from './volumes.js';
+
+import { describe, recordVolumeActivity, type VolumeOutcome, volumeInReach } from './volumes.js';
 
 const changedMeanwhile = () =>
   new ApiError('SVC-OP-409', { detail: 'The volume changed meanwhile; try again.' });

@@ -102,3 +102,17 @@ export function recordVolumeActivity(
     correlationId,
   });
 }
+
+export interface VolumeOutcome {
+  readonly volume: VolumeRow;
+  /** Whether an operation began; not when the volume already was where it was asked to be. */
+  readonly accepted: boolean;
+}
+
+/** What the activity log says of a volume. */
+export const describe = (volume: VolumeRow) => ({
+  id: volume.id,
+  userId: volume.user_id,
+  name: volume.name,
+  sizeMb: volume.size_mb,
+});

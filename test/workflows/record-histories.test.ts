@@ -32,8 +32,9 @@ import { createPrivateNetwork } from '../../services/networks/private-networks.j
 import { createProvider } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
 import { growRootDisk } from '../../services/storage/root-disk.js';
-import { attachVolume, detachVolume } from '../../services/storage/volume-attachments.js';
+import { attachVolume } from '../../services/storage/volume-attachments.js';
 import { deleteVolume } from '../../services/storage/volume-delete.js';
+import { detachVolume } from '../../services/storage/volume-detach.js';
 import { resizeVolume } from '../../services/storage/volume-resize.js';
 import { createVolume } from '../../services/storage/volumes.js';
 import { eventually } from '../support/eventually.js';

@@ -1,4 +1,4 @@
-import { detachVolume } from '../../../services/storage/volume-attachments.js';
+import { detachVolume } from '../../../services/storage/volume-detach.js';
 import { INSTANCE_BUSY } from '../../schemas.js';
 import { VolumeDetachBody } from '../../volume-request.js';
 import { volumeAction } from '../../volumes/action-route.js';
