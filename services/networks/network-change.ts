@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { revertNetworkChange } from '../../db/repositories/network-changes.js';
 import { bumpRevision } from '../../db/repositories/network-revisions.js';
 import type { Asker } from '../../domain/actors.js';
 import type { NetworkChange } from '../../domain/networks/addresses.js';
@@ -28,6 +29,8 @@ export async function beginNetworkChange(
       workflowType: 'changeInstanceNetwork',
       input: (operation) => ({ operation, change }),
       correlationId,
+      // A change whose workflow never started is taken back, as its run would on failure.
+      undoIfNotStarted: (db) => revertNetworkChange(db, instance.id, change),
     },
     async (trx) => {
       await write(trx);

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachToPrivateNetwork } from '../../services/networks/private-network-nics.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
@@ -240,6 +241,25 @@ describe('private networks', () => {
     expect((await shown(net.uuid)).nics).toEqual([]);
     expect(nicsOnHost(a.id)).toEqual([]);
     expect((await t.api('GET', `/${a.id}/network`)).body.attributes).toMatchObject({ in_sync: true });
+  });
+
+  it('a join whose workflow cannot start (Temporal unreachable) is 503 and leaves the instance off the network', async () => {
+    const net = await network();
+    const { id } = await t.instance();
+    const cut = { ...t.env.deps, config: { ...t.env.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
+    const customer = { type: 'user' as const, userId: t.env.client.id };
+    await expect(
+      attachToPrivateNetwork(cut, customer, {
+        networkId: net.uuid,
+        instanceId: id,
+        address: null,
+        correlationId: null,
+      }),
+    ).rejects.toMatchObject({ code: 'SVC-SYS-503' });
+    expect((await shown(net.uuid)).nics).toEqual([]);
+    expect((await t.api('GET', `/${id}`)).body.attributes.status).toBe('running');
+    // It joins once Temporal answers.
+    expect((await t.api('POST', `/private-networks/${net.uuid}/attach`, { instance: id })).status).toBe(202);
   });
 
   it('a leave the hypervisor fails keeps the instance on the network', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachVolume } from '../../services/storage/volume-attachments.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
@@ -236,6 +237,23 @@ describe('attaching and detaching', () => {
     expect(onHosts(v.uuid)).toEqual([]);
     expect(await t.latestTask(id)).toMatchObject({ operation: 'volume_attach', state: 'failed' });
     // It attaches once the hypervisor does.
+    expect(await attached(v.uuid, id)).toMatchObject({ state: 'attached' });
+  });
+
+  it('an attach whose workflow cannot start (Temporal unreachable) is 503 and leaves the volume as it was', async () => {
+    const v = await volume();
+    const { id } = await t.instance();
+    const cut = { ...t.env.deps, config: { ...t.env.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
+    const customer = { type: 'user' as const, userId: t.env.client.id };
+    await expect(
+      attachVolume(cut, customer, { volumeId: v.uuid, instanceId: id, correlationId: null }),
+    ).rejects.toMatchObject({ code: 'SVC-SYS-503' });
+    expect(await panelOf(v.uuid)).toMatchObject({
+      state: 'available',
+      instance_id: null,
+      hypervisor_id: null,
+      held: [],
+    });
     expect(await attached(v.uuid, id)).toMatchObject({ state: 'attached' });
   });
 
