@@ -42,6 +42,7 @@ export async function growRootDisk(
       workflowType: 'resizeRootDisk',
       input: (operation) => ({ operation, fromMb: instance.disk_mb, toMb: request.sizeMb }),
       correlationId: request.correlationId,
+      undoIfNotStarted: (db) => holdInstanceDisk(db, instance.id, instance.disk_mb),
     },
     async (trx) => {
       const host = await lockCandidate(trx, instance.hypervisor_id);
