@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { growRootDisk } from '../../services/storage/root-disk.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 
 /**
@@ -139,6 +140,21 @@ describe('the root disk', () => {
       } finally {
         await t.env.db.updateTable('hypervisors').set({ disk_mb }).where('id', '=', hypervisorId).execute();
       }
+    } finally {
+      await setPlanDisk(PLAN_MB);
+    }
+  });
+
+  it('a grow whose workflow cannot start (Temporal unreachable) is 503 and holds no more room', async () => {
+    const { id } = await t.instance();
+    await setPlanDisk(PLAN_MB + 1024);
+    try {
+      const cut = { ...t.env.deps, config: { ...t.env.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
+      const customer = { type: 'user' as const, userId: t.env.client.id };
+      await expect(
+        growRootDisk(cut, customer, { instanceId: id, sizeMb: PLAN_MB + 1024, correlationId: null }),
+      ).rejects.toMatchObject({ code: 'SVC-SYS-503' });
+      expect(await sizes(id)).toEqual([PLAN_MB, PLAN_MB, PLAN_MB]);
     } finally {
       await setPlanDisk(PLAN_MB);
     }
