@@ -30,7 +30,7 @@ export const InstanceStorageEnvelope = z
           }),
         )
         .openapi({
-          description: 'Your volumes on it (coming on, leaving and growing included), oldest on it first.',
+          description: 'Your volumes on it (coming on, leaving and growing included), oldest first.',
         }),
     }),
   })

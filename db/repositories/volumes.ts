@@ -65,11 +65,11 @@ export async function listVolumes(db: Database, filters: VolumeFilters, page: Pa
   return { rows, total: total.total };
 }
 
-/** The volumes on an instance (attaching, detaching and resizing included), in the order they came. */
+/** The volumes on an instance (attaching, detaching and resizing included), oldest first. */
 export async function listVolumesOfInstance(db: Database, instanceId: string) {
   return volumes(db)
     .where('v.instance_id', '=', instanceId)
-    .orderBy('v.updated_at')
+    .orderBy('v.created_at')
     .orderBy('v.id')
     .execute();
 }
