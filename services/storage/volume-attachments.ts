@@ -1,13 +1,12 @@
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { findInstanceLocationId } from '../../db/repositories/instances.js';
 import { lockCandidate } from '../../db/repositories/placement.js';
+import { homeVolume, unhomeVolume } from '../../db/repositories/volume-hosts.js';
 import {
   countVolumesOfInstance,
   findVolume,
-  homeVolume,
   lockVolume,
   moveVolume,
-  unhomeVolume,
   type VolumeRow,
 } from '../../db/repositories/volumes.js';
 import type { Asker } from '../../domain/actors.js';
