@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../db/errors.js';
 import { recordActivity } from '../../db/repositories/activity-log.js';
-import { findIso, type IsoRow, insertIsoWithin, settleIso } from '../../db/repositories/instance-isos.js';
+import { deleteIso, findIso, type IsoRow, insertIsoWithin } from '../../db/repositories/instance-isos.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { checkIsoUrl } from '../../domain/media/iso-sources.js';
@@ -79,11 +79,8 @@ export async function addIso(
       correlationId: request.correlationId,
     });
   } catch (error) {
-    const unavailable = {
-      code: 'SVC-SYS-503',
-      message: 'The workflow service was unavailable; add the ISO again.',
-    };
-    await settleIso(deps.db, iso.id, { state: 'failed', error: unavailable });
+    // Nothing was acknowledged: the ISO goes again, and the customer adds it again.
+    await deleteIso(deps.db, iso.id);
     throw new ApiError('SVC-SYS-503', { cause: error });
   }
   return (await findIso(deps.db, iso.id))!;

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addIso } from '../../services/media/isos.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
@@ -74,6 +75,17 @@ describe('the ISO library', () => {
     expect(again.body.errors[0].code).toBe('SVC-CONFLICT-409');
     // The guest was not held: the instance has no operation of the fetch.
     expect((await t.api('GET', `/${id}`)).body.attributes.status).toBe('running');
+  });
+
+  it('an add whose fetch cannot start (Temporal unreachable) is 503 and leaves no ISO; the same name is taken after', async () => {
+    const { id } = await t.instance();
+    const cut = { ...t.env.deps, config: { ...t.env.deps.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } };
+    const customer = { type: 'user' as const, userId: t.env.client.id };
+    await expect(
+      addIso(cut, customer, { instanceId: id, name: 'installer', url: `${base}/a.iso`, correlationId: null }),
+    ).rejects.toMatchObject({ code: 'SVC-SYS-503' });
+    expect(await library(id)).toEqual([]);
+    expect((await add(id, { name: 'installer', url: `${base}/a.iso` })).status).toBe(201);
   });
 
   it('refuses URLs to refused addresses, other schemes and bad input, adding nothing', async () => {
