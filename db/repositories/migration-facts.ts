@@ -29,7 +29,11 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
                                  or (m.state = 'RECOVERY_REQUIRED' and m.failed_step = 'CLEANING_UP')))`.as(
         'retained_on',
       ),
-      sql<number>`(select count(*)::int from volumes v where v.instance_id = i.id)`.as('volumes'),
+      sql<number>`(select coalesce(sum(coalesce(v.provisioned_mb, v.size_mb)), 0)::int
+                    from volumes v where v.instance_id = i.id)`.as('volume_disk_mb'),
+      sql<string[]>`array(select distinct v.backend from volumes v where v.instance_id = i.id)`.as(
+        'volume_backends',
+      ),
       sql<boolean>`exists (select 1 from instance_isos s where s.instance_id = i.id and s.mounted)`.as(
         'iso_mounted',
       ),
@@ -47,7 +51,7 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
     hostRequirements: row.host_requirements,
     storageBackend: row.storage_backend,
     resources: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
-    volumes: row.volumes,
+    volumes: { diskMb: row.volume_disk_mb, backends: row.volume_backends },
     isoMounted: row.iso_mounted,
   };
   return { row, facts };

@@ -4,6 +4,7 @@ import type { MigrationMode, MigrationState, MigrationStrategy } from '../../dom
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 import { type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { moveVolumesToTarget } from './volume-hosts.js';
 
 export interface NewMigration {
   readonly id: string;
@@ -228,8 +229,8 @@ export async function findMigrationHealth(db: Database, stuckAfterMs: number) {
 
 /**
  * COMMITTING (DESIGN.md): the single transaction that makes the target authoritative. The instance
- * moves to the target; the source's reservation is released and the target's becomes the
- * instance's. The caller adds the state, the lease and the operation to the same transaction.
+ * moves to the target, its volumes with it; the source's reservations are released and the
+ * target's become the instance's and the volumes'. The caller adds the state, the lease and the operation to the same transaction.
  */
 export async function moveInstanceToTarget(db: Database, migrationId: string): Promise<void> {
   const migration = await db
@@ -255,8 +256,14 @@ export async function moveInstanceToTarget(db: Database, migrationId: string): P
     .where('instance_id', '=', migration.instance_id)
     .where('hypervisor_id', '=', migration.target_hypervisor_id)
     .where('purpose', '=', 'migration')
+    .where('volume_id', 'is', null)
     .where('released_at', 'is', null)
     .execute();
+  await moveVolumesToTarget(db, {
+    instanceId: migration.instance_id,
+    sourceId: migration.source_hypervisor_id,
+    targetId: migration.target_hypervisor_id,
+  });
 }
 
 /** A rolled-back migration gives back the room it held on the target. */

@@ -66,6 +66,8 @@ export async function reserveCapacity(
   reservation: {
     hypervisorId: string;
     instanceId: string;
+    /** A volume's room (a migration's hold for a volume moving with its instance). */
+    volumeId?: string;
     purpose: ReservationPurpose;
     resources: Resources;
   },
@@ -75,6 +77,7 @@ export async function reserveCapacity(
     .values({
       hypervisor_id: reservation.hypervisorId,
       instance_id: reservation.instanceId,
+      ...(reservation.volumeId && { volume_id: reservation.volumeId }),
       purpose: reservation.purpose,
       cpu_cores: reservation.resources.cpu_cores,
       memory_mb: reservation.resources.memory_mb,

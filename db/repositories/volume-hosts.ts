@@ -69,3 +69,35 @@ export async function setVolumeSize(
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * A committed migration's volumes are kept on its target from now on: each moves there, the room
+ * the migration held for it becomes its own, and its room on the source is let go.
+ */
+export async function moveVolumesToTarget(
+  trx: Database,
+  move: { instanceId: string; sourceId: string; targetId: string },
+): Promise<void> {
+  const moved = trx.selectFrom('volumes').select('id').where('instance_id', '=', move.instanceId);
+  await trx
+    .updateTable('reservations')
+    .set({ released_at: sql`now()` })
+    .where('volume_id', 'in', moved)
+    .where('hypervisor_id', '=', move.sourceId)
+    .where('released_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('reservations')
+    .set({ purpose: 'volume', instance_id: null })
+    .where('volume_id', 'in', moved)
+    .where('instance_id', '=', move.instanceId)
+    .where('hypervisor_id', '=', move.targetId)
+    .where('purpose', '=', 'migration')
+    .where('released_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('volumes')
+    .set({ hypervisor_id: move.targetId, updated_at: sql`now()` })
+    .where('instance_id', '=', move.instanceId)
+    .execute();
+}

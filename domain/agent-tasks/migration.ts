@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DISK_NAME } from '../migrations/disks.js';
+import { VOLUMES_PER_INSTANCE } from '../volumes.js';
 import { firewallSet, networkSet } from './network.js';
 import { instanceId, powerState } from './shapes.js';
 
@@ -10,6 +12,8 @@ import { instanceId, powerState } from './shapes.js';
 const migrationId = z.string().uuid();
 const onMigration = { migration_id: migrationId, instance_id: instanceId };
 const checksum = z.string().min(1).max(128);
+/** The root disk or one of the instance's volumes (domain/migrations/disks.ts). */
+const disk = z.string().max(64).regex(DISK_NAME);
 export const MIGRATION_TASKS = {
   /** Target: make room for the incoming instance. */
   'migration.prepare_target': {
@@ -21,12 +25,17 @@ export const MIGRATION_TASKS = {
       cpu_cores: z.number().int().positive(),
       memory_mb: z.number().int().positive(),
       disk_mb: z.number().int().positive(),
+      /** The customer's volumes coming with it, for the room their disks take; absent: none. */
+      volumes: z
+        .array(z.object({ volume_id: z.string().uuid(), size_mb: z.number().int().positive() }))
+        .max(VOLUMES_PER_INSTANCE)
+        .optional(),
     }),
     result: z.object({ prepared: z.boolean() }),
   },
-  /** Source: offer the disk for transfer; `endpoint` is opaque to the panel, handed only to the redeemer. */
+  /** Source: offer a disk (the root disk or a volume's) for transfer; `endpoint` is opaque to the panel, handed only to the redeemer. */
   'disk.export': {
-    params: z.object({ ...onMigration, disk: z.string().min(1).max(32) }),
+    params: z.object({ ...onMigration, disk }),
     result: z.object({
       checksum,
       size_mb: z.number().int().nonnegative(),
@@ -37,14 +46,14 @@ export const MIGRATION_TASKS = {
   'disk.transfer': {
     params: z.object({
       ...onMigration,
-      disk: z.string().min(1).max(32),
+      disk,
       transfer_token: z.string().min(1).max(512),
     }),
     result: z.object({ checksum, size_mb: z.number().int().nonnegative() }),
   },
   /** Target: the checksum of what arrived. */
   'disk.verify': {
-    params: z.object({ ...onMigration, disk: z.string().min(1).max(32) }),
+    params: z.object({ ...onMigration, disk }),
     result: z.object({ checksum }),
   },
   'network.prepare': {

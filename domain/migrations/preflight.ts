@@ -18,8 +18,6 @@ export const BLOCKERS = {
   INSTANCE_NOT_MIGRATABLE: 'The instance is not running or stopped.',
   INSTANCE_BUSY: 'Another operation is in progress on the instance.',
   INSTANCE_MIGRATING: 'A migration holds the instance’s lease.',
-  VOLUMES_ATTACHED:
-    'The instance has volumes on it, which do not move with a migration yet; detach them first (they stay on the source).',
   ISO_MOUNTED:
     'An ISO of the instance’s library is in its CD-ROM drive; the library stays on its hypervisor, so unmount it first.',
   CLEANUP_PENDING:
@@ -30,7 +28,8 @@ export const BLOCKERS = {
   TARGET_INSUFFICIENT_CAPACITY: 'The target lacks the free CPU, memory or disk the instance needs.',
   ARCHITECTURE_MISMATCH: 'The target’s CPU architecture differs from the source’s.',
   VIRTUALIZATION_MISMATCH: 'The target runs another kind of virtualization.',
-  STORAGE_NOT_REACHABLE: 'The instance’s storage backend is not reachable from the target.',
+  STORAGE_NOT_REACHABLE:
+    'The storage backend of the instance or of one of its volumes is not reachable from the target.',
   NETWORK_NOT_REACHABLE: 'The instance’s networks do not reach the target (another location).',
   LIVE_NOT_SUPPORTED: 'LIVE_REQUIRED, but the target does not advertise live_migration.',
   NO_TARGET: 'No hypervisor can take the instance.',
@@ -72,9 +71,10 @@ export interface InstanceFacts {
   readonly retainedOn: readonly string[];
   readonly hostRequirements: readonly HostRequirement[];
   readonly storageBackend: string;
+  /** Its own CPU, memory and root disk. */
   readonly resources: Resources;
-  /** The customer's volumes on it, changing ones included. */
-  readonly volumes: number;
+  /** The customer's volumes on it, which move with it: their disks and their backends. */
+  readonly volumes: { readonly diskMb: number; readonly backends: readonly string[] };
   /** Whether an ISO is in its CD-ROM drive. */
   readonly isoMounted: boolean;
 }
@@ -120,6 +120,12 @@ export function strategyFor(
   }
 }
 
+/** What the target must have room for: the instance, its volumes' disks included. */
+const moving = (instance: InstanceFacts): Resources => ({
+  ...instance.resources,
+  disk_mb: instance.resources.disk_mb + instance.volumes.diskMb,
+});
+
 /** What keeps the instance itself from moving, wherever it goes. */
 export function instanceBlockers(instance: InstanceFacts): Finding<BlockerCode>[] {
   const found: BlockerCode[] = [];
@@ -132,7 +138,6 @@ export function instanceBlockers(instance: InstanceFacts): Finding<BlockerCode>[
     found.push('INSTANCE_NOT_MIGRATABLE');
   if (instance.leaseHeld) found.push('INSTANCE_MIGRATING');
   else if (instance.operationRunning) found.push('INSTANCE_BUSY');
-  if (instance.volumes > 0) found.push('VOLUMES_ATTACHED');
   if (instance.isoMounted) found.push('ISO_MOUNTED');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));
 }
@@ -149,11 +154,13 @@ export function targetBlockers(
   if (target.id === source.id) found.push('TARGET_IS_SOURCE');
   if (target.maintenance) found.push('TARGET_IN_MAINTENANCE');
   if (target.status !== 'online') found.push('TARGET_UNREACHABLE');
-  if (target.id !== source.id && !fits(target, instance.resources))
-    found.push('TARGET_INSUFFICIENT_CAPACITY');
+  if (target.id !== source.id && !fits(target, moving(instance))) found.push('TARGET_INSUFFICIENT_CAPACITY');
   if (target.architecture !== source.architecture) found.push('ARCHITECTURE_MISMATCH');
   if (target.virtualization !== source.virtualization) found.push('VIRTUALIZATION_MISMATCH');
-  if (!target.storageBackends.includes(instance.storageBackend)) found.push('STORAGE_NOT_REACHABLE');
+  if (
+    ![instance.storageBackend, ...instance.volumes.backends].every((b) => target.storageBackends.includes(b))
+  )
+    found.push('STORAGE_NOT_REACHABLE');
   if (target.locationId !== source.locationId) found.push('NETWORK_NOT_REACHABLE');
   if (instance.retainedOn.includes(target.id)) found.push('CLEANUP_PENDING');
   if (strategyFor(mode, target.capabilities.includes('live_migration'), policy) === undefined)
@@ -174,11 +181,12 @@ export function warningsFor(
     found.push({ code: 'COLD_MOVE_STOPS_INSTANCE', detail: WARNINGS.COLD_MOVE_STOPS_INSTANCE });
   // Addresses stay with the instance: a cross-node move of the same IPs is not atomic.
   found.push({ code: 'SAME_IP_INTERRUPTION', detail: WARNINGS.SAME_IP_INTERRUPTION });
-  const seconds = Math.ceil(instance.resources.disk_mb / policy.transferMbPerSecond);
+  const { disk_mb } = moving(instance);
+  const seconds = Math.ceil(disk_mb / policy.transferMbPerSecond);
   if (seconds > policy.longTransferSeconds)
     found.push({
       code: 'LONG_TRANSFER',
-      detail: `${WARNINGS.LONG_TRANSFER} About ${seconds} s for ${instance.resources.disk_mb} MB.`,
+      detail: `${WARNINGS.LONG_TRANSFER} About ${seconds} s for ${disk_mb} MB.`,
     });
   return found;
 }

@@ -1,22 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { endUnstartedMigration } from '../../db/records/migrations.js';
 import { findImageOfInstance } from '../../db/repositories/catalog.js';
 import { listMigrationsRetainingOn } from '../../db/repositories/migration-facts.js';
 import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
-import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
-import { insertTransferToken } from '../../db/repositories/transfer-tokens.js';
 import { type Actor, actorName } from '../../domain/actors.js';
-import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
-import { fits } from '../../domain/placement.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { secretBox } from '../../platform/secrets.js';
 import { cleanUpNow } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
 import { launchOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
 import { readPreflight } from './preflight.js';
+import { disksToMove, holdTarget } from './target-holds.js';
 
 export interface MigrationRequest {
   readonly instanceId: string;
@@ -50,8 +47,9 @@ async function hurryCleanups(deps: ServiceDeps, instanceId: string, hypervisorId
  * Requests a migration (SPEC.md §3, DESIGN.md): the real preflight first (any blocker refuses it,
  * with every blocker named); then in one transaction the migrate operation's compare-and-set
  * (which refuses a second migration or any operation in progress), the exclusive lease, the
- * migration row with its network plan, the target's reservation (re-checked under the target's
- * row lock) and the transfer token, stored as a hash; after the commit, the workflow start.
+ * migration row with its network plan, and the target's room and the transfer tokens of the disks
+ * that move, the root disk and each attached volume (target-holds.ts); after the commit, the
+ * workflow start.
  */
 export async function requestMigration(
   deps: ServiceDeps,
@@ -72,7 +70,7 @@ export async function requestMigration(
   const strategy = report.strategy;
   const image = await findImageOfInstance(deps.db, instance.id);
   const migrationId = randomUUID();
-  const token = `cst_${randomBytes(32).toString('base64url')}`;
+  const disks = await disksToMove(deps.db, instance);
   const box = secretBox(deps.config.SECRETS_KEY);
   const networkPlan = {
     mode: 'same_ip',
@@ -100,7 +98,12 @@ export async function requestMigration(
         ipv6: instance.primary_ipv6,
         running: instance.status === 'running',
       },
-      transferToken: box.seal(token),
+      transferToken: box.seal(disks.root.token),
+      volumes: disks.volumes.map((v) => ({
+        id: v.volumeId,
+        sizeMb: v.sizeMb,
+        transferToken: box.seal(v.token),
+      })),
       leaseTtlMs: deps.config.MIGRATION_LEASE_TTL_MS,
       retainSourceMs: deps.config.MIGRATION_SOURCE_RETENTION_MS,
     }),
@@ -116,13 +119,6 @@ export async function requestMigration(
       ttlMs: deps.config.MIGRATION_LEASE_TTL_MS,
     });
     if (!leased) throw new ApiError('INSTANCE_MIGRATING');
-    const locked = await lockCandidate(trx, target.id);
-    const need = { cpu_cores: instance.cpu_cores, memory_mb: instance.memory_mb, disk_mb: instance.disk_mb };
-    if (!locked || !fits(locked, need)) {
-      throw new ApiError('MIGRATION_BLOCKED', {
-        detail: 'The migration is blocked: TARGET_INSUFFICIENT_CAPACITY.',
-      });
-    }
     await insertMigration(trx, {
       id: migrationId,
       instanceId: instance.id,
@@ -137,18 +133,13 @@ export async function requestMigration(
       warnings: report.warnings,
       networkPlan,
     });
-    await reserveCapacity(trx, {
-      hypervisorId: target.id,
-      instanceId: instance.id,
-      purpose: 'migration',
-      resources: need,
-    });
-    await insertTransferToken(trx, {
+    await holdTarget(trx, {
       migrationId,
-      disk: 'root',
-      tokenHash: hashToken(token),
-      receiverHypervisorId: target.id,
-      ttlMs: deps.config.TRANSFER_TOKEN_TTL_MS,
+      instanceId: instance.id,
+      targetId: target.id,
+      instance: { cpu_cores: instance.cpu_cores, memory_mb: instance.memory_mb, disk_mb: instance.disk_mb },
+      disks,
+      tokenTtlMs: deps.config.TRANSFER_TOKEN_TTL_MS,
     });
     return recorded;
   });

@@ -297,17 +297,6 @@ describe('attaching and detaching', () => {
     expect(agent.hypervisor().volumes?.[v.uuid]).toMatchObject({ instance_id: null });
     expect((await panelOf(v.uuid)).held).toHaveLength(1);
   });
-
-  it('a volume on an instance blocks its migration in preflight', async () => {
-    const v = await volume();
-    const { id } = await t.instance();
-    await attached(v.uuid, id);
-    const res = await t.env.admin.call('POST', `/admin/cloudsvc/instances/${id}/migrations/preflight`, {
-      mode: 'COLD',
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.attributes.blockers.map((b: Body) => b.code)).toContain('VOLUMES_ATTACHED');
-  });
 });
 
 describe('growing volumes', () => {

@@ -219,6 +219,36 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await record('migrateInstance-network-carried', moved.workflowId);
   });
 
+  it('migrateInstance: a move that carries the instance’s volume', async () => {
+    const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
+    const location = await seed.location(env.db);
+    const source = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const target = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const instance = await env.provisionedInstance(source.hypervisor);
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const volume = await createVolume(env.deps, customer, {
+      ownerId: env.client.id,
+      name: `carried-${randomUUID()}`,
+      location: location.code,
+      backend: 'local',
+      sizeMb: 2048,
+      correlationId: null,
+    });
+    await attachVolume(env.deps, customer, {
+      volumeId: volume.id,
+      instanceId: instance.id,
+      correlationId: null,
+    });
+    await env.operationResult(instance.id);
+    const moved = await requestMigration(env.deps, admin, {
+      instanceId: instance.id,
+      targetId: target.hypervisor.id,
+      mode: 'AUTO',
+      correlationId: null,
+    });
+    await record('migrateInstance-volume-carried', moved.workflowId);
+  });
+
   it('backups: taken, failed, verified, found corrupt, deleted, restored, restore failed', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);

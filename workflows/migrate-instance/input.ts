@@ -22,6 +22,15 @@ export interface MigrateInstanceInput {
   };
   /** The root disk's transfer token, sealed: it is opened only in the target's task. */
   readonly transferToken: string;
+  /**
+   * The customer's volumes attached to it, which move with it: each disk's size and its own sealed
+   * transfer token. Absent from runs begun before volumes moved.
+   */
+  readonly volumes?: readonly {
+    readonly id: string;
+    readonly sizeMb: number;
+    readonly transferToken: string;
+  }[];
   readonly leaseTtlMs: number;
   readonly retainSourceMs: number;
 }

@@ -29,20 +29,25 @@ async function awaitJob(qmp: Qmp, jobId: string, progress?: (percent: number) =>
 }
 
 /**
- * A consistent copy of the guest's disk as it is at this moment, at `target`: a running guest's
+ * A consistent copy of the guest's disk (its root disk unless told) as it is at this moment, at `target`: a running guest's
  * through QEMU (a backup job: the guest goes on writing, the copy keeps the moment it began),
  * a stopped guest's with qemu-img.
  */
-export async function copyDiskNow(dir: string, target: string): Promise<void> {
+export async function copyDiskNow(
+  dir: string,
+  target: string,
+  /** Another of the guest's disks (a volume): its block node and its file. */
+  disk: { node: string; path: string } = { node: 'root', path: guestFiles(dir).disk },
+): Promise<void> {
   const files = guestFiles(dir);
-  if (!guestAlive(dir)) return copyDisk(files.disk, target);
+  if (!guestAlive(dir)) return copyDisk(disk.path, target);
   const partial = `${target}.backup`;
   rmSync(partial, { force: true });
   await Qmp.with(files.qmp, async (qmp) => {
     const jobId = `copy-${Date.now()}`;
     await qmp.execute('drive-backup', {
       'job-id': jobId,
-      device: 'root',
+      device: disk.node,
       target: partial,
       format: 'qcow2',
       sync: 'full',

@@ -12,6 +12,7 @@ import {
   runStatus,
 } from './guest-process.js';
 import type { ImageStore } from './image-store.js';
+import { volumesMb } from './incoming-volumes.js';
 import { BridgedNetwork } from './network/bridged-network.js';
 import { guestMac } from './network/guest-network.js';
 import { PendingResetWatches } from './pending-password.js';
@@ -22,7 +23,7 @@ import {
   type QemuState,
   qemuStatePath,
 } from './state.js';
-import { slottedVolumesOf } from './volume-slots.js';
+import { type SlottedVolume, slottedVolumesOf } from './volume-slots.js';
 
 export type QemuConfig = Pick<
   AgentConfig,
@@ -106,7 +107,10 @@ export class QemuGuests {
 
   /** The host's size less its instances, the guests arriving by migration and the volumes (domain/capacity.ts). */
   freeCapacity(): Capacity {
-    const arriving = Object.values(this.state.incoming).filter((i) => !i.started);
+    // An arriving guest holds its disk and its volumes' until it lands: then they count as this host's.
+    const arriving = Object.values(this.state.incoming)
+      .filter((i) => !i.started)
+      .map((i) => ({ ...i, disk_mb: i.disk_mb + volumesMb(i) }));
     const volumes = Object.values(this.state.volumes ?? {}).map((v) => ({
       cpu_cores: 0,
       memory_mb: 0,
@@ -132,7 +136,10 @@ export class QemuGuests {
   shape(
     instanceId: string,
     i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses' | 'plugged'> &
-      Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>>,
+      Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>> & {
+        /** Its volumes, where this host does not keep them yet (a guest arriving live). */
+        volumes?: SlottedVolume[];
+      },
   ): GuestShape {
     return {
       name: instanceId,
@@ -143,7 +150,7 @@ export class QemuGuests {
       network: this.config.AGENT_QEMU_NETWORK ?? 'user',
       addresses: i.addresses,
       sshForward: this.config.AGENT_QEMU_SSH_FORWARD ?? false,
-      volumes: slottedVolumesOf(this.state, this.config.AGENT_STATE_DIR, instanceId),
+      volumes: i.volumes ?? slottedVolumesOf(this.state, this.config.AGENT_STATE_DIR, instanceId),
       ...(i.dir && i.mounted_iso ? { cdrom: guestFiles(i.dir).iso(i.mounted_iso) } : {}),
       boot: i.rescue ? 'rescue' : i.boot_from_cdrom ? 'cdrom' : 'disk',
       ...this.bridgedNetwork?.taps(instanceId, i.plugged),
@@ -171,7 +178,7 @@ export class QemuGuests {
     dir: string,
     guest: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'> &
       Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>> &
-      GuestWiring,
+      GuestWiring & { volumes?: SlottedVolume[] },
     incoming?: { host: string; port: number },
   ): Promise<void> {
     const shape = this.shape(instanceId, guest);

@@ -3,27 +3,44 @@ import { sleep } from './guest-process.js';
 import type { Qmp } from './qmp.js';
 import type { IncomingPorts } from './transfer-bodies.js';
 
+/** A disk of the guest mirrored into the target's: its node here and the export it goes to there. */
+export interface MirroredDisk {
+  /** The block node here (`root`, `vol<slot>`), and the name of the target's NBD export of it. */
+  readonly node: string;
+}
+
+const jobOf = (disk: MirroredDisk) => (disk.node === 'root' ? 'migration-disk' : `migration-${disk.node}`);
+const targetNodeOf = (disk: MirroredDisk) =>
+  disk.node === 'root' ? 'migration-target' : `migration-target-${disk.node}`;
+
 /**
- * Moves a running guest to the target that waits for it, over the source guest's QMP: the disk
- * first, mirrored into the target's (writes copied synchronously once in step, so the target's
- * disk is the guest's at the moment its memory arrives), then the memory. Resumes a mirror a
- * repeated task finds running. Returns QEMU's downtime in milliseconds.
+ * Moves a running guest to the target that waits for it, over the source guest's QMP: its disks
+ * first (the root disk and each volume), each mirrored into the target's (writes copied
+ * synchronously once in step, so the target's disks are the guest's at the moment its memory
+ * arrives), then the memory. Resumes mirrors a repeated task finds running. Returns QEMU's
+ * downtime in milliseconds.
  */
-export async function moveLive(qmp: Qmp, target: IncomingPorts, ctx: TaskContext): Promise<number> {
+export async function moveLive(
+  qmp: Qmp,
+  target: IncomingPorts,
+  ctx: TaskContext,
+  disks: readonly MirroredDisk[] = [{ node: 'root' }],
+): Promise<number> {
   const jobs = await qmp.execute<{ id: string }[]>('query-jobs');
-  if (!jobs.some((j) => j.id === 'migration-disk')) {
+  for (const disk of disks) {
+    if (jobs.some((j) => j.id === jobOf(disk))) continue;
     await qmp
       .execute('blockdev-add', {
         driver: 'nbd',
-        'node-name': 'migration-target',
+        'node-name': targetNodeOf(disk),
         server: { type: 'inet', host: target.host, port: String(target.nbd_port) },
-        export: 'root',
+        export: disk.node,
       })
       .catch(() => undefined);
     await qmp.execute('blockdev-mirror', {
-      'job-id': 'migration-disk',
-      device: 'root',
-      target: 'migration-target',
+      'job-id': jobOf(disk),
+      device: disk.node,
+      target: targetNodeOf(disk),
       sync: 'full',
       'copy-mode': 'write-blocking',
     });
@@ -33,11 +50,13 @@ export async function moveLive(qmp: Qmp, target: IncomingPorts, ctx: TaskContext
       await qmp.execute<{ device: string; ready: boolean; offset: number; len: number }[]>(
         'query-block-jobs',
       );
-    const job = blockJobs.find((j) => j.device === 'migration-disk');
-    if (!job)
-      throw new DriverFailure('DISK_MIRROR_FAILED', 'the disk mirror ended before it was in step', true);
-    if (job.ready) break;
-    if (job.len > 0) ctx.progress(Math.floor((job.offset / job.len) * 40), 'mirroring the disk');
+    const mirrors = disks.map((d) => blockJobs.find((j) => j.device === jobOf(d)));
+    if (mirrors.some((j) => j === undefined))
+      throw new DriverFailure('DISK_MIRROR_FAILED', 'a disk mirror ended before it was in step', true);
+    if (mirrors.every((j) => j!.ready)) break;
+    const len = mirrors.reduce((sum, j) => sum + j!.len, 0);
+    const offset = mirrors.reduce((sum, j) => sum + j!.offset, 0);
+    if (len > 0) ctx.progress(Math.floor((offset / len) * 40), 'mirroring the disks');
     await sleep(100);
   }
   await qmp.execute('migrate', { uri: `tcp:${target.host}:${target.migration_port}` });
@@ -49,12 +68,15 @@ export async function moveLive(qmp: Qmp, target: IncomingPorts, ctx: TaskContext
       ram?: { transferred: number; total: number };
     }>('query-migrate');
     if (info.status === 'completed') {
-      await qmp.execute('block-job-cancel', { device: 'migration-disk' });
-      await awaitBlockJobGone(qmp, 'migration-disk');
+      for (const disk of disks) {
+        await qmp.execute('block-job-cancel', { device: jobOf(disk) });
+        await awaitBlockJobGone(qmp, jobOf(disk));
+      }
       return info.downtime ?? 0;
     }
     if (info.status === 'failed' || info.status === 'cancelled') {
-      await qmp.execute('block-job-cancel', { device: 'migration-disk', force: true }).catch(() => undefined);
+      for (const disk of disks)
+        await qmp.execute('block-job-cancel', { device: jobOf(disk), force: true }).catch(() => undefined);
       throw new DriverFailure(
         'LIVE_MIGRATION_FAILED',
         info['error-desc'] ?? `migration ${info.status}`,

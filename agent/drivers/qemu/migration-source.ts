@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { copyDiskNow } from './disk-copies.js';
 import { fileSizeMb, sha256File } from './disk-files.js';
 import { guestAlive, guestFiles, killGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
 import { moveLive } from './live-migration.js';
+import { exportVolume, mirroredDisks, offerVolume, removeMovedVolumes } from './migration-volumes.js';
 import { passwordHandoff } from './password.js';
 import { Qmp } from './qmp.js';
 import { setupHandoff } from './setup-handoff.js';
@@ -25,6 +27,11 @@ export class MigrationSource {
     const { state } = guests;
     this.#channel = new TransferChannel(guests.config.AGENT_QEMU_LISTEN_HOST, {
       disk: (migrationId, secret) => this.#offerDisk(migrationId, secret),
+      volume: async (migrationId, secret, volumeId) => {
+        const offered = state.exports[migrationId];
+        if (!offered || !secretMatches(offered.secret, secret)) return undefined;
+        return offerVolume(guests, offered, volumeId);
+      },
       incoming: async (migrationId, secret, ports) => {
         const offered = state.exports[migrationId];
         if (!offered || !secretMatches(offered.secret, secret)) return false;
@@ -63,6 +70,13 @@ export class MigrationSource {
     const { guests } = this;
     const instance = guests.existing(p.instance_id);
     await this.openChannel();
+    const volumeId = volumeOfDisk(p.disk);
+    if (volumeId) {
+      const offer = await exportVolume(guests, p.migration_id, volumeId);
+      // The volume is served beside the root disk, to the holder of the same secret.
+      const { secret } = guests.state.exports[p.migration_id]!;
+      return { ...offer, endpoint: this.#channel.endpoint(p.migration_id, secret) };
+    }
     let offered = guests.state.exports[p.migration_id];
     if (!offered) {
       const exports = join(guests.config.AGENT_STATE_DIR, 'exports');
@@ -117,7 +131,8 @@ export class MigrationSource {
     const instance = guests.existing(p.instance_id);
     if (!guestAlive(instance.dir))
       throw new DriverFailure('GUEST_NOT_RUNNING', 'the guest is not running: nothing to move live', false);
-    const downtime = await Qmp.with(guestFiles(instance.dir).qmp, (qmp) => moveLive(qmp, target, ctx));
+    const disks = mirroredDisks(guests, p.instance_id);
+    const downtime = await Qmp.with(guestFiles(instance.dir).qmp, (qmp) => moveLive(qmp, target, ctx, disks));
     offered.downtime_ms = Math.round(downtime);
     guests.save();
     // The guest runs on the target now; the paused copy here ends, its disk kept until cleanup.
@@ -132,6 +147,7 @@ export class MigrationSource {
     if (!offered) return { removed: false };
     const dir = offered.dir ?? state.instances[p.instance_id]?.dir;
     rmSync(offered.path, { force: true });
+    removeMovedVolumes(this.guests, offered);
     delete state.exports[p.migration_id];
     if (!dir || !existsSync(dir)) {
       this.guests.save();

@@ -1,15 +1,26 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { sha256File } from './disk-files.js';
 import { freePort, guestAlive, guestFiles, killGuest, runStatus } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
+import { expectedVolumes, volumesMb } from './incoming-volumes.js';
+import {
+  arrivingVolumes,
+  discardVolumes,
+  landVolumes,
+  pullFinalVolumes,
+  transferVolume,
+  verifyVolume,
+} from './migration-volumes.js';
 import { receivePasswordHandoff } from './password.js';
 import { Qmp } from './qmp.js';
 import { receiveSetupHandoff } from './setup-handoff.js';
 import type { QemuIncoming, QemuInstance } from './state.js';
 import { announceIncoming, pullDisk, pullPasswordHandoff } from './transfer-pulls.js';
+import { volumeNode } from './volume-slots.js';
 
 // A migration on its target: the arriving guest has a directory of its own under incoming/ until
 // it starts and becomes an instance here.
@@ -18,7 +29,8 @@ export async function prepareTarget(guests: QemuGuests, p: AgentTaskParams<'migr
   if (!guests.state.incoming[p.migration_id]) {
     // A target without the guest's image could never boot it: refused before anything moves.
     if (p.image) guests.images.get(p.image);
-    if (!guests.fits(p))
+    const volumes = expectedVolumes(p.volumes);
+    if (!guests.fits({ ...p, disk_mb: p.disk_mb + volumesMb({ volumes }) }))
       throw new DriverFailure('INSUFFICIENT_CAPACITY', 'the target lacks the capacity', false);
     const dir = join(guests.config.AGENT_STATE_DIR, 'incoming', p.migration_id);
     mkdirSync(dir, { recursive: true });
@@ -35,6 +47,7 @@ export async function prepareTarget(guests: QemuGuests, p: AgentTaskParams<'migr
       network_ready: false,
       defined: false,
       started: false,
+      ...(p.volumes && { volumes }),
     };
     guests.save();
   }
@@ -47,6 +60,8 @@ export async function transferDisk(
   ctx: TaskContext,
 ) {
   const incoming = guests.incoming(p.migration_id);
+  const volumeId = volumeOfDisk(p.disk);
+  if (volumeId) return transferVolume(guests, incoming, volumeId, p.transfer_token, ctx);
   if (!incoming.checksum) {
     if (!incoming.endpoint) {
       // The token is good once: the endpoint is kept at once, so a repeated task needs no second redemption.
@@ -62,6 +77,8 @@ export async function transferDisk(
 
 export async function verifyDisk(guests: QemuGuests, p: AgentTaskParams<'disk.verify'>) {
   const incoming = guests.incoming(p.migration_id);
+  const volumeId = volumeOfDisk(p.disk);
+  if (volumeId) return verifyVolume(guests, incoming, volumeId);
   const { disk } = guestFiles(incoming.dir);
   if (!incoming.checksum || !existsSync(disk))
     throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for this migration', false);
@@ -116,6 +133,7 @@ export async function defineTarget(
     if (!incoming.defined) {
       ctx.progress(10, 'pulling the final disk from the source');
       incoming.checksum = await pullDisk(incoming.endpoint, guestFiles(incoming.dir).disk, ctx.signal);
+      await pullFinalVolumes(guests, incoming, ctx.signal);
     }
   } else {
     await awaitMemory(guests, p.instance_id, incoming, incoming.endpoint);
@@ -145,20 +163,24 @@ async function awaitMemory(
   }
   const host = guests.config.AGENT_QEMU_LISTEN_HOST;
   const listening = { host, migration_port: await freePort(host), nbd_port: await freePort(host) };
+  const volumes = arrivingVolumes(guests, incoming);
   await guests.launch(
     instanceId,
     dir,
-    { ...incoming, image: incoming.image ?? '' },
+    { ...incoming, image: incoming.image ?? '', volumes },
     {
       host,
       port: listening.migration_port,
     },
   );
+  // Each disk exported under its node's name, for the source to mirror into (live-migration.ts).
+  const nodes = ['root', ...volumes.map((v) => volumeNode(v.slot))];
   await Qmp.with(guestFiles(dir).qmp, async (qmp) => {
     await qmp.execute('nbd-server-start', {
       addr: { type: 'inet', data: { host, port: String(listening.nbd_port) } },
     });
-    await qmp.execute('block-export-add', { type: 'nbd', id: 'root', 'node-name': 'root', writable: true });
+    for (const node of nodes)
+      await qmp.execute('block-export-add', { type: 'nbd', id: node, 'node-name': node, writable: true });
   });
   incoming.listening = listening;
   guests.save();
@@ -196,6 +218,7 @@ export async function startTarget(guests: QemuGuests, p: AgentTaskParams<'migrat
   }
   if (!incoming.started) {
     guests.state.instances[p.instance_id] = instance;
+    landVolumes(guests, incoming);
     incoming.started = true;
     guests.save();
   }
@@ -209,6 +232,7 @@ export async function discardTarget(guests: QemuGuests, p: AgentTaskParams<'migr
   if (!incoming) return { discarded: false };
   await killGuest(incoming.dir);
   rmSync(incoming.dir, { recursive: true, force: true });
+  discardVolumes(guests, incoming);
   if (guests.state.instances[p.instance_id]?.dir === incoming.dir)
     delete guests.state.instances[p.instance_id];
   if (!guests.state.instances[p.instance_id]) await guests.bridgedNetwork?.unwire(p.instance_id);

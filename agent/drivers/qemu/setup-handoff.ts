@@ -21,6 +21,9 @@ export function setupHandoff(guests: QemuGuests, offered: QemuExport): SetupHand
     addresses: instance.addresses ?? null,
     seed: hasSeed ? readFileSync(seed).toString('base64') : null,
     plugged: instance.plugged ?? [],
+    volumes: Object.entries(guests.state.volumes ?? {}).flatMap(([volume_id, v]) =>
+      v.instance_id === offered.instance_id && v.slot !== null ? [{ volume_id, slot: v.slot }] : [],
+    ),
   };
 }
 
@@ -58,6 +61,16 @@ export async function receiveSetupHandoff(
   incoming.image = handoff.image;
   if (handoff.addresses) incoming.addresses = handoff.addresses;
   incoming.plugged = handoff.plugged ?? [];
+  for (const { volume_id, slot } of handoff.volumes ?? []) {
+    const volume = incoming.volumes?.[volume_id];
+    if (!volume)
+      throw new DriverFailure(
+        'VOLUME_NOT_PREPARED',
+        'the source has a volume the target was not told of',
+        false,
+      );
+    volume.slot = slot;
+  }
   incoming.setup_received = true;
   guests.save();
 }

@@ -86,6 +86,25 @@ export interface QemuIncoming extends GuestWiring {
    */
   password_received?: boolean;
   password_key?: string | null;
+  /** The customer's volumes coming with it, by volume id (migration-volumes.ts); absent: none. */
+  volumes?: Record<string, IncomingVolume>;
+}
+
+/** A volume coming with a migrating guest: pulled into its file here, to land in the slot it had. */
+export interface IncomingVolume {
+  size_mb: number;
+  /** Learnt by redeeming the volume's own transfer token. */
+  endpoint: string | null;
+  checksum: string | null;
+  /** Its slot on the source, from the setup handoff. */
+  slot: number | null;
+}
+
+/** A volume's disk offered to the target: a copy, as the root disk's. */
+export interface ExportedVolume {
+  path: string;
+  checksum: string;
+  of_running_guest: boolean;
 }
 
 /** A disk offered to a migration's target, by migration id. */
@@ -104,6 +123,8 @@ export interface QemuExport {
    * instance has come back here by another migration since.
    */
   dir?: string;
+  /** The volumes offered with it, by volume id; the cleanup removes them here. */
+  volumes?: Record<string, ExportedVolume>;
 }
 
 /** A customer's volume on this host (its file is volumes.ts volumeFile), on one guest at most. */

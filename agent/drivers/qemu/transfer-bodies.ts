@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { GuestAddresses } from '../../../domain/agent-tasks.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
+import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 
 /** What the target tells the source once its guest waits for a live migration. */
 export interface IncomingPorts {
@@ -43,7 +44,8 @@ export const SEED_MAX_BYTES = 1024 * 1024;
  * What the guest boots with besides its disk: the image whose kernel boots it, the addresses its
  * network is shaped by, its cloud-init seed (base64), the very bytes the source attached, so a
  * guest moved live keeps the device it booted with, and its private NICs in their PCIe slots
- * (absent from a source that predates them: none), so the target's device set is the source's.
+ * (absent from a source that predates them: none) and its volumes in theirs, so the target's device
+ * set is the source's.
  */
 export const SetupHandoffBody = z.object({
   image: z.string().min(1).max(100),
@@ -63,6 +65,14 @@ export const SetupHandoffBody = z.object({
     )
     .max(PRIVATE_NICS_PER_INSTANCE)
     .refine((nics) => new Set(nics.map((n) => n.slot)).size === nics.length, 'one NIC per slot')
+    .optional(),
+  /** Its volumes in their slots (absent from a source that predates them: none). */
+  volumes: z
+    .array(
+      z.object({ volume_id: z.string().uuid(), slot: z.number().int().min(1).max(VOLUMES_PER_INSTANCE) }),
+    )
+    .max(VOLUMES_PER_INSTANCE)
+    .refine((volumes) => new Set(volumes.map((v) => v.slot)).size === volumes.length, 'one volume per slot')
     .optional(),
 });
 export type SetupHandoff = z.infer<typeof SetupHandoffBody>;

@@ -13,6 +13,12 @@ import {
 export interface ChannelHandlers {
   /** The disk as it stands now (a point-in-time copy if the guest runs), with its checksum. */
   disk(migrationId: string, secret: string): Promise<{ path: string; checksum: string } | undefined>;
+  /** A volume offered with it, as the disk. */
+  volume(
+    migrationId: string,
+    secret: string,
+    volumeId: string,
+  ): Promise<{ path: string; checksum: string } | undefined>;
   password(migrationId: string, secret: string): Promise<PasswordHandoff | undefined>;
   /** The guest's image, addresses and seed (setup-handoff.ts). */
   setup(migrationId: string, secret: string): Promise<SetupHandoff | undefined>;
@@ -72,11 +78,17 @@ export class TransferChannel {
     req: import('node:http').IncomingMessage,
     res: import('node:http').ServerResponse,
   ): Promise<void> {
-    const match = /^\/migrations\/([0-9a-f-]{36})\/([0-9a-f]{64})\/(disk|incoming|password|setup)$/.exec(url);
+    const match =
+      /^\/migrations\/([0-9a-f-]{36})\/([0-9a-f]{64})\/(disk|incoming|password|setup|volumes\/[0-9a-f-]{36})$/.exec(
+        url,
+      );
     if (!match) return void res.writeHead(404).end();
     const [, migrationId, secret, what] = match as unknown as [string, string, string, string];
-    if (what === 'disk' && method === 'GET') {
-      const disk = await this.handlers.disk(migrationId, secret);
+    const volumeId = what.startsWith('volumes/') ? what.slice('volumes/'.length) : undefined;
+    if ((what === 'disk' || volumeId) && method === 'GET') {
+      const disk = volumeId
+        ? await this.handlers.volume(migrationId, secret, volumeId)
+        : await this.handlers.disk(migrationId, secret);
       if (!disk) return void res.writeHead(403).end();
       res.writeHead(200, {
         'content-type': 'application/octet-stream',

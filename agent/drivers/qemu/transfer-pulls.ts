@@ -22,14 +22,20 @@ function parseEndpoint(endpoint: string): URL {
 }
 
 /**
- * Pulls the disk from the source into `target` (by way of a partial file), hashing it on the way;
+ * Pulls a disk from the source into `target` (by way of a partial file), hashing it on the way;
  * refused unless what arrived is what the source says it sent. Returns the checksum.
  */
-export async function pullDisk(endpoint: string, target: string, signal: AbortSignal): Promise<string> {
+export async function pullDisk(
+  endpoint: string,
+  target: string,
+  signal: AbortSignal,
+  /** What the source serves it as: its root disk, or `volumes/<volume id>`. */
+  resource = 'disk',
+): Promise<string> {
   const url = parseEndpoint(endpoint);
   const partial = `${target}.partial`;
   const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-    const req = request(`${url.href}/disk`, { method: 'GET', signal }, resolve);
+    const req = request(`${url.href}/${resource}`, { method: 'GET', signal }, resolve);
     req.once('error', reject);
     req.end();
   }).catch((error: Error) => {

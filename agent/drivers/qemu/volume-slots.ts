@@ -20,6 +20,9 @@ const CHASSIS_BASE = 8;
 
 const ids = (slot: number) => ({ port: `vp${slot}`, node: `vol${slot}`, device: `vol${slot}` });
 
+/** The block node of the volume in `slot` (what a live move mirrors, and the target exports). */
+export const volumeNode = (slot: number) => ids(slot).node;
+
 /** What virtio-blk carries as the disk's serial (20 bytes at most): the volume id's start. */
 export const volumeSerial = (volumeId: string) => volumeId.slice(0, 20);
 

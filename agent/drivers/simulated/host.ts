@@ -4,6 +4,7 @@ import { fitsIn, freeCapacity, type Resources } from '../../../domain/capacity.j
 import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure } from '../driver.js';
+import { volumesMb } from './migration-volumes.js';
 import {
   type SimulatedBackupStore,
   type SimulatedInstance,
@@ -65,7 +66,10 @@ export class SimulatedHost {
 
   /** The host's size less its instances, the guests arriving by migration and the volumes (domain/capacity.ts). */
   freeCapacity(): Capacity {
-    const arriving = Object.values(this.state.incoming ?? {}).filter((i) => !i.started);
+    // An arriving guest holds its disk and its volumes' until it lands: then they count as this host's.
+    const arriving = Object.values(this.state.incoming ?? {})
+      .filter((i) => !i.started)
+      .map((i) => ({ ...i, disk_mb: i.disk_mb + volumesMb(i) }));
     const volumes = Object.values(this.state.volumes ?? {}).map((v) => ({
       cpu_cores: 0,
       memory_mb: 0,

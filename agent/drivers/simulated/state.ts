@@ -22,6 +22,21 @@ export interface IncomingInstance {
   firewall?: SimulatedFirewall;
   defined: boolean;
   started: boolean;
+  /** The customer's volumes coming with it, by volume id (migration-volumes.ts); absent: none. */
+  volumes?: Record<string, IncomingVolume>;
+}
+
+/** A volume coming with a migrating guest: its room, and what arrived once transferred. */
+export interface IncomingVolume {
+  size_mb: number;
+  arrived: VolumeContent | null;
+}
+
+/** A volume's disk as it travels: the simulated volume has no bytes, only these. */
+export interface VolumeContent {
+  volume_id: string;
+  size_mb: number;
+  slot: number;
 }
 
 export interface DiskContent {
@@ -35,6 +50,7 @@ export interface DiskContent {
 export interface MigrationState {
   instances: Record<string, SimulatedInstance>;
   incoming?: Record<string, IncomingInstance>;
+  volumes?: Record<string, SimulatedVolume>;
 }
 
 export interface SimulatedInstance {

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { volumeOfDisk } from '../../../domain/migrations/disks.js';
+import { DriverFailure } from '../driver.js';
+import { incomingOf, ownInstance, type TaskHandlers } from './migration-tasks.js';
+import { exportVolume, transferVolume, verifyVolume } from './migration-volumes.js';
+import type { DiskContent, SimulatedInstance } from './state.js';
+
+/**
+ * The disks of a simulated migration. The root disk is the instance's content descriptor; its
+ * checksum is what both sides compare. The sender's `endpoint` carries the descriptor the way a
+ * real endpoint is where the receiver reads the bytes from; the receiver gets it only by redeeming
+ * the disk's transfer token through the panel. A volume's disk goes the same way
+ * (migration-volumes.ts).
+ */
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+export const diskChecksum = (disk: DiskContent) =>
+  sha256(
+    JSON.stringify([
+      disk.image,
+      disk.hostname,
+      disk.timezone,
+      disk.root_password_sha256,
+      disk.disk_generation,
+    ]),
+  );
+
+const contentOf = (instance: SimulatedInstance): DiskContent => ({
+  image: instance.image,
+  hostname: instance.hostname,
+  timezone: instance.timezone,
+  root_password_sha256: instance.root_password_sha256,
+  disk_generation: instance.disk_generation,
+});
+
+export const DISK_TASKS: TaskHandlers<'disk.export' | 'disk.transfer' | 'disk.verify'> = {
+  'disk.export': (state, p) => {
+    const volumeId = volumeOfDisk(p.disk);
+    if (volumeId) return { result: exportVolume(state, p.instance_id, volumeId), instanceId: p.instance_id };
+    const content = contentOf(ownInstance(state, p.instance_id));
+    const endpoint = `sim:${Buffer.from(JSON.stringify(content)).toString('base64url')}`;
+    return {
+      result: {
+        checksum: diskChecksum(content),
+        size_mb: ownInstance(state, p.instance_id).disk_mb,
+        endpoint,
+      },
+      instanceId: p.instance_id,
+    };
+  },
+  'disk.transfer': async (state, p, ctx) => {
+    const incoming = incomingOf(state, p.migration_id);
+    const volumeId = volumeOfDisk(p.disk);
+    if (volumeId) {
+      const { result, changed } = await transferVolume(incoming, volumeId, p.transfer_token, ctx);
+      return { result, ...(changed && { detail: `volume ${volumeId} received` }), instanceId: p.instance_id };
+    }
+    if (!incoming.disk) {
+      const { endpoint } = await ctx.redeemTransfer(p.transfer_token);
+      if (!endpoint.startsWith('sim:'))
+        throw new DriverFailure(
+          'TRANSFER_ENDPOINT_UNKNOWN',
+          'the sender is not a simulated hypervisor',
+          false,
+        );
+      incoming.disk = JSON.parse(Buffer.from(endpoint.slice(4), 'base64url').toString('utf8')) as DiskContent;
+      return {
+        result: { checksum: diskChecksum(incoming.disk), size_mb: incoming.disk_mb },
+        detail: 'disk received',
+        instanceId: p.instance_id,
+      };
+    }
+    return {
+      result: { checksum: diskChecksum(incoming.disk), size_mb: incoming.disk_mb },
+      instanceId: p.instance_id,
+    };
+  },
+  'disk.verify': (state, p) => {
+    const incoming = incomingOf(state, p.migration_id);
+    const volumeId = volumeOfDisk(p.disk);
+    if (volumeId) return { result: verifyVolume(incoming, volumeId), instanceId: p.instance_id };
+    if (!incoming.disk)
+      throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for this migration', false);
+    return { result: { checksum: diskChecksum(incoming.disk) }, instanceId: p.instance_id };
+  },
+};

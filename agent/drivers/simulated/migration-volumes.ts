@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { DriverFailure, type TaskContext } from '../driver.js';
+import type { IncomingInstance, MigrationState, VolumeContent } from './state.js';
+
+// The customer's volumes moving with a migrating instance on the simulated hypervisor. A volume's
+// disk is its descriptor (id, size, slot); the sender's endpoint carries it, the way a real
+// endpoint is where the receiver reads the bytes from. It lands in the same slot, as a guest's
+// devices must be the same after a move.
+
+const ENDPOINT_PREFIX = 'sim-volume:';
+
+const checksumOf = (content: VolumeContent) =>
+  createHash('sha256')
+    .update(JSON.stringify([content.volume_id, content.size_mb, content.slot]))
+    .digest('hex');
+
+function expected(incoming: IncomingInstance, volumeId: string) {
+  const volume = incoming.volumes?.[volumeId];
+  if (!volume)
+    throw new DriverFailure('VOLUME_NOT_PREPARED', 'the target was not told this volume comes', false);
+  return volume;
+}
+
+/** The volumes that come with the guest, from `migration.prepare_target`, none arrived yet. */
+export const expectedVolumes = (volumes: AgentTaskParams<'migration.prepare_target'>['volumes']) =>
+  Object.fromEntries((volumes ?? []).map((v) => [v.volume_id, { size_mb: v.size_mb, arrived: null }]));
+
+/** The disk room the prepared volumes take. */
+export const volumesMb = (incoming: Pick<IncomingInstance, 'volumes'>) =>
+  Object.values(incoming.volumes ?? {}).reduce((sum, v) => sum + v.size_mb, 0);
+
+export function exportVolume(state: MigrationState, instanceId: string, volumeId: string) {
+  const volume = state.volumes?.[volumeId];
+  if (!volume || volume.instance_id !== instanceId || volume.slot === null)
+    throw new DriverFailure('VOLUME_NOT_FOUND', 'no such volume on this instance here', false);
+  const content: VolumeContent = { volume_id: volumeId, size_mb: volume.size_mb, slot: volume.slot };
+  return {
+    checksum: checksumOf(content),
+    size_mb: volume.size_mb,
+    endpoint: `${ENDPOINT_PREFIX}${Buffer.from(JSON.stringify(content)).toString('base64url')}`,
+  };
+}
+
+export async function transferVolume(
+  incoming: IncomingInstance,
+  volumeId: string,
+  token: string,
+  ctx: TaskContext,
+) {
+  const volume = expected(incoming, volumeId);
+  const changed = volume.arrived === null;
+  if (changed) {
+    const { endpoint } = await ctx.redeemTransfer(token);
+    if (!endpoint.startsWith(ENDPOINT_PREFIX))
+      throw new DriverFailure('TRANSFER_ENDPOINT_UNKNOWN', 'the sender is not a simulated hypervisor', false);
+    const content = JSON.parse(
+      Buffer.from(endpoint.slice(ENDPOINT_PREFIX.length), 'base64url').toString('utf8'),
+    ) as VolumeContent;
+    if (content.volume_id !== volumeId)
+      throw new DriverFailure('TRANSFER_REFUSED', 'the sender offered another volume', false);
+    volume.arrived = content;
+  }
+  const arrived = volume.arrived!;
+  return { result: { checksum: checksumOf(arrived), size_mb: arrived.size_mb }, changed };
+}
+
+export function verifyVolume(incoming: IncomingInstance, volumeId: string) {
+  const { arrived } = expected(incoming, volumeId);
+  if (!arrived) throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for this volume', false);
+  return { checksum: checksumOf(arrived) };
+}
+
+/** The arrived guest's volumes become this host's, on it, in the slots they had. */
+export function landVolumes(state: MigrationState, incoming: IncomingInstance): void {
+  for (const [id, { arrived }] of Object.entries(incoming.volumes ?? {})) {
+    if (!arrived) throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for a volume', false);
+    state.volumes ??= {};
+    state.volumes[id] = {
+      size_mb: arrived.size_mb,
+      instance_id: incoming.instance_id,
+      slot: arrived.slot,
+      created_at: new Date().toISOString(),
+    };
+  }
+}
+
+/** A discarded arrival takes the volumes it landed here with it. */
+export function discardVolumes(state: MigrationState, incoming: IncomingInstance): void {
+  for (const id of Object.keys(incoming.volumes ?? {}))
+    if (state.volumes?.[id]?.instance_id === incoming.instance_id) delete state.volumes[id];
+}
+
+/** The source's cleanup removes the old copies of the volumes that moved with the instance. */
+export function removeMovedVolumes(state: MigrationState, instanceId: string): void {
+  for (const [id, volume] of Object.entries(state.volumes ?? {}))
+    if (volume.instance_id === instanceId) delete state.volumes![id];
+}

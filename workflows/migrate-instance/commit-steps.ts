@@ -1,0 +1,126 @@
+import { ParentClosePolicy, patched, setCurrentDetails, sleep, startChild } from '@temporalio/workflow';
+import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
+import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
+import { cleanUpMigrationSource } from './cleanup.js';
+import type { MigrateInstanceInput } from './input.js';
+import type { MigrationRun } from './run.js';
+import { type Step, stepFailure } from './step.js';
+import type { MigrationTasks } from './tasks.js';
+
+/** Runs begun before the cleanup had a workflow of its own replay with it inside. */
+const CLEANUP_OF_ITS_OWN = 'migration-cleanup-of-its-own';
+
+/** From the switchover (the point of no return) to the old source's cleanup. */
+/** Runs begun before the commit asked the target replay without the question. */
+const COMMIT_FROM_HYPERVISOR = 'migration-commit-from-hypervisor';
+
+export function switchAndCommit(
+  run: MigrationRun,
+  input: MigrateInstanceInput,
+  tasks: MigrationTasks,
+): Step[] {
+  const { migrationId, operation } = input;
+  const { onSource, onTarget, ids, long } = tasks;
+  const live: Step = {
+    state: 'LIVE_MIGRATING',
+    run: async () => {
+      const { downtime_ms } = await onSource(
+        'migration.live',
+        { ...ids, target_hypervisor_id: input.targetHypervisorId },
+        'move the running guest',
+        long,
+      );
+      return { downtime_ms };
+    },
+  };
+  return [
+    ...(input.strategy === 'live' ? [live] : []),
+    {
+      state: 'STARTING_TARGET',
+      run: async () => {
+        const started = await onTarget(
+          'migration.start_target',
+          { ...ids, start: input.instance.running },
+          'start the guest',
+        );
+        return { power_state: started.power_state };
+      },
+    },
+    {
+      state: 'VERIFYING_TARGET',
+      run: async () => {
+        const { power_state } = await onTarget('migration.verify_target', ids, 'check the guest');
+        const expected = input.instance.running ? 'running' : 'stopped';
+        if (power_state !== expected)
+          throw stepFailure(
+            'TARGET_NOT_AS_EXPECTED',
+            `The guest on the target is ${power_state}, not ${expected}.`,
+          );
+        return { power_state };
+      },
+    },
+    {
+      state: 'COMMITTING',
+      run: async () => {
+        // The status is the target's guest as reported, not assumed: an operator may have made
+        // the target authoritative without its verification step.
+        // A target that cannot say (its guest not defined there yet) leaves the rules' status.
+        const reported = patched(COMMIT_FROM_HYPERVISOR)
+          ? await onTarget('instance.state', { instance_id: ids.instance_id }, 'read the guest state').then(
+              (result) => result.power_state,
+              () => undefined,
+            )
+          : undefined;
+        await run.books.commitMigration({
+          migrationId,
+          operationId: operation.operationId,
+          retainSourceMs: input.retainSourceMs,
+          ...(reported ? { targetPowerState: reported } : {}),
+        });
+        run.committed = true;
+        run.show('COMPLETED');
+        return undefined;
+      },
+    },
+    {
+      state: 'CLEANING_UP',
+      run: async () => {
+        if (patched(CLEANUP_OF_ITS_OWN)) {
+          // The migration ends at COMPLETED, the instance free; the old copy goes on its own timer.
+          await startChild(cleanUpMigrationSource, {
+            workflowId: migrationCleanupWorkflowId(migrationId),
+            args: [
+              {
+                migrationId,
+                operation,
+                sourceHypervisorId: input.sourceHypervisorId,
+                targetHypervisorId: input.targetHypervisorId,
+                retainSourceMs: input.retainSourceMs,
+                strategy: input.strategy,
+              },
+            ],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            searchAttributes: {
+              [SEARCH_ATTRIBUTES.instance]: [operation.instanceId],
+              [SEARCH_ATTRIBUTES.hypervisor]: [input.sourceHypervisorId],
+              [SEARCH_ATTRIBUTES.operation]: ['migrate'],
+              [SEARCH_ATTRIBUTES.migrationState]: ['COMPLETED'],
+            },
+          });
+          run.handedOver = true;
+          return undefined;
+        }
+        setCurrentDetails(
+          `**Migration state:** COMPLETED (the source is kept ${Math.round(input.retainSourceMs / 1000)} s)`,
+        );
+        // A timer of no length still waits for the server's timer queue (about a second here).
+        if (input.retainSourceMs > 0) await sleep(input.retainSourceMs);
+        run.state = 'CLEANING_UP';
+        await run.books.recordMigrationState({ migrationId, state: 'CLEANING_UP' });
+        run.show('CLEANING_UP');
+        await onSource('migration.cleanup_source', ids, 'remove the old copy');
+        return undefined;
+      },
+    },
+  ];
+}
