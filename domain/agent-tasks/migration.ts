@@ -42,6 +42,14 @@ export const MIGRATION_TASKS = {
       endpoint: z.string().min(1).max(1024),
     }),
   },
+  /**
+   * Source: stop offering the migration's disks and remove the copies made for it (a rollback's
+   * undo of the exports; the cleanup after a commit removes them too).
+   */
+  'disk.withdraw': {
+    params: z.object(onMigration),
+    result: z.object({ withdrawn: z.boolean() }),
+  },
   /** Target: redeem the token, pull the disk from the sender. */
   'disk.transfer': {
     params: z.object({

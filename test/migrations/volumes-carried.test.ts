@@ -127,12 +127,21 @@ describe('a migration carries the volumes', () => {
     expect(heldBy(target, volumes)[1]).toEqual({ instance_id: id, slot: 2, size_mb: 3072 });
   });
 
-  it('a failed transfer of a volume rolls back: the volumes stay on the source, the target holds nothing', async () => {
+  it('a failed transfer of a volume rolls back: the volumes stay on the source, its offer is withdrawn, the target holds nothing', async () => {
     const { id, volumes, source, target } = await instanceWithVolumes();
     const before = await panelOf(volumes);
     // The second pull is the first volume's, after the root disk's.
     target.agent.armFault('disk.transfer', { mode: 'fail-permanently', nth: 2 });
     expect(await moved(id, target)).toEqual({ state: 'ROLLED_BACK' });
+    const withdrawn = await t.env.db
+      .selectFrom('agent_tasks')
+      .select(['params', 'status'])
+      .where('hypervisor_id', '=', source.hypervisor.id)
+      .where('type', '=', 'disk.withdraw')
+      .execute();
+    expect(withdrawn.filter((w) => (w.params as { instance_id: string }).instance_id === id)).toEqual([
+      { params: expect.objectContaining({ instance_id: id }), status: 'completed' },
+    ]);
     expect(heldBy(source, volumes)).toEqual([
       { instance_id: id, slot: 1, size_mb: 2048 },
       { instance_id: id, slot: 2, size_mb: 3072 },

@@ -219,7 +219,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await record('migrateInstance-network-carried', moved.workflowId);
   });
 
-  it('migrateInstance: a move that carries the instance’s volume', async () => {
+  it('migrateInstance: a move that carries the instance’s volume, and one whose source withdraws its offer', async () => {
     const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
     const location = await seed.location(env.db);
     const source = await env.hypervisorWithAgent({}, { locationId: location.id });
@@ -247,6 +247,17 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       correlationId: null,
     });
     await record('migrateInstance-volume-carried', moved.workflowId);
+
+    // A move that fails after the disks were offered: the source withdraws its offer.
+    const second = await env.provisionedInstance(source.hypervisor);
+    target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
+    const rolledBack = await requestMigration(env.deps, admin, {
+      instanceId: second.id,
+      targetId: target.hypervisor.id,
+      mode: 'AUTO',
+      correlationId: null,
+    });
+    await record('migrateInstance-offer-withdrawn', rolledBack.workflowId);
   });
 
   it('backups: taken, failed, verified, found corrupt, deleted, restored, restore failed', async () => {

@@ -9,6 +9,7 @@ import type { PowerState } from '../../domain/instances/statuses.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { describeFailure } from '../lib/failures.js';
 import type { RecoveryRequest } from './definitions.js';
+import { WITHDRAWS_OFFERS } from './disk-steps.js';
 import type { MigrateInstanceInput } from './input.js';
 import type { RolledBack } from './outcome.js';
 import type { MigrationRun } from './run.js';
@@ -90,7 +91,7 @@ export async function awaitRecovery(
 
 /**
  * The operator recorded the source as authoritative: the target's copy is thrown away, the source
- * is not touched, and the migration ends ROLLED_BACK.
+ * keeps its guest (only the copies it offered go), and the migration ends ROLLED_BACK.
  */
 export async function keepTheSource(
   run: MigrationRun,
@@ -102,6 +103,8 @@ export async function keepTheSource(
     await tasks
       .onTarget('migration.discard_target', tasks.ids, 'discard the target copy')
       .catch(() => undefined);
+    if (patched(WITHDRAWS_OFFERS))
+      await tasks.onSource('disk.withdraw', tasks.ids, 'withdraw the offered disks').catch(() => undefined);
     const reported = await sourcePowerState(tasks);
     await run.books.finishRollback({
       migrationId: input.migrationId,

@@ -82,6 +82,7 @@ export class QemuDriver implements HypervisorDriver {
       'hypervisor.probe': async () => ({ instances: Object.keys(guests.state.instances).length }),
       'migration.prepare_target': (p) => prepareTarget(guests, as<'migration.prepare_target'>(p)),
       'disk.export': (p) => source.exportDisk(as<'disk.export'>(p)),
+      'disk.withdraw': async (p) => source.withdraw(as<'disk.withdraw'>(p)),
       'disk.transfer': (p, ctx) => transferDisk(guests, as<'disk.transfer'>(p), ctx),
       'disk.verify': (p) => verifyDisk(guests, as<'disk.verify'>(p)),
       'network.prepare': async (p) => prepareNetwork(guests, as<'network.prepare'>(p)),

@@ -140,6 +140,18 @@ export class MigrationSource {
     return { downtime_ms: offered.downtime_ms };
   }
 
+  /** The copies offered for a migration that will not take them: removed, and served no more. */
+  withdraw(p: AgentTaskParams<'disk.withdraw'>) {
+    const { state } = this.guests;
+    const offered = state.exports[p.migration_id];
+    if (!offered) return { withdrawn: false };
+    rmSync(offered.path, { force: true });
+    for (const copy of Object.values(offered.volumes ?? {})) rmSync(copy.path, { force: true });
+    delete state.exports[p.migration_id];
+    this.guests.save();
+    return { withdrawn: true };
+  }
+
   async cleanupSource(p: AgentTaskParams<'migration.cleanup_source'>) {
     const { state } = this.guests;
     // Done once: a repeat finds no offer and touches nothing, not even a guest that has come back.

@@ -33,7 +33,7 @@ const contentOf = (instance: SimulatedInstance): DiskContent => ({
   disk_generation: instance.disk_generation,
 });
 
-export const DISK_TASKS: TaskHandlers<'disk.export' | 'disk.transfer' | 'disk.verify'> = {
+export const DISK_TASKS: TaskHandlers<'disk.export' | 'disk.withdraw' | 'disk.transfer' | 'disk.verify'> = {
   'disk.export': (state, p) => {
     const volumeId = volumeOfDisk(p.disk);
     if (volumeId) return { result: exportVolume(state, p.instance_id, volumeId), instanceId: p.instance_id };
@@ -48,6 +48,8 @@ export const DISK_TASKS: TaskHandlers<'disk.export' | 'disk.transfer' | 'disk.ve
       instanceId: p.instance_id,
     };
   },
+  // The simulated source makes no copies: its offer is in the endpoint, void with the token.
+  'disk.withdraw': (_state, p) => ({ result: { withdrawn: true }, instanceId: p.instance_id }),
   'disk.transfer': async (state, p, ctx) => {
     const incoming = incomingOf(state, p.migration_id);
     const volumeId = volumeOfDisk(p.disk);

@@ -8,6 +8,7 @@ import type { IncomingInstance, MigrationState, SimulatedInstance } from './stat
 const MIGRATION_TASK_TYPES = [
   'migration.prepare_target',
   'disk.export',
+  'disk.withdraw',
   'disk.transfer',
   'disk.verify',
   'network.prepare',
