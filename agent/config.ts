@@ -28,7 +28,7 @@ const schema = z.object({
   AGENT_METRICS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   AGENT_CAPABILITIES: z
     .string()
-    .default('live_migration')
+    .default('live_migration,console_serial')
     .transform((s) =>
       s
         .split(',')

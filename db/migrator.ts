@@ -29,6 +29,7 @@ import * as instanceIsos from './migrations/20261126T0500_instance_isos.js';
 import * as isoMounts from './migrations/20261126T0600_iso_mounts.js';
 import * as rescueMode from './migrations/20261126T0700_rescue_mode.js';
 import * as volumeDeletes from './migrations/20261126T0800_volume_deletes.js';
+import * as consoleSessions from './migrations/20261127T0100_console_sessions.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126T0600_iso_mounts': isoMounts,
   '20261126T0700_rescue_mode': rescueMode,
   '20261126T0800_volume_deletes': volumeDeletes,
+  '20261127T0100_console_sessions': consoleSessions,
 };
 
 export interface MigrationOutcome {

@@ -10,6 +10,11 @@ import type { ReservationPurpose } from '../domain/reservations.js';
 import type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 import type { BigIntColumn, Json, NullableJson, NullableTimestamp, Timestamp } from './schema/columns.js';
 import type {
+  ConsoleGatewaysTable,
+  ConsoleSessionEndingsTable,
+  ConsoleSessionsTable,
+} from './schema/console.js';
+import type {
   FirewallDefaultRulesTable,
   FirewallDefaultsTable,
   FirewallRulesTable,
@@ -364,6 +369,9 @@ export interface DB {
   private_network_nics: PrivateNetworkNicsTable;
   volumes: VolumesTable;
   instance_isos: InstanceIsosTable;
+  console_sessions: ConsoleSessionsTable;
+  console_session_endings: ConsoleSessionEndingsTable;
+  console_gateways: ConsoleGatewaysTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -69,6 +69,10 @@ export const ERROR_CATALOGUE = {
   },
   'SVC-HV-409': { status: 409, detail: 'The hypervisor is not accepting work.' },
   'SVC-CAPACITY-409': { status: 409, detail: 'The instance’s hypervisor lacks the room for this change.' },
+  'SVC-CONSOLE-401': {
+    status: 401,
+    detail: 'The console connect token is unknown, already used or expired, or its session has ended.',
+  },
   'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
   'SVC-REPORT-409': {
     status: 409,

@@ -2,9 +2,15 @@ import { HOST_REQUIREMENTS } from './instances/host-requirements.js';
 
 /**
  * What a hypervisor can advertise. `live_migration` gates LIVE_REQUIRED migrations (SPEC.md §3);
- * the others are what host-bound instances need (domain/instances/host-requirements.ts).
+ * `console_serial` and `console_graphical` the consoles its agent relays (domain/console/); the
+ * others are what host-bound instances need (domain/instances/host-requirements.ts).
  */
-export const HYPERVISOR_CAPABILITIES = ['live_migration', ...HOST_REQUIREMENTS] as const;
+export const HYPERVISOR_CAPABILITIES = [
+  'live_migration',
+  'console_serial',
+  'console_graphical',
+  ...HOST_REQUIREMENTS,
+] as const;
 
 export const STORAGE_BACKENDS = ['local', 'lvm', 'zfs', 'ceph', 'nfs'] as const;
 export type StorageBackend = (typeof STORAGE_BACKENDS)[number];

@@ -98,6 +98,21 @@ const schema = z.object({
     .int()
     .min(10_000)
     .default(10 * 60 * 1000),
+  /**
+   * Where browsers reach the console gateway (its WebSocket endpoint), handed out with each console
+   * session; unset, sessions cannot be made (SVC-CONFIG-503). npm start sets it.
+   */
+  CONSOLE_GATEWAY_URL: z.string().url().optional(),
+  /** How long a console session's connect token may wait for its gateway to redeem it. */
+  CONSOLE_CONNECT_TTL_MS: ms.min(1_000).default(60_000),
+  /** The longest a console session lasts, connected or not; then it ends `expired`. */
+  CONSOLE_SESSION_TTL_MS: ms.min(1_000).default(15 * 60 * 1000),
+  /** A live session whose gateway has not heartbeated it for this long ends `gateway_lost`. */
+  CONSOLE_HEARTBEAT_TIMEOUT_MS: ms.min(1_000).default(30_000),
+  /** Console sessions one instance has live at once; one more is refused with SVC-QUOTA-409. */
+  MAX_CONSOLE_SESSIONS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
+  /** Requests one console-gateway credential may make a minute to the internal API (429 beyond). */
+  CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
 });
 
 export type Config = z.infer<typeof schema>;

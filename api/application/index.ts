@@ -2,6 +2,7 @@ import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { APPLICATION_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
+import { consoleSessionRoutes } from './console/routes.js';
 import { firewallRoutes } from './firewall/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';
 import { hypervisorRoutes } from './hypervisors/routes.js';
@@ -50,6 +51,7 @@ export function applicationApi() {
     storageRoutes,
     volumeRoutes,
     isoRoutes,
+    consoleSessionRoutes,
     schedulerRoutes,
   ]) {
     for (const route of group) route.register(app);

@@ -17,7 +17,8 @@ export interface ResourceKind {
     | 'tasks'
     | 'providers'
     | 'floating-ips'
-    | 'volumes';
+    | 'volumes'
+    | 'console/sessions';
   readonly param:
     | 'location'
     | 'plan'
@@ -28,7 +29,8 @@ export interface ResourceKind {
     | 'task'
     | 'provider'
     | 'floatingIp'
-    | 'volume';
+    | 'volume'
+    | 'session';
   readonly tag: string;
 }
 

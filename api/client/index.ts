@@ -5,6 +5,7 @@ import { catalogueRoutes } from './catalogue/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';
 import { backupScheduleRoutes } from './instances/backup-schedules/routes.js';
 import { backupRoutes } from './instances/backups/routes.js';
+import { consoleRoutes } from './instances/console/routes.js';
 import { firewallRoutes } from './instances/firewall/routes.js';
 import { mediaRoutes } from './instances/media/routes.js';
 import { networkRoutes } from './instances/network/routes.js';
@@ -41,6 +42,7 @@ export function clientApi() {
     mediaRoutes,
     rescueRoutes,
     scheduledActionRoutes,
+    consoleRoutes,
   ]) {
     for (const route of group) route.register(app);
   }

@@ -1,41 +1,29 @@
-import { createRoute } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
+import { countGatewayRequest } from '../../services/console/gateway-rate-limit.js';
+import type { AppEnv } from '../context.js';
 import { requireGatewayCredential } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { gatewayCredentialId } from '../principals.js';
 import { createApiRouter } from '../router.js';
-import { commonErrors, jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
+import * as heartbeat from './heartbeat.js';
+import * as revocations from './revocations.js';
+import * as sessionState from './session-state.js';
+import * as validate from './validate.js';
 
-const GatewayHeartbeat = z.object({
-  object: z.literal('console_gateway_heartbeat'),
-  attributes: z.object({ credential_id: z.string().uuid(), server_time: z.string() }),
-});
-
-const heartbeat = createRoute({
-  method: 'post',
-  path: '/heartbeat',
-  summary: 'Console gateway liveness',
-  description:
-    'Proves the gateway credential and returns the server time, so the gateway can detect clock skew.',
-  responses: { 200: jsonContent(GatewayHeartbeat, 'Alive.'), ...commonErrors },
-});
+/** Every request of a gateway counts against its own limit, before anything else is done. */
+async function limitGateway(c: Context<AppEnv>, next: Next): Promise<void> {
+  await countGatewayRequest(c.get('deps'), gatewayCredentialId(c));
+  await next();
+}
 
 /**
  * The console gateway's internal API (SPEC.md §4), mounted at
- * /api/application/cloudsvc/console/internal, outside the application-API middleware and
- * reachable only with a console-gateway credential.
+ * /api/application/cloudsvc/console/internal, outside the application-API middleware: reachable
+ * only with a console-gateway credential, under a rate limit of its own.
  */
 export function consoleInternalApi() {
   const app = createApiRouter();
-  app.use('*', requireGatewayCredential, limitAuthenticatedBody);
-  app.openapi(heartbeat, (c) =>
-    c.json(
-      {
-        object: 'console_gateway_heartbeat' as const,
-        attributes: { credential_id: gatewayCredentialId(c), server_time: new Date().toISOString() },
-      },
-      200,
-    ),
-  );
+  app.use('*', requireGatewayCredential, limitGateway, limitAuthenticatedBody);
+  for (const route of [validate, sessionState, heartbeat, revocations]) route.register(app);
   return app;
 }

@@ -4,6 +4,7 @@ import type { MigrationMode, MigrationState, MigrationStrategy } from '../../dom
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 import { type KeysetOrder, readKeysetPage } from '../keyset.js';
+import { endConsoleSessions } from './console-sessions.js';
 import { moveVolumesToTarget } from './volume-hosts.js';
 
 export interface NewMigration {
@@ -264,6 +265,8 @@ export async function moveInstanceToTarget(db: Database, migrationId: string): P
     sourceId: migration.source_hypervisor_id,
     targetId: migration.target_hypervisor_id,
   });
+  // A console relays from the source's guest: it ends with the move; a new session reaches the target.
+  await endConsoleSessions(db, 'instance_migrated', (eb) => eb('instance_id', '=', migration.instance_id));
 }
 
 /** A rolled-back migration gives back the room it held on the target. */

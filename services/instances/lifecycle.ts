@@ -6,6 +6,7 @@ import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
 import type { Actor, Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { endBackupSchedules } from '../backups/schedules.js';
+import { endSessionsOfInstance } from '../console/sessions.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';
 import { sealedNewPassword } from './passwords.js';
@@ -33,11 +34,13 @@ export async function deleteInstance(
     input: (operation) => ({ operation, placed: instance.hypervisor_id !== null }),
     correlationId: request.correlationId,
   });
-  // An instance on its way out takes no more backups or scheduled power actions: its schedules end
+  // An instance on its way out takes no more backups or scheduled power actions, and its console
+  // sessions end: its schedules end
   // with the accepted delete (a delete the hypervisor then fails leaves the instance without them;
   // the customer asked it gone).
   await endBackupSchedules(deps, instance.id);
   await endScheduledActions(deps, instance.id);
+  await endSessionsOfInstance(deps, instance.id, 'instance_deleted');
   return { ...instance, status: begun.status };
 }
 

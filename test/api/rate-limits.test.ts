@@ -146,3 +146,27 @@ describe('the rate-limit store', () => {
     expect(await left()).toBe(0);
   });
 });
+
+describe('the console gateway’s own limit', () => {
+  let limited: Stack;
+  beforeAll(async () => {
+    limited = await startStack({ config: { CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(() => limited.close());
+
+  it('answers 429 with Retry-After past CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE, per gateway credential', async () => {
+    const [first, second] = [
+      await seed.gatewayCredential(limited.db),
+      await seed.gatewayCredential(limited.db),
+    ];
+    const beat = (token: string) =>
+      limited.call(token, 'POST', '/api/application/cloudsvc/console/internal/heartbeat');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => beat(first)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(refused.body.errors[0].code).toBe('SVC-REQ-429');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another gateway's requests are counted apart.
+    expect((await beat(second)).status).toBe(200);
+  });
+});

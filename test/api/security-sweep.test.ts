@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { insertPolicy } from '../../db/repositories/backup-policies.js';
 import { insertBackup } from '../../db/repositories/backups.js';
+import { insertConsoleSession } from '../../db/repositories/console-sessions.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { allocateAddress } from '../../db/repositories/ip-addresses.js';
 import { insertPrivateNetworkWithin } from '../../db/repositories/private-networks.js';
@@ -51,6 +52,7 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudNetwork: (s) => s.foreignNetworkId,
   scheduleUuid: (s) => s.foreignScheduleId,
   cloudVolume: (s) => s.foreignVolumeId,
+  sessionUuid: (s) => s.foreignSessionId,
 };
 
 interface Seeded {
@@ -65,6 +67,7 @@ interface Seeded {
   foreignNetworkId: string;
   foreignScheduleId: string;
   foreignVolumeId: string;
+  foreignSessionId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -168,6 +171,16 @@ beforeAll(async () => {
         expiresAt: type === 'enrollment' ? new Date(Date.now() + 3_600_000) : null,
       })
     ).token;
+  const foreignSessionId = randomUUID();
+  await insertConsoleSession(db, {
+    id: foreignSessionId,
+    instanceId: foreignInstance.id,
+    userId: other.id,
+    kind: 'serial',
+    connectTokenHash: randomUUID(),
+    connectTtlMs: 60_000,
+    sessionTtlMs: 60_000,
+  });
   seeded = {
     credentials: {
       client: await seed.key(db, customer.id, 'client'),
@@ -186,6 +199,7 @@ beforeAll(async () => {
     foreignNetworkId: foreignNetwork.id,
     foreignScheduleId: foreignSchedule!.id,
     foreignVolumeId,
+    foreignSessionId,
   };
   digestBefore = await tableDigest(db);
 });

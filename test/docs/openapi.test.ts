@@ -34,7 +34,10 @@ describe('the OpenAPI documents', () => {
       expect(documents[name].components.securitySchemes.bearer.scheme, name).toBe('bearer');
     }
     expect(operationsOf(documents['console-internal']).map((o) => `${o.method} ${o.path}`)).toEqual([
+      'post /validate',
+      'post /session-state',
       'post /heartbeat',
+      'get /revocations',
     ]);
     expect(documents.admin.info.title).toBe('cloudsvc Admin API');
     expect(operationsOf(documents.admin).map((o) => `${o.method} ${o.path}`)).toEqual([

@@ -54,7 +54,14 @@ let ownerId: string;
 
 beforeAll(async () => {
   ({ output, restore } = captureAllOutput({ console: true }));
-  t = await startStack({ config: { ...FAST_AGENT_TIMING, LOG_LEVEL: 'debug', TRUST_PROXY_HOPS: '1' } });
+  t = await startStack({
+    config: {
+      ...FAST_AGENT_TIMING,
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY_HOPS: '1',
+      CONSOLE_GATEWAY_URL: 'http://127.0.0.1:9/console',
+    },
+  });
   worker = await startTestWorker(t.config);
   const admin = await seed.user(t.db, { admin: true });
   const owner = await seed.user(t.db);
@@ -95,6 +102,41 @@ describe('secrets in requests', () => {
     );
 
     expect(records().filter((r) => r.msg === 'request refused').length).toBeGreaterThanOrEqual(3);
+    expectNoCanaryLogged();
+  });
+
+  it('console connect tokens: shown once, redeemed, replayed, unknown, or in a body that is refused', async () => {
+    const location = await seed.location(t.db);
+    const hypervisor = await seed.hypervisor(t.db, location.id);
+    await t.db
+      .updateTable('hypervisors')
+      .set({ reported_capabilities: JSON.stringify(['console_serial']) })
+      .where('id', '=', hypervisor.id)
+      .execute();
+    const instance = await seed.instance(t.db, {
+      userId: ownerId,
+      locationId: location.id,
+      hypervisorId: hypervisor.id,
+    });
+    const gateway = plant(await seed.gatewayCredential(t.db));
+    const opened = await t.app.request(`/api/client/cloud/${instance.id}/console/session`, {
+      method: 'POST',
+      headers: bearer(clientKey),
+    });
+    expect(opened.status).toBe(201);
+    const token = plant((await json(opened)).attributes.connect_token);
+    const validate = (body: unknown) =>
+      t.app.request('/api/application/cloudsvc/console/internal/validate', {
+        method: 'POST',
+        headers: jsonHeaders(gateway),
+        body: JSON.stringify(body),
+      });
+    expect((await validate({ connect_token: token })).status).toBe(200);
+    expect((await validate({ connect_token: token })).status).toBe(401);
+    expect((await validate({ connect_token: plant(`cso_${opaque()}`) })).status).toBe(401);
+    expect((await validate({ connect_token: plant(`cso_${opaque()}`), extra: plant(opaque()) })).status).toBe(
+      400,
+    );
     expectNoCanaryLogged();
   });
 
