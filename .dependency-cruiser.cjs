@@ -2,7 +2,8 @@
 // (`depcruise`). Biome holds the rules about names (api/ and cli/ read repositories only, by
 // function name; workflows load only what Temporal's sandbox allows; SQL only in db/); this file
 // holds the rules about folders. Type-only imports count: a circle of types is still a circle.
-const PRODUCT = '^(activities|agent|api|cli|db|domain|platform|scripts|services|worker|workflows)/';
+const PRODUCT =
+  '^(activities|agent|api|cli|console-gateway|db|domain|platform|scripts|services|worker|workflows)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -42,11 +43,12 @@ module.exports = {
     {
       name: 'agent-packages',
       severity: 'error',
-      comment: 'The agent is small to install: node built-ins and zod are all it uses.',
+      comment:
+        'The agent is small to install: node built-ins, zod and ws (the console relay; Node 20 has no WebSocket client, and ws depends on nothing) are all it uses.',
       from: { path: '^agent/' },
       to: {
         dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg'],
-        pathNot: 'node_modules/zod/',
+        pathNot: 'node_modules/(zod|ws)/',
       },
     },
     {

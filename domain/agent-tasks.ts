@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARTIFACT_TASKS } from './agent-tasks/artifacts.js';
+import { CONSOLE_TASKS } from './agent-tasks/console.js';
 import { INSTANCE_TASKS } from './agent-tasks/instances.js';
 import { MEDIA_TASKS } from './agent-tasks/media.js';
 import { MIGRATION_TASKS } from './agent-tasks/migration.js';
@@ -22,6 +23,7 @@ export const AGENT_TASKS = {
   ...NETWORK_TASKS,
   ...STORAGE_TASKS,
   ...MEDIA_TASKS,
+  ...CONSOLE_TASKS,
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {
     params: z.object({}),

@@ -34,9 +34,9 @@ export const SECRET_FIELD_NAMES = [
 /** Secrets recognised by their shape wherever they appear in text, and what replaces each. */
 export const SECRET_PATTERNS: readonly { readonly pattern: RegExp; readonly replacement: string }[] = [
   // Our credentials (domain/credentials.ts), migration transfer tokens (cst_) and console connect
-  // tokens (cso_): the type prefix stays, to tell what leaked. Six
+  // and stream tokens (cso_, css_): the type prefix stays, to tell what leaked. Six
   // characters after it are a key's non-secret hint; a token has 43.
-  { pattern: /(?<![A-Za-z0-9])(cs[acegotw]_)[A-Za-z0-9_-]{8,}/g, replacement: `$1${REDACTED}` },
+  { pattern: /(?<![A-Za-z0-9])(cs[acegostw]_)[A-Za-z0-9_-]{8,}/g, replacement: `$1${REDACTED}` },
   // An Authorization header value, wherever it was copied.
   { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, replacement: `$1 ${REDACTED}` },
   // The password of a connection string (postgres://user:password@host).
@@ -62,7 +62,7 @@ function isSecretField(name: string): boolean {
 }
 
 // What every pattern above needs somewhere in the text: one scan of it spares most text the rest.
-const SUSPECT = /cs[acegotw]_|bearer|basic|:\/\/|pass|secret|token|api[_-]?key/i;
+const SUSPECT = /cs[acegostw]_|bearer|basic|:\/\/|pass|secret|token|api[_-]?key/i;
 
 /** `text` with every secret of SECRET_PATTERNS replaced. */
 export function redactText(text: string): string {

@@ -15,6 +15,7 @@ export { detachVolume } from './detach-volume.js';
 export { fetchIso } from './fetch-iso.js';
 export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';
 export { migrateInstance } from './migrate-instance/migrate-instance.js';
+export { openConsoleStream } from './open-console-stream.js';
 export { powerInstance } from './power-instance.js';
 export { probeHypervisor } from './probe-hypervisor.js';
 export { provisionInstance } from './provision-instance.js';

@@ -3,7 +3,7 @@ import { CONSOLE_KINDS } from '../../domain/console/sessions.js';
 import { validateConnectToken } from '../../services/console/gateway.js';
 import type { AppEnv } from '../context.js';
 import { gatewayCredentialId } from '../principals.js';
-import { jsonBody, jsonContent } from '../schemas.js';
+import { conflictResponse, jsonBody, jsonContent, workflowUnavailableResponse } from '../schemas.js';
 import { z } from '../zod.js';
 import { internalErrors } from './errors.js';
 
@@ -22,6 +22,11 @@ const Grant = z
       user: z.string().uuid(),
       kind: z.enum(CONSOLE_KINDS),
       expires_at: z.string().openapi({ description: 'Cut the session then at the latest.' }),
+      stream_token: z.string().openapi({
+        description:
+          'What the instance’s agent presents when its stream of the console reaches this gateway (at the ' +
+          'relay URL of its heartbeat): pair the two by it. In this answer only.',
+      }),
     }),
   })
   .openapi('ConsoleGrant');
@@ -31,13 +36,18 @@ const route = createRoute({
   path: '/validate',
   summary: 'Redeem a connect token',
   description:
-    'Redeems a session’s connect token, once: the session becomes `validated`, held by this gateway, and the ' +
-    'answer says what to relay (the instance and the console kind) and until when. A token unknown, used ' +
-    'already, past its `connect_by`, or of a session that has ended is refused alike (401 SVC-CONSOLE-401).',
+    'Redeems a session’s connect token, once: the session becomes `validated`, held by this gateway, the ' +
+    'instance’s hypervisor is asked to open a stream of its console to this gateway’s relay URL (workflow ' +
+    '`openConsoleStream`, task `console.open`), and the answer says what to relay, until when, and the stream ' +
+    'token the agent will present. A token unknown, used already, past its `connect_by`, or of a session that ' +
+    'has ended is refused alike (401 SVC-CONSOLE-401); a gateway whose heartbeat gave no `relay_url` is refused ' +
+    'before the token is spent (409); a stream that cannot be asked for ends the session `disconnected` (503).',
   request: { body: jsonBody(Body) },
   responses: {
     200: jsonContent(Grant, 'The session to relay.'),
     ...internalErrors,
+    ...conflictResponse('This gateway’s heartbeat has given no relay_url yet (SVC-CONFLICT-409).'),
+    ...workflowUnavailableResponse,
     401: {
       description:
         'The gateway credential is not valid (SVC-AUTH-401), or the connect token is refused (SVC-CONSOLE-401).',
@@ -48,11 +58,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const session = await validateConnectToken(
-      c.get('deps'),
-      gatewayCredentialId(c),
-      c.req.valid('json').connect_token,
-    );
+    const { session, streamToken } = await validateConnectToken(c.get('deps'), gatewayCredentialId(c), {
+      connectToken: c.req.valid('json').connect_token,
+      correlationId: c.get('requestId'),
+    });
     return c.json(
       {
         object: 'console_grant' as const,
@@ -62,6 +71,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
           user: session.user_id,
           kind: session.kind,
           expires_at: session.expires_at.toISOString(),
+          stream_token: streamToken,
         },
       },
       200,

@@ -265,3 +265,13 @@ export async function listConsoleSessions(db: Database, filters: ConsoleSessionF
   ]);
   return { rows, total: total.total };
 }
+
+/** Where agents reach the gateway to relay consoles, as its last heartbeat said; null if none. */
+export async function gatewayRelayUrl(db: Database, gatewayCredentialId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('console_gateways')
+    .select('relay_url')
+    .where('credential_id', '=', gatewayCredentialId)
+    .executeTakeFirst();
+  return row?.relay_url ?? null;
+}

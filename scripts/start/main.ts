@@ -22,6 +22,7 @@ import { type DevServer, startTemporalDevServer } from '../../platform/temporal-
 import { qemuUnavailable, startAgent } from './agents.js';
 import { printBanner } from './banner.js';
 import { Children } from './children.js';
+import { consoleGatewayUrl, startConsoleGateway } from './console-gateway.js';
 import { openDatabase, refuseOldEmbeddedData, type StackDatabase } from './database.js';
 import { demoInstance } from './demo-instance.js';
 import { data, env, logs, ports, say } from './settings.js';
@@ -43,7 +44,7 @@ async function stopAll(code: number): Promise<never> {
   stopping = Date.now();
   say('\nstopping cloudsvc…');
   // The agents and the API first (they call the worker's workflows), then the worker, then the servers.
-  await children.stop(['agent', 'agent-2', 'api', 'worker']);
+  await children.stop(['agent', 'agent-2', 'console-gateway', 'api', 'worker']);
   await temporal?.stop();
   await database?.stop();
   removeRuntimeFile();
@@ -88,6 +89,7 @@ async function main() {
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(ports.api),
+    CONSOLE_GATEWAY_URL: consoleGatewayUrl(),
     ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
   };
   const config = configWith(serverEnv);
@@ -137,6 +139,7 @@ async function main() {
     enrollmentTtlMs: config.ENROLLMENT_TOKEN_TTL_MS,
     children,
   };
+  await startConsoleGateway({ db, apiUrl, children });
   await startAgent(agents, 'agent', demo.hypervisorId);
   if (demo.secondHypervisorId) await startAgent(agents, 'agent-2', demo.secondHypervisorId);
   await pool.close();

@@ -12,6 +12,7 @@ export const ports = {
   temporal: Number(env.TEMPORAL_PORT ?? 7233),
   temporalUi: Number(env.TEMPORAL_UI_PORT ?? 8233),
   database: Number(env.EMBEDDED_DB_PORT ?? 55432),
+  consoleGateway: Number(env.CONSOLE_GATEWAY_PORT ?? 8081),
 };
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -2,6 +2,7 @@ import {
   endConsoleSessions,
   endedAmong,
   endingsAfter,
+  gatewayRelayUrl,
   heartbeatGateway,
   latestEnding,
   markConnected,
@@ -11,6 +12,7 @@ import {
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
+import { openConsoleStream } from './streams.js';
 
 // The console gateway's side (the internal API): it redeems connect tokens, reports its relays,
 // heartbeats what it holds, and follows the feed of endings to cut what must end.
@@ -19,17 +21,25 @@ import type { ServiceDeps } from '../context.js';
 export const ENDINGS_PAGE = 500;
 
 /**
- * Redeems a connect token once, for this gateway: the session it opens, and what to relay.
- * Refused alike (SVC-CONSOLE-401) when unknown, used, past its time or ended.
+ * Redeems a connect token once, for this gateway: the session it opens, what to relay, and the
+ * token the instance's agent will present when its stream reaches the gateway (streams.ts).
+ * Refused alike (SVC-CONSOLE-401) when unknown, used, past its time or ended; refused before the
+ * token is spent (409) while the gateway has not said where agents reach it.
  */
 export async function validateConnectToken(
-  deps: Pick<ServiceDeps, 'db'>,
+  deps: ServiceDeps,
   gatewayCredentialId: string,
-  connectToken: string,
+  request: { connectToken: string; correlationId: string | null },
 ) {
-  const session = await redeemConnectToken(deps.db, hashToken(connectToken), gatewayCredentialId);
+  const relayUrl = await gatewayRelayUrl(deps.db, gatewayCredentialId);
+  if (!relayUrl)
+    throw new ApiError('SVC-CONFLICT-409', {
+      detail: 'This gateway has not said where agents reach it: send relay_url in its heartbeat first.',
+    });
+  const session = await redeemConnectToken(deps.db, hashToken(request.connectToken), gatewayCredentialId);
   if (!session) throw new ApiError('SVC-CONSOLE-401');
-  return session;
+  const streamToken = await openConsoleStream(deps, session, relayUrl, request.correlationId);
+  return { session, streamToken };
 }
 
 /**

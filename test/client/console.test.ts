@@ -23,6 +23,9 @@ beforeAll(async () => {
   });
   gateway = await seed.gatewayCredential(t.env.db);
   otherGateway = await seed.gatewayCredential(t.env.db);
+  // Where agents would reach them: nowhere here (the relay itself is test/console/'s).
+  for (const token of [gateway, otherGateway])
+    await internal(token, 'POST', 'heartbeat', { relay_url: 'ws://127.0.0.1:9/relay' });
 });
 afterAll(() => t.close());
 
@@ -144,6 +147,7 @@ describe('the gateway redeems and relays', () => {
         user: t.env.client.id,
         kind: 'serial',
         expires_at: session.expires_at,
+        stream_token: expect.stringMatching(/^css_[A-Za-z0-9_-]{43}$/),
       },
     });
     expect(JSON.stringify(grant.body)).not.toContain(session.connect_token);
@@ -165,6 +169,19 @@ describe('the gateway redeems and relays', () => {
       }
     }
     expect((await sessionRow(session.uuid)).gateway_credential_id).not.toBeNull();
+  });
+
+  it('refuses a gateway that has not said where agents reach it, before the token is spent', async () => {
+    const { id } = await t.instance();
+    const session = await open(id);
+    const silent = await seed.gatewayCredential(t.env.db);
+    const refused = await internal(silent, 'POST', 'validate', { connect_token: session.connect_token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors[0].code).toBe('SVC-CONFLICT-409');
+    expect((await sessionRow(session.uuid)).state).toBe('pending');
+    expect(
+      (await internal(gateway, 'POST', 'validate', { connect_token: session.connect_token })).status,
+    ).toBe(200);
   });
 
   it('two gateways redeeming one token at once: one gets the session', async () => {

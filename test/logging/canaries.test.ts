@@ -105,7 +105,7 @@ describe('secrets in requests', () => {
     expectNoCanaryLogged();
   });
 
-  it('console connect tokens: shown once, redeemed, replayed, unknown, or in a body that is refused', async () => {
+  it('console connect and stream tokens: shown once, redeemed, replayed, unknown, or in a body that is refused', async () => {
     const location = await seed.location(t.db);
     const hypervisor = await seed.hypervisor(t.db, location.id);
     await t.db
@@ -131,7 +131,15 @@ describe('secrets in requests', () => {
         headers: jsonHeaders(gateway),
         body: JSON.stringify(body),
       });
-    expect((await validate({ connect_token: token })).status).toBe(200);
+    const beat = await t.app.request('/api/application/cloudsvc/console/internal/heartbeat', {
+      method: 'POST',
+      headers: jsonHeaders(gateway),
+      body: JSON.stringify({ relay_url: 'ws://127.0.0.1:9/relay' }),
+    });
+    expect(beat.status).toBe(200);
+    const granted = await validate({ connect_token: token });
+    expect(granted.status).toBe(200);
+    plant((await json(granted)).attributes.stream_token);
     expect((await validate({ connect_token: token })).status).toBe(401);
     expect((await validate({ connect_token: plant(`cso_${opaque()}`) })).status).toBe(401);
     expect((await validate({ connect_token: plant(`cso_${opaque()}`), extra: plant(opaque()) })).status).toBe(

@@ -61,6 +61,7 @@ async function npmStart(dataDir: string, ports: Record<string, number>): Promise
       TEMPORAL_PORT: String(ports.temporal),
       TEMPORAL_UI_PORT: String(ports.ui),
       EMBEDDED_DB_PORT: String(ports.db),
+      CONSOLE_GATEWAY_PORT: String(ports.gateway),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so the test can signal the group as a terminal's Ctrl-C does.
@@ -109,6 +110,7 @@ describe('npm start', () => {
       temporal: await freePort(),
       ui: await freePort(),
       db: await freePort(),
+      gateway: await freePort(),
     };
 
     const first = await npmStart(dataDir, ports);
@@ -127,6 +129,10 @@ describe('npm start', () => {
       }),
     );
     expect(hypervisors.data[0].attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
+    // The console gateway runs beside the API, which offers the demo instance's serial console.
+    expect(await isPortOpen(ports.gateway)).toBe(true);
+    const offer = await json(await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}/console`, client));
+    expect(offer.attributes).toMatchObject({ serial: true });
 
     // A crashed worker is started again, and workflows run on the new one.
     const worker = descendantRunning(first.child.pid!, 'worker/main.ts');

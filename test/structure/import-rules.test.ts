@@ -15,6 +15,7 @@ const FOLDERS = [
   'agent',
   'api',
   'cli',
+  'console-gateway',
   'db',
   'domain',
   'platform',

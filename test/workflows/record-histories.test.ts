@@ -1,7 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { loadGatewayConfig } from '../../console-gateway/config.js';
+import { startGateway } from '../../console-gateway/server.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
 import { findInstance } from '../../db/repositories/instances.js';
@@ -10,10 +14,16 @@ import type { Asker } from '../../domain/actors.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
-import { isoFetchWorkflowId, providerRunWorkflowId } from '../../domain/workflow-ids.js';
+import {
+  consoleStreamWorkflowId,
+  isoFetchWorkflowId,
+  providerRunWorkflowId,
+} from '../../domain/workflow-ids.js';
+import { createLogger } from '../../platform/logger.js';
 import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
 import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
+import { createConsoleSession } from '../../services/console/sessions.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
@@ -258,6 +268,35 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       correlationId: null,
     });
     await record('migrateInstance-offer-withdrawn', rolledBack.workflowId);
+  });
+
+  it('openConsoleStream: a stream opened to a gateway', async () => {
+    const gateway = await startGateway(
+      loadGatewayConfig({
+        GATEWAY_PANEL_URL: env.url,
+        GATEWAY_CREDENTIAL: await seed.gatewayCredential(env.db),
+        GATEWAY_PORT: '0',
+      }),
+      createLogger('silent', { service: 'console-gateway' }),
+    );
+    try {
+      const { hypervisor } = await env.hypervisorWithAgent();
+      const instance = await env.provisionedInstance(hypervisor);
+      const customer = { type: 'user' as const, userId: env.client.id };
+      const { session, connectToken } = await createConsoleSession(
+        { ...env.deps, config: { ...env.deps.config, CONSOLE_GATEWAY_URL: gateway.url } },
+        customer,
+        { instanceId: instance.id, kind: 'serial' },
+      );
+      const browser = new WebSocket(gateway.url);
+      await once(browser, 'open');
+      browser.send(JSON.stringify({ connect_token: connectToken }));
+      await eventually(() => gateway.relays.get(session.id)?.agent, 20_000, 'the stream to arrive');
+      await record('openConsoleStream-opened', consoleStreamWorkflowId(session.id));
+      browser.close();
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('backups: taken, failed, verified, found corrupt, deleted, restored, restore failed', async () => {

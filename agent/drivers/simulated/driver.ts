@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import { openRelay } from '../../console/relay.js';
 import { sleep } from '../../panel-client.js';
 import {
   type Capacity,
@@ -20,6 +21,7 @@ import {
   swapDisk,
   verifyBackup,
 } from './artifacts.js';
+import { simulatedConsole } from './console.js';
 import { resizeDisk } from './disks.js';
 import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
@@ -78,6 +80,10 @@ export class SimulatedDriver implements HypervisorDriver {
       'volume.resize': (p) => resizeVolume(host, as<'volume.resize'>(p)),
       'volume.delete': (p) => deleteVolume(host, as<'volume.delete'>(p)),
       'iso.fetch': (p, ctx) => fetchInstanceIso(host, as<'iso.fetch'>(p), ctx.signal),
+      'console.open': (p, ctx) => {
+        const open = as<'console.open'>(p);
+        return openRelay(open, simulatedConsole(host, open.instance_id), ctx.signal);
+      },
       'iso.mount': (p) => mountIso(host, as<'iso.mount'>(p)),
       'iso.boot': (p) => bootIso(host, as<'iso.boot'>(p)),
       'rescue.enter': (p) => changeRescue(host, as<'rescue.enter'>(p), true),
