@@ -16,12 +16,12 @@ if (config.AGENT_DRIVER === 'qemu') {
   const { accelerator, reason } = qemu.acceleration;
   driver = qemu;
   // The heartbeat reports what this host really offers: the CPU passed through only under KVM,
-  // live migration only with a QEMU that does it the driver's way, no GPU, and no console relay yet.
+  // live migration only with a QEMU that does it the driver's way, no GPU, the serial console but
+  // not the screen.
   const live = liveMigrationWorks();
   config.AGENT_CAPABILITIES = config.AGENT_CAPABILITIES.filter(
     (c) =>
       c !== 'gpu_passthrough' &&
-      c !== 'console_serial' &&
       c !== 'console_graphical' &&
       (c !== 'cpu_host_passthrough' || accelerator === 'kvm') &&
       (c !== 'live_migration' || live),

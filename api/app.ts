@@ -5,6 +5,7 @@ import { agentApi } from './agent/index.js';
 import { applicationApi } from './application/index.js';
 import { clientApi } from './client/index.js';
 import { consoleInternalApi } from './console-internal/index.js';
+import { registerConsolePage } from './console-page/routes.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { respondWithError } from './error-envelope.js';
 import { requestContext } from './middleware/request-context.js';
@@ -47,6 +48,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerOpenApi(app, apis);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  registerConsolePage(app);
 
   const methodsFor = allowedMethods(app);
   app.notFound((c) => {

@@ -31,6 +31,11 @@
  * 10. admin: the overview and a scheduler dry-run, one request at a time, over 500 online
  *     hypervisors in one location and 10,000 instances with their reservations (BENCH_ADMIN_*).
  *     Target: p50 <= 50 ms and p99 <= 150 ms each (admin-reads.ts).
+ * 11. console: console sessions through the reference gateway (a process of its own), zero-latency
+ *     simulated console: session create to the console's first byte in the browser's socket
+ *     (target p50 <= 300 ms), a revoke to the browser's socket closed (target <= 2 s), and the
+ *     gateway's resident memory with BENCH_CONSOLE_IDLE (1,000) idle connected sessions (target
+ *     < 150 MB); BENCH_CONSOLE rounds (console-sessions.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
  * fails prints why and the bench goes on to the next; the exit code has bit N-1 set for each part N
  * that failed (qemu alone: 64), and the last line names them.
@@ -40,6 +45,7 @@
 import { adminPart } from './parts/admin.js';
 import { agentPart } from './parts/agent.js';
 import { backupPart } from './parts/backup.js';
+import { consolePart } from './parts/console.js';
 import { migrationPart } from './parts/migration.js';
 import { networkPart } from './parts/network.js';
 import { powerPart } from './parts/power.js';
@@ -62,6 +68,7 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'storage', run: storagePart },
   // Last: its large plane would weigh on the parts above.
   { name: 'admin', run: adminPart },
+  { name: 'console', run: consolePart },
 ];
 const names = PARTS.map((p) => p.name);
 const chosen = new Set((process.env.BENCH_PARTS ?? names.join(',')).split(',').map((p) => p.trim()));

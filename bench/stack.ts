@@ -150,7 +150,16 @@ export async function startBenchStack(
     // The creates come faster than a customer may make them: the rate limit would refuse most.
     const api = launch(
       'api/main.ts',
-      { ...env, PORT: String(apiPort), INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000' },
+      {
+        ...env,
+        PORT: String(apiPort),
+        INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000',
+        // The console part's gateway is found by the sessions' own answers; a thousand idle
+        // sessions on its instance, and their gateway's requests, are more than a customer's.
+        CONSOLE_GATEWAY_URL: 'ws://127.0.0.1:9/connect',
+        MAX_CONSOLE_SESSIONS_PER_INSTANCE: '1000',
+        CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: '1000000',
+      },
       { probed: true },
     );
     await waitForPort(apiPort, 30_000, 'cloudsvc API');

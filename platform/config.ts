@@ -110,7 +110,7 @@ const schema = z.object({
   /** A live session whose gateway has not heartbeated it for this long ends `gateway_lost`. */
   CONSOLE_HEARTBEAT_TIMEOUT_MS: ms.min(1_000).default(30_000),
   /** Console sessions one instance has live at once; one more is refused with SVC-QUOTA-409. */
-  MAX_CONSOLE_SESSIONS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
+  MAX_CONSOLE_SESSIONS_PER_INSTANCE: z.coerce.number().int().min(1).max(1_000).default(5),
   /** Requests one console-gateway credential may make a minute to the internal API (429 beyond). */
   CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
 });

@@ -66,6 +66,11 @@ export const NewConsoleSessionEnvelope = z
           'the panel keeps its hash.',
       }),
       gateway_url: z.string().openapi({ description: 'Where the browser connects (CONSOLE_GATEWAY_URL).' }),
+      console_url: z.string().openapi({
+        description:
+          'The panel’s console page for this session, the token in its fragment (never sent to a server): ' +
+          '`/console/{uuid}#<connect_token>`, on the API’s own address.',
+      }),
     }),
   })
   .openapi('NewConsoleSession');

@@ -1,16 +1,13 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import {
-  type ConsoleEndReason,
   type ConsoleKind,
   type ConsoleSessionState,
   LIVE_CONSOLE_STATES,
 } from '../../domain/console/sessions.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
-import type { DB } from '../schema.js';
 
-// Console sessions: their rows, and every way one ends (each ending appended to the feed the
-// gateways follow, in the statement that ends it).
+// Console sessions: their rows, made, redeemed and connected. How they end is console-endings.ts.
 
 function sessions(db: Database) {
   return db
@@ -86,57 +83,6 @@ export async function insertConsoleSession(trx: Database, session: NewConsoleSes
     .executeTakeFirstOrThrow();
 }
 
-type Where = (eb: ExpressionBuilder<DB, 'console_sessions'>) => Expression<SqlBool>;
-
-/**
- * Ends the live sessions `where` picks, for `reason`, and appends each to the endings feed, in
- * one statement. Returns the ids it ended (none when they had ended already).
- */
-export async function endConsoleSessions(
-  db: Database,
-  reason: ConsoleEndReason,
-  where: Where,
-): Promise<string[]> {
-  const rows = await db
-    .with('ended', (qb) =>
-      qb
-        .updateTable('console_sessions')
-        .set({
-          state: 'ended',
-          ended_at: sql`now()`,
-          end_reason: reason,
-          ...(reason === 'disconnected' ? { disconnected_at: sql`now()` } : {}),
-        })
-        .where((eb) => eb.and([eb('state', 'in', LIVE_CONSOLE_STATES), where(eb)]))
-        .returning('id'),
-    )
-    .insertInto('console_session_endings')
-    .columns(['session_id', 'reason'])
-    .expression((eb) => eb.selectFrom('ended').select(['ended.id', sql.lit(reason).as('reason')]))
-    .returning('session_id')
-    .execute();
-  return rows.map((r) => r.session_id);
-}
-
-/**
- * Sessions past their time end now: `expired` once past `expires_at` or, never redeemed, past
- * `connect_by`; `gateway_lost` once their gateway has not heartbeated them for `heartbeatTimeoutMs`.
- */
-export async function sweepConsoleSessions(db: Database, heartbeatTimeoutMs: number): Promise<void> {
-  await endConsoleSessions(db, 'expired', (eb) =>
-    eb.or([
-      eb('expires_at', '<=', sql<Date>`now()`),
-      eb.and([eb('state', '=', 'pending'), eb('connect_by', '<=', sql<Date>`now()`)]),
-    ]),
-  );
-  await endConsoleSessions(db, 'gateway_lost', (eb) =>
-    eb.and([
-      eb('state', 'in', ['validated', 'connected']),
-      eb('last_heartbeat_at', '<=', sql<Date>`now() - ${`${heartbeatTimeoutMs} milliseconds`}::interval`),
-    ]),
-  );
-}
-
 /**
  * Redeems a connect token once: the pending session whose hash it is, before its `connect_by`,
  * becomes `validated` by this gateway (a compare-and-set). Undefined when any of these fails.
@@ -170,70 +116,6 @@ export async function markConnected(db: Database, id: string, gatewayCredentialI
   return result.numUpdatedRows > 0n;
 }
 
-/** A gateway's heartbeat: it is alive, with `relayUrl`, and the named sessions still live and its own are kept alive. */
-export async function heartbeatGateway(
-  db: Database,
-  gatewayCredentialId: string,
-  beat: { relayUrl: string | null; sessionIds: readonly string[] },
-): Promise<void> {
-  await db
-    .insertInto('console_gateways')
-    .values({
-      credential_id: gatewayCredentialId,
-      relay_url: beat.relayUrl,
-      sessions: beat.sessionIds.length,
-    })
-    .onConflict((oc) =>
-      oc.column('credential_id').doUpdateSet({
-        relay_url: beat.relayUrl,
-        sessions: beat.sessionIds.length,
-        last_heartbeat_at: sql`now()`,
-      }),
-    )
-    .execute();
-  if (beat.sessionIds.length === 0) return;
-  await db
-    .updateTable('console_sessions')
-    .set({ last_heartbeat_at: sql`now()` })
-    .where('id', 'in', beat.sessionIds)
-    .where('gateway_credential_id', '=', gatewayCredentialId)
-    .where('state', 'in', ['validated', 'connected'] satisfies ConsoleSessionState[])
-    .execute();
-}
-
-/** Which of the sessions a gateway named are over for it: ended, or never its own. */
-export async function endedAmong(db: Database, gatewayCredentialId: string, sessionIds: readonly string[]) {
-  if (sessionIds.length === 0) return [];
-  const ended = await db
-    .selectFrom('console_sessions')
-    .select('id')
-    .where('id', 'in', sessionIds)
-    .where((eb) => eb.or([eb('state', '=', 'ended'), eb('gateway_credential_id', '!=', gatewayCredentialId)]))
-    .execute();
-  return ended.map((r) => r.id);
-}
-
-/** The endings after `cursor` (the feed's last id seen), oldest first, at most `limit`. */
-export async function endingsAfter(db: Database, cursor: string, limit: number) {
-  return db
-    .selectFrom('console_session_endings as e')
-    .innerJoin('console_sessions as s', 's.id', 'e.session_id')
-    .select(['e.id', 'e.session_id', 'e.reason', 's.ended_at'])
-    .where('e.id', '>', cursor)
-    .orderBy('e.id')
-    .limit(limit)
-    .execute();
-}
-
-/** The feed's newest id ('0' when empty): where a gateway that starts now begins. */
-export async function latestEnding(db: Database): Promise<string> {
-  const row = await db
-    .selectFrom('console_session_endings')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .executeTakeFirst();
-  return row?.id ? String(row.id) : '0';
-}
-
 export interface ConsoleSessionFilters {
   readonly userId?: string | undefined;
   readonly instanceId?: string | undefined;
@@ -264,14 +146,4 @@ export async function listConsoleSessions(db: Database, filters: ConsoleSessionF
       .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.total };
-}
-
-/** Where agents reach the gateway to relay consoles, as its last heartbeat said; null if none. */
-export async function gatewayRelayUrl(db: Database, gatewayCredentialId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('console_gateways')
-    .select('relay_url')
-    .where('credential_id', '=', gatewayCredentialId)
-    .executeTakeFirst();
-  return row?.relay_url ?? null;
 }

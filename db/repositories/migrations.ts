@@ -4,7 +4,7 @@ import type { MigrationMode, MigrationState, MigrationStrategy } from '../../dom
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 import { type KeysetOrder, readKeysetPage } from '../keyset.js';
-import { endConsoleSessions } from './console-sessions.js';
+import { endConsoleSessions } from './console-endings.js';
 import { moveVolumesToTarget } from './volume-hosts.js';
 
 export interface NewMigration {

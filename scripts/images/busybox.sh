@@ -10,7 +10,9 @@
 # agent (`set-password`, `check-password`, `set-network`, `reach`, `disks`), and virtio-net NICs it sets up
 # from the seed's network-config (guest-network.sh), or with DHCP where the seed gives no address.
 # Booted with its `rescue-cmdline` it is its own rescue system (the disk at /disk, no services);
-# `boot.iso` beside it boots the same system from a CD-ROM and says so.
+# `boot.iso` beside it boots the same system from a CD-ROM and says so. Its serial console has a root
+# shell, as a rescue console does, for console sessions to type into (a real image asks for a login),
+# silent until typed into.
 # It reads the agent's cloud-init seed (the read-only second disk, ISO 9660 labelled cidata) as far
 # as a shell can: it takes the hostname and says on its console what the seed told it. It serves
 # HTTP on ports 80 and 8080 (`/` its hostname, `/blob` a MiB of zeros), for the network's tests.
@@ -19,7 +21,7 @@
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=11
+VERSION=13
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/store.sh"
 exit_if_built busybox "$VERSION"
@@ -79,6 +81,7 @@ ln -sf /disk/etc/shadow initramfs/etc/shadow
 cat >initramfs/etc/inittab <<'EOF'
 ::sysinit:/etc/init.d/rcS
 ::respawn:/bin/ticker
+ttyS0::respawn:/bin/console-shell
 ::respawn:/bin/guest-channel /bin/guest-request
 ::respawn:/bin/httpd -f -p 80 -h /www
 ::respawn:/bin/httpd -f -p 8080 -h /www
@@ -145,6 +148,16 @@ echo "guest: booted"
 EOF
 
 # The seed's values, read with sed from the agent's own spelling (each value a quoted string).
+# The console's root shell, silent until typed into: no prompt enters the console before then, so
+# the guest's own lines (its ticks, what it tells the agent) stay whole. The first line typed runs,
+# then the shell is interactive.
+cat >initramfs/bin/console-shell <<'EOF'
+#!/bin/sh
+IFS= read -r first || exit 0
+[ -n "$first" ] && sh -c "$first"
+exec sh -i
+EOF
+
 cat >initramfs/bin/seed-read <<'EOF'
 #!/bin/sh
 mkdir -p /seed
@@ -275,7 +288,7 @@ cat >initramfs/etc/acpi/PWRF/00000080 <<'EOF'
 #!/bin/sh
 poweroff
 EOF
-chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel initramfs/bin/guest-network \
+chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/console-shell initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel initramfs/bin/guest-network \
   initramfs/bin/guest-request initramfs/usr/share/udhcpc/default.script initramfs/etc/acpi/PWRF/00000080
 
 (cd initramfs && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -9) >initrd.img

@@ -1,14 +1,11 @@
 import {
   endConsoleSessions,
-  endedAmong,
   endingsAfter,
-  gatewayRelayUrl,
-  heartbeatGateway,
   latestEnding,
-  markConnected,
-  redeemConnectToken,
   sweepConsoleSessions,
-} from '../../db/repositories/console-sessions.js';
+} from '../../db/repositories/console-endings.js';
+import { endedAmong, gatewayRelayUrl, heartbeatGateway } from '../../db/repositories/console-gateways.js';
+import { markConnected, redeemConnectToken } from '../../db/repositories/console-sessions.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

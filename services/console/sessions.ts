@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { endConsoleSessions } from '../../db/repositories/console-endings.js';
 import {
   countLiveSessions,
-  endConsoleSessions,
   findConsoleSession,
   findSessionOfInstance,
   insertConsoleSession,

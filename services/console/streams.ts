@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { endConsoleSessions } from '../../db/repositories/console-sessions.js';
+import { endConsoleSessions } from '../../db/repositories/console-endings.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import type { ConsoleKind } from '../../domain/console/sessions.js';
 import { ApiError } from '../../domain/errors.js';

@@ -26,11 +26,16 @@ import { startStack } from '../support/stack.js';
  * runs on a database of its own, which must be unchanged at the end.
  */
 const database = await isolatedDatabase();
-const t = await startStack({ config: { DATABASE_URL: database.url } });
+const t = await startStack({
+  config: { DATABASE_URL: database.url, CONSOLE_GATEWAY_URL: 'ws://127.0.0.1:9/connect' },
+});
 
 /** Routes that take no bearer credential, each with a request that exercises it. */
 const PUBLIC_ROUTES: Record<string, string> = {
   'GET /healthz': '/healthz',
+  // The console page and its assets: the session's token is in the page's fragment, never sent.
+  'GET /console/assets/:name': '/console/assets/xterm.js',
+  'GET /console/:session': '/console/9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d',
   'GET /docs': '/docs',
   'GET /openapi/:name{(client|application|console-internal|agent|admin)\\.json}': '/openapi/client.json',
   // Takes its one-time token in the body (checked below), not as a bearer credential.

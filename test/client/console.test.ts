@@ -336,6 +336,25 @@ describe('every ending reaches the feed', () => {
   });
 });
 
+describe('the console page', () => {
+  it('serves the page with a policy that connects only to the gateway, xterm.js from its package, and 404s a malformed id', async () => {
+    const { id } = await t.instance();
+    const session = await open(id);
+    expect(session.console_url).toBe(`/console/${session.uuid}#${session.connect_token}`);
+    const res = await t.env.call(null, 'GET', `/console/${session.uuid}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain('connect-src ws://127.0.0.1:9');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body).toContain('data-gateway="http://127.0.0.1:9/console"');
+    expect(res.body).not.toContain(session.connect_token);
+    const xterm = await t.env.call(null, 'GET', '/console/assets/xterm.js');
+    expect(xterm.status).toBe(200);
+    expect(xterm.headers.get('content-type')).toContain('javascript');
+    expect((await t.env.call(null, 'GET', '/console/not-a-uuid')).status).toBe(404);
+    expect((await t.env.call(null, 'GET', '/console/assets/secrets.json')).status).toBe(404);
+  });
+});
+
 describe('the internal API’s door', () => {
   it('refuses customer and administrator keys (403) and no credential (401)', async () => {
     for (const route of ['heartbeat', 'validate', 'session-state']) {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import { openRelay } from '../../console/relay.js';
 import {
   type Capacity,
   DriverFailure,
@@ -10,6 +11,7 @@ import {
 import { chooseAccelerator } from './accelerator.js';
 import { artifactTask } from './artifact-tasks.js';
 import { ArtifactShelf } from './artifacts.js';
+import { guestConsole } from './console.js';
 import { createGuest, rebuildGuest } from './create.js';
 import { resizeGuestDisk } from './disk-resize.js';
 import { guestAlive } from './guest-process.js';
@@ -100,6 +102,10 @@ export class QemuDriver implements HypervisorDriver {
       'iso.boot': (p) => bootGuestIso(guests, as<'iso.boot'>(p)),
       'rescue.enter': (p) => changeGuestRescue(guests, as<'rescue.enter'>(p), true),
       'rescue.exit': (p) => changeGuestRescue(guests, as<'rescue.exit'>(p), false),
+      'console.open': async (p, ctx) => {
+        const open = as<'console.open'>(p);
+        return openRelay(open, await guestConsole(guests, open.instance_id), ctx.signal);
+      },
       'migration.define_target': (p, ctx) => defineTarget(guests, as<'migration.define_target'>(p), ctx),
       'migration.live': (p, ctx) => source.migrateLive(as<'migration.live'>(p), ctx),
       'migration.start_target': (p) => startTarget(guests, as<'migration.start_target'>(p)),

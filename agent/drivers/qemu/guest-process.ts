@@ -18,6 +18,8 @@ export const guestFiles = (dir: string) => ({
   qmp: join(dir, 'qmp.sock'),
   pid: join(dir, 'qemu.pid'),
   console: join(dir, 'console.log'),
+  /** The serial console itself, for the agent to relay (agent/console/relay.ts); its output is also in console.log. */
+  consoleSocket: join(dir, 'console.sock'),
   /** The guest's side of it is the virtio-serial port org.cloudsvc.guest (see guest-channel.ts). */
   channel: join(dir, 'guest.sock'),
   /** The hash of a new or rebuilt guest's first root password, read by its first boot (fw_cfg). */
@@ -131,7 +133,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
     '-mon',
     'chardev=qmp,mode=control',
     '-chardev',
-    `file,id=console,path=${files.console},append=on`,
+    `socket,id=console,path=${files.consoleSocket},server=on,wait=off,logfile=${files.console},logappend=on`,
     '-serial',
     'chardev:console',
     ...(existsSync(files.rootHash)
@@ -159,6 +161,7 @@ export async function launchGuest(
 ): Promise<void> {
   const files = guestFiles(dir);
   rmSync(files.qmp, { force: true });
+  rmSync(files.consoleSocket, { force: true });
   rmSync(files.channel, { force: true });
   rmSync(files.sshPort, { force: true });
   const sshPort = guest.sshForward && guest.network === 'user' ? await freePort() : undefined;

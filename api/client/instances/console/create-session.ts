@@ -64,7 +64,12 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     return c.json(
       {
         ...shown,
-        attributes: { ...shown.attributes, connect_token: connectToken, gateway_url: gatewayUrl },
+        attributes: {
+          ...shown.attributes,
+          connect_token: connectToken,
+          gateway_url: gatewayUrl,
+          console_url: `/console/${session.id}#${connectToken}`,
+        },
       },
       201,
     );
