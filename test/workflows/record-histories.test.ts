@@ -182,25 +182,35 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await record('deleteInstance-completed', (await env.latestOperation(instance.id)).workflow_id);
   });
 
-  it('migrateInstance: completed (live), rolled back, and recovered by an operator', async () => {
+  /** Two hypervisors of a new location with their agents, and an administrator to move between them. */
+  async function migrationPair() {
     const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
     const location = await seed.location(env.db);
     const source = await env.hypervisorWithAgent({}, { locationId: location.id });
     const target = await env.hypervisorWithAgent({}, { locationId: location.id });
-    const move = async (instanceId: string, targetId: string) =>
-      requestMigration(env.deps, admin, { instanceId, targetId, mode: 'AUTO', correlationId: null });
+    const move = (instanceId: string) =>
+      requestMigration(env.deps, admin, {
+        instanceId,
+        targetId: target.hypervisor.id,
+        mode: 'AUTO',
+        correlationId: null,
+      });
+    return { admin, location, source, target, move };
+  }
 
+  it('migrateInstance: completed (live), rolled back, and recovered by an operator', async () => {
+    const { admin, source, target, move } = await migrationPair();
     const instance = await env.provisionedInstance(source.hypervisor);
-    const completed = await move(instance.id, target.hypervisor.id);
+    const completed = await move(instance.id);
     await record('migrateInstance-completed', completed.workflowId);
 
     const second = await env.provisionedInstance(source.hypervisor);
     target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
-    const rolledBack = await move(second.id, target.hypervisor.id);
+    const rolledBack = await move(second.id);
     await record('migrateInstance-rolled-back', rolledBack.workflowId);
 
     target.agent.armFault('migration.verify_target', { mode: 'fail-permanently' });
-    const recovered = await move(second.id, target.hypervisor.id);
+    const recovered = await move(second.id);
     await eventually(
       async () => (await findMigration(env.db, recovered.migrationId))?.state === 'RECOVERY_REQUIRED',
       20_000,
@@ -215,25 +225,13 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
   });
 
   it('migrateInstance: a move that carries the instance’s network and firewall', async () => {
-    const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
-    const location = await seed.location(env.db);
-    const source = await env.hypervisorWithAgent({}, { locationId: location.id });
-    const target = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const { source, move } = await migrationPair();
     const instance = await env.provisionedInstance(source.hypervisor);
-    const moved = await requestMigration(env.deps, admin, {
-      instanceId: instance.id,
-      targetId: target.hypervisor.id,
-      mode: 'AUTO',
-      correlationId: null,
-    });
-    await record('migrateInstance-network-carried', moved.workflowId);
+    await record('migrateInstance-network-carried', (await move(instance.id)).workflowId);
   });
 
   it('migrateInstance: a move that carries the instance’s volume, and one whose source withdraws its offer', async () => {
-    const admin = { type: 'admin' as const, userId: (await seed.user(env.db, { admin: true })).id };
-    const location = await seed.location(env.db);
-    const source = await env.hypervisorWithAgent({}, { locationId: location.id });
-    const target = await env.hypervisorWithAgent({}, { locationId: location.id });
+    const { location, source, target, move } = await migrationPair();
     const instance = await env.provisionedInstance(source.hypervisor);
     const customer = { type: 'user' as const, userId: env.client.id };
     const volume = await createVolume(env.deps, customer, {
@@ -250,24 +248,12 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       correlationId: null,
     });
     await env.operationResult(instance.id);
-    const moved = await requestMigration(env.deps, admin, {
-      instanceId: instance.id,
-      targetId: target.hypervisor.id,
-      mode: 'AUTO',
-      correlationId: null,
-    });
-    await record('migrateInstance-volume-carried', moved.workflowId);
+    await record('migrateInstance-volume-carried', (await move(instance.id)).workflowId);
 
     // A move that fails after the disks were offered: the source withdraws its offer.
     const second = await env.provisionedInstance(source.hypervisor);
     target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
-    const rolledBack = await requestMigration(env.deps, admin, {
-      instanceId: second.id,
-      targetId: target.hypervisor.id,
-      mode: 'AUTO',
-      correlationId: null,
-    });
-    await record('migrateInstance-offer-withdrawn', rolledBack.workflowId);
+    await record('migrateInstance-offer-withdrawn', (await move(second.id)).workflowId);
   });
 
   it('openConsoleStream: a stream opened to a gateway', async () => {
