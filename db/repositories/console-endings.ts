@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import { type ConsoleEndReason, LIVE_CONSOLE_STATES } from '../../domain/console/sessions.js';
+import type { ConsoleEndReason } from '../../domain/console/sessions.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 
@@ -27,7 +27,9 @@ export async function endConsoleSessions(
           end_reason: reason,
           ...(reason === 'disconnected' ? { disconnected_at: sql`now()` } : {}),
         })
-        .where((eb) => eb.and([eb('state', 'in', LIVE_CONSOLE_STATES), where(eb)]))
+        // Not `ended`, spelt as the partial index of live sessions is (console_sessions_live), so
+        // the sweeps read the few live rows, not every session there ever was.
+        .where((eb) => eb.and([eb('state', '!=', 'ended'), where(eb)]))
         .returning('id'),
     )
     .insertInto('console_session_endings')
