@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { notFound } from '../../domain/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 import { CONSOLE_SCRIPT } from './client-script.js';
 
@@ -48,7 +48,10 @@ export function registerConsolePage(app: OpenAPIHono<AppEnv>): void {
   app.get('/console/:session', (c) => {
     if (!z.string().uuid().safeParse(c.req.param('session')).success) throw notFound();
     const gateway = c.get('deps').config.CONSOLE_GATEWAY_URL;
-    if (!gateway) return c.text('No console gateway is configured.', 503);
+    if (!gateway)
+      throw new ApiError('SVC-CONFIG-503', {
+        detail: 'No console gateway is configured (CONSOLE_GATEWAY_URL).',
+      });
     return c.html(page(gateway), 200, {
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',

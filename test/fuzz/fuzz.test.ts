@@ -48,6 +48,9 @@ const t = await startStack({
     // Limits would answer 429 in place of the validation this is about; limits have their own tests.
     ENROLLMENT_RATE_LIMIT_PER_MINUTE: '1000000000',
     INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000000',
+    CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: '1000000000',
+    // Configured as a provider runs it: without a gateway, console routes answer 503 by design.
+    CONSOLE_GATEWAY_URL: 'ws://127.0.0.1:9/connect',
     // A valid poll answers at once instead of holding the request.
     AGENT_POLL_MAX_WAIT_MS: '0',
   },
