@@ -19,7 +19,8 @@ export async function followPanel(input: {
 }) {
   const { config, panel, relays, relayUrl, logger, cut } = input;
   const beat = async () => {
-    for (const id of await panel.heartbeat(relayUrl, relays.ids())) cut(id, 'ended', false);
+    for (const ended of await panel.heartbeat(relayUrl, relays.ids()))
+      cut(ended.session, ended.reason, false);
   };
   await beat();
   let { cursor } = await panel.revocations();

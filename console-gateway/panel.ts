@@ -60,8 +60,13 @@ export class PanelClient {
   }
 
   /** Alive, holding `sessions`: the answer names those of them that have ended. */
-  async heartbeat(relayUrl: string, sessions: readonly string[]): Promise<string[]> {
-    const answer = await this.#call<{ attributes: { ended_sessions: string[] } }>('POST', 'heartbeat', {
+  async heartbeat(
+    relayUrl: string,
+    sessions: readonly string[],
+  ): Promise<{ session: string; reason: string }[]> {
+    const answer = await this.#call<{
+      attributes: { ended_sessions: { session: string; reason: string }[] };
+    }>('POST', 'heartbeat', {
       relay_url: relayUrl,
       sessions,
     });

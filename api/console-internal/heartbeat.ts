@@ -30,9 +30,11 @@ const GatewayHeartbeat = z
     attributes: z.object({
       credential_id: z.string().uuid(),
       server_time: z.string(),
-      ended_sessions: z
-        .array(z.string().uuid())
-        .openapi({ description: 'Those of the sessions named that have ended: cut them now.' }),
+      ended_sessions: z.array(z.object({ session: z.string().uuid(), reason: z.string() })).openapi({
+        description:
+          'Those of the sessions named that are over for this gateway, each with why (its end reason, or ' +
+          '`held_elsewhere` for one another gateway holds): cut them now.',
+      }),
     }),
   })
   .openapi('ConsoleGatewayHeartbeat');

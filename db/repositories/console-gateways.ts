@@ -36,15 +36,20 @@ export async function heartbeatGateway(
 }
 
 /** Which of the sessions a gateway named are over for it: ended, or never its own. */
-export async function endedAmong(db: Database, gatewayCredentialId: string, sessionIds: readonly string[]) {
+export async function endedAmong(
+  db: Database,
+  gatewayCredentialId: string,
+  sessionIds: readonly string[],
+): Promise<{ session: string; reason: string }[]> {
   if (sessionIds.length === 0) return [];
   const ended = await db
     .selectFrom('console_sessions')
-    .select('id')
+    .select(['id', 'end_reason'])
     .where('id', 'in', sessionIds)
     .where((eb) => eb.or([eb('state', '=', 'ended'), eb('gateway_credential_id', '!=', gatewayCredentialId)]))
     .execute();
-  return ended.map((r) => r.id);
+  // Why each ended, as the feed says it; one held by another gateway is this one's no more.
+  return ended.map((r) => ({ session: r.id, reason: r.end_reason ?? 'held_elsewhere' }));
 }
 
 /** Where agents reach the gateway to relay consoles, as its last heartbeat said; null if none. */

@@ -71,7 +71,7 @@ export async function gatewayHeartbeat(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
   gatewayCredentialId: string,
   beat: { relayUrl: string | null; sessionIds: readonly string[] },
-): Promise<string[]> {
+): Promise<{ session: string; reason: string }[]> {
   await heartbeatGateway(deps.db, gatewayCredentialId, beat);
   await sweepConsoleSessions(deps.db, deps.config.CONSOLE_HEARTBEAT_TIMEOUT_MS);
   return endedAmong(deps.db, gatewayCredentialId, beat.sessionIds);

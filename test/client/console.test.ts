@@ -278,7 +278,7 @@ describe('every ending reaches the feed', () => {
     // The heartbeat keeps what it names alive; the one it no longer names is lost.
     const beat = await internal(gateway, 'POST', 'heartbeat', { sessions: [held.uuid, expiring.uuid] });
     expect(beat.status).toBe(200);
-    expect(beat.body.attributes.ended_sessions).toEqual([expiring.uuid]);
+    expect(beat.body.attributes.ended_sessions).toEqual([{ session: expiring.uuid, reason: 'expired' }]);
     const endings = await feedAfter(cursor);
     expect(Object.fromEntries(endings.map((e) => [e.session, e.reason]))).toEqual({
       [expiring.uuid]: 'expired',
@@ -286,7 +286,7 @@ describe('every ending reaches the feed', () => {
     });
     expect((await sessionRow(held.uuid)).state).toBe('validated');
     const next = await internal(gateway, 'POST', 'heartbeat', { sessions: [held.uuid, lost.uuid] });
-    expect(next.body.attributes.ended_sessions).toEqual([lost.uuid]);
+    expect(next.body.attributes.ended_sessions).toEqual([{ session: lost.uuid, reason: 'gateway_lost' }]);
   });
 
   it('deleting the instance ends its sessions (instance_deleted)', async () => {
