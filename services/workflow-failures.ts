@@ -1,4 +1,4 @@
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode } from '../domain/errors.js';
 
@@ -18,4 +18,15 @@ export function apiErrorOfWorkflow(error: unknown, fallback: () => ApiError): Ap
   }
   const mapped = fallback();
   return new ApiError(mapped.code, { detail: mapped.detail, cause: error });
+}
+
+/** A refusal of a workflow's update validator comes back as its catalogue code; anything else is 503. */
+export function apiErrorOfUpdate(error: unknown): ApiError {
+  if (error instanceof WorkflowUpdateFailedError) {
+    for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
+      if (cause instanceof ApplicationFailure && isCatalogueCode(cause.type))
+        return new ApiError(cause.type, { detail: cause.message, cause: error });
+    }
+  }
+  return new ApiError('SVC-SYS-503', { cause: error });
 }

@@ -1,13 +1,13 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { findMigration, type MigrationRecord } from '../../db/repositories/migrations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode, notFound, type Verdict } from '../../domain/errors.js';
+import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
 import { committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
 import type { RecoveryDecision } from '../../domain/migrations/states.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { recoverMigration, rollbackMigration } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
+import { apiErrorOfUpdate } from '../workflow-failures.js';
 
 export async function getMigration(
   deps: Pick<ServiceDeps, 'db'>,
@@ -20,17 +20,6 @@ export async function getMigration(
 
 function refuseUnless(verdict: Verdict): void {
   if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
-}
-
-/** A refusal of the workflow's update validator comes back as its catalogue code. */
-function refusal(error: unknown): ApiError {
-  if (error instanceof WorkflowUpdateFailedError) {
-    for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
-      if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(ERROR_CATALOGUE, cause.type))
-        return new ApiError(cause.type as ErrorCode, { detail: cause.message, cause: error });
-    }
-  }
-  return new ApiError('SVC-SYS-503', { cause: error });
 }
 
 /**
@@ -52,7 +41,7 @@ export async function rollBackMigration(
       }),
     );
   } catch (error) {
-    throw refusal(error);
+    throw apiErrorOfUpdate(error);
   }
   // A cancel ends the run as cancelled in Temporal's own status: the run, rolled back, waits a
   // moment for this request (workflows/migrate-instance/outcome.ts); without it, it ends failed.
@@ -91,7 +80,7 @@ export async function recoverMigrationWith(
       }),
     );
   } catch (error) {
-    throw refusal(error);
+    throw apiErrorOfUpdate(error);
   }
   return getMigration(deps, request.migrationId);
 }

@@ -1,9 +1,9 @@
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationStrategy } from '../../domain/migrations/states.js';
 import { cleanUpNow } from './definitions.js';
 import { awaitRecovery } from './endings.js';
 import { installHandlers } from './handlers.js';
-import type { MigrateInstanceInput } from './input.js';
 import { MigrationRun } from './run.js';
 import { migrationTasks } from './tasks.js';
 

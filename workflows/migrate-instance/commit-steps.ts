@@ -1,8 +1,8 @@
 import { ParentClosePolicy, patched, setCurrentDetails, sleep, startChild } from '@temporalio/workflow';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { cleanUpMigrationSource } from './cleanup.js';
-import type { MigrateInstanceInput } from './input.js';
 import type { MigrationRun } from './run.js';
 import { type Step, stepFailure } from './step.js';
 import type { MigrationTasks } from './tasks.js';

@@ -1,6 +1,6 @@
 import { patched } from '@temporalio/workflow';
 import { ROOT_DISK, volumeDisk } from '../../domain/migrations/disks.js';
-import type { MigrateInstanceInput } from './input.js';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationRun } from './run.js';
 import { type Step, stepFailure } from './step.js';
 import type { MigrationTasks } from './tasks.js';

@@ -6,11 +6,11 @@ import {
   setCurrentDetails,
 } from '@temporalio/workflow';
 import type { PowerState } from '../../domain/instances/statuses.js';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { describeFailure } from '../lib/failures.js';
 import type { RecoveryRequest } from './definitions.js';
 import { WITHDRAWS_OFFERS } from './disk-steps.js';
-import type { MigrateInstanceInput } from './input.js';
 import type { RolledBack } from './outcome.js';
 import type { MigrationRun } from './run.js';
 import type { MigrationTasks } from './tasks.js';

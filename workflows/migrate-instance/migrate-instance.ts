@@ -1,10 +1,10 @@
 import { patched } from '@temporalio/workflow';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { isPastPointOfNoReturn } from '../../domain/migrations/states.js';
 import { businessFailure, describeFailure } from '../lib/failures.js';
 import { awaitRecovery, keepTheSource, rollBack } from './endings.js';
 import { installHandlers } from './handlers.js';
-import type { MigrateInstanceInput } from './input.js';
 import { renewLeaseWhileHeld } from './lease.js';
 import { endRolledBack, watchCancellation } from './outcome.js';
 import { MigrationRun } from './run.js';

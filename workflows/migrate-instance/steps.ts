@@ -1,7 +1,7 @@
 import { patched } from '@temporalio/workflow';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import { switchAndCommit } from './commit-steps.js';
 import { diskSteps } from './disk-steps.js';
-import type { MigrateInstanceInput } from './input.js';
 import type { MigrationRun } from './run.js';
 import type { Step } from './step.js';
 import type { MigrationTasks } from './tasks.js';

@@ -1,6 +1,6 @@
 import type { AgentTaskParams, AgentTaskType } from '../../domain/agent-tasks.js';
+import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import { agentStep } from '../lib/steps.js';
-import type { MigrateInstanceInput } from './input.js';
 
 /** The semantic tasks of a migration, on its source or its target, quick or long. */
 export function migrationTasks(

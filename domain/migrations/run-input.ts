@@ -1,7 +1,7 @@
-import type { MigrationStrategy } from '../../domain/migrations/states.js';
-import type { OperationContext } from '../../domain/operation-context.js';
+import type { OperationContext } from '../operation-context.js';
+import type { MigrationStrategy } from './states.js';
 
-/** What a migration's run is given by the service that requested it (services/migrations/request.ts). */
+/** What a migration's run is given by the service that requested it (services/migrations/record.ts). */
 export interface MigrateInstanceInput {
   readonly migrationId: string;
   readonly operation: OperationContext;

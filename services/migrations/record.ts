@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { findImageOfInstance } from '../../db/repositories/catalog.js';
+import type { BeginResult } from '../../db/repositories/instance-operations.js';
+import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
+import { type Actor, actorName } from '../../domain/actors.js';
+import { ApiError } from '../../domain/errors.js';
+import type { PreflightReport } from '../../domain/migrations/preflight.js';
+import type { MigrationMode } from '../../domain/migrations/states.js';
+import { secretBox } from '../../platform/secrets.js';
+import type { ServiceDeps } from '../context.js';
+import { type PlannedOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
+import { readPreflight } from './preflight.js';
+import { disksToMove, holdTarget } from './target-holds.js';
+
+export interface MigrationRequest {
+  readonly instanceId: string;
+  readonly targetId?: string | undefined;
+  readonly mode: MigrationMode;
+  readonly reason?: string | undefined;
+  readonly correlationId: string | null;
+}
+
+/** A migration recorded and not yet started: what its run is started with. */
+export interface RecordedMigration {
+  readonly migrationId: string;
+  readonly plan: PlannedOperation<'migrateInstance'>;
+  readonly begun: Extract<BeginResult, { begun: true }>;
+}
+
+/**
+ * The database half of a request: the preflight's blockers, or the migration recorded (operation,
+ * lease, row, the target's holds) and its run's input planned, with nothing started. An
+ * evacuation's run records its moves with it and starts each as its child (`migrationId` given, so
+ * a retried step finds the migration the first attempt recorded).
+ */
+export async function recordMigration(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  actor: Actor,
+  request: MigrationRequest & { readonly migrationId?: string },
+): Promise<RecordedMigration | { readonly blocked: PreflightReport['blockers'] }> {
+  const { instance, source, report } = await readPreflight(deps.db, deps.config, request);
+  if (!report.ok || !source || !report.target || !report.strategy) return { blocked: report.blockers };
+  const target = report.target;
+  const strategy = report.strategy;
+  const image = await findImageOfInstance(deps.db, instance.id);
+  const migrationId = request.migrationId ?? randomUUID();
+  const disks = await disksToMove(deps.db, instance);
+  const box = secretBox(deps.config.SECRETS_KEY);
+  const networkPlan = {
+    mode: 'same_ip',
+    addresses: [instance.primary_ipv4, instance.primary_ipv6].filter((a) => a !== null),
+    interruption_expected: true,
+  };
+  const plan = planOperation(deps, {
+    instanceId: instance.id,
+    hypervisorId: source.id,
+    kind: 'migrate',
+    workflowType: 'migrateInstance',
+    input: (operation) => ({
+      migrationId,
+      operation,
+      sourceHypervisorId: source.id,
+      targetHypervisorId: target.id,
+      strategy,
+      instance: {
+        hostname: instance.hostname,
+        cpu_cores: instance.cpu_cores,
+        memory_mb: instance.memory_mb,
+        disk_mb: instance.disk_mb,
+        ...(image ? { image: image.code } : {}),
+        ipv4: instance.primary_ipv4,
+        ipv6: instance.primary_ipv6,
+        running: instance.status === 'running',
+      },
+      transferToken: box.seal(disks.root.token),
+      volumes: disks.volumes.map((v) => ({
+        id: v.volumeId,
+        sizeMb: v.sizeMb,
+        transferToken: box.seal(v.token),
+      })),
+      leaseTtlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+      retainSourceMs: deps.config.MIGRATION_SOURCE_RETENTION_MS,
+    }),
+    correlationId: request.correlationId,
+  });
+
+  const begun = await deps.db.transaction().execute(async (trx) => {
+    const recorded = await recordPlannedOperation(trx, actor, plan);
+    const leased = await takeMigrationLease(trx, {
+      instanceId: instance.id,
+      migrationId,
+      holder: `migration ${migrationId} (${actorName(actor)})`,
+      ttlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+    });
+    if (!leased) throw new ApiError('INSTANCE_MIGRATING');
+    await insertMigration(trx, {
+      id: migrationId,
+      instanceId: instance.id,
+      sourceHypervisorId: source.id,
+      targetHypervisorId: target.id,
+      mode: request.mode,
+      strategy,
+      operationId: plan.operationId,
+      workflowId: plan.workflowId,
+      requestedBy: actorName(actor),
+      reason: request.reason ?? null,
+      warnings: report.warnings,
+      networkPlan,
+    });
+    await holdTarget(trx, {
+      migrationId,
+      instanceId: instance.id,
+      targetId: target.id,
+      instance: { cpu_cores: instance.cpu_cores, memory_mb: instance.memory_mb, disk_mb: instance.disk_mb },
+      disks,
+      tokenTtlMs: deps.config.TRANSFER_TOKEN_TTL_MS,
+    });
+    return recorded;
+  });
+  return { migrationId, plan, begun };
+}
