@@ -1,8 +1,10 @@
 import type { Database } from '../db/database.js';
+import type { EvacuationMoves } from '../domain/evacuations/moves.js';
 import type { Config } from '../platform/config.js';
 import { createAgentTaskActivities } from './agent-tasks.js';
 import { createBackupScheduleActivities } from './backup-schedules.js';
 import { createBackupActivities } from './backups.js';
+import { createEvacuationActivities } from './evacuations.js';
 import { createInstanceActivities } from './instances.js';
 import { createIsoActivities } from './isos.js';
 import { createMigrationActivities } from './migrations.js';
@@ -15,6 +17,8 @@ import { createVolumeActivities } from './volumes.js';
 export function createActivities(
   db: Database,
   config: Pick<Config, 'SECRETS_KEY' | 'MAX_BACKUPS_PER_INSTANCE'>,
+  /** What the evacuation's steps need of the services (the worker supplies it). */
+  moves: EvacuationMoves,
 ) {
   return {
     ...createAgentTaskActivities(db),
@@ -28,6 +32,7 @@ export function createActivities(
     ...createScheduledActionActivities(db),
     ...createVolumeActivities(db),
     ...createIsoActivities(db),
+    ...createEvacuationActivities(db, moves),
   };
 }
 

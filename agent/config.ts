@@ -48,6 +48,11 @@ const schema = z.object({
     .transform((s) => JSON.parse(s) as unknown)
     .pipe(z.record(z.string(), z.number().int().nonnegative())),
   /**
+   * How long a simulated disk transfer takes per GB of the disk (a migration's `disk.transfer`, on
+   * top of its latency): a rehearsal of evacuations sees moves last as long as their disks are big.
+   */
+  AGENT_SIM_TRANSFER_MS_PER_GB: z.coerce.number().int().nonnegative().default(0),
+  /**
    * Faults by task type, e.g. {"instance.power":{"mode":"crash-after","times":1}}. Modes: fail
    * (a retryable failure), fail-permanently, fail-after (the change is applied, then the task fails
    * permanently, as a hypervisor that errs after acting), hang (never finishes; keeps reporting progress),

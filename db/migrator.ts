@@ -30,6 +30,7 @@ import * as isoMounts from './migrations/20261126T0600_iso_mounts.js';
 import * as rescueMode from './migrations/20261126T0700_rescue_mode.js';
 import * as volumeDeletes from './migrations/20261126T0800_volume_deletes.js';
 import * as consoleSessions from './migrations/20261127T0100_console_sessions.js';
+import * as evacuations from './migrations/20261128T0100_evacuations.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126T0700_rescue_mode': rescueMode,
   '20261126T0800_volume_deletes': volumeDeletes,
   '20261127T0100_console_sessions': consoleSessions,
+  '20261128T0100_evacuations': evacuations,
 };
 
 export interface MigrationOutcome {

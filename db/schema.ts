@@ -14,6 +14,7 @@ import type {
   ConsoleSessionEndingsTable,
   ConsoleSessionsTable,
 } from './schema/console.js';
+import type { EvacuationItemsTable, EvacuationsTable } from './schema/evacuations.js';
 import type {
   FirewallDefaultRulesTable,
   FirewallDefaultsTable,
@@ -372,6 +373,8 @@ export interface DB {
   console_sessions: ConsoleSessionsTable;
   console_session_endings: ConsoleSessionEndingsTable;
   console_gateways: ConsoleGatewaysTable;
+  evacuations: EvacuationsTable;
+  evacuation_items: EvacuationItemsTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -51,6 +51,12 @@ export const ERROR_CATALOGUE = {
     detail: 'The migration is not waiting for a recovery decision.',
   },
   MIGRATION_FINISHED: { status: 409, detail: 'The migration has already ended.' },
+  EVACUATION_RUNNING: {
+    status: 409,
+    detail: 'An evacuation of this hypervisor is already under way; pause, resume or cancel that one.',
+  },
+  EVACUATION_STATE_CONFLICT: { status: 409, detail: 'The evacuation is not in a state that allows this.' },
+  EVACUATION_FINISHED: { status: 409, detail: 'The evacuation has already ended.' },
   MIGRATION_LEASE_LOST: {
     status: 409,
     detail: 'The migration lost its lease on the instance (it was not renewed in time), so it stopped.',

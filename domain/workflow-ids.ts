@@ -30,3 +30,6 @@ export const consoleStreamWorkflowId = (sessionId: string) => `console-stream-${
 /** A removal of a volume's disk from its hypervisor (a failed one may be asked again: a new id). */
 export const volumeDeleteWorkflowId = (volumeId: string, nonce: string) =>
   `volume-delete-${volumeId}-${nonce}`;
+
+/** An evacuation's run, one per evacuation: its id the evacuation's. */
+export const evacuationWorkflowId = (evacuationId: string) => `evacuation-${evacuationId}`;

@@ -45,6 +45,11 @@ const schema = z.object({
   MIGRATION_AUTO_LIVE: bool.default(true),
   MIGRATION_TRANSFER_MB_PER_S: z.coerce.number().int().min(1).default(100),
   MIGRATION_LONG_TRANSFER_S: z.coerce.number().int().min(1).default(1800),
+  EVACUATION_MAX_PARALLEL: z.coerce.number().int().min(1).max(64).default(4),
+  EVACUATION_MAX_PARALLEL_PER_TARGET: z.coerce.number().int().min(1).max(64).default(2),
+  EVACUATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  EVACUATION_CHECK_EVERY_MS: ms.min(100).default(15_000),
+  EVACUATION_MOVES_PER_RUN: z.coerce.number().int().min(1).default(200),
   TRANSFER_TOKEN_TTL_MS: ms.default(60 * 60 * 1000),
   /** The Temporal Web UI, for links to workflow runs in admin views (npm start sets it). */
   TEMPORAL_UI_URL: z.string().url().optional(),

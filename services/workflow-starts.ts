@@ -77,6 +77,8 @@ const START_POLICIES: Record<
   cleanUpMigrationSource: INSTANCE_OPERATION,
   // One run of a provider's test, sync or rotation: a repeated start joins it.
   checkProvider: INSTANCE_OPERATION,
+  // One run per evacuation, its id the evacuation's: a repeated start joins it.
+  evacuateHypervisor: INSTANCE_OPERATION,
   probeHypervisor: { conflict: WorkflowIdConflictPolicy.FAIL, reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE },
 };
 

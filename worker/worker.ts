@@ -4,6 +4,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleOption
 import { createActivities } from '../activities/index.js';
 import type { Database } from '../db/database.js';
 import type { Config } from '../platform/config.js';
+import { beginEvacuationMove } from '../services/evacuations/next-move.js';
 
 /** The workflows' entry file: TypeScript under tsx, JavaScript once built. */
 function workflowsPath(): string {
@@ -31,14 +32,8 @@ export async function bundleWorkflows(): Promise<{ code: string }> {
 }
 
 export interface WorkerOptions {
-  readonly config: Pick<
-    Config,
-    | 'TEMPORAL_ADDRESS'
-    | 'TEMPORAL_NAMESPACE'
-    | 'TEMPORAL_TASK_QUEUE'
-    | 'SECRETS_KEY'
-    | 'MAX_BACKUPS_PER_INSTANCE'
-  >;
+  /** All of it: the evacuation's steps record migrations as the services do. */
+  readonly config: Config;
   readonly db: Database;
   readonly bundle?: WorkflowBundleOption;
 }
@@ -52,7 +47,9 @@ export async function createWorker(
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
     workflowBundle: options.bundle ?? (await bundleWorkflows()),
-    activities: createActivities(options.db, options.config),
+    activities: createActivities(options.db, options.config, {
+      beginEvacuationMove: (request) => beginEvacuationMove(options, request),
+    }),
     // On SIGTERM, activities under way (bookkeeping steps, a task waiting in the agents' queue) get
     // this long to finish; then they are cancelled, and Temporal gives them to another worker.
     shutdownGraceTime: '10 seconds',

@@ -12,6 +12,7 @@ export { deleteInstance } from './delete-instance.js';
 export { deleteSnapshot } from './delete-snapshot.js';
 export { deleteVolume } from './delete-volume.js';
 export { detachVolume } from './detach-volume.js';
+export { evacuateHypervisor } from './evacuate-hypervisor/evacuate-hypervisor.js';
 export { fetchIso } from './fetch-iso.js';
 export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';
 export { migrateInstance } from './migrate-instance/migrate-instance.js';

@@ -1,6 +1,11 @@
 import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
+import * as controlEvacuation from './evacuations/control.js';
+import * as listEvacuations from './evacuations/list.js';
+import * as planEvacuation from './evacuations/plan.js';
+import * as showEvacuation from './evacuations/show.js';
+import * as startEvacuation from './evacuations/start.js';
 import * as listMigrations from './migrations/list.js';
 import * as preflightMigration from './migrations/preflight.js';
 import * as recoverMigration from './migrations/recover.js';
@@ -8,7 +13,10 @@ import * as requestMigration from './migrations/request.js';
 import * as showMigration from './migrations/show.js';
 import * as undoMigration from './migrations/undo.js';
 
-/** The admin migration paths (SPEC.md §4 "Migration admin API"), mounted at /admin/cloudsvc: admin-only. */
+/**
+ * The admin migration paths (SPEC.md §4 "Migration admin API") and the evacuations of hypervisors,
+ * mounted at /admin/cloudsvc: admin-only.
+ */
 export function adminApi() {
   const app = createApiRouter();
   app.use('*', requireApplicationKey, limitAuthenticatedBody);
@@ -19,6 +27,11 @@ export function adminApi() {
     showMigration,
     undoMigration,
     recoverMigration,
+    planEvacuation,
+    startEvacuation,
+    listEvacuations,
+    showEvacuation,
+    controlEvacuation,
   ]) {
     route.register(app);
   }

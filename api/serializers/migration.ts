@@ -24,12 +24,16 @@ const hypervisorRef = z.object({
   location_uuid: z.string().uuid(),
 });
 
-const blocker = z.object({ code: z.enum(BLOCKER_CODES), detail: z.string() }).openapi('MigrationBlocker', {
-  description: 'Why the move cannot happen; the codes are listed in docs/migration.md.',
-});
-const warning = z.object({ code: z.enum(WARNING_CODES), detail: z.string() }).openapi('MigrationWarning', {
-  description: 'What the move will cost; the codes are listed in docs/migration.md.',
-});
+export const blocker = z
+  .object({ code: z.enum(BLOCKER_CODES), detail: z.string() })
+  .openapi('MigrationBlocker', {
+    description: 'Why the move cannot happen; the codes are listed in docs/migration.md.',
+  });
+export const warning = z
+  .object({ code: z.enum(WARNING_CODES), detail: z.string() })
+  .openapi('MigrationWarning', {
+    description: 'What the move will cost; the codes are listed in docs/migration.md.',
+  });
 const detail = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'What the step found out or why it failed; never a secret or an agent task id.' });

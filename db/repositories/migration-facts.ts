@@ -3,8 +3,8 @@ import type { HypervisorFacts, InstanceFacts } from '../../domain/migrations/pre
 import type { Database } from '../database.js';
 
 /** What preflight needs of an instance: its state, its needs, its holds. */
-export async function instanceMigrationFacts(db: Database, instanceId: string) {
-  const row = await db
+const factRows = (db: Database) =>
+  db
     .selectFrom('instances as i')
     .select([
       'i.id',
@@ -19,6 +19,7 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
       'i.disk_mb',
       'i.primary_ipv4',
       'i.primary_ipv6',
+      'i.name',
       'i.hostname',
       sql<boolean>`exists (select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now())`.as(
         'lease_held',
@@ -38,10 +39,11 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
         'iso_mounted',
       ),
     ])
-    .where('i.id', '=', instanceId)
-    .where('i.deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return undefined;
+    .where('i.deleted_at', 'is', null);
+
+type FactRow = Awaited<ReturnType<ReturnType<typeof factRows>['executeTakeFirstOrThrow']>>;
+
+function withFacts(row: FactRow) {
   const facts: InstanceFacts = {
     status: row.status,
     placed: row.hypervisor_id !== null,
@@ -55,6 +57,17 @@ export async function instanceMigrationFacts(db: Database, instanceId: string) {
     isoMounted: row.iso_mounted,
   };
   return { row, facts };
+}
+
+export async function instanceMigrationFacts(db: Database, instanceId: string) {
+  const row = await factRows(db).where('i.id', '=', instanceId).executeTakeFirst();
+  return row ? withFacts(row) : undefined;
+}
+
+/** Every instance on the hypervisor, as preflight judges it (an evacuation's plan). */
+export async function instancesMigrationFactsOn(db: Database, hypervisorId: string) {
+  const rows = await factRows(db).where('i.hypervisor_id', '=', hypervisorId).orderBy('i.id').execute();
+  return rows.map(withFacts);
 }
 
 interface HypervisorFactRow {

@@ -121,7 +121,7 @@ export function strategyFor(
 }
 
 /** What the target must have room for: the instance, its volumes' disks included. */
-const moving = (instance: InstanceFacts): Resources => ({
+export const resourcesMoving = (instance: InstanceFacts): Resources => ({
   ...instance.resources,
   disk_mb: instance.resources.disk_mb + instance.volumes.diskMb,
 });
@@ -154,7 +154,8 @@ export function targetBlockers(
   if (target.id === source.id) found.push('TARGET_IS_SOURCE');
   if (target.maintenance) found.push('TARGET_IN_MAINTENANCE');
   if (target.status !== 'online') found.push('TARGET_UNREACHABLE');
-  if (target.id !== source.id && !fits(target, moving(instance))) found.push('TARGET_INSUFFICIENT_CAPACITY');
+  if (target.id !== source.id && !fits(target, resourcesMoving(instance)))
+    found.push('TARGET_INSUFFICIENT_CAPACITY');
   if (target.architecture !== source.architecture) found.push('ARCHITECTURE_MISMATCH');
   if (target.virtualization !== source.virtualization) found.push('VIRTUALIZATION_MISMATCH');
   if (
@@ -181,7 +182,7 @@ export function warningsFor(
     found.push({ code: 'COLD_MOVE_STOPS_INSTANCE', detail: WARNINGS.COLD_MOVE_STOPS_INSTANCE });
   // Addresses stay with the instance: a cross-node move of the same IPs is not atomic.
   found.push({ code: 'SAME_IP_INTERRUPTION', detail: WARNINGS.SAME_IP_INTERRUPTION });
-  const { disk_mb } = moving(instance);
+  const { disk_mb } = resourcesMoving(instance);
   const seconds = Math.ceil(disk_mb / policy.transferMbPerSecond);
   if (seconds > policy.longTransferSeconds)
     found.push({

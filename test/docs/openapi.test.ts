@@ -48,6 +48,13 @@ describe('the OpenAPI documents', () => {
       'post /migrations/{migration}/cancel',
       'post /migrations/{migration}/rollback',
       'post /migrations/{migration}/recover',
+      'post /hypervisors/{hypervisor}/evacuations/plan',
+      'post /hypervisors/{hypervisor}/evacuations',
+      'get /evacuations',
+      'get /evacuations/{evacuation}',
+      'post /evacuations/{evacuation}/pause',
+      'post /evacuations/{evacuation}/resume',
+      'post /evacuations/{evacuation}/cancel',
     ]);
   });
 

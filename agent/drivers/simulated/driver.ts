@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { openRelay } from '../../console/relay.js';
 import { sleep } from '../../panel-client.js';
 import {
@@ -119,7 +120,7 @@ export class SimulatedDriver implements HypervisorDriver {
     if (fault === 'fail-permanently')
       throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, false);
 
-    await this.#work(type, ctx, fault === 'hang');
+    await this.#work(type, ctx, fault === 'hang', this.#transferMs(type, parsed.data));
     const artifact = fault === 'corrupt' ? artifactNamedBy(type, parsed.data) : undefined;
     if (artifact && !artifact.written) this.#faults.corrupt(artifact);
     const result = isMigrationTask(type)
@@ -155,10 +156,22 @@ export class SimulatedDriver implements HypervisorDriver {
       }));
   }
 
+  /** A disk transfer's time by the size of the disk (AGENT_SIM_TRANSFER_MS_PER_GB); 0 once it arrived. */
+  #transferMs(type: AgentTaskType, params: unknown): number {
+    const perGb = this.#host.config.AGENT_SIM_TRANSFER_MS_PER_GB;
+    if (type !== 'disk.transfer' || perGb === 0) return 0;
+    const { migration_id, disk } = params as AgentTaskParams<'disk.transfer'>;
+    const incoming = this.#host.state.incoming?.[migration_id];
+    const volumeId = volumeOfDisk(disk);
+    const sizeMb = volumeId ? incoming?.volumes?.[volumeId]?.size_mb : incoming?.disk_mb;
+    const arrived = volumeId ? incoming?.volumes?.[volumeId]?.arrived : incoming?.disk;
+    return sizeMb && !arrived ? Math.round((sizeMb / 1024) * perGb) : 0;
+  }
+
   /** The latency of the operation, with progress along the way; a hang lasts until aborted. */
-  async #work(type: AgentTaskType, ctx: TaskContext, hang: boolean): Promise<void> {
+  async #work(type: AgentTaskType, ctx: TaskContext, hang: boolean, extraMs = 0): Promise<void> {
     const latencies = this.#host.config.AGENT_SIM_LATENCY_MS;
-    const latency = latencies[type] ?? latencies.default ?? 0;
+    const latency = (latencies[type] ?? latencies.default ?? 0) + extraMs;
     const steps = latency >= 1000 ? 4 : 1;
     for (let step = 1; step <= steps && latency > 0; step++) {
       await sleep(latency / steps, ctx.signal);

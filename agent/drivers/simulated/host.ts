@@ -15,7 +15,11 @@ import {
 
 export type SimulatedConfig = Pick<
   AgentConfig,
-  'AGENT_STATE_DIR' | 'AGENT_CAPACITY' | 'AGENT_SIM_LATENCY_MS' | 'AGENT_SIM_FAULTS'
+  | 'AGENT_STATE_DIR'
+  | 'AGENT_CAPACITY'
+  | 'AGENT_SIM_LATENCY_MS'
+  | 'AGENT_SIM_TRANSFER_MS_PER_GB'
+  | 'AGENT_SIM_FAULTS'
 > &
   Partial<Pick<AgentConfig, 'AGENT_SIM_BACKUP_DIR'>>;
 

@@ -1,0 +1,50 @@
+import { FAILURE_POLICIES } from '../../../domain/evacuations/states.js';
+import { z } from '../../zod.js';
+import { migrationMode, reason } from '../migrations/fields.js';
+
+/** The policy fields of an evacuation request; left out, configuration gives them. */
+export const EvacuationRequestBody = z
+  .strictObject({
+    mode: migrationMode,
+    max_parallel: z.number().int().min(1).max(64).optional().openapi({
+      description: 'Migrations out of the node at once (default EVACUATION_MAX_PARALLEL).',
+      example: 4,
+    }),
+    max_parallel_per_target: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        description:
+          'Migrations into any one target at once, counting every migration into it (default ' +
+          'EVACUATION_MAX_PARALLEL_PER_TARGET).',
+        example: 2,
+      }),
+    on_failure: z
+      .enum(FAILURE_POLICIES)
+      .optional()
+      .openapi({
+        description:
+          'A failed move: `skip` records it and goes on (default); `retry` tries the instance again while ' +
+          'attempts remain; `pause` records it and pauses the evacuation.',
+      }),
+    max_attempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .optional()
+      .openapi({
+        description:
+          'Tries per instance: a move that failed, or a start refused because the instance was busy, counts one ' +
+          '(default EVACUATION_MAX_ATTEMPTS).',
+      }),
+    reason: reason.optional(),
+  })
+  .openapi('EvacuationRequest');
+
+export const EvacuationPlanBody = z.strictObject({ mode: migrationMode }).openapi('EvacuationPlanRequest');
+
+export const ControlBody = z.strictObject({ reason: reason.optional() }).openapi('EvacuationControl');

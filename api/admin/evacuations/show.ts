@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { EvacuationEnvelope } from '../../serializers/evacuation.js';
+import { shownEvacuation } from './shown.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/evacuations/{evacuation}',
+  tags: ['Evacuations'],
+  summary: 'Show an evacuation',
+  description:
+    'Its state, policy and progress (how many instances stand where), and each instance in the order the run ' +
+    'takes them: its state, attempts, migration and its state, target, and why it is blocked, failed or waits.',
+  request: { params: uuidParam('evacuation') },
+  responses: {
+    200: jsonContent(EvacuationEnvelope, 'The evacuation.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) =>
+    c.json(await shownEvacuation(c.get('deps'), c.req.valid('param').evacuation), 200),
+  );
+}

@@ -1,0 +1,61 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { startEvacuation } from '../../../services/evacuations/start.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
+import {
+  commonErrors,
+  conflictResponse,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  unavailableResponse,
+  uuidParam,
+} from '../../schemas.js';
+import { EvacuationEnvelope } from '../../serializers/evacuation.js';
+import { EvacuationRequestBody } from './fields.js';
+import { shownEvacuation } from './shown.js';
+
+const route = createRoute({
+  method: 'post',
+  path: '/hypervisors/{hypervisor}/evacuations',
+  tags: ['Evacuations'],
+  summary: 'Start an evacuation',
+  description:
+    'Puts the hypervisor in maintenance (nothing new lands on it) and drains it: its instances migrate away in the ' +
+    'plan’s order, at most `max_parallel` at once and `max_parallel_per_target` into any one target, each by the ' +
+    'migration saga (preflight, lease, point of no return, rollback). Each target is chosen when its move starts, ' +
+    'by the plan’s rule on the facts of that moment. An instance that cannot move is recorded `blocked` with its ' +
+    'reasons; a failed move is skipped, retried or pauses the evacuation, by `on_failure`. Follow it with ' +
+    '`GET /evacuations/{evacuation}`. The hypervisor stays in maintenance when the evacuation ends.',
+  request: { params: uuidParam('hypervisor'), body: jsonBody(EvacuationRequestBody) },
+  responses: {
+    202: jsonContent(EvacuationEnvelope, 'Accepted; the evacuation, running.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse('Another evacuation of the hypervisor is under way (EVACUATION_RUNNING).'),
+    ...unavailableResponse(
+      'The workflow service is unavailable (SVC-SYS-503): the evacuation is recorded `failed` with the failure ' +
+        'WORKFLOW_UNAVAILABLE and the hypervisor’s maintenance is put back as it was.',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const deps = c.get('deps');
+    const { evacuationId } = await startEvacuation(deps, adminActor(c), {
+      hypervisorId: c.req.valid('param').hypervisor,
+      policy: {
+        mode: body.mode,
+        ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}),
+        ...(body.max_parallel_per_target ? { maxParallelPerTarget: body.max_parallel_per_target } : {}),
+        ...(body.on_failure ? { onFailure: body.on_failure } : {}),
+        ...(body.max_attempts ? { maxAttempts: body.max_attempts } : {}),
+      },
+      reason: body.reason,
+      correlationId: c.get('requestId'),
+    });
+    return c.json(await shownEvacuation(deps, evacuationId), 202);
+  });
+}

@@ -1,0 +1,39 @@
+import type { Generated } from 'kysely';
+import type { EvacuationItemState, EvacuationState, FailurePolicy } from '../../domain/evacuations/states.js';
+import type { Finding } from '../../domain/migrations/preflight.js';
+import type { MigrationMode } from '../../domain/migrations/states.js';
+import type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.js';
+
+// The tables of evacuations: each drain of a hypervisor, and its instances.
+
+export interface EvacuationsTable {
+  id: string;
+  hypervisor_id: string;
+  state: Generated<EvacuationState>;
+  mode: MigrationMode;
+  max_parallel: number;
+  max_parallel_per_target: number;
+  on_failure: FailurePolicy;
+  max_attempts: number;
+  workflow_id: string;
+  requested_by: string;
+  reason: string | null;
+  maintenance_before: boolean;
+  failure: NullableJson<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface EvacuationItemsTable {
+  evacuation_id: string;
+  instance_id: string;
+  position: number;
+  state: Generated<EvacuationItemState>;
+  attempts: Generated<number>;
+  migration_id: string | null;
+  target_hypervisor_id: string | null;
+  reasons: Json<Finding<string>[]>;
+  not_before: NullableTimestamp;
+  updated_at: Timestamp;
+}

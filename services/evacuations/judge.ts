@@ -1,0 +1,71 @@
+import { countMigrationsInto } from '../../db/repositories/evacuation-items.js';
+import type { EvacuationRow } from '../../db/repositories/evacuations.js';
+import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { onlyPassing, whyNot } from '../../domain/evacuations/plan.js';
+import type { EvacuationItemState, EvacuationPolicy } from '../../domain/evacuations/states.js';
+import type { Finding } from '../../domain/migrations/preflight.js';
+import { preflight } from '../../domain/migrations/preflight.js';
+import type { ServiceDeps } from '../context.js';
+import { migrationPolicy } from '../migrations/preflight.js';
+
+export type Judged =
+  /** A target with a free slot takes it. */
+  | { readonly verdict: 'go'; readonly targetId: string }
+  /** A target would take it, but every such target has its slots taken now. */
+  | { readonly verdict: 'full' }
+  /** Refused for now, for a reason that passes (another operation, a lease, a copy being removed). */
+  | { readonly verdict: 'busy'; readonly reasons: Finding<string>[] }
+  /** Refused until someone changes something. */
+  | { readonly verdict: 'blocked'; readonly reasons: Finding<string>[] }
+  /** No longer on the node: deleted, or moved by someone else. */
+  | { readonly verdict: 'gone'; readonly state: EvacuationItemState; readonly reasons: Finding<string>[] };
+
+/**
+ * One instance of an evacuation judged now: the migration preflight against the whole plane, then
+ * against the targets that have a free slot (fewer migrations into them than the policy allows,
+ * counting every migration into them). The target is the one preflight ranks first among those.
+ */
+export async function judgeEvacuee(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  evacuation: EvacuationRow,
+  policy: EvacuationPolicy,
+  instanceId: string,
+): Promise<Judged> {
+  const instance = await instanceMigrationFacts(deps.db, instanceId);
+  if (!instance)
+    return {
+      verdict: 'gone',
+      state: 'cancelled',
+      reasons: [{ code: 'INSTANCE_DELETED', detail: 'The instance was deleted.' }],
+    };
+  if (instance.row.hypervisor_id !== evacuation.hypervisor_id)
+    return {
+      verdict: 'gone',
+      state: 'moved',
+      reasons: [
+        { code: 'ALREADY_ELSEWHERE', detail: 'The instance left the hypervisor by another migration.' },
+      ],
+    };
+  const [hypervisors, into] = await Promise.all([
+    hypervisorMigrationFacts(deps.db),
+    countMigrationsInto(deps.db),
+  ]);
+  const source = hypervisors.find((h) => h.id === evacuation.hypervisor_id)!;
+  const judge = (among: typeof hypervisors) =>
+    preflight({
+      instance: instance.facts,
+      source,
+      hypervisors: among,
+      mode: policy.mode,
+      policy: migrationPolicy(deps.config),
+    });
+  const anywhere = judge(hypervisors);
+  if (!anywhere.ok) {
+    const reasons = whyNot(anywhere);
+    return onlyPassing(anywhere.blockers) ? { verdict: 'busy', reasons } : { verdict: 'blocked', reasons };
+  }
+  const open = judge(
+    hypervisors.filter((h) => h.id === source.id || (into.get(h.id) ?? 0) < policy.maxParallelPerTarget),
+  );
+  return open.ok && open.target ? { verdict: 'go', targetId: open.target.id } : { verdict: 'full' };
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { endUnstartedEvacuation, recordEvacuation } from '../../db/records/evacuations.js';
+import { type Actor, actorName } from '../../domain/actors.js';
+import { ApiError } from '../../domain/errors.js';
+import type { EvacuateHypervisorInput } from '../../domain/evacuations/run-input.js';
+import type { EvacuationPolicy } from '../../domain/evacuations/states.js';
+import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
+import { evacuationWorkflowId } from '../../domain/workflow-ids.js';
+import type { ServiceDeps } from '../context.js';
+import { startWorkflow } from '../workflow-starts.js';
+import { evacuationPlan } from './plan.js';
+
+export interface EvacuationRequest {
+  readonly hypervisorId: string;
+  readonly policy: Partial<EvacuationPolicy> & Pick<EvacuationPolicy, 'mode'>;
+  readonly reason?: string | undefined;
+  readonly correlationId: string | null;
+}
+
+/** The request's policy, what it leaves out taken from configuration. */
+export const policyFor = (
+  config: ServiceDeps['config'],
+  policy: EvacuationRequest['policy'],
+): EvacuationPolicy => ({
+  mode: policy.mode,
+  maxParallel: policy.maxParallel ?? config.EVACUATION_MAX_PARALLEL,
+  maxParallelPerTarget: policy.maxParallelPerTarget ?? config.EVACUATION_MAX_PARALLEL_PER_TARGET,
+  onFailure: policy.onFailure ?? 'skip',
+  maxAttempts: policy.maxAttempts ?? config.EVACUATION_MAX_ATTEMPTS,
+});
+
+/**
+ * Starts draining a hypervisor: in one transaction the evacuation with its policy, its instances
+ * in the plan's order (those that can move, largest first, then those that cannot, which the run
+ * records as blocked) and the node put in maintenance, so that nothing new lands on it; a second
+ * evacuation of the node is refused (EVACUATION_RUNNING). After the commit, its run is started; a
+ * start refused puts everything back (the node's maintenance as it was) and answers 503.
+ */
+export async function startEvacuation(
+  deps: ServiceDeps,
+  actor: Actor,
+  request: EvacuationRequest,
+): Promise<{ evacuationId: string }> {
+  const policy = policyFor(deps.config, request.policy);
+  const plan = await evacuationPlan(deps, { hypervisorId: request.hypervisorId, mode: policy.mode });
+  const evacuationId = randomUUID();
+  const workflowId = evacuationWorkflowId(evacuationId);
+  const order = [...plan.moves.map((m) => m.instance.id), ...plan.unmovable.map((u) => u.instance.id)];
+
+  const recorded = await recordEvacuation(
+    deps.db,
+    {
+      id: evacuationId,
+      hypervisorId: request.hypervisorId,
+      policy,
+      workflowId,
+      requestedBy: actorName(actor),
+      reason: request.reason ?? null,
+    },
+    order,
+  );
+  if (!recorded) throw new ApiError('EVACUATION_RUNNING');
+
+  const input: EvacuateHypervisorInput = {
+    evacuationId,
+    hypervisorId: request.hypervisorId,
+    policy,
+    checkEveryMs: deps.config.EVACUATION_CHECK_EVERY_MS,
+    movesPerRun: deps.config.EVACUATION_MOVES_PER_RUN,
+  };
+  try {
+    await startWorkflow(deps, {
+      type: 'evacuateHypervisor',
+      workflowId,
+      input,
+      searchAttributes: { hypervisor: request.hypervisorId, operation: 'evacuate' },
+      correlationId: request.correlationId,
+    });
+  } catch (error) {
+    await endUnstartedEvacuation(deps.db, evacuationId, WORKFLOW_UNAVAILABLE);
+    throw new ApiError('SVC-SYS-503', { cause: error });
+  }
+  return { evacuationId };
+}
