@@ -57,3 +57,5 @@ export function serializeEvacuationPlan(plan: EvacuationPlanReport): z.infer<typ
     },
   };
 }
+
+export type EvacuationPlanBody = z.infer<typeof EvacuationPlanEnvelope>;

@@ -123,3 +123,5 @@ export function serializeEvacuation(
     },
   };
 }
+
+export type EvacuationBody = z.infer<typeof EvacuationEnvelope>;

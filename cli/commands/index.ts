@@ -1,4 +1,12 @@
 import type { Command } from '../command.js';
+import {
+  evacuationCancelCommand,
+  evacuationPauseCommand,
+  evacuationResumeCommand,
+} from './evacuation-control.js';
+import { evacuationPlanCommand } from './evacuation-plan.js';
+import { evacuationStartCommand } from './evacuation-start.js';
+import { evacuationStatusCommand } from './evacuation-status.js';
 import { instancesListCommand } from './instances-list.js';
 import { keysCreate } from './keys-create.js';
 import { keysRevoke } from './keys-revoke.js';
@@ -11,7 +19,7 @@ import { migrationsListCommand } from './migrations-list.js';
 import { usersCreate } from './users-create.js';
 import { workflowReplay } from './workflow-replay.js';
 
-/** Every operator command; the `cloudsvc:migration:*` ones are SPEC.md §4's. */
+/** Every operator command; the `cloudsvc:migration:*` ones are SPEC.md §4's, `cloudsvc:evacuation:*` drain a node. */
 export const COMMANDS: readonly Command[] = [
   usersCreate,
   keysCreate,
@@ -24,4 +32,10 @@ export const COMMANDS: readonly Command[] = [
   migrationStatusCommand,
   migrationRecoverCommand,
   migrationHealthCommand,
+  evacuationPlanCommand,
+  evacuationStartCommand,
+  evacuationStatusCommand,
+  evacuationPauseCommand,
+  evacuationResumeCommand,
+  evacuationCancelCommand,
 ];

@@ -8,7 +8,8 @@ import { getMigration } from '../../services/migrations/control.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { modeOption, operatorActor, optionalUuid, uuidArgument } from '../arguments.js';
-import { type CliContext, type Command, EXIT, UsageError } from '../command.js';
+import { type Command, EXIT } from '../command.js';
+import { confirmed, noTerminal } from '../confirm.js';
 import { historyLine, preflightText } from '../migration-text.js';
 
 /** Where watching stops: the migration succeeded, ended, or waits for an operator. */
@@ -27,18 +28,6 @@ async function watch(deps: ServiceDeps, migrationId: string, print: (line: strin
     if (SETTLED.includes(migration.state)) return body;
     await sleep(POLL_MS);
   }
-}
-
-const noTerminal = () =>
-  new UsageError('stdin is not a terminal, so the migration cannot be confirmed; pass --force to start it');
-
-async function confirmed(ctx: CliContext, question: string, force: boolean): Promise<boolean> {
-  if (force) {
-    ctx.err('warning: --force: starting the migration without confirmation');
-    return true;
-  }
-  if (!ctx.ask) throw noTerminal();
-  return (await ctx.ask(`${question} Type "yes" to start: `)).trim().toLowerCase() === 'yes';
 }
 
 /**
@@ -69,7 +58,7 @@ export const migrationStartCommand: Command = {
     const targetId = optionalUuid(values.target, 'target');
     const mode = modeOption(values.mode);
     // Known before any work: this command line cannot start a migration.
-    if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal();
+    if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal('migration');
     const deps = await ctx.services();
     // Progress and notes go where they do not mix with the JSON a script reads.
     const note = values.json ? ctx.err : ctx.out;
@@ -88,7 +77,7 @@ export const migrationStartCommand: Command = {
     }
 
     const question = `Migrate instance ${instanceId} from ${source.name} to ${target.name} (${strategy}, ${mode})?`;
-    if (!(await confirmed(ctx, question, values.force))) {
+    if (!(await confirmed(ctx, 'migration', question, values.force))) {
       note('Not started.');
       return EXIT.failed;
     }
