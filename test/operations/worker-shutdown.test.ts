@@ -1,16 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInstance } from '../../db/repositories/instances.js';
 import { eventually } from '../support/eventually.js';
 import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';
+import { startWorkerProcess } from '../support/worker-process.js';
 
 /**
  * The worker process on SIGTERM stops taking work, lets what it runs finish (or hands it back to
  * Temporal for another worker), closes its connections and only then exits: an operation under
  * way when it stops is finished by the next worker.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let t: Stack;
 const workers: ChildProcess[] = [];
 
@@ -22,26 +21,10 @@ afterAll(async () => {
   await t.close();
 });
 
-/** `npm run worker` as its own process, on the stack's database, Temporal and task queue. */
-function startWorker(): { child: ChildProcess; output: string[] } {
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: t.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: t.config.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: t.config.TEMPORAL_TASK_QUEUE,
-      SECRETS_KEY: t.config.SECRETS_KEY,
-      LOG_LEVEL: 'info',
-      ...FAST_AGENT_TIMING,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
-  workers.push(child);
-  return { child, output };
+function startWorker() {
+  const worker = startWorkerProcess(t.config, FAST_AGENT_TIMING);
+  workers.push(worker.child);
+  return worker;
 }
 
 describe('the worker process stopping', () => {
