@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { loadGatewayConfig } from '../../console-gateway/config.js';
 import { startGateway } from '../../console-gateway/server.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { findEvacuation } from '../../db/repositories/evacuations.js';
 import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
@@ -24,6 +25,8 @@ import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../s
 import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
 import { createConsoleSession } from '../../services/console/sessions.js';
+import { controlEvacuation } from '../../services/evacuations/control.js';
+import { startEvacuation } from '../../services/evacuations/start.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
 import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
@@ -64,7 +67,12 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
   beforeAll(async () => {
     env = await startStack({
       agents: true,
-      config: { MIGRATION_SOURCE_RETENTION_MS: '200', PROVIDER_ALLOW_HTTP: 'true' },
+      config: {
+        MIGRATION_SOURCE_RETENTION_MS: '200',
+        PROVIDER_ALLOW_HTTP: 'true',
+        EVACUATION_CHECK_EVERY_MS: '300',
+        EVACUATION_MOVES_PER_RUN: '2',
+      },
     });
     recorder = { type: 'admin', userId: env.admin.id };
   });
@@ -254,6 +262,43 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     const second = await env.provisionedInstance(source.hypervisor);
     target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
     await record('migrateInstance-offer-withdrawn', (await move(second.id)).workflowId);
+  });
+
+  it('evacuateHypervisor: continued as new, completed (one blocked, one failed), and cancelled', async () => {
+    const { admin, source, target } = await migrationPair();
+    const guests = [];
+    for (let i = 0; i < 4; i++) guests.push(await env.provisionedInstance(source.hypervisor));
+    await env.db
+      .updateTable('instances')
+      .set({ host_requirements: JSON.stringify(['gpu_passthrough']) })
+      .where('id', '=', guests[3]!.id)
+      .execute();
+    target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
+    const drain = (hypervisorId: string) =>
+      startEvacuation(env.deps, admin, {
+        hypervisorId,
+        policy: { mode: 'AUTO', maxParallel: 1 },
+        correlationId: null,
+      });
+    const { evacuationId } = await drain(source.hypervisor.id);
+    const workflowId = (await findEvacuation(env.db, evacuationId))!.workflow_id;
+    const firstRun = (await env.temporal.workflow.getHandle(workflowId).describe()).runId;
+    await record('evacuateHypervisor-completed', workflowId);
+    const first = env.temporal.workflow.getHandle(workflowId, firstRun);
+    const written = writeHistoryFixture('evacuateHypervisor-continued', await first.fetchHistory());
+    console.log(written ? 'recorded evacuateHypervisor-continued' : 'kept evacuateHypervisor-continued');
+
+    // Paused, resumed, then cancelled while a move hangs: the move rolls back, the rest is left.
+    const other = await migrationPair();
+    for (let i = 0; i < 2; i++) await env.provisionedInstance(other.source.hypervisor);
+    other.target.agent.armFault('disk.transfer', { mode: 'hang' });
+    const cancelled = await drain(other.source.hypervisor.id);
+    for (const control of ['pause', 'resume', 'cancel'] as const)
+      await controlEvacuation(env.deps, admin, { evacuationId: cancelled.evacuationId, control });
+    await record(
+      'evacuateHypervisor-cancelled',
+      (await findEvacuation(env.db, cancelled.evacuationId))!.workflow_id,
+    );
   });
 
   it('openConsoleStream: a stream opened to a gateway', async () => {

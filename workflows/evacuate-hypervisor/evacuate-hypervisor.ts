@@ -1,11 +1,4 @@
-import {
-  allHandlersFinished,
-  CancellationScope,
-  condition,
-  continueAsNew,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, continueAsNew, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { EvacuationReport } from '../../domain/evacuations/moves.js';
 import type { EvacuateHypervisorInput } from '../../domain/evacuations/run-input.js';
 import { EvacuationRun } from './run.js';
@@ -26,8 +19,11 @@ export async function evacuateHypervisor(input: EvacuateHypervisorInput): Promis
   const { evacuationId } = input;
   return CancellationScope.nonCancellable(async () => {
     for (;;) {
+      // Anything after this (a child's end, an administrator) wakes the wait below.
+      run.woken = false;
       const check = await run.books.checkEvacuationMoves({ evacuationId });
-      if (check.pause && run.state === 'running') await run.change('paused');
+      if (check.pause && run.state === 'running') run.state = 'paused';
+      await run.record();
       run.show(check);
       const underWay = check.migrating + check.awaitingRecovery;
       if (underWay === 0 && (check.pending === 0 || run.state === 'cancelling')) break;
@@ -43,20 +39,20 @@ export async function evacuateHypervisor(input: EvacuateHypervisorInput): Promis
         await run.startMove(next);
         window++;
       }
+      await run.record();
       // Every instance left was judged unmovable: the next check ends the run.
       if (nothingLeft && window === 0 && check.awaitingRecovery === 0) continue;
 
       if (run.started >= input.movesPerRun || workflowInfo().continueAsNewSuggested) {
-        await condition(allHandlersFinished);
+        await run.settleHandlers();
         return continueAsNew<typeof evacuateHypervisor>({ ...input, carried: { state: run.state } });
       }
-      run.woken = false;
       // Paused with nothing under way, only an administrator wakes it.
       const idle = run.state === 'paused' && window === 0 && check.awaitingRecovery === 0;
       if (idle) await condition(() => run.woken);
       else await condition(() => run.woken, input.checkEveryMs);
     }
-    await condition(allHandlersFinished);
+    await run.settleHandlers();
     return run.books.finishEvacuation({ evacuationId, cancelled: run.state === 'cancelling' });
   });
 }

@@ -1,6 +1,8 @@
 import {
+  allHandlersFinished,
   CancellationScope,
   ChildWorkflowCancellationType,
+  condition,
   ParentClosePolicy,
   setCurrentDetails,
   setHandler,
@@ -23,6 +25,8 @@ import { cancelEvacuation, evacuationProgress, pauseEvacuation, resumeEvacuation
  */
 export class EvacuationRun {
   state: EvacuationRunState;
+  /** The state last written to the evacuation's record. */
+  recorded: EvacuationRunState;
   started = 0;
   last: EvacuationCheck | undefined;
   woken = false;
@@ -30,6 +34,7 @@ export class EvacuationRun {
 
   constructor(readonly input: EvacuateHypervisorInput) {
     this.state = input.carried?.state ?? 'running';
+    this.recorded = this.state;
   }
 
   readonly wake = (): void => {
@@ -49,7 +54,7 @@ export class EvacuationRun {
       validator: (_request) => this.refuseUnless('cancel'),
     });
     CancellationScope.current().cancelRequested.catch(() => {
-      if (this.state !== 'cancelling') void CancellationScope.nonCancellable(() => this.change('cancelling'));
+      if (this.state !== 'cancelling') void this.change('cancelling');
     });
   }
 
@@ -58,13 +63,37 @@ export class EvacuationRun {
     if (!verdict.ok) throw businessFailure(verdict.code, verdict.detail);
   }
 
-  /** Enters `to`: taken at once (the loop sees it), recorded, then answered. */
+  /**
+   * An administrator's change: taken at once (the loop sees it), answered once the loop recorded
+   * it. Only the loop writes, one step after another, so a replay meets the same steps in the same
+   * order whenever the request came.
+   */
   async change(to: EvacuationRunState): Promise<{ state: EvacuationRunState }> {
-    const from = this.state;
     this.state = to;
     this.wake();
-    await this.books.recordEvacuationState({ evacuationId: this.input.evacuationId, from: [from], to });
-    return { state: to };
+    await condition(() => this.recorded === to || this.state !== to);
+    return { state: this.state };
+  }
+
+  /** Lets every administrator's request be recorded and answered (each waits on the loop's write). */
+  async settleHandlers(): Promise<void> {
+    for (;;) {
+      await this.record();
+      if (allHandlersFinished()) return;
+      await condition(() => allHandlersFinished() || this.recorded !== this.state);
+    }
+  }
+
+  /** Writes the state the run is in, if it changed since it was last written. */
+  async record(): Promise<void> {
+    const to = this.state;
+    if (this.recorded === to) return;
+    await this.books.recordEvacuationState({
+      evacuationId: this.input.evacuationId,
+      from: [this.recorded],
+      to,
+    });
+    this.recorded = to;
   }
 
   /**
