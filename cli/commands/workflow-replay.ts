@@ -1,109 +1,78 @@
 import { parseArgs } from 'node:util';
-import { Client, Connection, isGrpcServiceError } from '@temporalio/client';
-import type { History } from '@temporalio/worker';
-import { loadConfig } from '../../platform/config.js';
-import { readRuntimeFile } from '../../platform/runtime-file.js';
-import type { ReplayVerdict } from '../../worker/replay.js';
-import { type Command, UsageError } from '../command.js';
+import type { RecordedHistory, ReplayVerdict } from '../../worker/replay.js';
+import { type CliContext, type Command, EXIT, UsageError } from '../command.js';
+import { describeFailure, verdictJson, verdictTable } from '../replay-report.js';
+import { fetchRun, fetchRuns } from '../replay-source.js';
 
-const GRPC_NOT_FOUND = 5;
+const DEFAULT_LIMIT = 1000;
+
+/** Replays on the workflows of this checkout. Loaded here: the native runtime and the bundler serve only this command. */
+async function replay(histories: readonly RecordedHistory[]): Promise<ReplayVerdict[]> {
+  const { installReplayRuntime, replayHistories } = await import('../../worker/replay.js');
+  const { bundleWorkflows } = await import('../../worker/worker.js');
+  installReplayRuntime();
+  return replayHistories(await bundleWorkflows(), histories);
+}
 
 /**
- * TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE as the server reads them; without TEMPORAL_ADDRESS, the
- * Temporal of a running `npm start` stack. The command needs no database, so none is required.
+ * The runs a visibility query matches, each replayed: a table (or JSON), exit 1 when any does not
+ * replay. Each run is replayed under its own key, as the runs of one workflow id (continued as new)
+ * share that id.
  */
-function temporalSettings(env: NodeJS.ProcessEnv = process.env) {
-  const runtime = env.TEMPORAL_ADDRESS ? undefined : readRuntimeFile();
-  const config = loadConfig({
-    DATABASE_URL: 'unused',
-    ...env,
-    ...(runtime ? { TEMPORAL_ADDRESS: runtime.temporalAddress } : {}),
+async function replayQuery(ctx: CliContext, query: string, limit: number, json: boolean): Promise<number> {
+  const { runs, more } = await fetchRuns(query, limit);
+  if (more) ctx.err(`warning: more than ${limit} runs match; the newest ${limit} are replayed (--limit)`);
+  const keyed = runs.map((r) => ({ workflowId: `${r.workflowId}#${r.runId}`, history: r.history }));
+  const verdicts = (runs.length === 0 ? [] : await replay(keyed)).map((v) => {
+    const [workflowId, runId] = v.workflowId.split('#') as [string, string];
+    return { ...v, workflowId, runId };
   });
-  return { address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE };
-}
-
-async function fetchHistory(workflowId: string, runId: string | undefined): Promise<History> {
-  const { address, namespace } = temporalSettings();
-  const connection = await Connection.connect({ address, connectTimeout: 5_000 });
-  try {
-    const client = new Client({ connection, namespace });
-    return await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  } catch (error) {
-    if (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND)
-      throw new UsageError(
-        `no workflow ${workflowId}${runId ? ` run ${runId}` : ''} in namespace ${namespace}`,
-      );
-    throw error;
-  } finally {
-    await connection.close();
-  }
-}
-
-type FailedReplay = Extract<ReplayVerdict, { ok: false }>;
-
-const eventText = (event: NonNullable<FailedReplay['event']>) =>
-  `event ${event.id} (${[event.type, event.activityType].filter(Boolean).join(' ')})`;
-
-function describeFailure(verdict: FailedReplay): string {
-  const what = `${verdict.workflowType} ${verdict.workflowId} run ${verdict.runId}`;
-  const where = verdict.event ? ` at ${eventText(verdict.event)}` : '';
-  return verdict.nondeterminism
-    ? `nondeterminism: ${what} does not replay on the current code${where}: ${verdict.message}`
-    : `${what} could not be replayed${where}: ${verdict.message}`;
+  if (json) ctx.out(JSON.stringify(verdicts.map(verdictJson)));
+  else if (runs.length === 0) ctx.out('No run matches the query.');
+  else for (const line of verdictTable(verdicts)) ctx.out(line);
+  for (const verdict of verdicts) if (!verdict.ok) ctx.err(describeFailure(verdict));
+  return verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.failed;
 }
 
 /**
- * Before deploying a workflow change: does a run (running or finished) still replay on the code
- * in this checkout? A nondeterminism here is what a worker would hit on that run after the
- * deploy; the change then belongs behind `patched()`.
+ * Before deploying a workflow change: do runs (running or finished) still replay on the code in
+ * this checkout? A nondeterminism here is what a worker would hit on that run after the deploy;
+ * the change then belongs behind `patched()`. One run by its id, or every run of a query.
  */
 export const workflowReplay: Command = {
   name: 'workflow:replay',
-  summary: 'Replay a workflow run’s history from Temporal against the current workflow code',
-  usage: 'workflow:replay <workflow id> [--run-id <run id>] [--json]',
+  summary:
+    'Replay workflow runs’ histories from Temporal (one, or every run of a query) against the current code',
+  usage:
+    'workflow:replay <workflow id> [--run-id <run id>] [--json] | workflow:replay --query <visibility query> [--limit N] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { 'run-id': { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: {
+        'run-id': { type: 'string' },
+        query: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
     });
     const [workflowId, ...extra] = positionals;
-    if (!workflowId) throw new UsageError('name the workflow by its id');
+    if (values.query !== undefined) {
+      if (workflowId || values['run-id']) throw new UsageError('a query, or a workflow id: not both');
+      const limit = values.limit === undefined ? DEFAULT_LIMIT : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new UsageError('--limit must be a whole number from 1');
+      return replayQuery(ctx, values.query, limit, values.json);
+    }
+    if (!workflowId) throw new UsageError('name the workflow by its id, or give --query');
     if (extra.length > 0) throw new UsageError(`one workflow id at a time (also given: ${extra.join(' ')})`);
 
-    const history = await fetchHistory(workflowId, values['run-id']);
-    // Loaded here, not at start-up: the worker's native runtime and the bundler serve only this command.
-    const { installReplayRuntime, replayHistories } = await import('../../worker/replay.js');
-    const { bundleWorkflows } = await import('../../worker/worker.js');
-    installReplayRuntime();
-    const [verdict] = await replayHistories(await bundleWorkflows(), [{ workflowId, history }]);
+    const [verdict] = await replay([await fetchRun(workflowId, values['run-id'])]);
     if (!verdict) throw new Error(`the replay of ${workflowId} gave no result`);
-
-    if (values.json) {
-      ctx.out(
-        JSON.stringify({
-          workflow_id: verdict.workflowId,
-          run_id: verdict.runId,
-          workflow_type: verdict.workflowType,
-          ok: verdict.ok,
-          ...(verdict.ok
-            ? {}
-            : {
-                nondeterminism: verdict.nondeterminism,
-                event: verdict.event
-                  ? {
-                      id: verdict.event.id,
-                      type: verdict.event.type,
-                      activity_type: verdict.event.activityType ?? null,
-                    }
-                  : null,
-                message: verdict.message,
-              }),
-        }),
-      );
-    } else if (verdict.ok) {
+    if (values.json) ctx.out(JSON.stringify(verdictJson(verdict)));
+    else if (verdict.ok)
       ctx.out(`ok: ${verdict.workflowType} ${verdict.workflowId} replays on the current code`);
-    }
     if (!verdict.ok) throw new Error(describeFailure(verdict));
+    return undefined;
   },
 };

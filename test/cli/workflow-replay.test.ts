@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { stepTiming } from '../../services/workflow-starts.js';
 import { createWorker } from '../../worker/worker.js';
 import type { PowerInstanceInput } from '../../workflows/power-instance.js';
@@ -35,6 +36,38 @@ async function cli(args: string[], temporalAddress = env.config.TEMPORAL_ADDRESS
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** A run made by a changed powerInstance (altered-workflows.ts), carrying the instance's search attribute. */
+async function alteredRun(instanceId: string): Promise<string> {
+  const taskQueue = `altered-${randomUUID()}`;
+  const { worker, connection } = await createWorker({
+    config: { ...env.config, TEMPORAL_TASK_QUEUE: taskQueue },
+    db: env.db,
+    bundle: await bundleAlteredWorkflows(),
+  });
+  const workflowId = `replay-test-${randomUUID()}`;
+  const input: PowerInstanceInput = {
+    operation: {
+      operationId: randomUUID(),
+      instanceId,
+      hypervisorId: randomUUID(),
+      kind: 'stop',
+      correlationId: null,
+      timing: stepTiming(env.config),
+    },
+    action: 'stop',
+  };
+  await worker.runUntil(
+    env.temporal.workflow.execute('powerInstance', {
+      taskQueue,
+      workflowId,
+      args: [input],
+      searchAttributes: { [SEARCH_ATTRIBUTES.instance]: [instanceId] },
+    }),
+  );
+  await connection.close();
+  return workflowId;
 }
 
 // Each replay bundles the workflows in the CLI's own process, a few seconds on a busy machine.
@@ -82,28 +115,7 @@ describe('cloudsvc workflow:replay', () => {
     async () => {
       // A run made by a changed powerInstance (altered-workflows.ts): what a worker on the current
       // code would meet after a deploy that changed the workflow without patched().
-      const taskQueue = `altered-${randomUUID()}`;
-      const { worker, connection } = await createWorker({
-        config: { ...env.config, TEMPORAL_TASK_QUEUE: taskQueue },
-        db: env.db,
-        bundle: await bundleAlteredWorkflows(),
-      });
-      const workflowId = `replay-test-${randomUUID()}`;
-      const input: PowerInstanceInput = {
-        operation: {
-          operationId: randomUUID(),
-          instanceId: randomUUID(),
-          hypervisorId: randomUUID(),
-          kind: 'stop',
-          correlationId: null,
-          timing: stepTiming(env.config),
-        },
-        action: 'stop',
-      };
-      await worker.runUntil(
-        env.temporal.workflow.execute('powerInstance', { taskQueue, workflowId, args: [input] }),
-      );
-      await connection.close();
+      const workflowId = await alteredRun(randomUUID());
       const { runId } = await env.temporal.workflow.getHandle(workflowId).describe();
 
       const replayed = await cli([workflowId]);
@@ -125,6 +137,53 @@ describe('cloudsvc workflow:replay', () => {
         event: { id: 5, type: 'ActivityTaskScheduled', activity_type: 'cancelAgentTasksOfWorkflow' },
         message: expect.stringContaining('Nondeterminism error'),
       });
+    },
+    REPLAY_TIMEOUT_MS,
+  );
+
+  it(
+    'replays every run a visibility query matches, as a table or JSON; exit 1 when one does not replay',
+    async () => {
+      const { hypervisor } = await env.hypervisorWithAgent();
+      const instance = await env.provisionedInstance(hypervisor);
+      const query = `${SEARCH_ATTRIBUTES.instance} = '${instance.id}'`;
+      await eventually(
+        async () => (await cli(['--query', query, '--json'])).stdout.includes('provisionInstance'),
+        30_000,
+        'listed',
+      );
+      const good = await cli(['--query', query]);
+      expect(good.code, good.stderr).toBe(0);
+      expect(good.stdout).toMatch(/^RESULT +TYPE +WORKFLOW ID +RUN ID/);
+      expect(good.stdout).toMatch(/\nok +provisionInstance +instance-provision-/);
+      expect(good.stdout).toContain('1 runs replayed: 1 ok, 0 nondeterministic, 0 failed');
+
+      // A run of the same instance made by a changed powerInstance: the query now finds one that fails.
+      const workflowId = await alteredRun(instance.id);
+      await eventually(
+        async () => (await cli(['--query', query, '--json'])).stdout.includes(workflowId),
+        30_000,
+        'listed',
+      );
+      const bad = await cli(['--query', query, '--json']);
+      expect(bad.code).toBe(1);
+      const verdicts = JSON.parse(bad.stdout) as {
+        workflow_id: string;
+        ok: boolean;
+        nondeterminism?: boolean;
+      }[];
+      expect(verdicts.map((v) => [v.workflow_id.startsWith('replay-test-'), v.ok]).sort()).toEqual([
+        [false, true],
+        [true, false],
+      ]);
+      expect(bad.stderr).toContain(`nondeterminism: powerInstance ${workflowId}`);
+      const none = await cli(['--query', `${SEARCH_ATTRIBUTES.instance} = '${randomUUID()}'`]);
+      expect([none.code, none.stdout]).toEqual([0, 'No run matches the query.\n']);
+      const invalid = await cli(['--query', 'NoSuchAttribute = 1']);
+      expect(invalid.code).toBe(2);
+      expect(invalid.stderr).toContain('the query is not valid');
+      const both = await cli(['some-id', '--query', query]);
+      expect(both.code).toBe(2);
     },
     REPLAY_TIMEOUT_MS,
   );
