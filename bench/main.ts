@@ -36,6 +36,11 @@
  *     (target p50 <= 300 ms), a revoke to the browser's socket closed (target <= 2 s), and the
  *     gateway's resident memory with BENCH_CONSOLE_IDLE (1,000) idle connected sessions (target
  *     < 150 MB); BENCH_CONSOLE rounds (console-sessions.ts).
+ * 12. evacuation: BENCH_EVACUATION_INSTANCES (100) instances of BENCH_EVACUATION_DISK_GB (2) drained
+ *     off one node to BENCH_EVACUATION_TARGETS (5) targets, BENCH_EVACUATION_PER_TARGET (2) moves
+ *     into each at once, by agents whose simulated transfers take BENCH_EVACUATION_MS_PER_GB
+ *     (10,240: 100 MB/s, what the preflight's estimate assumes) per GB: wall time against the ideal, the total transfer time over the parallelism. Target:
+ *     within 10% (parts/evacuation.ts, evacuations.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
  * fails prints why and the bench goes on to the next; the exit code has bit N-1 set for each part N
  * that failed (qemu alone: 64), and the last line names them.
@@ -46,6 +51,7 @@ import { adminPart } from './parts/admin.js';
 import { agentPart } from './parts/agent.js';
 import { backupPart } from './parts/backup.js';
 import { consolePart } from './parts/console.js';
+import { evacuationPart } from './parts/evacuation.js';
 import { migrationPart } from './parts/migration.js';
 import { networkPart } from './parts/network.js';
 import { powerPart } from './parts/power.js';
@@ -69,6 +75,7 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   // Last: its large plane would weigh on the parts above.
   { name: 'admin', run: adminPart },
   { name: 'console', run: consolePart },
+  { name: 'evacuation', run: evacuationPart },
 ];
 const names = PARTS.map((p) => p.name);
 const chosen = new Set((process.env.BENCH_PARTS ?? names.join(',')).split(',').map((p) => p.trim()));

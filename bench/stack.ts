@@ -45,8 +45,11 @@ export interface WorkflowStack {
   readonly size: HypervisorSize;
   /** Service dependencies as the API's, with the bench's own logger and config changes. */
   deps(config?: Partial<Config>): ServiceDeps;
-  /** Starts an agent of the simulated driver for `hypervisorId` and waits until it is online. */
-  startAgent(hypervisorId: string, name: string): Promise<ChildProcess>;
+  /**
+   * Starts an agent of the simulated driver for `hypervisorId` and waits until it is online;
+   * `env` adds to or overrides its settings (its capacity, a transfer pace).
+   */
+  startAgent(hypervisorId: string, name: string, env?: Record<string, string>): Promise<ChildProcess>;
 }
 
 export interface BenchStack {
@@ -238,7 +241,7 @@ async function startWorkflowStack(input: {
   const client = await connectTemporal(config);
   input.teardown.push(() => client.close());
 
-  const startAgent = async (hypervisorId: string, name: string) => {
+  const startAgent = async (hypervisorId: string, name: string, env: Record<string, string> = {}) => {
     const enrollment = await createCredential(db, {
       type: 'enrollment',
       hypervisorId,
@@ -254,6 +257,7 @@ async function startWorkflowStack(input: {
         memory_mb: size.memoryMb,
         disk_mb: size.diskMb,
       }),
+      ...env,
     });
     for (let i = 0; (await findHypervisor(db, hypervisorId))?.status !== 'online'; i++) {
       if (i > 300) throw new Error(`${name} did not enroll`);
