@@ -63,8 +63,8 @@ export async function listEvacuationCounts(db: Database, evacuationIds: readonly
     .execute();
 }
 
-/** The instances whose turn may come now: waiting, and not put off until later. */
-export async function listPendingItems(db: Database, evacuationId: string) {
+/** The first `limit` instances whose turn may come now: waiting, and not put off until later. */
+export async function listPendingItems(db: Database, evacuationId: string, limit: number) {
   return db
     .selectFrom('evacuation_items')
     .select(['instance_id', 'attempts'])
@@ -72,6 +72,7 @@ export async function listPendingItems(db: Database, evacuationId: string) {
     .where('state', '=', 'pending')
     .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', sql<Date>`now()`)]))
     .orderBy('position')
+    .limit(limit)
     .execute();
 }
 

@@ -3,7 +3,7 @@ import type { EvacuationRow } from '../../db/repositories/evacuations.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { onlyPassing, whyNot } from '../../domain/evacuations/plan.js';
 import type { EvacuationItemState, EvacuationPolicy } from '../../domain/evacuations/states.js';
-import type { Finding } from '../../domain/migrations/preflight.js';
+import type { Finding, HypervisorFacts } from '../../domain/migrations/preflight.js';
 import { preflight } from '../../domain/migrations/preflight.js';
 import type { ServiceDeps } from '../context.js';
 import { migrationPolicy } from '../migrations/preflight.js';
@@ -20,6 +20,21 @@ export type Judged =
   /** No longer on the node: deleted, or moved by someone else. */
   | { readonly verdict: 'gone'; readonly state: EvacuationItemState; readonly reasons: Finding<string>[] };
 
+/** The hypervisors as preflight judges them, and the migrations under way into each. */
+export interface Plane {
+  readonly hypervisors: HypervisorFacts[];
+  readonly into: Map<string, number>;
+}
+
+/** Read once for the instances one step judges. */
+export async function readPlane(deps: Pick<ServiceDeps, 'db'>): Promise<Plane> {
+  const [hypervisors, into] = await Promise.all([
+    hypervisorMigrationFacts(deps.db),
+    countMigrationsInto(deps.db),
+  ]);
+  return { hypervisors, into };
+}
+
 /**
  * One instance of an evacuation judged now: the migration preflight against the whole plane, then
  * against the targets that have a free slot (fewer migrations into them than the policy allows,
@@ -30,6 +45,7 @@ export async function judgeEvacuee(
   evacuation: EvacuationRow,
   policy: EvacuationPolicy,
   instanceId: string,
+  plane: Plane,
 ): Promise<Judged> {
   const instance = await instanceMigrationFacts(deps.db, instanceId);
   if (!instance)
@@ -46,10 +62,7 @@ export async function judgeEvacuee(
         { code: 'ALREADY_ELSEWHERE', detail: 'The instance left the hypervisor by another migration.' },
       ],
     };
-  const [hypervisors, into] = await Promise.all([
-    hypervisorMigrationFacts(deps.db),
-    countMigrationsInto(deps.db),
-  ]);
+  const { hypervisors, into } = plane;
   const source = hypervisors.find((h) => h.id === evacuation.hypervisor_id)!;
   const judge = (among: typeof hypervisors) =>
     preflight({

@@ -3,23 +3,12 @@ import {
   moveEvacuationItem,
   nextDeferredAt,
 } from '../../db/repositories/evacuation-items.js';
-import { type EvacuationRow, findEvacuation, policyOf } from '../../db/repositories/evacuations.js';
-import { findOperation } from '../../db/repositories/instance-operations.js';
+import { findEvacuation, policyOf } from '../../db/repositories/evacuations.js';
 import { findMigration } from '../../db/repositories/migrations.js';
-import { ApiError } from '../../domain/errors.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
-import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { ServiceDeps } from '../context.js';
-import { recordMigration } from '../migrations/record.js';
-import { type Judged, judgeEvacuee } from './judge.js';
-
-/** What the run needs of a recorded move. */
-interface MoveRecord {
-  readonly id: string;
-  readonly instance_id: string;
-  readonly operation_id: string;
-  readonly target_hypervisor_id: string;
-}
+import { judgeEvacuee, readPlane } from './judge.js';
+import { putOff, recordMove, startedFrom } from './move-records.js';
 
 /** How many waiting instances one call judges before it reports that the window must wait. */
 const SCAN = 25;
@@ -42,8 +31,9 @@ export async function beginEvacuationMove(
   if (!evacuation) return { kind: 'none' };
   const policy = policyOf(evacuation);
   let waiting = false;
-  for (const item of (await listPendingItems(deps.db, evacuation.id)).slice(0, SCAN)) {
-    const judged = await judgeEvacuee(deps, evacuation, policy, item.instance_id);
+  const plane = await readPlane(deps);
+  for (const item of await listPendingItems(deps.db, evacuation.id, SCAN)) {
+    const judged = await judgeEvacuee(deps, evacuation, policy, item.instance_id, plane);
     if (judged.verdict === 'full') {
       waiting = true;
       continue;
@@ -69,92 +59,6 @@ export async function beginEvacuationMove(
     }
     return startedFrom(deps, evacuation.id, move);
   }
-  if (waiting || (await listPendingItems(deps.db, evacuation.id)).length > 0) return { kind: 'waiting' };
+  if (waiting || (await listPendingItems(deps.db, evacuation.id, 1)).length > 0) return { kind: 'waiting' };
   return (await nextDeferredAt(deps.db, evacuation.id)) ? { kind: 'waiting' } : { kind: 'none' };
-}
-
-async function recordMove(
-  deps: Pick<ServiceDeps, 'db' | 'config'>,
-  evacuation: EvacuationRow,
-  targetId: string,
-  instanceId: string,
-  migrationId: string,
-): Promise<MoveRecord | { blocked: Extract<Judged, { verdict: 'busy' | 'blocked' }> }> {
-  try {
-    const recorded = await recordMigration(
-      deps,
-      { type: 'system', name: `evacuation ${evacuation.id}` },
-      {
-        instanceId,
-        targetId,
-        mode: evacuation.mode,
-        reason: `Evacuation ${evacuation.id}${evacuation.reason ? `: ${evacuation.reason}` : ''}`,
-        correlationId: evacuation.workflow_id,
-        migrationId,
-      },
-    );
-    if ('blocked' in recorded) return { blocked: { verdict: 'blocked', reasons: recorded.blocked } };
-    return {
-      id: recorded.migrationId,
-      instance_id: instanceId,
-      operation_id: recorded.plan.operationId,
-      target_hypervisor_id: targetId,
-    };
-  } catch (error) {
-    // Taken between the preflight and the transaction (an operation began, a lease was taken), or
-    // refused by the operations model (a status it does not start from).
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    const reasons = [{ code: error.code, detail: error.detail }];
-    const passing = error.code === 'INSTANCE_MIGRATING' || error.code === 'SVC-OP-409';
-    return { blocked: { verdict: passing ? 'busy' : 'blocked', reasons } };
-  }
-}
-
-/** A passing refusal puts the instance off for a while, until its tries run out; any other blocks it. */
-async function putOff(
-  deps: Pick<ServiceDeps, 'db' | 'config'>,
-  evacuationId: string,
-  item: { instance_id: string; attempts: number },
-  judged: Extract<Judged, { verdict: 'busy' | 'blocked' }>,
-  maxAttempts: number,
-): Promise<boolean> {
-  const passing = judged.verdict === 'busy' && item.attempts + 1 < maxAttempts;
-  await moveEvacuationItem(deps.db, {
-    evacuationId,
-    instanceId: item.instance_id,
-    from: ['pending'],
-    to: passing ? 'pending' : 'blocked',
-    reasons: judged.reasons,
-    attempt: judged.verdict === 'busy',
-    notBefore: passing ? new Date(Date.now() + deps.config.EVACUATION_CHECK_EVERY_MS) : null,
-  });
-  return passing;
-}
-
-/** The move as its run is started: the input recorded with its operation; the instance marked migrating. */
-async function startedFrom(
-  deps: Pick<ServiceDeps, 'db'>,
-  evacuationId: string,
-  migration: MoveRecord,
-): Promise<NextMove> {
-  const operation = await findOperation(deps.db, migration.operation_id);
-  if (!operation) throw new Error(`migration ${migration.id} has no operation`);
-  await moveEvacuationItem(deps.db, {
-    evacuationId,
-    instanceId: migration.instance_id,
-    from: ['pending'],
-    to: 'migrating',
-    migrationId: migration.id,
-    targetId: migration.target_hypervisor_id,
-    attempt: true,
-    reasons: [],
-    notBefore: null,
-  });
-  return {
-    kind: 'started',
-    instanceId: migration.instance_id,
-    migrationId: migration.id,
-    workflowId: operation.workflow_id,
-    input: operation.workflow_input as MigrateInstanceInput,
-  };
 }
