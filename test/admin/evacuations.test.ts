@@ -289,6 +289,18 @@ describe('an evacuation', () => {
     }
   });
 
+  it('cancelled from the Temporal UI (a cancel request to its run), lets the move under way finish and ends cancelled', async () => {
+    const { source, guests } = await drainable(3, 1);
+    const evacuation = await started(source.hypervisor.id, { mode: 'AUTO', max_parallel: 1 });
+    await showUntil(evacuation.uuid, (e) => e.progress.migrating === 1, 'a move under way');
+    await env.temporal.workflow.getHandle(evacuation.workflow_id).cancel();
+    const done = await ended(evacuation.uuid, 'cancelled');
+    expect(done.progress).toMatchObject({ moved: 1, cancelled: 2, migrating: 0 });
+    for (const guest of guests) expect((await placeOf(guest.id)).operation_id).toBeNull();
+    const report = await env.temporal.workflow.getHandle(evacuation.workflow_id).result();
+    expect(report).toMatchObject({ state: 'cancelled', counts: { moved: 1, cancelled: 2 } });
+  });
+
   it('retries a failed move when asked to, and pauses on one when asked to', async () => {
     const { source, targets, guests } = await drainable(1, 1);
     targets[0]!.agent.armFault('disk.verify', { mode: 'fail-permanently' });

@@ -54,7 +54,8 @@ export class EvacuationRun {
       validator: (_request) => this.refuseUnless('cancel'),
     });
     CancellationScope.current().cancelRequested.catch(() => {
-      if (this.state !== 'cancelling') void this.change('cancelling');
+      // Outside the cancelled scope: its wait for the loop's write must not be cancelled too.
+      if (this.state !== 'cancelling') void CancellationScope.nonCancellable(() => this.change('cancelling'));
     });
   }
 
