@@ -1,11 +1,10 @@
 import type { Database } from '../db/database.js';
 import {
-  cancelPendingItems,
   listEvacuationCounts,
   listEvacuationItems,
-  listItemsInFlight,
   moveEvacuationItem,
 } from '../db/repositories/evacuation-items.js';
+import { cancelPendingItems, listItemsInFlight } from '../db/repositories/evacuation-queue.js';
 import { findEvacuation, moveEvacuationState, policyOf } from '../db/repositories/evacuations.js';
 import type { EvacuationCheck, EvacuationMoves, EvacuationReport } from '../domain/evacuations/moves.js';
 import { itemAfterMove } from '../domain/evacuations/outcome.js';

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { EvacuationItemState } from '../../domain/evacuations/states.js';
-import { ITEM_IN_FLIGHT } from '../../domain/evacuations/states.js';
 import type { Finding } from '../../domain/migrations/preflight.js';
 import type { Database } from '../database.js';
 
@@ -63,30 +62,6 @@ export async function listEvacuationCounts(db: Database, evacuationIds: readonly
     .execute();
 }
 
-/** The first `limit` instances whose turn may come now: waiting, and not put off until later. */
-export async function listPendingItems(db: Database, evacuationId: string, limit: number) {
-  return db
-    .selectFrom('evacuation_items')
-    .select(['instance_id', 'attempts'])
-    .where('evacuation_id', '=', evacuationId)
-    .where('state', '=', 'pending')
-    .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', sql<Date>`now()`)]))
-    .orderBy('position')
-    .limit(limit)
-    .execute();
-}
-
-/** When the first instance put off comes due, or null when none waits. */
-export async function nextDeferredAt(db: Database, evacuationId: string): Promise<Date | null> {
-  const row = await db
-    .selectFrom('evacuation_items')
-    .select(sql<Date | null>`min(not_before)`.as('at'))
-    .where('evacuation_id', '=', evacuationId)
-    .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return row?.at ?? null;
-}
-
 export interface ItemChange {
   readonly evacuationId: string;
   readonly instanceId: string;
@@ -118,47 +93,4 @@ export async function moveEvacuationItem(db: Database, change: ItemChange): Prom
     .where('state', 'in', change.from)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** The instances whose migration is under way, with its state and whether its operation still runs. */
-export async function listItemsInFlight(db: Database, evacuationId: string) {
-  return db
-    .selectFrom('evacuation_items as i')
-    .innerJoin('migrations as m', 'm.id', 'i.migration_id')
-    .leftJoin('instance_operations as o', 'o.id', 'm.operation_id')
-    .select([
-      'i.instance_id',
-      'i.state',
-      'i.attempts',
-      'm.id as migration_id',
-      'm.state as migration_state',
-      'm.target_hypervisor_id',
-      'm.failed_step',
-      'm.failure',
-      'o.state as operation_state',
-    ])
-    .where('i.evacuation_id', '=', evacuationId)
-    .where('i.state', 'in', ITEM_IN_FLIGHT)
-    .execute();
-}
-
-/** A cancel leaves every instance whose turn had not come where it is. */
-export async function cancelPendingItems(db: Database, evacuationId: string): Promise<void> {
-  await db
-    .updateTable('evacuation_items')
-    .set({ state: 'cancelled', updated_at: sql`now()` })
-    .where('evacuation_id', '=', evacuationId)
-    .where('state', '=', 'pending')
-    .execute();
-}
-
-/** Migrations under way into each hypervisor (any migration's, not only an evacuation's). */
-export async function countMigrationsInto(db: Database): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('migrations')
-    .select(['target_hypervisor_id', sql<number>`count(*)::int`.as('count')])
-    .where('state', 'not in', ['COMPLETED', 'CLEANING_UP', 'CLEANED_UP', 'ROLLED_BACK', 'RECOVERY_REQUIRED'])
-    .groupBy('target_hypervisor_id')
-    .execute();
-  return new Map(rows.map((r) => [r.target_hypervisor_id, r.count]));
 }

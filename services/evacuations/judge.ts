@@ -1,4 +1,4 @@
-import { countMigrationsInto } from '../../db/repositories/evacuation-items.js';
+import { countMigrationsInto } from '../../db/repositories/evacuation-queue.js';
 import type { EvacuationRow } from '../../db/repositories/evacuations.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { onlyPassing, whyNot } from '../../domain/evacuations/plan.js';

@@ -1,8 +1,5 @@
-import {
-  listPendingItems,
-  moveEvacuationItem,
-  nextDeferredAt,
-} from '../../db/repositories/evacuation-items.js';
+import { moveEvacuationItem } from '../../db/repositories/evacuation-items.js';
+import { listPendingItems, nextDeferredAt } from '../../db/repositories/evacuation-queue.js';
 import { findEvacuation, policyOf } from '../../db/repositories/evacuations.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
