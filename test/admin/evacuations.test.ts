@@ -289,6 +289,21 @@ describe('an evacuation', () => {
     }
   });
 
+  it('takes one of two pauses (or cancels) sent at once, and refuses the other with 409', async () => {
+    const { source, targets } = await drainable(2, 1);
+    targets[0]!.agent.armFault('disk.transfer', { mode: 'hang' });
+    const evacuation = await started(source.hypervisor.id, { mode: 'AUTO', max_parallel: 1 });
+    for (const control of ['pause', 'cancel']) {
+      const both = await Promise.all([
+        call('POST', `/evacuations/${evacuation.uuid}/${control}`),
+        call('POST', `/evacuations/${evacuation.uuid}/${control}`),
+      ]);
+      expect(both.map((a) => a.status).sort()).toEqual([202, 409]);
+      expect(codeOf(both.find((a) => a.status === 409)!)).toBe('EVACUATION_STATE_CONFLICT');
+    }
+    expect((await ended(evacuation.uuid, 'cancelled')).progress).toMatchObject({ cancelled: 2 });
+  });
+
   it('cancelled from the Temporal UI (a cancel request to its run), lets the move under way finish and ends cancelled', async () => {
     const { source, guests } = await drainable(3, 1);
     const evacuation = await started(source.hypervisor.id, { mode: 'AUTO', max_parallel: 1 });
