@@ -60,7 +60,7 @@ export async function cancelPendingItems(db: Database, evacuationId: string): Pr
     .execute();
 }
 
-/** Migrations under way into each hypervisor (any migration's, not only an evacuation's). */
+/** Migrations under way into each hypervisor (any migration's, not only an evacuation's); the partial index migrations_in_flight holds them. */
 export async function countMigrationsInto(db: Database): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('migrations')
