@@ -12,6 +12,7 @@ import { createNetworkActivities } from './networks.js';
 import { createOperationActivities } from './operations.js';
 import { createProviderActivities } from './providers.js';
 import { createScheduledActionActivities } from './scheduled-actions.js';
+import { createStorageMoveActivities } from './storage-moves.js';
 import { createVolumeActivities } from './volumes.js';
 
 export function createActivities(
@@ -33,6 +34,7 @@ export function createActivities(
     ...createVolumeActivities(db),
     ...createIsoActivities(db),
     ...createEvacuationActivities(db, moves),
+    ...createStorageMoveActivities(db),
   };
 }
 

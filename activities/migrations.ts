@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../db/database.js';
-import { recordActivity } from '../db/repositories/activity-log.js';
-import { findOperation, settleOperation } from '../db/repositories/instance-operations.js';
+import { releaseHeldInstance } from '../db/records/held-instances.js';
 import {
   annotateMigrationState,
   IllegalMigrationTransition,
@@ -9,13 +8,11 @@ import {
 } from '../db/repositories/migration-states.js';
 import {
   moveInstanceToTarget,
-  releaseMigrationLease,
   releaseTargetReservation,
   renewMigrationLease,
 } from '../db/repositories/migrations.js';
 import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/transfer-tokens.js';
-import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
-import { type PowerState, statusOfPowerState } from '../domain/instances/statuses.js';
+import type { PowerState } from '../domain/instances/statuses.js';
 import type { MigrationState } from '../domain/migrations/states.js';
 import { secretBox } from '../platform/secrets.js';
 
@@ -36,41 +33,21 @@ export interface MigrationStateChange {
  */
 export function createMigrationActivities(db: Database, secretsKey: string | undefined) {
   /** Ends the migration's hold on the instance: its operation settled, its lease released. */
-  async function settleInstance(
+  const settleInstance = (
     trx: Database,
     migrationId: string,
     operationId: string,
     outcome: 'succeeded' | 'failed' | 'cancelled',
     detail: Record<string, unknown>,
     reported?: PowerState,
-  ) {
-    const operation = await findOperation(trx, operationId);
-    if (!operation) return;
-    // What the hypervisor reported wins; without it (an older run, or a source that did not
-    // answer), the status the operation's rules give.
-    const status = reported
-      ? statusOfPowerState(reported)
-      : outcome === 'succeeded'
-        ? operation.from_status
-        : statusAfterFailure(operation.kind, operation.from_status);
-    const instanceId = await settleOperation(trx, {
+  ) =>
+    releaseHeldInstance(trx, {
+      leaseId: migrationId,
       operationId,
-      state: outcome,
-      expectedStatus: statusDuring(operation.kind, operation.from_status),
-      status,
-      outcome: { migration_id: migrationId, ...detail },
+      outcome,
+      detail: { migration_id: migrationId, ...detail },
+      reported,
     });
-    await releaseMigrationLease(trx, migrationId);
-    if (instanceId) {
-      await recordActivity(trx, {
-        instanceId,
-        actor: 'system',
-        event: `instance.migrate.${outcome === 'succeeded' ? 'completed' : outcome}`,
-        detail: { migration_id: migrationId, status, ...detail },
-        correlationId: operation.correlation_id,
-      });
-    }
-  }
 
   return failingLoudly({
     async recordMigrationState(change: MigrationStateChange): Promise<void> {

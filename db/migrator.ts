@@ -32,6 +32,7 @@ import * as volumeDeletes from './migrations/20261126T0800_volume_deletes.js';
 import * as consoleSessions from './migrations/20261127T0100_console_sessions.js';
 import * as evacuations from './migrations/20261128T0100_evacuations.js';
 import * as migrationsInFlight from './migrations/20261128T0200_migrations_in_flight.js';
+import * as storageMoves from './migrations/20261128T0300_storage_moves.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127T0100_console_sessions': consoleSessions,
   '20261128T0100_evacuations': evacuations,
   '20261128T0200_migrations_in_flight': migrationsInFlight,
+  '20261128T0300_storage_moves': storageMoves,
 };
 
 export interface MigrationOutcome {

@@ -30,6 +30,7 @@ import type {
 import type { PrivateNetworkNicsTable, PrivateNetworksTable } from './schema/private-networks.js';
 import type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
 import type { ScheduledActionsTable } from './schema/scheduled-actions.js';
+import type { StorageMoveEventsTable, StorageMovesTable } from './schema/storage-moves.js';
 import type { VolumesTable } from './schema/volumes.js';
 
 export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
@@ -375,6 +376,8 @@ export interface DB {
   console_gateways: ConsoleGatewaysTable;
   evacuations: EvacuationsTable;
   evacuation_items: EvacuationItemsTable;
+  storage_moves: StorageMovesTable;
+  storage_move_events: StorageMoveEventsTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -6,6 +6,7 @@ import { MEDIA_TASKS } from './agent-tasks/media.js';
 import { MIGRATION_TASKS } from './agent-tasks/migration.js';
 import { NETWORK_TASKS } from './agent-tasks/network.js';
 import { STORAGE_TASKS } from './agent-tasks/storage.js';
+import { STORAGE_MOVE_TASKS } from './agent-tasks/storage-moves.js';
 import { storableJsonObject, text } from './input-bounds.js';
 
 export { GuestAddresses, NETWORK_ADDRESSES_MAX } from './agent-tasks/network.js';
@@ -22,6 +23,7 @@ export const AGENT_TASKS = {
   ...ARTIFACT_TASKS,
   ...NETWORK_TASKS,
   ...STORAGE_TASKS,
+  ...STORAGE_MOVE_TASKS,
   ...MEDIA_TASKS,
   ...CONSOLE_TASKS,
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */

@@ -58,6 +58,7 @@ const START_POLICIES: Record<
   scheduledBackup: INSTANCE_OPERATION,
   scheduledPowerAction: INSTANCE_OPERATION,
   migrateInstance: INSTANCE_OPERATION,
+  moveInstanceStorage: INSTANCE_OPERATION,
   changeInstanceNetwork: INSTANCE_OPERATION,
   changeInstanceFirewall: INSTANCE_OPERATION,
   resizeRootDisk: INSTANCE_OPERATION,

@@ -16,6 +16,7 @@ export { evacuateHypervisor } from './evacuate-hypervisor/evacuate-hypervisor.js
 export { fetchIso } from './fetch-iso.js';
 export { cleanUpMigrationSource } from './migrate-instance/cleanup.js';
 export { migrateInstance } from './migrate-instance/migrate-instance.js';
+export { moveInstanceStorage } from './move-instance-storage/move-instance-storage.js';
 export { openConsoleStream } from './open-console-stream.js';
 export { powerInstance } from './power-instance.js';
 export { probeHypervisor } from './probe-hypervisor.js';

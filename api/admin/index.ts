@@ -12,10 +12,16 @@ import * as recoverMigration from './migrations/recover.js';
 import * as requestMigration from './migrations/request.js';
 import * as showMigration from './migrations/show.js';
 import * as undoMigration from './migrations/undo.js';
+import * as listStorageMoves from './storage-moves/list.js';
+import * as preflightStorageMove from './storage-moves/preflight.js';
+import * as recoverStorageMove from './storage-moves/recover.js';
+import * as requestStorageMove from './storage-moves/request.js';
+import * as showStorageMove from './storage-moves/show.js';
+import * as undoStorageMove from './storage-moves/undo.js';
 
 /**
- * The admin migration paths (SPEC.md §4 "Migration admin API") and the evacuations of hypervisors,
- * mounted at /admin/cloudsvc: admin-only.
+ * The admin migration paths (SPEC.md §4 "Migration admin API"), the evacuations of hypervisors and
+ * the storage moves of instances, mounted at /admin/cloudsvc: admin-only.
  */
 export function adminApi() {
   const app = createApiRouter();
@@ -32,6 +38,12 @@ export function adminApi() {
     listEvacuations,
     showEvacuation,
     controlEvacuation,
+    preflightStorageMove,
+    requestStorageMove,
+    listStorageMoves,
+    showStorageMove,
+    undoStorageMove,
+    recoverStorageMove,
   ]) {
     route.register(app);
   }

@@ -114,7 +114,8 @@ function publicValue(value: unknown): unknown {
   );
 }
 
-const publicDetail = (value: Record<string, unknown>) => publicValue(value) as Record<string, unknown>;
+/** A detail as an administrator may see it: no secret, task or endpoint (the storage moves' serializer uses it too). */
+export const publicDetail = (value: Record<string, unknown>) => publicValue(value) as Record<string, unknown>;
 const textOrNull = (value: unknown) => (typeof value === 'string' ? redactText(value) : null);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -35,6 +35,7 @@ export const INSTANCE_OPERATIONS = [
   'iso_boot',
   'rescue_enter',
   'rescue_exit',
+  'move_storage',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 

@@ -91,6 +91,14 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
     onFailure: 'previous',
     preempts: [],
   },
+  // A storage move keeps the instance on its host; its disks change backend under it.
+  move_storage: {
+    from: ['running', 'stopped'],
+    during: 'migrating',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
   // Backups and snapshots are taken of a running or stopped guest without changing its status; one
   // operation at a time still holds, so no power action, rebuild or migration meets a half-made copy.
   backup: {

@@ -55,6 +55,13 @@ describe('the OpenAPI documents', () => {
       'post /evacuations/{evacuation}/pause',
       'post /evacuations/{evacuation}/resume',
       'post /evacuations/{evacuation}/cancel',
+      'post /instances/{instance}/storage-moves/preflight',
+      'post /instances/{instance}/storage-moves',
+      'get /storage-moves',
+      'get /storage-moves/{move}',
+      'post /storage-moves/{move}/cancel',
+      'post /storage-moves/{move}/rollback',
+      'post /storage-moves/{move}/recover',
     ]);
   });
 

@@ -9,8 +9,10 @@ import { startGateway } from '../../console-gateway/server.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findEvacuation } from '../../db/repositories/evacuations.js';
 import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
+import { updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
+import { findStorageMove } from '../../db/repositories/storage-moves.js';
 import type { Asker } from '../../domain/actors.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';
@@ -50,6 +52,8 @@ import { deleteVolume } from '../../services/storage/volume-delete.js';
 import { detachVolume } from '../../services/storage/volume-detach.js';
 import { resizeVolume } from '../../services/storage/volume-resize.js';
 import { createVolume } from '../../services/storage/volumes.js';
+import { recoverStorageMoveWith } from '../../services/storage-moves/control.js';
+import { requestStorageMove } from '../../services/storage-moves/request.js';
 import { eventually } from '../support/eventually.js';
 import { startProviderServer } from '../support/provider-server.js';
 import { seed } from '../support/seed.js';
@@ -299,6 +303,37 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       'evacuateHypervisor-cancelled',
       (await findEvacuation(env.db, cancelled.evacuationId))!.workflow_id,
     );
+  });
+
+  it('moveInstanceStorage: completed (live), rolled back, and recovered by an operator', async () => {
+    const admin = { type: 'admin' as const, userId: env.admin.id };
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    await updateHypervisor(env.db, hypervisor.id, { storageBackends: ['local', 'nfs'] });
+    const instance = await env.provisionedInstance(hypervisor);
+    const move = (from: 'local' | 'nfs', to: 'local' | 'nfs') =>
+      requestStorageMove(env.deps, admin, {
+        instanceId: instance.id,
+        from,
+        to,
+        mode: 'AUTO',
+        correlationId: null,
+      });
+    await record('moveInstanceStorage-completed', (await move('local', 'nfs')).workflow_id);
+    agent.armFault('storage.verify', { mode: 'fail-permanently' });
+    await record('moveInstanceStorage-rolled-back', (await move('nfs', 'local')).workflow_id);
+    agent.armFault('storage.switch', { mode: 'fail-permanently' });
+    const recovered = await move('nfs', 'local');
+    await eventually(
+      async () => (await findStorageMove(env.db, recovered.id))?.state === 'RECOVERY_REQUIRED',
+      20_000,
+      'RECOVERY_REQUIRED',
+    );
+    await recoverStorageMoveWith(env.deps, admin, {
+      moveId: recovered.id,
+      decision: 'retry',
+      reason: 'fixed',
+    });
+    await record('moveInstanceStorage-recovered', recovered.workflow_id);
   });
 
   it('openConsoleStream: a stream opened to a gateway', async () => {

@@ -32,6 +32,14 @@ import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './m
 import { applyFirewall, applyNetwork } from './network.js';
 import { changeRescue } from './rescue.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
+import {
+  abortCopy,
+  cleanUpOldCopy,
+  copyDisk,
+  revertDisks,
+  switchDisks,
+  verifyCopy,
+} from './storage-moves.js';
 import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
 type Params = Record<string, unknown>;
@@ -91,6 +99,12 @@ export class SimulatedDriver implements HypervisorDriver {
       'rescue.exit': (p) => changeRescue(host, as<'rescue.exit'>(p), false),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),
       'firewall.apply': (p) => applyFirewall(host, as<'firewall.apply'>(p)),
+      'storage.copy': (p) => copyDisk(host, as<'storage.copy'>(p)),
+      'storage.verify': (p) => verifyCopy(host, as<'storage.verify'>(p)),
+      'storage.switch': (p) => switchDisks(host, as<'storage.switch'>(p)),
+      'storage.abort': (p) => abortCopy(host, as<'storage.abort'>(p)),
+      'storage.revert': (p) => revertDisks(host, as<'storage.revert'>(p)),
+      'storage.cleanup': (p) => cleanUpOldCopy(host, as<'storage.cleanup'>(p)),
       'hypervisor.probe': () => ({ instances: Object.keys(host.state.instances).length }),
     };
   }

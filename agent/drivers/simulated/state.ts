@@ -93,6 +93,18 @@ export interface SimulatedInstance {
   mounted_iso?: string | null;
   /** Whether it runs its rescue system (its disk attached) instead of its own disk. */
   rescue?: boolean;
+  /** The backend each of its disks is on, by disk name, once a storage move switched it; absent: where it was made. */
+  backends?: Record<string, string>;
+  /** Storage moves under way or kept for their cleanup, by move id: each disk's copy. */
+  storage_moves?: Record<string, Record<string, SimulatedDiskCopy>>;
+}
+
+/** A disk's copy made by a storage move: from where to where, and whether the guest uses it. */
+export interface SimulatedDiskCopy {
+  from: string;
+  to: string;
+  size_mb: number;
+  switched: boolean;
 }
 
 /** An instance's firewall at the panel's revision. */

@@ -1,0 +1,39 @@
+import { listInstanceDisks } from '../../db/repositories/instance-disks.js';
+import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { notFound } from '../../domain/errors.js';
+import type { StorageBackend } from '../../domain/hypervisors.js';
+import type { MigrationMode } from '../../domain/migrations/states.js';
+import { type StorageMoveReport, storageMovePreflight } from '../../domain/storage-moves/preflight.js';
+import type { ServiceDeps } from '../context.js';
+import { migrationPolicy } from '../migrations/preflight.js';
+
+export interface StorageMoveRequest {
+  readonly instanceId: string;
+  readonly from: StorageBackend;
+  readonly to: StorageBackend;
+  readonly mode: MigrationMode;
+}
+
+/** The facts a storage move's preflight judges, read (only read), and its report. */
+export async function readStorageMovePreflight(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  request: StorageMoveRequest,
+) {
+  const instance = await instanceMigrationFacts(deps.db, request.instanceId);
+  if (!instance) throw notFound();
+  const [hypervisors, disks] = await Promise.all([
+    hypervisorMigrationFacts(deps.db),
+    listInstanceDisks(deps.db, request.instanceId),
+  ]);
+  const hypervisor = hypervisors.find((h) => h.id === instance.row.hypervisor_id);
+  const report: StorageMoveReport = storageMovePreflight({
+    instance: instance.facts,
+    hypervisor,
+    disks,
+    from: request.from,
+    to: request.to,
+    mode: request.mode,
+    policy: migrationPolicy(deps.config),
+  });
+  return { instance: instance.row, hypervisor, report };
+}
