@@ -117,6 +117,15 @@ const schema = z.object({
     .transform((v) => v === 'on'),
   /** QEMU guests' backup store (default AGENT_STATE_DIR/backups): the agents of a location share it. */
   AGENT_QEMU_BACKUP_DIR: z.string().min(1).optional(),
+  /**
+   * Where each storage backend keeps QEMU guests' disks, e.g. {"nfs":"/mnt/nfs/cloudsvc"}; a backend
+   * not named is AGENT_STATE_DIR/backends/<backend>, and `local` is the guest's own directory.
+   */
+  AGENT_QEMU_BACKEND_DIRS: z
+    .string()
+    .default('{}')
+    .transform((s) => JSON.parse(s) as unknown)
+    .pipe(z.record(z.string(), z.string().min(1))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

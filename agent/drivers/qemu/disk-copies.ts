@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { rootNode } from './backend-disks.js';
 import { copyDisk } from './disk-files.js';
 import { guestAlive, guestFiles, sleep } from './guest-process.js';
 import { Qmp } from './qmp.js';
@@ -47,7 +48,8 @@ export async function copyDiskNow(
     const jobId = `copy-${Date.now()}`;
     await qmp.execute('drive-backup', {
       'job-id': jobId,
-      device: disk.node,
+      // The root disk's node changes when a live storage move switched it.
+      device: disk.node === 'root' ? await rootNode(qmp) : disk.node,
       target: partial,
       format: 'qcow2',
       sync: 'full',

@@ -36,6 +36,14 @@ import { settlePendingReset } from './pending-password.js';
 import { deleteGuest, powerGuest } from './power.js';
 import { changeGuestRescue } from './rescue.js';
 import type { QemuState } from './state.js';
+import {
+  abortCopy as abortStorageCopy,
+  cleanUpOldDisk,
+  copyToBackend,
+  revertToBackend,
+  switchToBackend,
+  verifyCopy as verifyStorageCopy,
+} from './storage-moves.js';
 import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
 type Params = Record<string, unknown>;
@@ -114,6 +122,12 @@ export class QemuDriver implements HypervisorDriver {
       }),
       'migration.discard_target': (p) => discardTarget(guests, as<'migration.discard_target'>(p)),
       'migration.cleanup_source': (p) => source.cleanupSource(as<'migration.cleanup_source'>(p)),
+      'storage.copy': (p, ctx) => copyToBackend(guests, as<'storage.copy'>(p), ctx),
+      'storage.verify': (p) => verifyStorageCopy(guests, as<'storage.verify'>(p)),
+      'storage.switch': (p) => switchToBackend(guests, as<'storage.switch'>(p)),
+      'storage.abort': (p) => abortStorageCopy(guests, as<'storage.abort'>(p)),
+      'storage.revert': (p) => revertToBackend(guests, as<'storage.revert'>(p)),
+      'storage.cleanup': (p) => cleanUpOldDisk(guests, as<'storage.cleanup'>(p)),
     };
   }
 

@@ -37,7 +37,11 @@ export type QemuConfig = Pick<
   Partial<
     Pick<
       AgentConfig,
-      'AGENT_QEMU_BACKUP_DIR' | 'AGENT_QEMU_NETWORK' | 'AGENT_QEMU_NETNS' | 'AGENT_QEMU_SSH_FORWARD'
+      | 'AGENT_QEMU_BACKUP_DIR'
+      | 'AGENT_QEMU_NETWORK'
+      | 'AGENT_QEMU_NETNS'
+      | 'AGENT_QEMU_SSH_FORWARD'
+      | 'AGENT_QEMU_BACKEND_DIRS'
     >
   >;
 

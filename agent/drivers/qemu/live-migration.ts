@@ -1,4 +1,5 @@
 import { DriverFailure, type TaskContext } from '../driver.js';
+import { rootNode } from './backend-disks.js';
 import { sleep } from './guest-process.js';
 import type { Qmp } from './qmp.js';
 import type { IncomingPorts } from './transfer-bodies.js';
@@ -39,7 +40,8 @@ export async function moveLive(
       .catch(() => undefined);
     await qmp.execute('blockdev-mirror', {
       'job-id': jobOf(disk),
-      device: disk.node,
+      // The root disk's node changes when a live storage move switched it; its export keeps the name.
+      device: disk.node === 'root' ? await rootNode(qmp) : disk.node,
       target: targetNodeOf(disk),
       sync: 'full',
       'copy-mode': 'write-blocking',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
+import { removeBackendDisks } from './backend-disks.js';
 import { copyDiskNow } from './disk-copies.js';
 import { fileSizeMb, sha256File } from './disk-files.js';
 import { guestAlive, guestFiles, killGuest } from './guest-process.js';
@@ -166,6 +167,8 @@ export class MigrationSource {
       return { removed: false };
     }
     await killGuest(dir);
+    const moved = state.instances[p.instance_id];
+    if (moved?.dir === dir) removeBackendDisks(moved);
     rmSync(dir, { recursive: true, force: true });
     if (state.instances[p.instance_id]?.dir === dir) {
       delete state.instances[p.instance_id];

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { removeBackendDisks } from './backend-disks.js';
 import { killGuest, stopGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
 import { settlePendingReset } from './pending-password.js';
@@ -33,6 +34,7 @@ export async function deleteGuest(guests: QemuGuests, p: AgentTaskParams<'instan
   if (!instance) return { deleted: false };
   await killGuest(instance.dir);
   await guests.bridgedNetwork?.unwire(p.instance_id);
+  removeBackendDisks(instance);
   rmSync(instance.dir, { recursive: true, force: true });
   delete guests.state.instances[p.instance_id];
   releaseVolumesOf(guests, p.instance_id);

@@ -54,6 +54,22 @@ export interface QemuInstance extends GuestWiring {
   boot_from_cdrom?: boolean;
   /** Whether it runs its image's rescue system (`rescue.enter`) until `rescue.exit`. */
   rescue?: boolean;
+  /** Storage moves of its root disk under way or kept for their cleanup, by move id (storage-moves.ts). */
+  storage_moves?: Record<string, QemuStorageMove>;
+}
+
+/** A storage move of a guest's root disk: the new copy, and once switched, the old one kept. */
+export interface QemuStorageMove {
+  from: string;
+  to: string;
+  /** Where the new copy is written; renamed to `final` at the switch. */
+  partial: string;
+  final: string;
+  /** The mirror's target node in the running guest, for a live move. */
+  node?: string;
+  switched: boolean;
+  /** The old copy, kept until the cleanup. */
+  retained?: string;
 }
 
 /** A guest arriving by migration, by migration id; its network and firewall come with `network.prepare`. */
