@@ -138,3 +138,6 @@ export function serializeStorageMovePreflight(
     },
   };
 }
+
+export type StorageMoveBody = z.infer<typeof StorageMoveEnvelope>;
+export type StorageMovePreflightBody = z.infer<typeof StorageMovePreflightEnvelope>;

@@ -16,6 +16,9 @@ import { migrationRecoverCommand } from './migration-recover.js';
 import { migrationStartCommand } from './migration-start.js';
 import { migrationStatusCommand } from './migration-status.js';
 import { migrationsListCommand } from './migrations-list.js';
+import { storageMovePreflightCommand } from './storage-move-preflight.js';
+import { storageMoveStartCommand } from './storage-move-start.js';
+import { storageMoveStatusCommand } from './storage-move-status.js';
 import { usersCreate } from './users-create.js';
 import { workflowReplay } from './workflow-replay.js';
 
@@ -38,4 +41,7 @@ export const COMMANDS: readonly Command[] = [
   evacuationPauseCommand,
   evacuationResumeCommand,
   evacuationCancelCommand,
+  storageMovePreflightCommand,
+  storageMoveStartCommand,
+  storageMoveStatusCommand,
 ];

@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import { serializeStorageMovePreflight } from '../../api/serializers/storage-move.js';
+import { readStorageMovePreflight } from '../../services/storage-moves/preflight.js';
+import { modeOption, uuidArgument } from '../arguments.js';
+import { type Command, EXIT } from '../command.js';
+import { backendOption } from '../storage-move-options.js';
+import { storagePreflightText } from '../storage-move-text.js';
+
+/** Read-only, zero mutations; exit 1 when blocked, so a script can test it. */
+export const storageMovePreflightCommand: Command = {
+  name: 'cloudsvc:storage-move:preflight',
+  summary: 'Check whether an instance’s disks can move to another storage backend (read-only)',
+  usage:
+    'cloudsvc:storage-move:preflight <instance_uuid> --from=<backend> --to=<backend> [--mode=<mode>] [--json]',
+  async run(argv, ctx) {
+    const { positionals, values } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        mode: { type: 'string', default: 'AUTO' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    const request = {
+      instanceId: uuidArgument(positionals, 'instance'),
+      from: backendOption(values.from, 'from'),
+      to: backendOption(values.to, 'to'),
+      mode: modeOption(values.mode),
+    };
+    const { report } = await readStorageMovePreflight(await ctx.services(), request);
+    const body = serializeStorageMovePreflight(request.instanceId, request, report);
+    if (values.json) ctx.out(JSON.stringify(body));
+    else for (const line of storagePreflightText(body)) ctx.out(line);
+    return report.ok ? EXIT.ok : EXIT.failed;
+  },
+};
