@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { storageMovePath } from '../../domain/storage-moves/states.js';
+import { attachVolume } from '../../services/storage/volume-attachments.js';
+import { createVolume } from '../../services/storage/volumes.js';
 import { requestStorageMove } from '../../services/storage-moves/request.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
@@ -139,6 +141,49 @@ describe('a storage move', () => {
       expect(guest.power_state).toBe('running');
       expect(guest.storage_moves ?? {}).toEqual({});
     }
+  });
+
+  it('moves the instance’s volumes on the backend with its root disk; a volume elsewhere stays', async () => {
+    const location = await seed.location(env.db);
+    const { hypervisor, agent } = await env.hypervisorWithAgent({}, { locationId: location.id });
+    await updateHypervisor(env.db, hypervisor.id, { storageBackends: ['local', 'nfs', 'zfs'] });
+    const instance = await env.provisionedInstance(hypervisor);
+    const customer = { type: 'user' as const, userId: env.client.id };
+    const volumeOn = async (backend: 'local' | 'zfs') => {
+      const volume = await createVolume(env.deps, customer, {
+        ownerId: env.client.id,
+        name: `data-${randomUUID().slice(0, 8)}`,
+        location: location.code,
+        backend,
+        sizeMb: 1024,
+        correlationId: null,
+      });
+      await attachVolume(env.deps, customer, {
+        volumeId: volume.id,
+        instanceId: instance.id,
+        correlationId: null,
+      });
+      await env.operationResult(instance.id);
+      return volume.id;
+    };
+    const moving = await volumeOn('local');
+    const staying = await volumeOn('zfs');
+    const move = await requested(instance.id, { from_backend: 'local', to_backend: 'nfs', mode: 'AUTO' });
+    expect(move.disks.map((d: Body) => d.disk).sort()).toEqual(['root', `volume-${moving}`].sort());
+    await showUntil(move.uuid, ['CLEANED_UP']);
+    const backends = await env.db
+      .selectFrom('volumes')
+      .select(['id', 'backend', 'state', 'instance_id'])
+      .where('id', 'in', [moving, staying])
+      .execute();
+    expect(Object.fromEntries(backends.map((v) => [v.id, [v.backend, v.state, v.instance_id]]))).toEqual({
+      [moving]: ['nfs', 'attached', instance.id],
+      [staying]: ['zfs', 'attached', instance.id],
+    });
+    expect(agent.hypervisor().instances[instance.id]!.backends).toEqual({
+      root: 'nfs',
+      [`volume-${moving}`]: 'nfs',
+    });
   });
 
   it('moves cold: the running guest stopped for the copy and started after, as its hypervisor reports', async () => {
