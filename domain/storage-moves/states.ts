@@ -102,18 +102,10 @@ export function mayRecoverStorageMove(
   return { ok: true };
 }
 
-const FORWARD: readonly StorageMoveState[] = [
-  'REQUESTED',
-  'STOPPING_GUEST',
-  'COPYING',
-  'VERIFYING',
-  'SWITCHING',
-  'STARTING_GUEST',
-  'COMMITTING',
-  'COMPLETED',
-  'CLEANING_UP',
-  'CLEANED_UP',
-];
+/** The happy path's states in order, every strategy's (a live move skips the guest's stop and start). */
+const FORWARD = STORAGE_MOVE_STATES.filter(
+  (s) => !['ROLLING_BACK', 'ROLLED_BACK', 'RECOVERY_REQUIRED'].includes(s),
+);
 
 /**
  * The states a storage move may be in when `to` is written (a compare-and-set where its state is

@@ -5,6 +5,7 @@ import { createDatabase, type DatabaseHandle } from '../../db/database.js';
 import { leaseNextTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import type { DB } from '../../db/schema.js';
+import { nodesOf, type PlanNode } from '../support/query-plans.js';
 import { seed } from '../support/seed.js';
 
 let handle: DatabaseHandle;
@@ -12,15 +13,6 @@ beforeAll(() => {
   handle = createDatabase({ url: inject('databaseUrl'), poolSize: 2, namedStatements: false });
 });
 afterAll(() => handle.close());
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe('the lease query of tasks/next', () => {
   it('uses an index, not a scan of the table, beside a month of finished tasks', async () => {

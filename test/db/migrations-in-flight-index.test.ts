@@ -5,6 +5,7 @@ import { createDatabase, type DatabaseHandle } from '../../db/database.js';
 import { countMigrationsInto } from '../../db/repositories/evacuation-queue.js';
 import { insertMigration } from '../../db/repositories/migrations.js';
 import type { DB } from '../../db/schema.js';
+import { nodesOf, type PlanNode } from '../support/query-plans.js';
 import { seed } from '../support/seed.js';
 
 let handle: DatabaseHandle;
@@ -12,15 +13,6 @@ beforeAll(() => {
   handle = createDatabase({ url: inject('databaseUrl'), poolSize: 2, namedStatements: false });
 });
 afterAll(() => handle.close());
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe('the count of migrations under way into each target (an evacuation’s per-target limit)', () => {
   it('reads them by the partial index, not by a scan of every migration ever made', async () => {
