@@ -38,12 +38,10 @@ import { changeGuestRescue } from './rescue.js';
 import type { QemuState } from './state.js';
 import {
   abortCopy as abortStorageCopy,
-  cleanUpOldDisk,
   copyToBackend,
-  revertToBackend,
-  switchToBackend,
   verifyCopy as verifyStorageCopy,
-} from './storage-moves.js';
+} from './storage-copies.js';
+import { cleanUpOldDisk, revertToBackend, switchToBackend } from './storage-switches.js';
 import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
 
 type Params = Record<string, unknown>;

@@ -1,0 +1,110 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { DriverFailure, type TaskContext } from '../driver.js';
+import { diskOnBackend, removeBackendFile, rootNode } from './backend-disks.js';
+import { qemuImg, sha256File } from './disk-files.js';
+import { guestAlive, guestFiles } from './guest-process.js';
+import type { QemuGuests } from './guests.js';
+import { Qmp } from './qmp.js';
+import {
+  type BlockJob,
+  jobGone,
+  jobOf,
+  mirrorInStep,
+  moveOf,
+  rootOnly,
+  sameDisk,
+} from './storage-move-jobs.js';
+
+// A guest's root disk moved to another storage backend on this host. Live, the running guest's
+// disk is mirrored into the new file (QEMU `blockdev-mirror`, writes copied once in step) and the
+// guest switched to it (`job-complete`) without a pause it would notice; cold, the stopped guest's
+// file is copied. The old file is kept until the cleanup. Each task converges when repeated.
+
+export async function copyToBackend(
+  guests: QemuGuests,
+  p: AgentTaskParams<'storage.copy'>,
+  ctx: TaskContext,
+) {
+  rootOnly(p.disk);
+  const instance = guests.existing(p.instance_id);
+  const files = guestFiles(instance.dir);
+  const alive = guestAlive(instance.dir);
+  if (!p.live && alive)
+    throw new DriverFailure('GUEST_RUNNING', 'a cold copy needs the guest stopped', false);
+  const final = diskOnBackend(guests.config, p.instance_id, instance.dir, p.to_backend);
+  instance.storage_moves ??= {};
+  instance.storage_moves[p.move_id] ??= {
+    from: p.from_backend,
+    to: p.to_backend,
+    partial: `${final}.move-${p.move_id.slice(0, 8)}`,
+    final,
+    switched: false,
+  };
+  const move = instance.storage_moves[p.move_id]!;
+
+  guests.save();
+  mkdirSync(dirname(final), { recursive: true });
+  if (alive) {
+    await Qmp.with(files.qmp, async (qmp) => {
+      const job = jobOf(p.move_id);
+      if (!(await qmp.execute<BlockJob[]>('query-block-jobs')).some((j) => j.device === job)) {
+        const device = await rootNode(qmp);
+        const blocks = await qmp.execute<{ 'node-name': string; image: { 'virtual-size': number } }[]>(
+          'query-named-block-nodes',
+          { flat: true },
+        );
+        const size = blocks.find((b) => b['node-name'] === device)?.image['virtual-size'];
+        if (!size)
+          throw new DriverFailure('DISK_NOT_FOUND', 'the guest’s root disk node was not found', true);
+        rmSync(move.partial, { force: true });
+        await qemuImg('create', '-q', '-f', 'qcow2', move.partial, String(size));
+        move.node = job;
+        guests.save();
+        await qmp
+          .execute('blockdev-add', {
+            driver: 'qcow2',
+            'node-name': move.node,
+            file: { driver: 'file', filename: move.partial },
+          })
+          .catch(() => undefined);
+        await qmp.execute('blockdev-mirror', { 'job-id': job, device, target: move.node, sync: 'full' });
+      }
+      await mirrorInStep(qmp, job, ctx);
+    });
+  } else if (!existsSync(move.partial)) {
+    await qemuImg('convert', '-q', '-O', 'qcow2', files.disk, `${move.partial}.tmp`);
+    renameSync(`${move.partial}.tmp`, move.partial);
+  }
+  return { size_mb: instance.disk_mb };
+}
+/** Live: the mirror is in step. Cold: both files hold the same disk (`qemu-img compare`). */
+export async function verifyCopy(guests: QemuGuests, p: AgentTaskParams<'storage.verify'>) {
+  rootOnly(p.disk);
+  const instance = guests.existing(p.instance_id);
+  const move = moveOf(instance, p.move_id);
+  if (move.node && guestAlive(instance.dir)) {
+    await Qmp.with(guestFiles(instance.dir).qmp, (qmp) => mirrorInStep(qmp, jobOf(p.move_id)));
+    return { checksum: `mirror-in-step:${move.node}` };
+  }
+  await sameDisk(guestFiles(instance.dir).disk, move.partial, 'DISK_CHECKSUM_MISMATCH');
+  return { checksum: await sha256File(move.partial) };
+}
+/** Before the switch: the mirror stopped, the new file removed. */
+export async function abortCopy(guests: QemuGuests, p: AgentTaskParams<'storage.abort'>) {
+  const instance = guests.existing(p.instance_id);
+  const move = instance.storage_moves?.[p.move_id];
+  if (!move || move.switched) return { aborted: false };
+  if (move.node && guestAlive(instance.dir))
+    await Qmp.with(guestFiles(instance.dir).qmp, async (qmp) => {
+      const job = jobOf(p.move_id);
+      await qmp.execute('block-job-cancel', { device: job, force: true }).catch(() => undefined);
+      await jobGone(qmp, job);
+      await qmp.execute('blockdev-del', { 'node-name': move.node }).catch(() => undefined);
+    });
+  removeBackendFile(move.partial, instance.dir);
+  delete instance.storage_moves![p.move_id];
+  guests.save();
+  return { aborted: true };
+}
