@@ -7,7 +7,7 @@ import {
 import { cancelPendingItems, listItemsInFlight } from '../db/repositories/evacuation-queue.js';
 import { findEvacuation, moveEvacuationState, policyOf } from '../db/repositories/evacuations.js';
 import type { EvacuationCheck, EvacuationMoves, EvacuationReport } from '../domain/evacuations/moves.js';
-import { itemAfterMove } from '../domain/evacuations/outcome.js';
+import { itemAfterMove, type MoveFacts } from '../domain/evacuations/outcome.js';
 import {
   ACTIVE_EVACUATION_STATES,
   type EvacuationState,
@@ -39,7 +39,7 @@ export function createEvacuationActivities(db: Database, moves: EvacuationMoves)
       for (const item of await listItemsInFlight(db, evacuation.id)) {
         const verdict = itemAfterMove(
           {
-            state: item.migration_state,
+            state: item.move_state as MoveFacts['state'],
             failedStep: item.failed_step,
             failure: item.failure as EvacuationCheckFailure,
             operationState: item.operation_state,

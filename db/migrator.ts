@@ -33,6 +33,7 @@ import * as consoleSessions from './migrations/20261127T0100_console_sessions.js
 import * as evacuations from './migrations/20261128T0100_evacuations.js';
 import * as migrationsInFlight from './migrations/20261128T0200_migrations_in_flight.js';
 import * as storageMoves from './migrations/20261128T0300_storage_moves.js';
+import * as backendDrains from './migrations/20261128T0400_backend_drains.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128T0100_evacuations': evacuations,
   '20261128T0200_migrations_in_flight': migrationsInFlight,
   '20261128T0300_storage_moves': storageMoves,
+  '20261128T0400_backend_drains': backendDrains,
 };
 
 export interface MigrationOutcome {

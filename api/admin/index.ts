@@ -1,6 +1,8 @@
 import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
+import * as startBackendDrain from './evacuations/backend-drain.js';
+import * as planBackendDrain from './evacuations/backend-plan.js';
 import * as controlEvacuation from './evacuations/control.js';
 import * as listEvacuations from './evacuations/list.js';
 import * as planEvacuation from './evacuations/plan.js';
@@ -38,6 +40,8 @@ export function adminApi() {
     listEvacuations,
     showEvacuation,
     controlEvacuation,
+    planBackendDrain,
+    startBackendDrain,
     preflightStorageMove,
     requestStorageMove,
     listStorageMoves,

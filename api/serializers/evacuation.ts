@@ -2,11 +2,13 @@ import type { EvacuationItemRow } from '../../db/repositories/evacuation-items.j
 import type { EvacuationRow } from '../../db/repositories/evacuations.js';
 import {
   EVACUATION_ITEM_STATES,
+  EVACUATION_KINDS,
   EVACUATION_STATES,
   type EvacuationItemState,
   FAILURE_POLICIES,
 } from '../../domain/evacuations/states.js';
 import { MIGRATION_MODES, MIGRATION_STATES } from '../../domain/migrations/states.js';
+import { STORAGE_MOVE_STATES } from '../../domain/storage-moves/states.js';
 import { z } from '../zod.js';
 
 /**
@@ -26,6 +28,12 @@ const EvacuationItem = z
     attempts: z.number().int(),
     migration_uuid: z.string().uuid().nullable(),
     migration_state: z.enum(MIGRATION_STATES).nullable(),
+    storage_move_uuid: z
+      .string()
+      .uuid()
+      .nullable()
+      .openapi({ description: 'A backend drain’s move of its disks.' }),
+    storage_move_state: z.enum(STORAGE_MOVE_STATES).nullable(),
     target: ref.nullable(),
     reasons: z.array(finding).openapi({ description: 'Why it is blocked, failed, waits or was left.' }),
     not_before: z.string().nullable().openapi({ description: 'A busy instance is tried again after this.' }),
@@ -49,6 +57,12 @@ export const EvacuationEnvelope = z
     attributes: z.object({
       uuid: z.string().uuid(),
       hypervisor: ref,
+      kind: z.enum(EVACUATION_KINDS).openapi({
+        description:
+          '`hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to `to_backend`.',
+      }),
+      from_backend: z.string().nullable(),
+      to_backend: z.string().nullable(),
       state: z.enum(EVACUATION_STATES),
       policy: z.object({
         mode: z.enum(MIGRATION_MODES),
@@ -87,6 +101,9 @@ export function serializeEvacuation(
     attributes: {
       uuid: row.id,
       hypervisor: { uuid: row.hypervisor_id, name: row.hypervisor_name },
+      kind: row.kind,
+      from_backend: row.from_backend,
+      to_backend: row.to_backend,
       state: row.state,
       policy: {
         mode: row.mode,
@@ -111,6 +128,8 @@ export function serializeEvacuation(
               attempts: i.attempts,
               migration_uuid: i.migration_id,
               migration_state: i.migration_state,
+              storage_move_uuid: i.storage_move_id,
+              storage_move_state: i.storage_move_state,
               target: i.target_hypervisor_id
                 ? { uuid: i.target_hypervisor_id, name: i.target_name ?? '' }
                 : null,

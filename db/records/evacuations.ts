@@ -6,10 +6,10 @@ import { insertEvacuation, moveEvacuationState, type NewEvacuation } from '../re
 import { updateHypervisor } from '../repositories/hypervisors.js';
 
 /**
- * In one transaction: the evacuation, its instances in the order given (any placed on the node
- * since it was read, after them), and its node put in
- * maintenance (what it was before is recorded, under the node's row lock). False when another
- * evacuation holds the node.
+ * In one transaction: the evacuation and its instances in the order given; for a node's drain also
+ * any instance placed on the node since it was read (after them), and the node put in maintenance
+ * (what it was before is recorded, under the node's row lock). False when another drain holds the
+ * node: one at a time, of either kind.
  */
 export async function recordEvacuation(
   db: Database,
@@ -25,6 +25,11 @@ export async function recordEvacuation(
         .forUpdate()
         .executeTakeFirstOrThrow();
       await insertEvacuation(trx, { ...evacuation, maintenanceBefore: node.maintenance });
+      // A backend's drain takes the instances its plan named; a node's also those placed since.
+      if (evacuation.backends) {
+        await insertEvacuationItems(trx, evacuation.id, instanceIds);
+        return;
+      }
       // Placed after the plan was read: taken too, after the planned ones.
       const onNode = await trx
         .selectFrom('instances')
@@ -64,6 +69,6 @@ export async function endUnstartedEvacuation(
     await sql`update hypervisors h set maintenance = false, updated_at = now()
                 from evacuations e
                where e.id = ${evacuationId} and h.id = e.hypervisor_id
-                 and not e.maintenance_before and h.maintenance`.execute(trx);
+                 and e.kind = 'hypervisor' and not e.maintenance_before and h.maintenance`.execute(trx);
   });
 }

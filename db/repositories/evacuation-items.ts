@@ -29,6 +29,7 @@ export async function listEvacuationItems(db: Database, evacuationId: string) {
     .selectFrom('evacuation_items as i')
     .innerJoin('instances as n', 'n.id', 'i.instance_id')
     .leftJoin('migrations as m', 'm.id', 'i.migration_id')
+    .leftJoin('storage_moves as sm', 'sm.id', 'i.storage_move_id')
     .leftJoin('hypervisors as t', 't.id', 'i.target_hypervisor_id')
     .select([
       'i.instance_id',
@@ -37,6 +38,8 @@ export async function listEvacuationItems(db: Database, evacuationId: string) {
       'i.attempts',
       'i.migration_id',
       'm.state as migration_state',
+      'i.storage_move_id',
+      'sm.state as storage_move_state',
       'm.operation_id',
       'i.target_hypervisor_id',
       't.name as target_name',
@@ -69,7 +72,8 @@ export interface ItemChange {
   readonly to: EvacuationItemState;
   readonly reasons?: readonly Finding<string>[];
   readonly migrationId?: string;
-  readonly targetId?: string;
+  readonly storageMoveId?: string;
+  readonly targetId?: string | null;
   /** Counts a try of the instance. */
   readonly attempt?: boolean;
   readonly notBefore?: Date | null;
@@ -84,6 +88,7 @@ export async function moveEvacuationItem(db: Database, change: ItemChange): Prom
       updated_at: sql`now()`,
       ...(change.reasons ? { reasons: JSON.stringify(change.reasons) } : {}),
       ...(change.migrationId ? { migration_id: change.migrationId } : {}),
+      ...(change.storageMoveId ? { storage_move_id: change.storageMoveId } : {}),
       ...(change.targetId ? { target_hypervisor_id: change.targetId } : {}),
       ...(change.attempt ? { attempts: sql`attempts + 1` } : {}),
       ...(change.notBefore !== undefined ? { not_before: change.notBefore } : {}),

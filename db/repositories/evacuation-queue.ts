@@ -28,25 +28,34 @@ export async function nextDeferredAt(db: Database, evacuationId: string): Promis
   return row?.at ?? null;
 }
 
-/** The instances whose migration is under way, with its state and whether its operation still runs. */
+/**
+ * The instances whose move is under way, with its state and whether its operation still runs: a
+ * migration's (a hypervisor's drain) or a storage move's (a backend's). Their states share names.
+ */
 export async function listItemsInFlight(db: Database, evacuationId: string) {
   return db
     .selectFrom('evacuation_items as i')
-    .innerJoin('migrations as m', 'm.id', 'i.migration_id')
-    .leftJoin('instance_operations as o', 'o.id', 'm.operation_id')
+    .leftJoin('migrations as m', 'm.id', 'i.migration_id')
+    .leftJoin('storage_moves as s', 's.id', 'i.storage_move_id')
+    .leftJoin('instance_operations as o', (join) =>
+      join.on(sql<boolean>`o.id = coalesce(${sql.ref('m.operation_id')}, ${sql.ref('s.operation_id')})`),
+    )
     .select([
       'i.instance_id',
       'i.state',
       'i.attempts',
-      'm.id as migration_id',
-      'm.state as migration_state',
-      'm.target_hypervisor_id',
-      'm.failed_step',
-      'm.failure',
+      sql<string>`coalesce(${sql.ref('m.state')}, ${sql.ref('s.state')})`.as('move_state'),
+      sql<string | null>`coalesce(${sql.ref('m.failed_step')}, ${sql.ref('s.failed_step')})`.as(
+        'failed_step',
+      ),
+      sql<Record<string, unknown> | null>`coalesce(${sql.ref('m.failure')}, ${sql.ref('s.failure')})`.as(
+        'failure',
+      ),
       'o.state as operation_state',
     ])
     .where('i.evacuation_id', '=', evacuationId)
     .where('i.state', 'in', ITEM_IN_FLIGHT)
+    .where((eb) => eb.or([eb('i.migration_id', 'is not', null), eb('i.storage_move_id', 'is not', null)]))
     .execute();
 }
 

@@ -16,6 +16,8 @@ export interface NewEvacuation {
   readonly requestedBy: string;
   readonly reason: string | null;
   readonly maintenanceBefore: boolean;
+  /** A backend's drain: its instances' disks on `from` move to `to`. Absent: the hypervisor's. */
+  readonly backends?: { readonly from: string; readonly to: string };
 }
 
 export async function insertEvacuation(db: Database, evacuation: NewEvacuation): Promise<void> {
@@ -34,6 +36,9 @@ export async function insertEvacuation(db: Database, evacuation: NewEvacuation):
       requested_by: evacuation.requestedBy,
       reason: evacuation.reason,
       maintenance_before: evacuation.maintenanceBefore,
+      ...(evacuation.backends
+        ? { kind: 'backend', from_backend: evacuation.backends.from, to_backend: evacuation.backends.to }
+        : {}),
     })
     .execute();
 }

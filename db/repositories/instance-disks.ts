@@ -27,3 +27,26 @@ export async function listInstanceDisks(db: Database, instanceId: string): Promi
     })),
   ];
 }
+
+/** The instances on the hypervisor with a disk on `backend`: its root disk, or an attached volume. */
+export async function listInstancesWithDisksOn(db: Database, hypervisorId: string, backend: string) {
+  return db
+    .selectFrom('instances as i')
+    .select(['i.id', 'i.name'])
+    .where('i.hypervisor_id', '=', hypervisorId)
+    .where('i.deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('i.storage_backend', '=', backend),
+        eb.exists(
+          eb
+            .selectFrom('volumes as v')
+            .select('v.id')
+            .whereRef('v.instance_id', '=', 'i.id')
+            .where('v.backend', '=', backend),
+        ),
+      ]),
+    )
+    .orderBy('i.id')
+    .execute();
+}

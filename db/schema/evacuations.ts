@@ -1,5 +1,10 @@
 import type { Generated } from 'kysely';
-import type { EvacuationItemState, EvacuationState, FailurePolicy } from '../../domain/evacuations/states.js';
+import type {
+  EvacuationItemState,
+  EvacuationKind,
+  EvacuationState,
+  FailurePolicy,
+} from '../../domain/evacuations/states.js';
 import type { Finding } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.js';
@@ -19,6 +24,10 @@ export interface EvacuationsTable {
   requested_by: string;
   reason: string | null;
   maintenance_before: boolean;
+  kind: Generated<EvacuationKind>;
+  /** A backend drain's backends: its instances' disks on `from_backend` move to `to_backend`. */
+  from_backend: string | null;
+  to_backend: string | null;
   failure: NullableJson<Record<string, unknown>>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -32,6 +41,8 @@ export interface EvacuationItemsTable {
   state: Generated<EvacuationItemState>;
   attempts: Generated<number>;
   migration_id: string | null;
+  /** A backend drain's move of the instance's disks. */
+  storage_move_id: string | null;
   target_hypervisor_id: string | null;
   reasons: Json<Finding<string>[]>;
   not_before: NullableTimestamp;

@@ -1,16 +1,20 @@
 import type { MigrateInstanceInput } from '../migrations/run-input.js';
+import type { MoveInstanceStorageInput } from '../storage-moves/run-input.js';
 import type { EvacuationItemState } from './states.js';
 
 /** What an evacuation's run is told when it asks for its next move. */
 export type NextMove =
-  | {
+  | ({
       readonly kind: 'started';
       readonly instanceId: string;
+      /** The move's id: a migration's (a hypervisor's drain) or a storage move's (a backend's). */
       readonly migrationId: string;
-      /** The migration's run, which the evacuation starts as its child. */
+      /** The move's run, which the drain starts as its child. */
       readonly workflowId: string;
-      readonly input: MigrateInstanceInput;
-    }
+    } & (
+      | { readonly workflowType: 'migrateInstance'; readonly input: MigrateInstanceInput }
+      | { readonly workflowType: 'moveInstanceStorage'; readonly input: MoveInstanceStorageInput }
+    ))
   /** Instances wait: put off for a while, or no target has a free slot now. */
   | { readonly kind: 'waiting' }
   /** No instance waits its turn. */

@@ -1,9 +1,11 @@
 import type { MigrationState } from '../migrations/states.js';
+import type { StorageMoveState } from '../storage-moves/states.js';
 import type { EvacuationItemState, EvacuationPolicy } from './states.js';
 
-/** What an evacuation reads of one of its migrations. */
+/** What an evacuation reads of one of its moves. */
 export interface MoveFacts {
-  readonly state: MigrationState;
+  /** A migration's, or a storage move's: the states that decide share their names. */
+  readonly state: MigrationState | StorageMoveState;
   readonly failedStep: string | null;
   readonly failure: { readonly code?: string; readonly message?: string } | null;
   /** The migration's instance operation: `running` while its run holds the instance. */
@@ -19,7 +21,7 @@ export interface ItemVerdict {
   readonly pause?: boolean;
 }
 
-const COMMITTED: readonly MigrationState[] = ['COMPLETED', 'CLEANING_UP', 'CLEANED_UP'];
+const COMMITTED: readonly string[] = ['COMPLETED', 'CLEANING_UP', 'CLEANED_UP'];
 
 /**
  * Where an evacuation's instance stands after what its migration did. Committed (the target is

@@ -6,6 +6,13 @@ import type { MigrationMode } from '../migrations/states.js';
  * is in maintenance. It runs (or is paused) until every instance is dealt with, or until an
  * administrator cancels it; `failed` is an evacuation whose run could not be started.
  */
+/**
+ * What is drained: a hypervisor (its instances migrate to others) or one of its storage backends
+ * (its instances' disks there move to another backend of the same hypervisor).
+ */
+export const EVACUATION_KINDS = ['hypervisor', 'backend'] as const;
+export type EvacuationKind = (typeof EVACUATION_KINDS)[number];
+
 export const EVACUATION_STATES = [
   'running',
   'paused',

@@ -10,6 +10,7 @@ import {
 } from '../../workflows/evacuate-hypervisor/definitions.js';
 import type { ServiceDeps } from '../context.js';
 import { rollBackMigration } from '../migrations/control.js';
+import { undoStorageMoveWith } from '../storage-moves/control.js';
 import { apiErrorOfUpdate } from '../workflow-failures.js';
 
 const UPDATES = { pause: pauseEvacuation, resume: resumeEvacuation, cancel: cancelEvacuation } as const;
@@ -60,13 +61,13 @@ async function rollBackMoves(
 ): Promise<void> {
   const items = await listEvacuationItems(deps.db, evacuation.id);
   for (const item of items) {
-    if (item.state !== 'migrating' || !item.migration_id) continue;
+    if (item.state !== 'migrating') continue;
+    const why = reason ?? `Evacuation ${evacuation.id} cancelled`;
     try {
-      await rollBackMigration(deps, actor, {
-        migrationId: item.migration_id,
-        kind: 'cancel',
-        reason: reason ?? `Evacuation ${evacuation.id} cancelled`,
-      });
+      if (item.migration_id)
+        await rollBackMigration(deps, actor, { migrationId: item.migration_id, kind: 'cancel', reason: why });
+      else if (item.storage_move_id)
+        await undoStorageMoveWith(deps, actor, { moveId: item.storage_move_id, kind: 'cancel', reason: why });
     } catch (error) {
       // Past its point of no return, or ended meanwhile: it finishes as it would have.
       if (!(error instanceof ApiError) || error.status !== 409) throw error;

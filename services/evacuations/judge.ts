@@ -3,14 +3,16 @@ import type { EvacuationRow } from '../../db/repositories/evacuations.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { onlyPassing, whyNot } from '../../domain/evacuations/plan.js';
 import type { EvacuationItemState, EvacuationPolicy } from '../../domain/evacuations/states.js';
+import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { Finding, HypervisorFacts } from '../../domain/migrations/preflight.js';
 import { preflight } from '../../domain/migrations/preflight.js';
 import type { ServiceDeps } from '../context.js';
 import { migrationPolicy } from '../migrations/preflight.js';
+import { readStorageMovePreflight } from '../storage-moves/preflight.js';
 
 export type Judged =
   /** A target with a free slot takes it. */
-  | { readonly verdict: 'go'; readonly targetId: string }
+  | { readonly verdict: 'go'; readonly targetId?: string }
   /** A target would take it, but every such target has its slots taken now. */
   | { readonly verdict: 'full' }
   /** Refused for now, for a reason that passes (another operation, a lease, a copy being removed). */
@@ -62,6 +64,7 @@ export async function judgeEvacuee(
         { code: 'ALREADY_ELSEWHERE', detail: 'The instance left the hypervisor by another migration.' },
       ],
     };
+  if (evacuation.kind === 'backend') return judgeDisks(deps, evacuation, instanceId);
   const { hypervisors, into } = plane;
   const source = hypervisors.find((h) => h.id === evacuation.hypervisor_id)!;
   const judge = (among: typeof hypervisors) =>
@@ -81,4 +84,30 @@ export async function judgeEvacuee(
     hypervisors.filter((h) => h.id === source.id || (into.get(h.id) ?? 0) < policy.maxParallelPerTarget),
   );
   return open.ok && open.target ? { verdict: 'go', targetId: open.target.id } : { verdict: 'full' };
+}
+
+/** A backend drain's instance: the storage move's preflight, to the drain's other backend. */
+async function judgeDisks(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  evacuation: EvacuationRow,
+  instanceId: string,
+): Promise<Judged> {
+  const { report } = await readStorageMovePreflight(deps, {
+    instanceId,
+    from: evacuation.from_backend as StorageBackend,
+    to: evacuation.to_backend as StorageBackend,
+    mode: evacuation.mode,
+  });
+  if (report.ok) return { verdict: 'go' };
+  const codes = report.blockers.map((b) => b.code);
+  if (codes.includes('NOTHING_ON_BACKEND'))
+    return {
+      verdict: 'gone',
+      state: 'moved',
+      reasons: [
+        { code: 'NOTHING_ON_BACKEND', detail: 'None of the instance’s disks is on the backend any more.' },
+      ],
+    };
+  const passing = codes.every((c) => c === 'INSTANCE_BUSY' || c === 'INSTANCE_MIGRATING');
+  return { verdict: passing ? 'busy' : 'blocked', reasons: report.blockers };
 }

@@ -3,50 +3,59 @@ import type { EvacuationRow } from '../../db/repositories/evacuations.js';
 import { findOperation } from '../../db/repositories/instance-operations.js';
 import { ApiError } from '../../domain/errors.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
+import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
+import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
 import type { ServiceDeps } from '../context.js';
 import { recordMigration } from '../migrations/record.js';
+import { recordStorageMove } from '../storage-moves/record.js';
 import type { Judged } from './judge.js';
 
 // The writes of an evacuation's move: recorded, put off or blocked, and marked migrating.
 
-export /** What the run needs of a recorded move. */
-interface MoveRecord {
+/** What the run needs of a recorded move: a migration (a hypervisor's drain) or a storage move (a backend's). */
+export interface MoveRecord {
+  readonly kind: 'migration' | 'storage_move';
   readonly id: string;
   readonly instance_id: string;
   readonly operation_id: string;
-  readonly target_hypervisor_id: string;
+  readonly target_hypervisor_id: string | null;
 }
 
-/** The move recorded as an administrator's migration request, or why it was refused after all. */
+/** The move recorded as an administrator's request would be, or why it was refused after all. */
 export async function recordMove(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
   evacuation: EvacuationRow,
-  targetId: string,
+  targetId: string | undefined,
   instanceId: string,
-  migrationId: string,
+  moveId: string,
 ): Promise<MoveRecord | { blocked: Extract<Judged, { verdict: 'busy' | 'blocked' }> }> {
+  const actor = { type: 'system' as const, name: `evacuation ${evacuation.id}` };
+  const ask = {
+    instanceId,
+    mode: evacuation.mode,
+    reason: `${evacuation.kind === 'backend' ? 'Backend drain' : 'Evacuation'} ${evacuation.id}${evacuation.reason ? `: ${evacuation.reason}` : ''}`,
+    correlationId: evacuation.workflow_id,
+  };
   try {
-    const recorded = await recordMigration(
-      deps,
-      { type: 'system', name: `evacuation ${evacuation.id}` },
-      {
-        instanceId,
-        targetId,
-        mode: evacuation.mode,
-        reason: `Evacuation ${evacuation.id}${evacuation.reason ? `: ${evacuation.reason}` : ''}`,
-        correlationId: evacuation.workflow_id,
-        migrationId,
-      },
-    );
+    const recorded =
+      evacuation.kind === 'backend'
+        ? await recordStorageMove(deps, actor, {
+            ...ask,
+            from: evacuation.from_backend as StorageBackend,
+            to: evacuation.to_backend as StorageBackend,
+            moveId,
+          })
+        : await recordMigration(deps, actor, { ...ask, targetId, migrationId: moveId });
     // The plane changed since the instance was judged (the target filled up, an operation began):
     // judged again on its next turn, when a lasting reason blocks it.
     if ('blocked' in recorded) return { blocked: { verdict: 'busy', reasons: recorded.blocked } };
     return {
-      id: recorded.migrationId,
+      kind: evacuation.kind === 'backend' ? 'storage_move' : 'migration',
+      id: moveId,
       instance_id: instanceId,
       operation_id: recorded.plan.operationId,
-      target_hypervisor_id: targetId,
+      target_hypervisor_id: targetId ?? null,
     };
   } catch (error) {
     // Taken between the preflight and the transaction (an operation began, a lease was taken), or
@@ -83,26 +92,36 @@ export async function putOff(
 export async function startedFrom(
   deps: Pick<ServiceDeps, 'db'>,
   evacuationId: string,
-  migration: MoveRecord,
+  move: MoveRecord,
 ): Promise<NextMove> {
-  const operation = await findOperation(deps.db, migration.operation_id);
-  if (!operation) throw new Error(`migration ${migration.id} has no operation`);
+  const operation = await findOperation(deps.db, move.operation_id);
+  if (!operation) throw new Error(`move ${move.id} has no operation`);
   await moveEvacuationItem(deps.db, {
     evacuationId,
-    instanceId: migration.instance_id,
+    instanceId: move.instance_id,
     from: ['pending'],
     to: 'migrating',
-    migrationId: migration.id,
-    targetId: migration.target_hypervisor_id,
+    ...(move.kind === 'storage_move' ? { storageMoveId: move.id } : { migrationId: move.id }),
+    targetId: move.target_hypervisor_id,
     attempt: true,
     reasons: [],
     notBefore: null,
   });
-  return {
+  const started = {
     kind: 'started',
-    instanceId: migration.instance_id,
-    migrationId: migration.id,
+    instanceId: move.instance_id,
+    migrationId: move.id,
     workflowId: operation.workflow_id,
-    input: operation.workflow_input as MigrateInstanceInput,
-  };
+  } as const;
+  return move.kind === 'storage_move'
+    ? {
+        ...started,
+        workflowType: 'moveInstanceStorage',
+        input: operation.workflow_input as MoveInstanceStorageInput,
+      }
+    : {
+        ...started,
+        workflowType: 'migrateInstance',
+        input: operation.workflow_input as MigrateInstanceInput,
+      };
 }

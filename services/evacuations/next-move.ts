@@ -2,10 +2,14 @@ import { moveEvacuationItem } from '../../db/repositories/evacuation-items.js';
 import { listPendingItems, nextDeferredAt } from '../../db/repositories/evacuation-queue.js';
 import { findEvacuation, policyOf } from '../../db/repositories/evacuations.js';
 import { findMigration } from '../../db/repositories/migrations.js';
+import { findStorageMove } from '../../db/repositories/storage-moves.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
+import type { EvacuationKind } from '../../domain/evacuations/states.js';
 import type { ServiceDeps } from '../context.js';
 import { judgeEvacuee, readPlane } from './judge.js';
-import { putOff, recordMove, startedFrom } from './move-records.js';
+import { type MoveRecord, putOff, recordMove, startedFrom } from './move-records.js';
+
+const NO_PLANE = { hypervisors: [], into: new Map<string, number>() };
 
 /** How many waiting instances one call judges before it reports that the window must wait. */
 const SCAN = 25;
@@ -22,13 +26,14 @@ export async function beginEvacuationMove(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
   request: { readonly evacuationId: string; readonly migrationId: string },
 ): Promise<NextMove> {
-  const recorded = await findMigration(deps.db, request.migrationId);
-  if (recorded) return startedFrom(deps, request.evacuationId, recorded);
   const evacuation = await findEvacuation(deps.db, request.evacuationId);
   if (!evacuation) return { kind: 'none' };
+  const recorded = await recordedMove(deps, evacuation.kind, request.migrationId);
+  if (recorded) return startedFrom(deps, evacuation.id, recorded);
   const policy = policyOf(evacuation);
   let waiting = false;
-  const plane = await readPlane(deps);
+  // A backend's drain moves disks on the node itself: no target, no plane to read.
+  const plane = evacuation.kind === 'backend' ? NO_PLANE : await readPlane(deps);
   for (const item of await listPendingItems(deps.db, evacuation.id, SCAN)) {
     const judged = await judgeEvacuee(deps, evacuation, policy, item.instance_id, plane);
     if (judged.verdict === 'full') {
@@ -58,4 +63,22 @@ export async function beginEvacuationMove(
   }
   if (waiting || (await listPendingItems(deps.db, evacuation.id, 1)).length > 0) return { kind: 'waiting' };
   return (await nextDeferredAt(deps.db, evacuation.id)) ? { kind: 'waiting' } : { kind: 'none' };
+}
+
+/** The move a retried step's first attempt recorded under the run's id, if it did. */
+async function recordedMove(
+  deps: Pick<ServiceDeps, 'db'>,
+  kind: EvacuationKind,
+  moveId: string,
+): Promise<MoveRecord | undefined> {
+  const found =
+    kind === 'backend' ? await findStorageMove(deps.db, moveId) : await findMigration(deps.db, moveId);
+  if (!found) return undefined;
+  return {
+    kind: kind === 'backend' ? 'storage_move' : 'migration',
+    id: found.id,
+    instance_id: found.instance_id,
+    operation_id: found.operation_id,
+    target_hypervisor_id: 'target_hypervisor_id' in found ? found.target_hypervisor_id : null,
+  };
 }

@@ -43,28 +43,47 @@ export async function startEvacuation(
 ): Promise<{ evacuationId: string }> {
   const policy = policyFor(deps.config, request.policy);
   const plan = await evacuationPlan(deps, { hypervisorId: request.hypervisorId, mode: policy.mode });
+  const order = [...plan.moves.map((m) => m.instance.id), ...plan.unmovable.map((u) => u.instance.id)];
+  return launchDrain(deps, actor, { ...request, policy, order });
+}
+
+/**
+ * A drain recorded (recordEvacuation: the node's, or one of its backends') and its run started; a
+ * start refused puts everything back and answers 503.
+ */
+export async function launchDrain(
+  deps: ServiceDeps,
+  actor: Actor,
+  drain: {
+    readonly hypervisorId: string;
+    readonly policy: EvacuationPolicy;
+    readonly order: readonly string[];
+    readonly backends?: { readonly from: string; readonly to: string };
+    readonly reason?: string | undefined;
+    readonly correlationId: string | null;
+  },
+): Promise<{ evacuationId: string }> {
   const evacuationId = randomUUID();
   const workflowId = evacuationWorkflowId(evacuationId);
-  const order = [...plan.moves.map((m) => m.instance.id), ...plan.unmovable.map((u) => u.instance.id)];
-
   const recorded = await recordEvacuation(
     deps.db,
     {
       id: evacuationId,
-      hypervisorId: request.hypervisorId,
-      policy,
+      hypervisorId: drain.hypervisorId,
+      policy: drain.policy,
       workflowId,
       requestedBy: actorName(actor),
-      reason: request.reason ?? null,
+      reason: drain.reason ?? null,
+      ...(drain.backends ? { backends: drain.backends } : {}),
     },
-    order,
+    drain.order,
   );
   if (!recorded) throw new ApiError('EVACUATION_RUNNING');
 
   const input: EvacuateHypervisorInput = {
     evacuationId,
-    hypervisorId: request.hypervisorId,
-    policy,
+    hypervisorId: drain.hypervisorId,
+    policy: drain.policy,
     checkEveryMs: deps.config.EVACUATION_CHECK_EVERY_MS,
     movesPerRun: deps.config.EVACUATION_MOVES_PER_RUN,
   };
@@ -73,8 +92,11 @@ export async function startEvacuation(
       type: 'evacuateHypervisor',
       workflowId,
       input,
-      searchAttributes: { hypervisor: request.hypervisorId, operation: 'evacuate' },
-      correlationId: request.correlationId,
+      searchAttributes: {
+        hypervisor: drain.hypervisorId,
+        operation: drain.backends ? 'drain_backend' : 'evacuate',
+      },
+      correlationId: drain.correlationId,
     });
   } catch (error) {
     await endUnstartedEvacuation(deps.db, evacuationId, WORKFLOW_UNAVAILABLE);

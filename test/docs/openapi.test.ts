@@ -55,6 +55,8 @@ describe('the OpenAPI documents', () => {
       'post /evacuations/{evacuation}/pause',
       'post /evacuations/{evacuation}/resume',
       'post /evacuations/{evacuation}/cancel',
+      'post /hypervisors/{hypervisor}/backend-drains/plan',
+      'post /hypervisors/{hypervisor}/backend-drains',
       'post /instances/{instance}/storage-moves/preflight',
       'post /instances/{instance}/storage-moves',
       'get /storage-moves',

@@ -27,6 +27,7 @@ import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../s
 import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
 import { createConsoleSession } from '../../services/console/sessions.js';
+import { startBackendDrain } from '../../services/evacuations/backend-drain.js';
 import { controlEvacuation } from '../../services/evacuations/control.js';
 import { startEvacuation } from '../../services/evacuations/start.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
@@ -302,6 +303,24 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     await record(
       'evacuateHypervisor-cancelled',
       (await findEvacuation(env.db, cancelled.evacuationId))!.workflow_id,
+    );
+  });
+
+  it('evacuateHypervisor: a storage backend drained', async () => {
+    const admin = { type: 'admin' as const, userId: env.admin.id };
+    const { hypervisor } = await env.hypervisorWithAgent();
+    await updateHypervisor(env.db, hypervisor.id, { storageBackends: ['local', 'nfs'] });
+    for (let i = 0; i < 2; i++) await env.provisionedInstance(hypervisor);
+    const { evacuationId } = await startBackendDrain(env.deps, admin, {
+      hypervisorId: hypervisor.id,
+      from: 'local',
+      to: 'nfs',
+      policy: { mode: 'AUTO', maxParallel: 1 },
+      correlationId: null,
+    });
+    await record(
+      'evacuateHypervisor-backend-drained',
+      (await findEvacuation(env.db, evacuationId))!.workflow_id,
     );
   });
 

@@ -15,7 +15,6 @@ import { type EvacuationControl, mayControl } from '../../domain/evacuations/sta
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { businessFailure } from '../lib/failures.js';
 import { bookkeeping } from '../lib/steps.js';
-import { migrateInstance } from '../migrate-instance/migrate-instance.js';
 import { cancelEvacuation, evacuationProgress, pauseEvacuation, resumeEvacuation } from './definitions.js';
 
 /**
@@ -106,9 +105,10 @@ export class EvacuationRun {
   async startMove(move: Extract<NextMove, { kind: 'started' }>): Promise<void> {
     this.started++;
     try {
-      const child = await startChild(migrateInstance, {
+      // Moves recorded before backends were drained say no type: they are migrations.
+      const child = await startChild(move.workflowType ?? 'migrateInstance', {
         workflowId: move.workflowId,
-        args: [move.input],
+        args: [move.input] as never,
         parentClosePolicy: ParentClosePolicy.ABANDON,
         cancellationType: ChildWorkflowCancellationType.ABANDON,
         searchAttributes: {

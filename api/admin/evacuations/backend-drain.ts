@@ -1,0 +1,68 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { startBackendDrain } from '../../../services/evacuations/backend-drain.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
+import {
+  commonErrors,
+  conflictResponse,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  unavailableResponse,
+  uuidParam,
+} from '../../schemas.js';
+import { EvacuationEnvelope } from '../../serializers/evacuation.js';
+import { z } from '../../zod.js';
+import { storageMoveFields } from '../storage-moves/fields.js';
+import { EvacuationRequestBody } from './fields.js';
+import { shownEvacuation } from './shown.js';
+
+const Body = EvacuationRequestBody.omit({ max_parallel_per_target: true })
+  .extend({
+    from_backend: storageMoveFields.from_backend,
+    to_backend: storageMoveFields.to_backend,
+  })
+  .openapi('BackendDrainRequest');
+
+const route = createRoute({
+  method: 'post',
+  path: '/hypervisors/{hypervisor}/backend-drains',
+  tags: ['Evacuations'],
+  summary: 'Start draining a storage backend',
+  description:
+    'Moves every disk on `from_backend` of the hypervisor to `to_backend`: each instance with disks there gets a ' +
+    'storage move, at most `max_parallel` at once, with the evacuation’s policy (`on_failure`, `max_attempts`), ' +
+    'progress, pause, resume and cancel (`/evacuations/{evacuation}`; its `kind` is `backend`). The hypervisor is ' +
+    'not put in maintenance. One drain of a node at a time, of either kind.',
+  request: { params: uuidParam('hypervisor'), body: jsonBody(Body) },
+  responses: {
+    202: jsonContent(EvacuationEnvelope, 'Accepted; the drain, running.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse('Another drain of the hypervisor is under way (EVACUATION_RUNNING).'),
+    ...unavailableResponse(
+      'The workflow service is unavailable (SVC-SYS-503): the drain is recorded `failed`.',
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const deps = c.get('deps');
+    const { evacuationId } = await startBackendDrain(deps, adminActor(c), {
+      hypervisorId: c.req.valid('param').hypervisor,
+      from: body.from_backend,
+      to: body.to_backend,
+      policy: {
+        mode: body.mode,
+        ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}),
+        ...(body.on_failure ? { onFailure: body.on_failure } : {}),
+        ...(body.max_attempts ? { maxAttempts: body.max_attempts } : {}),
+      },
+      reason: body.reason,
+      correlationId: c.get('requestId'),
+    });
+    return c.json(await shownEvacuation(deps, evacuationId), 202);
+  });
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { BeginResult } from '../../db/repositories/instance-operations.js';
+import { takeMigrationLease } from '../../db/repositories/migrations.js';
+import { insertStorageMove } from '../../db/repositories/storage-moves.js';
+import { type Actor, actorName } from '../../domain/actors.js';
+import { ApiError } from '../../domain/errors.js';
+import type { StorageMoveReport } from '../../domain/storage-moves/preflight.js';
+import type { ServiceDeps } from '../context.js';
+import { type PlannedOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
+import { readStorageMovePreflight, type StorageMoveRequest } from './preflight.js';
+
+export interface StorageMoveAsk extends StorageMoveRequest {
+  readonly reason?: string | undefined;
+  readonly correlationId: string | null;
+  /** Given by a backend drain's run, so a retried step finds the move its first attempt recorded. */
+  readonly moveId?: string;
+}
+
+export interface RecordedStorageMove {
+  readonly moveId: string;
+  readonly plan: PlannedOperation<'moveInstanceStorage'>;
+  readonly begun: Extract<BeginResult, { begun: true }>;
+}
+
+/**
+ * The database half of a storage move's request: the preflight's blockers, or in one transaction
+ * the operation's compare-and-set, the instance's exclusive lease (the one migrations take: one
+ * move of an instance at a time, of either kind) and the move's record, with its run's input
+ * planned and nothing started.
+ */
+export async function recordStorageMove(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  actor: Actor,
+  request: StorageMoveAsk,
+): Promise<RecordedStorageMove | { readonly blocked: StorageMoveReport['blockers'] }> {
+  const { instance, hypervisor, report } = await readStorageMovePreflight(deps, request);
+  if (!report.ok || !hypervisor || !report.strategy) return { blocked: report.blockers };
+  const moveId = request.moveId ?? randomUUID();
+  const strategy = report.strategy;
+  const plan = planOperation(deps, {
+    instanceId: instance.id,
+    hypervisorId: hypervisor.id,
+    kind: 'move_storage',
+    workflowType: 'moveInstanceStorage',
+    input: (operation) => ({
+      moveId,
+      operation,
+      hypervisorId: hypervisor.id,
+      from: request.from,
+      to: request.to,
+      strategy,
+      guestRunning: instance.status === 'running',
+      disks: report.disks.map((d) => d.disk),
+      leaseTtlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+      retainMs: deps.config.MIGRATION_SOURCE_RETENTION_MS,
+    }),
+    correlationId: request.correlationId,
+  });
+  const begun = await deps.db.transaction().execute(async (trx) => {
+    const recorded = await recordPlannedOperation(trx, actor, plan);
+    const leased = await takeMigrationLease(trx, {
+      instanceId: instance.id,
+      migrationId: moveId,
+      holder: `storage move ${moveId} (${actorName(actor)})`,
+      ttlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+    });
+    if (!leased) throw new ApiError('INSTANCE_MIGRATING');
+    await insertStorageMove(trx, {
+      id: moveId,
+      instanceId: instance.id,
+      hypervisorId: hypervisor.id,
+      from: request.from,
+      to: request.to,
+      disks: report.disks.map((d) => ({ disk: d.disk, size_mb: d.sizeMb })),
+      mode: request.mode,
+      strategy,
+      operationId: plan.operationId,
+      workflowId: plan.workflowId,
+      requestedBy: actorName(actor),
+      reason: request.reason ?? null,
+      warnings: report.warnings,
+    });
+    return recorded;
+  });
+  return { moveId, plan, begun };
+}
