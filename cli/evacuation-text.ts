@@ -1,3 +1,4 @@
+import type { BackendDrainPlanBody } from '../api/serializers/backend-drain-plan.js';
 import type { EvacuationBody } from '../api/serializers/evacuation.js';
 import type { EvacuationPlanBody } from '../api/serializers/evacuation-plan.js';
 
@@ -52,5 +53,20 @@ export function evacuationText(body: EvacuationBody): string[] {
       const why = i.reasons.length ? `: ${codes(i.reasons)}` : '';
       return `  ${named(i.instance)}  ${i.state}${target}${why}${move}`;
     }),
+  ];
+}
+
+export function backendDrainPlanText(body: BackendDrainPlanBody): string[] {
+  const p = body.attributes;
+  return [
+    `Backend drain plan of ${named(p.hypervisor)}, ${p.from_backend} → ${p.to_backend}, mode ${p.mode}: ${p.moves.length} instances can move`,
+    ...p.moves.map(
+      (m, i) => `  ${i + 1}. ${named(m.instance)}: ${m.disks.map((d) => d.disk).join(', ')}, ${m.strategy}`,
+    ),
+    ...(p.unmovable.length === 0 ? [] : ['Cannot move']),
+    ...p.unmovable.flatMap((u) => [
+      `  ${named(u.instance)}`,
+      ...u.blockers.map((b) => `    ${b.code}  ${b.detail}`),
+    ]),
   ];
 }

@@ -52,3 +52,5 @@ export function serializeBackendDrainPlan(plan: BackendDrainPlan): z.infer<typeo
     },
   };
 }
+
+export type BackendDrainPlanBody = z.infer<typeof BackendDrainPlanEnvelope>;

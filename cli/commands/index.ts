@@ -1,4 +1,6 @@
 import type { Command } from '../command.js';
+import { backendDrainPlanCommand } from './backend-drain-plan.js';
+import { backendDrainStartCommand } from './backend-drain-start.js';
 import {
   evacuationCancelCommand,
   evacuationPauseCommand,
@@ -44,4 +46,6 @@ export const COMMANDS: readonly Command[] = [
   storageMovePreflightCommand,
   storageMoveStartCommand,
   storageMoveStatusCommand,
+  backendDrainPlanCommand,
+  backendDrainStartCommand,
 ];

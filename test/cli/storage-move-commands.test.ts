@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { eventually } from '../support/eventually.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { operatorCli, settingsOf } from './operator-cli.js';
@@ -94,6 +95,48 @@ describe('cloudsvc:storage-move:preflight, start and status', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('--force');
     expect(again.json().attributes).toMatchObject({ from_backend: 'nfs', to_backend: 'local' });
+  });
+
+  it('cloudsvc:backend-drain:plan and start drain a backend, followed with cloudsvc:evacuation:status', async () => {
+    const instance = await placed();
+    const { hypervisor_id } = await env.db
+      .selectFrom('instances')
+      .select('hypervisor_id')
+      .where('id', '=', instance.id)
+      .executeTakeFirstOrThrow();
+    const plan = await cli(['cloudsvc:backend-drain:plan', hypervisor_id!, '--from=local', '--to=nfs']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(`local → nfs, mode AUTO: 1 instances can move`);
+    const dry = await cli([
+      'cloudsvc:backend-drain:start',
+      hypervisor_id!,
+      '--from=local',
+      '--to=nfs',
+      '--mode=AUTO',
+      '--dry-run',
+    ]);
+    expect(dry.code).toBe(0);
+    expect(await movesOf(instance.id)).toEqual([]);
+    const started = await cli([
+      'cloudsvc:backend-drain:start',
+      hypervisor_id!,
+      '--from=local',
+      '--to=nfs',
+      '--mode=AUTO',
+      '--force',
+      '--json',
+    ]);
+    expect(started.code, started.stderr).toBe(0);
+    const drain = started.json().attributes;
+    expect(drain).toMatchObject({ kind: 'backend', from_backend: 'local', to_backend: 'nfs' });
+    await eventually(
+      async () =>
+        (await cli(['cloudsvc:evacuation:status', drain.uuid, '--json'])).json().attributes.state ===
+        'completed',
+      30_000,
+      'the drain to complete',
+    );
+    expect((await movesOf(instance.id)).length).toBe(1);
   });
 
   it('refuse bad usage with exit 2, before anything is read or changed', async () => {

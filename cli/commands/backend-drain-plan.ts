@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import { serializeBackendDrainPlan } from '../../api/serializers/backend-drain-plan.js';
+import { backendDrainPlan } from '../../services/evacuations/backend-plan.js';
+import { modeOption, uuidArgument } from '../arguments.js';
+import { type Command, EXIT } from '../command.js';
+import { backendDrainPlanText } from '../evacuation-text.js';
+import { backendOption } from '../storage-move-options.js';
+
+/** Read-only, zero mutations; exit 1 when an instance cannot move, so a script can test it. */
+export const backendDrainPlanCommand: Command = {
+  name: 'cloudsvc:backend-drain:plan',
+  summary: 'Plan moving every disk off one of a hypervisor’s storage backends (read-only)',
+  usage:
+    'cloudsvc:backend-drain:plan <hypervisor_uuid> --from=<backend> --to=<backend> [--mode=<mode>] [--json]',
+  async run(argv, ctx) {
+    const { positionals, values } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        mode: { type: 'string', default: 'AUTO' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    const plan = serializeBackendDrainPlan(
+      await backendDrainPlan(await ctx.services(), {
+        hypervisorId: uuidArgument(positionals, 'hypervisor'),
+        from: backendOption(values.from, 'from'),
+        to: backendOption(values.to, 'to'),
+        mode: modeOption(values.mode),
+      }),
+    );
+    if (values.json) ctx.out(JSON.stringify(plan));
+    else for (const line of backendDrainPlanText(plan)) ctx.out(line);
+    return plan.attributes.unmovable.length === 0 ? EXIT.ok : EXIT.failed;
+  },
+};
