@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
 import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
 import { updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { eventually } from '../support/eventually.js';
@@ -101,5 +102,72 @@ describe.runIf(!missing)('a storage move of a QEMU guest', () => {
       .where('id', '=', instance.id)
       .executeTakeFirstOrThrow();
     expect(placed).toEqual({ storage_backend: 'local', status: 'running' });
+  }, 300_000);
+
+  it('moves a volume in a running guest with its root disk; the guest sees it grow and go after', async () => {
+    const { env, hosts } = stack as Required<typeof stack>;
+    const location = await seed.location(env.db);
+    const host = await hosts.host(location.id);
+    await updateHypervisor(env.db, host.hypervisor.id, { storageBackends: ['local', 'nfs'] });
+    const instance = await hosts.instanceOn(host);
+    await ticksPast(host, instance.id, 2);
+    const client = (method: string, path: string, body?: unknown) =>
+      env.client.call(method, `/api/client/cloud${path}`, body);
+    const created = await client('POST', '/volumes', {
+      name: 'data',
+      location: location.code,
+      size_mb: 1024,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const volumeId: string = created.body.attributes.uuid;
+    const act = async (verb: string, body?: unknown) => {
+      const res = await client('POST', `/volumes/${volumeId}/${verb}`, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      await env.operationResult(instance.id);
+    };
+    const volumesSeen = async () => {
+      const answer = await askGuest(
+        host.state().instances[instance.id]!.dir,
+        { verb: 'disks', user: '-', argument: '-' },
+        { timeoutMs: 60_000 },
+      );
+      expect(answer.ok, answer.detail).toBe(true);
+      return answer.detail
+        .split(',')
+        .filter((d) => !d.startsWith('vda=') && !d.startsWith('vdb='))
+        .map((d) => Number(d.split('=')[1]) / (1024 * 1024));
+    };
+    await act('attach', { instance: instance.id });
+    await eventually(
+      async () => ((await volumesSeen()).includes(1024) ? true : undefined),
+      30_000,
+      'the volume seen',
+    );
+
+    const before = Math.max(...host.ticks(instance.id));
+    const move = await moved(host, instance.id, 'local', 'nfs');
+    expect(move.disks.map((d: Body) => d.disk).sort()).toEqual(['root', `volume-${volumeId}`].sort());
+    const file = join(host.agent.stateDir, 'volumes', `${volumeId}.qcow2`);
+    expect(readlinkSync(file)).toBe(
+      join(host.agent.stateDir, 'backends', 'nfs', 'volumes', `${volumeId}.qcow2`),
+    );
+    await ticksPast(host, instance.id, before + 2);
+    expect(host.console(instance.id).split('guest: booted')).toHaveLength(2);
+
+    // On its new node, the volume still grows under the guest, and leaves it.
+    await act('resize', { size_mb: 1536 });
+    expect(await volumesSeen()).toEqual([1536]);
+    await act('detach');
+    expect(await volumesSeen()).toEqual([]);
+    const deleted = await client('DELETE', `/volumes/${volumeId}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(202);
+    await eventually(
+      async () =>
+        !existsSync(join(host.agent.stateDir, 'backends', 'nfs', 'volumes', `${volumeId}.qcow2`))
+          ? true
+          : undefined,
+      30_000,
+      'the volume’s file on nfs removed',
+    );
   }, 300_000);
 });

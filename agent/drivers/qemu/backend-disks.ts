@@ -1,49 +1,55 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { guestFiles } from './guest-process.js';
 import type { QemuConfig } from './guests.js';
-import type { Qmp } from './qmp.js';
 import type { QemuInstance } from './state.js';
+import { volumeFile } from './volume-slots.js';
 
 /**
- * Where a guest's root disk lives on each storage backend. `local` is the guest's own directory
- * (`disk.qcow2`, as it always was); another backend is a directory of its own (AGENT_QEMU_BACKEND_DIRS,
- * else AGENT_STATE_DIR/backends/<backend>), and the guest's `disk.qcow2` is then a symbolic link to
- * the file there, so that everything else that reads or copies the disk finds it where it did.
+ * Where a guest's disks live on each storage backend. On `local` a disk is where it always was:
+ * the root disk is the guest's `disk.qcow2`, a volume the agent's `volumes/<uuid>.qcow2`. Another
+ * backend is a directory of its own (AGENT_QEMU_BACKEND_DIRS, else AGENT_STATE_DIR/backends/
+ * <backend>), and the disk's usual path is then a symbolic link to its file there, so that
+ * everything else that reads or copies it (backups, migrations, resizes, the next boot) finds it
+ * where it did.
  */
-export function diskOnBackend(config: QemuConfig, instanceId: string, dir: string, backend: string): string {
-  if (backend === 'local') return guestFiles(dir).disk;
+export function diskPath(
+  config: QemuConfig,
+  instance: { dir: string },
+  instanceId: string,
+  disk: string,
+  backend: string,
+) {
+  const volumeId = volumeOfDisk(disk);
+  const usual = volumeId ? volumeFile(config.AGENT_STATE_DIR, volumeId) : guestFiles(instance.dir).disk;
+  if (backend === 'local') return usual;
   const root = config.AGENT_QEMU_BACKEND_DIRS?.[backend] ?? join(config.AGENT_STATE_DIR, 'backends', backend);
-  return join(root, instanceId, 'disk.qcow2');
+  return volumeId ? join(root, 'volumes', `${volumeId}.qcow2`) : join(root, instanceId, 'disk.qcow2');
 }
 
-/** The guest's disk file itself (through the link when the disk is on another backend). */
-export const realDisk = (dir: string) => realpathSync(guestFiles(dir).disk);
+/** A disk's file itself (through the link when it is on another backend). */
+export const realFile = (usual: string) => realpathSync(usual);
 
-/** Removes a file of a backend, and its guest's directory there once empty. */
-export function removeBackendFile(path: string, dir: string): void {
+/** Removes a file of a backend, and its directory there once empty (never `keep`). */
+export function removeBackendFile(path: string, keep?: string): void {
   rmSync(path, { force: true });
   const parent = dirname(path);
-  if (parent !== dir && existsSync(parent) && readdirSync(parent).length === 0)
+  if (parent !== keep && existsSync(parent) && readdirSync(parent).length === 0)
     rmSync(parent, { recursive: true });
 }
 
-/** When a guest goes (deleted, or moved to another host): its disk on another backend, and the copies its moves keep. */
-export function removeBackendDisks(instance: QemuInstance): void {
-  const disk = guestFiles(instance.dir).disk;
-  if (existsSync(disk) && lstatSync(disk).isSymbolicLink())
-    removeBackendFile(realDisk(instance.dir), instance.dir);
-  for (const move of Object.values(instance.storage_moves ?? {})) {
-    for (const path of [move.partial, move.retained]) if (path) removeBackendFile(path, instance.dir);
-  }
+/** Removes a disk at its usual path: its file on another backend too when the path is a link to it. */
+export function removeDiskFile(usual: string): void {
+  if (existsSync(usual) && lstatSync(usual).isSymbolicLink()) removeBackendFile(realFile(usual));
+  rmSync(usual, { force: true });
 }
 
-/**
- * The block node a running guest's root disk is on: `root` from its boot, another once a live
- * storage move switched it (a node cannot be renamed). Asked of QEMU, so that it is never stale.
- */
-export async function rootNode(qmp: Qmp): Promise<string> {
-  const devices = await qmp.execute<{ qdev?: string; inserted?: { 'node-name'?: string } }[]>('query-block');
-  const root = devices.find((d) => d.qdev?.includes('root-disk'));
-  return root?.inserted?.['node-name'] ?? 'root';
+/** When a guest goes (deleted, or moved to another host): its root disk elsewhere, and the copies its moves keep. */
+export function removeBackendDisks(instance: QemuInstance): void {
+  const disk = guestFiles(instance.dir).disk;
+  if (existsSync(disk) && lstatSync(disk).isSymbolicLink()) removeBackendFile(realFile(disk), instance.dir);
+  for (const disks of Object.values(instance.storage_moves ?? {}))
+    for (const move of Object.values(disks))
+      for (const path of [move.partial, move.retained]) if (path) removeBackendFile(path, instance.dir);
 }

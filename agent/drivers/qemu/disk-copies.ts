@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { rootNode } from './backend-disks.js';
+import { currentNode } from './block-nodes.js';
 import { copyDisk } from './disk-files.js';
 import { guestAlive, guestFiles, sleep } from './guest-process.js';
 import { Qmp } from './qmp.js';
@@ -48,8 +48,8 @@ export async function copyDiskNow(
     const jobId = `copy-${Date.now()}`;
     await qmp.execute('drive-backup', {
       'job-id': jobId,
-      // The root disk's node changes when a live storage move switched it.
-      device: disk.node === 'root' ? await rootNode(qmp) : disk.node,
+      // A disk's node changes when a live storage move switched it.
+      device: await currentNode(qmp, disk.node),
       target: partial,
       format: 'qcow2',
       sync: 'full',

@@ -1,6 +1,6 @@
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure } from '../driver.js';
-import { rootNode } from './backend-disks.js';
+import { currentNode } from './block-nodes.js';
 import { qemuImg } from './disk-files.js';
 import { guestAlive, guestFiles } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
@@ -19,7 +19,10 @@ export async function resizeGuestDisk(guests: QemuGuests, p: AgentTaskParams<'di
   const files = guestFiles(instance.dir);
   if (guestAlive(instance.dir))
     await Qmp.with(files.qmp, async (qmp) =>
-      qmp.execute('block_resize', { 'node-name': await rootNode(qmp), size: p.size_mb * 1024 * 1024 }),
+      qmp.execute('block_resize', {
+        'node-name': await currentNode(qmp, 'root'),
+        size: p.size_mb * 1024 * 1024,
+      }),
     );
   else await qemuImg('resize', '-f', 'qcow2', files.disk, `${p.size_mb}M`);
   instance.disk_mb = p.size_mb;

@@ -1,5 +1,5 @@
 import { DriverFailure, type TaskContext } from '../driver.js';
-import { rootNode } from './backend-disks.js';
+import { currentNode } from './block-nodes.js';
 import { sleep } from './guest-process.js';
 import type { Qmp } from './qmp.js';
 import type { IncomingPorts } from './transfer-bodies.js';
@@ -40,8 +40,8 @@ export async function moveLive(
       .catch(() => undefined);
     await qmp.execute('blockdev-mirror', {
       'job-id': jobOf(disk),
-      // The root disk's node changes when a live storage move switched it; its export keeps the name.
-      device: disk.node === 'root' ? await rootNode(qmp) : disk.node,
+      // A disk's node changes when a live storage move switched it; its export keeps the name.
+      device: await currentNode(qmp, disk.node),
       target: targetNodeOf(disk),
       sync: 'full',
       'copy-mode': 'write-blocking',

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DriverFailure, type TaskContext } from '../driver.js';
+import { removeDiskFile } from './backend-disks.js';
 import { copyDiskNow } from './disk-copies.js';
 import { fileSizeMb, sha256File } from './disk-files.js';
 import { guestAlive } from './guest-process.js';
@@ -79,7 +80,7 @@ export function removeMovedVolumes(guests: QemuGuests, offered: QemuExport): voi
   for (const [volumeId, copy] of Object.entries(offered.volumes ?? {})) {
     rmSync(copy.path, { force: true });
     if (guests.state.volumes?.[volumeId]?.instance_id !== offered.instance_id) continue;
-    rmSync(volumeFile(guests.config.AGENT_STATE_DIR, volumeId), { force: true });
+    removeDiskFile(volumeFile(guests.config.AGENT_STATE_DIR, volumeId));
     delete guests.state.volumes[volumeId];
   }
 }

@@ -54,11 +54,11 @@ export interface QemuInstance extends GuestWiring {
   boot_from_cdrom?: boolean;
   /** Whether it runs its image's rescue system (`rescue.enter`) until `rescue.exit`. */
   rescue?: boolean;
-  /** Storage moves of its root disk under way or kept for their cleanup, by move id (storage-moves.ts). */
-  storage_moves?: Record<string, QemuStorageMove>;
+  /** Storage moves of its disks under way or kept for their cleanup, by move id, then disk (`root`, `volume-<uuid>`). */
+  storage_moves?: Record<string, Record<string, QemuStorageMove>>;
 }
 
-/** A storage move of a guest's root disk: the new copy, and once switched, the old one kept. */
+/** A storage move of one of a guest's disks: the new copy, and once switched, the old one kept. */
 export interface QemuStorageMove {
   from: string;
   to: string;

@@ -3,27 +3,35 @@ import { promisify } from 'node:util';
 import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { sleep } from './guest-process.js';
+import type { QemuGuests } from './guests.js';
 import type { Qmp } from './qmp.js';
 import type { QemuInstance, QemuStorageMove } from './state.js';
 
 const run = promisify(execFile);
 
-// What a storage move's tasks share: its mirror job, and the checks of its copy.
+// What a storage move's tasks share: which disk and node a task means, its mirror job, the checks
+// of its copy.
 
-export const jobOf = (moveId: string) => `storage-${moveId.slice(0, 8)}`;
+/** The mirror job of one disk of one move. */
+export const jobOf = (moveId: string, disk: string) =>
+  `storage-${moveId.slice(0, 8)}-${volumeOfDisk(disk)?.slice(0, 8) ?? 'root'}`;
 
-export function rootOnly(disk: string): void {
-  if (volumeOfDisk(disk))
-    throw new DriverFailure(
-      'NOT_SUPPORTED',
-      'the QEMU driver moves a guest’s root disk between backends, not volumes yet',
-      false,
-    );
+/**
+ * The block node the disk boots or is plugged with (`root`, `vol<slot>`), for a disk of the guest;
+ * a volume on another instance, or on none, is refused.
+ */
+export function bootNodeOf(guests: QemuGuests, instanceId: string, disk: string): string {
+  const volumeId = volumeOfDisk(disk);
+  if (!volumeId) return 'root';
+  const volume = guests.state.volumes?.[volumeId];
+  if (!volume || volume.instance_id !== instanceId)
+    throw new DriverFailure('VOLUME_NOT_FOUND', `volume ${volumeId} is not on this instance here`, false);
+  return volume.slot === null ? `volume-${volumeId}` : `vol${volume.slot}`;
 }
 
-export function moveOf(instance: QemuInstance, moveId: string): QemuStorageMove {
-  const move = instance.storage_moves?.[moveId];
-  if (!move) throw new DriverFailure('DISK_NOT_COPIED', 'no copy was made for this move', false);
+export function moveOf(instance: QemuInstance, moveId: string, disk: string): QemuStorageMove {
+  const move = instance.storage_moves?.[moveId]?.[disk];
+  if (!move) throw new DriverFailure('DISK_NOT_COPIED', `no copy of ${disk} was made for this move`, false);
   return move;
 }
 

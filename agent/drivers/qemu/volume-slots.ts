@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 import { DriverFailure } from '../driver.js';
+import { currentNode } from './block-nodes.js';
 import { Qmp } from './qmp.js';
 import type { QemuState } from './state.js';
 
@@ -70,6 +71,8 @@ async function nodePresent(qmp: Qmp, node: string): Promise<boolean> {
 export async function unplugVolume(qmpPath: string, slot: number): Promise<void> {
   const { device, node } = ids(slot);
   await Qmp.with(qmpPath, async (qmp) => {
+    // The node the disk is on now: another than `node` once a live storage move switched it.
+    const attached = await currentNode(qmp, node);
     if (await present(qmp, device)) {
       await qmp.execute('device_del', { id: device }).catch(() => undefined);
       const deadline = Date.now() + UNPLUG_WAIT_MS;
@@ -83,7 +86,8 @@ export async function unplugVolume(qmpPath: string, slot: number): Promise<void>
         await sleep(250);
       }
     }
-    if (await nodePresent(qmp, node)) await qmp.execute('blockdev-del', { 'node-name': node });
+    for (const stale of new Set([attached, node]))
+      if (await nodePresent(qmp, stale)) await qmp.execute('blockdev-del', { 'node-name': stale });
   });
 }
 
@@ -113,7 +117,10 @@ export async function plugVolume(qmpPath: string, volume: SlottedVolume): Promis
 
 /** Grows the disk in `slot` under a running guest, which sees the new size at once. */
 export async function growPluggedVolume(qmpPath: string, slot: number, sizeMb: number): Promise<void> {
-  await Qmp.with(qmpPath, (qmp) =>
-    qmp.execute('block_resize', { 'node-name': ids(slot).node, size: sizeMb * 1024 * 1024 }),
+  await Qmp.with(qmpPath, async (qmp) =>
+    qmp.execute('block_resize', {
+      'node-name': await currentNode(qmp, ids(slot).node),
+      size: sizeMb * 1024 * 1024,
+    }),
   );
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure } from '../driver.js';
 import { freeVolumeSlot } from '../volume-slot.js';
+import { removeDiskFile } from './backend-disks.js';
 import { qemuImg } from './disk-files.js';
 import { guestAlive, guestFiles } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
@@ -124,7 +125,7 @@ export function deleteVolume(guests: QemuGuests, p: AgentTaskParams<'volume.dele
   if (volume?.instance_id)
     throw new DriverFailure('VOLUME_IN_USE', 'the volume is on an instance; detach it first', false);
   const existed = volume !== undefined || existsSync(path);
-  rmSync(path, { force: true });
+  removeDiskFile(path);
   delete volumesOf(guests)[p.volume_id];
   guests.save();
   return { deleted: existed };
