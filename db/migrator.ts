@@ -34,6 +34,7 @@ import * as evacuations from './migrations/20261128T0100_evacuations.js';
 import * as migrationsInFlight from './migrations/20261128T0200_migrations_in_flight.js';
 import * as storageMoves from './migrations/20261128T0300_storage_moves.js';
 import * as backendDrains from './migrations/20261128T0400_backend_drains.js';
+import * as storageMoveHolds from './migrations/20261128T0500_storage_move_holds.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128T0200_migrations_in_flight': migrationsInFlight,
   '20261128T0300_storage_moves': storageMoves,
   '20261128T0400_backend_drains': backendDrains,
+  '20261128T0500_storage_move_holds': storageMoveHolds,
 };
 
 export interface MigrationOutcome {

@@ -252,6 +252,8 @@ export interface ReservationsTable {
   instance_id: string | null;
   /** A volume's room (purpose `volume`). */
   volume_id: string | null;
+  /** A storage move's new copies (purpose `storage_move`). */
+  storage_move_id: string | null;
   purpose: ReservationPurpose;
   cpu_cores: number;
   memory_mb: number;

@@ -2,9 +2,10 @@
 
 /**
  * Why room is held: an instance's own place, a migration's place on its target until it commits,
- * or a volume's disk on the hypervisor it is kept on.
+ * a volume's disk on the hypervisor it is kept on, or a storage move's new copies beside the old
+ * ones until those are removed.
  */
-export const RESERVATION_PURPOSES = ['instance', 'migration', 'volume'] as const;
+export const RESERVATION_PURPOSES = ['instance', 'migration', 'volume', 'storage_move'] as const;
 export type ReservationPurpose = (typeof RESERVATION_PURPOSES)[number];
 
 /** `active` counts against the hypervisor's free room; `released` and `expired` no longer do. */

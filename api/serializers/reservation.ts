@@ -30,6 +30,9 @@ export const CapacityReservationEnvelope = z
           migration_id: z.string().uuid().nullable().openapi({
             description: 'For a migration’s hold on its target: the migration it is held for.',
           }),
+          storage_move_id: z.string().uuid().nullable().openapi({
+            description: 'For a storage move’s hold for its new copies: the storage move.',
+          }),
         })
         .openapi({ description: 'What the room is held for.' }),
       expires_at: time.nullable(),
@@ -57,6 +60,7 @@ export function serializeCapacityReservation(
           ? { id: row.instance_id, name: row.instance_name, user_id: row.instance_user_id }
           : null,
         migration_id: row.migration_id,
+        storage_move_id: row.storage_move_id,
       },
       expires_at: row.expires_at?.toISOString() ?? null,
       released_at: row.released_at?.toISOString() ?? null,

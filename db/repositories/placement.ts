@@ -68,6 +68,8 @@ export async function reserveCapacity(
     instanceId: string;
     /** A volume's room (a migration's hold for a volume moving with its instance). */
     volumeId?: string;
+    /** The storage move whose new copies the room is for. */
+    storageMoveId?: string;
     purpose: ReservationPurpose;
     resources: Resources;
   },
@@ -78,6 +80,7 @@ export async function reserveCapacity(
       hypervisor_id: reservation.hypervisorId,
       instance_id: reservation.instanceId,
       ...(reservation.volumeId && { volume_id: reservation.volumeId }),
+      ...(reservation.storageMoveId && { storage_move_id: reservation.storageMoveId }),
       purpose: reservation.purpose,
       cpu_cores: reservation.resources.cpu_cores,
       memory_mb: reservation.resources.memory_mb,

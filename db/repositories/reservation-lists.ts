@@ -47,6 +47,7 @@ function capacityColumns(query: ReturnType<typeof capacity>) {
       select m.id from migrations m
        where m.instance_id = r.instance_id and m.target_hypervisor_id = r.hypervisor_id
        order by m.created_at desc limit 1) end`.as('migration_id'),
+    'r.storage_move_id',
   ]);
 }
 

@@ -57,7 +57,8 @@ export class IllegalStorageMoveTransition extends Error {}
 
 /**
  * Writes the move's state and its history line together, a compare-and-set on the states allowed
- * before it (domain/storage-moves/states.ts); an ending state stamps `finished_at`.
+ * before it (domain/storage-moves/states.ts); an ending state stamps `finished_at` and gives back the
+ * room the move held for its copies.
  */
 export async function recordStorageMoveState(
   db: Database,
@@ -91,6 +92,14 @@ export async function recordStorageMoveState(
     .returning('id')
     .executeTakeFirst();
   if (!updated) throw new IllegalStorageMoveTransition(`storage move ${moveId} may not enter ${state} now`);
+  // Ended: the old copies are gone (CLEANED_UP) or the new ones are (ROLLED_BACK): one copy left.
+  if (state === 'CLEANED_UP' || state === 'ROLLED_BACK')
+    await db
+      .updateTable('reservations')
+      .set({ released_at: sql`now()` })
+      .where('storage_move_id', '=', moveId)
+      .where('released_at', 'is', null)
+      .execute();
   await db
     .insertInto('storage_move_events')
     .values({ move_id: moveId, state, detail: JSON.stringify(fields.detail ?? {}) })

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { BeginResult } from '../../db/repositories/instance-operations.js';
 import { takeMigrationLease } from '../../db/repositories/migrations.js';
+import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
 import { insertStorageMove } from '../../db/repositories/storage-moves.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
+import { fits } from '../../domain/placement.js';
 import type { StorageMoveReport } from '../../domain/storage-moves/preflight.js';
 import type { ServiceDeps } from '../context.js';
 import { type PlannedOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
@@ -79,6 +81,21 @@ export async function recordStorageMove(
       requestedBy: actorName(actor),
       reason: request.reason ?? null,
       warnings: report.warnings,
+    });
+    // The new copies take room beside the old ones until those go: checked and held under the
+    // hypervisor's row lock, so that two moves cannot count on the same room.
+    const copiesMb = report.disks.reduce((sum, d) => sum + d.sizeMb, 0);
+    const locked = await lockCandidate(trx, hypervisor.id);
+    if (!locked || !fits(locked, { cpu_cores: 0, memory_mb: 0, disk_mb: copiesMb }))
+      throw new ApiError('MIGRATION_BLOCKED', {
+        detail: 'The storage move is blocked: INSUFFICIENT_CAPACITY. Run the preflight for details.',
+      });
+    await reserveCapacity(trx, {
+      hypervisorId: hypervisor.id,
+      instanceId: instance.id,
+      storageMoveId: moveId,
+      purpose: 'storage_move',
+      resources: { cpu_cores: 0, memory_mb: 0, disk_mb: copiesMb },
     });
     return recorded;
   });

@@ -37,6 +37,16 @@ const instanceRow = (id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
+/** The room held for a storage move's copies on the instance's hypervisor, while it is held. */
+const heldFor = (instanceId: string) =>
+  env.db
+    .selectFrom('reservations')
+    .select(['storage_move_id', 'disk_mb'])
+    .where('instance_id', '=', instanceId)
+    .where('purpose', '=', 'storage_move')
+    .where('released_at', 'is', null)
+    .execute();
+
 const leaseOf = (instanceId: string) =>
   env.db
     .selectFrom('migration_leases')
@@ -140,6 +150,7 @@ describe('a storage move', () => {
       expect(guest.backends).toEqual({ root: to });
       expect(guest.power_state).toBe('running');
       expect(guest.storage_moves ?? {}).toEqual({});
+      expect(await heldFor(instance.id)).toEqual([]);
     }
   });
 
@@ -216,6 +227,7 @@ describe('a storage move', () => {
     expect(codeOf(migrate)).toBe('INSTANCE_MIGRATING');
 
     await showUntil(first.uuid, ['COPYING']);
+    expect(await heldFor(instance.id)).toEqual([{ storage_move_id: first.uuid, disk_mb: 40960 }]);
     const cancelled = await call('POST', `/storage-moves/${first.uuid}/cancel`, { reason: 'not now' });
     expect(cancelled.status).toBe(202);
     const ended = await showUntil(first.uuid, ['ROLLED_BACK']);
@@ -226,6 +238,7 @@ describe('a storage move', () => {
       operation_id: null,
     });
     expect(await leaseOf(instance.id)).toBeUndefined();
+    expect(await heldFor(instance.id)).toEqual([]);
     const refused = await call('POST', `/storage-moves/${first.uuid}/cancel`, { reason: 'again' });
     expect(codeOf(refused)).toBe('MIGRATION_FINISHED');
   });
@@ -296,6 +309,9 @@ describe('a storage move', () => {
       operation_id: null,
     });
     expect(agent.hypervisor().instances[instance.id]!.backends).toEqual({ root: 'nfs' });
+    // The new copy went with the decision; no room is held for it.
+    expect(agent.hypervisor().instances[instance.id]!.storage_moves?.[back.uuid] ?? {}).toEqual({});
+    expect(await heldFor(instance.id)).toEqual([]);
     expect(await leaseOf(instance.id)).toBeUndefined();
   });
 
@@ -321,6 +337,7 @@ describe('a storage move', () => {
         operation_id: null,
       });
       expect(await leaseOf(instance.id)).toBeUndefined();
+      expect(await heldFor(instance.id)).toEqual([]);
     }
     const moves = (await call('GET', `/storage-moves?instance=${instance.id}`)).body.data;
     expect(moves.map((m: Body) => [m.attributes.state, m.attributes.failure?.code])).toEqual([

@@ -89,7 +89,7 @@ export async function awaitRecovery(run: StorageMoveRun, step: StorageMoveState,
   return recovery.decision;
 }
 
-/** An operator found the old copies authoritative: the guest back on them, the move ROLLED_BACK. */
+/** An operator found the old copies authoritative: the guest back on them, the new ones removed, the move ROLLED_BACK. */
 export async function keepTheOldCopies(run: StorageMoveRun, input: MoveInstanceStorageInput, error: unknown) {
   const quick = agentStep('quick', input.operation.timing);
   await quick(
@@ -107,6 +107,22 @@ export async function keepTheOldCopies(run: StorageMoveRun, input: MoveInstanceS
     },
     `switch the guest back to ${input.from}`,
   );
+  // The new copies are the ones to go now.
+  for (const disk of input.disks)
+    await quick(
+      {
+        hypervisorId: input.hypervisorId,
+        type: 'storage.cleanup',
+        params: {
+          move_id: input.moveId,
+          instance_id: input.operation.instanceId,
+          disk,
+          from_backend: input.to,
+        },
+        correlationId: input.operation.correlationId,
+      },
+      `remove the new copy of ${disk}`,
+    );
   const failure = describeFailure(error);
   await run.books.endRolledBackStorageMove({
     moveId: input.moveId,
