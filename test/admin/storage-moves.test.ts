@@ -296,6 +296,25 @@ describe('a storage move', () => {
     const back = await requested(instance.id, { from_backend: 'nfs', to_backend: 'local', mode: 'AUTO' });
     await showUntil(back.uuid, ['RECOVERY_REQUIRED']);
     expect(agent.hypervisor().instances[instance.id]!.backends).toEqual({ root: 'local' });
+    // A decision the hypervisor refuses leaves the move waiting for the next one.
+    agent.armFault('storage.revert', { mode: 'fail-permanently' });
+    const refused = await call('POST', `/storage-moves/${back.uuid}/recover`, {
+      decision: 'source_authoritative',
+      reason: 'first try',
+    });
+    expect(refused.status).toBe(202);
+    const waiting = await eventually(
+      async () => {
+        const { body } = await call('GET', `/storage-moves/${back.uuid}`);
+        const move = body.attributes as Body;
+        return move.state === 'RECOVERY_REQUIRED' && String(move.failure?.message).includes('storage.revert')
+          ? move
+          : undefined;
+      },
+      30_000,
+      'the refused decision to wait again',
+    );
+    expect(waiting.lease).not.toBeNull();
     const kept = await call('POST', `/storage-moves/${back.uuid}/recover`, {
       decision: 'source_authoritative',
       reason: 'the old array is fine',

@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { describeFailure } from '../lib/failures.js';
@@ -89,40 +89,43 @@ export async function awaitRecovery(run: StorageMoveRun, step: StorageMoveState,
   return recovery.decision;
 }
 
-/** An operator found the old copies authoritative: the guest back on them, the new ones removed, the move ROLLED_BACK. */
-export async function keepTheOldCopies(run: StorageMoveRun, input: MoveInstanceStorageInput, error: unknown) {
+/**
+ * An operator found the old copies authoritative: the guest back on them and the new ones removed,
+ * then the move ROLLED_BACK. What the hypervisor refuses (a running guest the QEMU driver does not
+ * switch back) is returned: the run waits for the operator's next decision.
+ */
+export async function keepTheOldCopies(
+  run: StorageMoveRun,
+  input: MoveInstanceStorageInput,
+  error: unknown,
+): Promise<{ refused: unknown }> {
   const quick = agentStep('quick', input.operation.timing);
-  await quick(
-    {
-      hypervisorId: input.hypervisorId,
-      type: 'storage.revert',
-      params: {
-        move_id: input.moveId,
-        instance_id: input.operation.instanceId,
-        disks: [...input.disks],
-        from_backend: input.from,
-        live: input.strategy === 'live',
-      },
-      correlationId: input.operation.correlationId,
-    },
-    `switch the guest back to ${input.from}`,
-  );
-  // The new copies are the ones to go now.
-  for (const disk of input.disks)
+  const onMove = { move_id: input.moveId, instance_id: input.operation.instanceId };
+  const task = { hypervisorId: input.hypervisorId, correlationId: input.operation.correlationId };
+  try {
     await quick(
       {
-        hypervisorId: input.hypervisorId,
-        type: 'storage.cleanup',
+        ...task,
+        type: 'storage.revert',
         params: {
-          move_id: input.moveId,
-          instance_id: input.operation.instanceId,
-          disk,
-          from_backend: input.to,
+          ...onMove,
+          disks: [...input.disks],
+          from_backend: input.from,
+          live: input.strategy === 'live',
         },
-        correlationId: input.operation.correlationId,
       },
-      `remove the new copy of ${disk}`,
+      `switch the guest back to ${input.from}`,
     );
+    // The new copies are the ones to go now.
+    for (const disk of input.disks)
+      await quick(
+        { ...task, type: 'storage.cleanup', params: { ...onMove, disk, from_backend: input.to } },
+        `remove the new copy of ${disk}`,
+      );
+  } catch (refused) {
+    if (isCancellation(refused)) throw refused;
+    return { refused };
+  }
   const failure = describeFailure(error);
   await run.books.endRolledBackStorageMove({
     moveId: input.moveId,

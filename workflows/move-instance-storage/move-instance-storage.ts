@@ -31,13 +31,16 @@ export async function moveInstanceStorage(
         index++;
       } catch (error) {
         if (!run.committed && !isPastSwitch(step.state)) return await rollBack(run, input, step.state, error);
-        const decision = await awaitRecovery(run, step.state, error);
-        if (decision === 'retry') continue;
-        if (decision === 'target_authoritative') {
-          index = steps.findIndex((s) => s.state === 'COMMITTING');
-          continue;
+        // Until a decision the hypervisor carries out: a refused one waits for the next.
+        for (let failure = error; ; ) {
+          const decision = await awaitRecovery(run, step.state, failure);
+          if (decision === 'retry') break;
+          if (decision === 'target_authoritative') {
+            index = steps.findIndex((s) => s.state === 'COMMITTING');
+            break;
+          }
+          failure = (await keepTheOldCopies(run, input, error)).refused;
         }
-        return await keepTheOldCopies(run, input, error);
       }
     }
     return { state: 'CLEANED_UP' };
