@@ -1,4 +1,4 @@
-import { findStorageMove, type StorageMoveRecord } from '../../db/repositories/storage-moves.js';
+import { findStorageMove, type StorageMoveRecord } from '../../db/repositories/storage-move-reads.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
 import type { RecoveryDecision } from '../../domain/migrations/states.js';

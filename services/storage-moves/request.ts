@@ -1,5 +1,5 @@
 import { endUnstartedStorageMove } from '../../db/records/storage-moves.js';
-import { findStorageMove } from '../../db/repositories/storage-moves.js';
+import { findStorageMove } from '../../db/repositories/storage-move-reads.js';
 import type { Actor } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';

@@ -12,7 +12,7 @@ import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.j
 import { updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { findMigration } from '../../db/repositories/migrations.js';
-import { findStorageMove } from '../../db/repositories/storage-moves.js';
+import { findStorageMove } from '../../db/repositories/storage-move-reads.js';
 import type { Asker } from '../../domain/actors.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';

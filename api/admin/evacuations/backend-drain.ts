@@ -12,7 +12,6 @@ import {
   uuidParam,
 } from '../../schemas.js';
 import { EvacuationEnvelope } from '../../serializers/evacuation.js';
-import { z } from '../../zod.js';
 import { storageMoveFields } from '../storage-moves/fields.js';
 import { EvacuationRequestBody } from './fields.js';
 import { shownEvacuation } from './shown.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listStorageMoves } from '../../../db/repositories/storage-moves.js';
+import { listStorageMoves } from '../../../db/repositories/storage-move-reads.js';
 import { STORAGE_MOVE_STATES } from '../../../domain/storage-moves/states.js';
 import type { AppEnv } from '../../context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
