@@ -13,7 +13,7 @@ import {
 } from '../../schemas.js';
 import { EvacuationEnvelope } from '../../serializers/evacuation.js';
 import { storageMoveFields } from '../storage-moves/fields.js';
-import { EvacuationRequestBody } from './fields.js';
+import { EvacuationRequestBody, policyOfBody } from './fields.js';
 import { shownEvacuation } from './shown.js';
 
 const Body = EvacuationRequestBody.omit({ max_parallel_per_target: true })
@@ -53,12 +53,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       hypervisorId: c.req.valid('param').hypervisor,
       from: body.from_backend,
       to: body.to_backend,
-      policy: {
-        mode: body.mode,
-        ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}),
-        ...(body.on_failure ? { onFailure: body.on_failure } : {}),
-        ...(body.max_attempts ? { maxAttempts: body.max_attempts } : {}),
-      },
+      policy: policyOfBody(body),
       reason: body.reason,
       correlationId: c.get('requestId'),
     });

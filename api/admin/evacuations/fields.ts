@@ -48,3 +48,14 @@ export const EvacuationRequestBody = z
 export const EvacuationPlanBody = z.strictObject({ mode: migrationMode }).openapi('EvacuationPlanRequest');
 
 export const ControlBody = z.strictObject({ reason: reason.optional() }).openapi('EvacuationControl');
+
+/** The policy a request's body asks for; what it leaves out, configuration gives (services/evacuations/start.ts). */
+export const policyOfBody = (
+  body: Partial<z.infer<typeof EvacuationRequestBody>> & Pick<z.infer<typeof EvacuationRequestBody>, 'mode'>,
+) => ({
+  mode: body.mode,
+  ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}),
+  ...(body.max_parallel_per_target ? { maxParallelPerTarget: body.max_parallel_per_target } : {}),
+  ...(body.on_failure ? { onFailure: body.on_failure } : {}),
+  ...(body.max_attempts ? { maxAttempts: body.max_attempts } : {}),
+});

@@ -12,7 +12,7 @@ import {
   uuidParam,
 } from '../../schemas.js';
 import { EvacuationEnvelope } from '../../serializers/evacuation.js';
-import { EvacuationRequestBody } from './fields.js';
+import { EvacuationRequestBody, policyOfBody } from './fields.js';
 import { shownEvacuation } from './shown.js';
 
 const route = createRoute({
@@ -46,13 +46,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const deps = c.get('deps');
     const { evacuationId } = await startEvacuation(deps, adminActor(c), {
       hypervisorId: c.req.valid('param').hypervisor,
-      policy: {
-        mode: body.mode,
-        ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}),
-        ...(body.max_parallel_per_target ? { maxParallelPerTarget: body.max_parallel_per_target } : {}),
-        ...(body.on_failure ? { onFailure: body.on_failure } : {}),
-        ...(body.max_attempts ? { maxAttempts: body.max_attempts } : {}),
-      },
+      policy: policyOfBody(body),
       reason: body.reason,
       correlationId: c.get('requestId'),
     });
