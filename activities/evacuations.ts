@@ -88,7 +88,7 @@ export function createEvacuationActivities(db: Database, moves: EvacuationMoves)
         counts,
         not_moved: items
           .filter((i) => i.state !== 'moved' && (DONE as readonly string[]).includes(i.state))
-          .map((i) => ({ instance_uuid: i.instance_id, state: i.state, reasons: i.reasons as never })),
+          .map((i) => ({ instance_uuid: i.instance_id, state: i.state, reasons: i.reasons })),
       };
     },
   };

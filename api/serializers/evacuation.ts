@@ -133,7 +133,7 @@ export function serializeEvacuation(
               target: i.target_hypervisor_id
                 ? { uuid: i.target_hypervisor_id, name: i.target_name ?? '' }
                 : null,
-              reasons: i.reasons as { code: string; detail: string }[],
+              reasons: i.reasons,
               not_before: iso(i.not_before),
               updated_at: i.updated_at.toISOString(),
             })),

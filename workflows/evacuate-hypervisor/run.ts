@@ -114,7 +114,9 @@ export class EvacuationRun {
         searchAttributes: {
           [SEARCH_ATTRIBUTES.instance]: [move.instanceId],
           [SEARCH_ATTRIBUTES.hypervisor]: [this.input.hypervisorId],
-          [SEARCH_ATTRIBUTES.operation]: ['migrate'],
+          [SEARCH_ATTRIBUTES.operation]: [
+            move.workflowType === 'moveInstanceStorage' ? 'move_storage' : 'migrate',
+          ],
         },
         memo: { correlation_id: workflowInfo().workflowId },
       });
