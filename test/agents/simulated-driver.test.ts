@@ -183,3 +183,17 @@ describe('the simulated hypervisor’s capacity', () => {
     expect(await call(driver, 'instance.create', createParams())).toBe('INSUFFICIENT_CAPACITY (final)');
   });
 });
+
+describe('a storage move’s cleanup on the simulated hypervisor', () => {
+  it('finds nothing to remove, twice, once the instance left the host (its migration took the copies)', async () => {
+    const { driver } = newDriver();
+    const params = {
+      move_id: randomUUID(),
+      instance_id: randomUUID(),
+      disk: 'root',
+      from_backend: 'local',
+    };
+    for (let i = 0; i < 2; i++)
+      expect(await driver.execute('storage.cleanup', params, idle)).toEqual({ removed: false });
+  });
+});

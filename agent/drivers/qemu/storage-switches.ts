@@ -107,9 +107,10 @@ export async function revertToBackend(guests: QemuGuests, p: AgentTaskParams<'st
 
 /** After the retention window: the old file removed. */
 export async function cleanUpOldDisk(guests: QemuGuests, p: AgentTaskParams<'storage.cleanup'>) {
-  const instance = guests.existing(p.instance_id);
-  const move = instance.storage_moves?.[p.move_id]?.[p.disk];
-  if (!move) return { removed: false };
+  // The guest may have left this host since: its migration's cleanup removed the files kept here.
+  const instance = guests.state.instances[p.instance_id];
+  const move = instance?.storage_moves?.[p.move_id]?.[p.disk];
+  if (!instance || !move) return { removed: false };
   const usual = diskPath(guests.config, instance, p.instance_id, p.disk, 'local');
   if (move.retained && move.retained !== realFile(usual)) removeBackendFile(move.retained, instance.dir);
   if (!move.switched) removeBackendFile(move.partial, instance.dir);

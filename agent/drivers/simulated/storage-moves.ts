@@ -94,11 +94,12 @@ export function revertDisks(host: SimulatedHost, p: AgentTaskParams<'storage.rev
 
 /** After the retention window: the old copy gone; the move's record with it once no disk is left. */
 export function cleanUpOldCopy(host: SimulatedHost, p: AgentTaskParams<'storage.cleanup'>) {
-  const instance = host.existing(p.instance_id);
-  const copies = instance.storage_moves?.[p.move_id];
+  // The instance may have left this host since (a migration took its copies' files with it).
+  const instance = host.state.instances[p.instance_id];
+  const copies = instance?.storage_moves?.[p.move_id];
   if (!copies?.[p.disk]) return { removed: false };
   delete copies[p.disk];
-  if (Object.keys(copies).length === 0) delete instance.storage_moves![p.move_id];
+  if (Object.keys(copies).length === 0) delete instance!.storage_moves![p.move_id];
   host.record('storage.cleanup', p.instance_id, `${p.disk} old copy on ${p.from_backend} removed`);
   return { removed: true };
 }
