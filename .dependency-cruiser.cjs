@@ -3,7 +3,7 @@
 // function name; workflows load only what Temporal's sandbox allows; SQL only in db/); this file
 // holds the rules about folders. Type-only imports count: a circle of types is still a circle.
 const PRODUCT =
-  '^(activities|agent|api|cli|console-gateway|db|domain|platform|scripts|services|worker|workflows)/';
+  '^(activities|agent|api|cli|console-gateway|db|domain|platform|scripts|services|web|worker|workflows)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -57,6 +57,15 @@ module.exports = {
       comment: 'api/ and cli/ write through one service call: db/records/ is for services and activities.',
       from: { path: '^(api|cli)/' },
       to: { path: '^db/records/' },
+    },
+    {
+      name: 'pages-call-services',
+      severity: 'error',
+      comment:
+        'web/ (the admin pages) reads and writes through services/ only, and renders the admin API’s ' +
+        'serializers: no repository, no record, no workflow of its own.',
+      from: { path: '^web/' },
+      to: { path: '^(db|workflows|activities|worker)/' },
     },
     {
       name: 'no-test-code-in-product',

@@ -17,6 +17,7 @@ COPY domain domain
 COPY platform platform
 COPY scripts scripts
 COPY services services
+COPY web web
 COPY worker worker
 COPY workflows workflows
 RUN npm run build && npm prune --omit=dev

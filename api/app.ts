@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ApiError } from '../domain/errors.js';
+import { adminPages, takesForm } from '../web/admin/index.js';
 import { adminApi } from './admin/index.js';
 import { agentApi } from './agent/index.js';
 import { applicationApi } from './application/index.js';
@@ -37,13 +38,15 @@ export function buildApis(): Record<DocumentName, OpenAPIHono<AppEnv>> {
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createApiRouter();
-  app.use('*', requestContext(deps));
+  app.use('*', requestContext(deps, takesForm));
 
   const apis = buildApis();
   app.route(CLIENT_BASE, apis.client);
   app.route(CONSOLE_INTERNAL_BASE, apis['console-internal']);
   app.route(APPLICATION_BASE, apis.application);
   app.route(AGENT_BASE, apis.agent);
+  // Before the admin API: a page of a path the two share hands an API call on to it.
+  app.route(ADMIN_BASE, adminPages());
   app.route(ADMIN_BASE, apis.admin);
   registerOpenApi(app, apis);
 

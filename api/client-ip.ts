@@ -3,7 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 
-function socketAddress(c: Context<AppEnv>): string {
+function socketAddress<E extends AppEnv>(c: Context<E>): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
@@ -19,7 +19,7 @@ function socketAddress(c: Context<AppEnv>): string {
  * further left were written by the client itself and are never used. A chain shorter than the
  * hops gives its leftmost entry; an entry that is not an IP address gives the socket's.
  */
-export function clientIp(c: Context<AppEnv>): string {
+export function clientIp<E extends AppEnv>(c: Context<E>): string {
   const hops = c.get('deps').config.TRUST_PROXY_HOPS;
   if (hops === 0) return socketAddress(c);
   const chain = (c.req.header('x-forwarded-for') ?? '')

@@ -37,7 +37,7 @@ function toApiError(error: unknown): ApiError {
   return new ApiError('SVC-SYS-000', { cause: error });
 }
 
-export function respondWithError(c: Context<AppEnv>, thrown: unknown): Response {
+export function respondWithError<E extends AppEnv>(c: Context<E>, thrown: unknown): Response {
   const error = toApiError(thrown);
   const supportId = newSupportId();
   const logger = c.get('logger');

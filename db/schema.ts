@@ -7,6 +7,7 @@ import type { InstanceOperation, OperationState } from '../domain/instances/oper
 import type { InstanceStatus } from '../domain/instances/statuses.js';
 import type { AddressState } from '../domain/networks/addresses.js';
 import type { ReservationPurpose } from '../domain/reservations.js';
+import type { AdminSessionsTable } from './schema/admin-sessions.js';
 import type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
 import type { BigIntColumn, Json, NullableJson, NullableTimestamp, Timestamp } from './schema/columns.js';
 import type {
@@ -380,6 +381,7 @@ export interface DB {
   evacuation_items: EvacuationItemsTable;
   storage_moves: StorageMovesTable;
   storage_move_events: StorageMoveEventsTable;
+  admin_sessions: AdminSessionsTable;
 }
 
 export type NewInstance = Insertable<InstancesTable>;

@@ -79,6 +79,18 @@ export const ERROR_CATALOGUE = {
     status: 401,
     detail: 'The console connect token is unknown, already used or expired, or its session has ended.',
   },
+  'SVC-ADMIN-LOGIN-401': {
+    status: 401,
+    detail: 'The key is not a live application key of an administrator.',
+  },
+  'SVC-ADMIN-LOGIN-403': {
+    status: 403,
+    detail: 'Only an administrator’s application key opens the admin pages.',
+  },
+  'SVC-CSRF-403': {
+    status: 403,
+    detail: 'The form is stale or was not sent from this site’s pages. Reload the page and try again.',
+  },
   'SVC-ENROLL-401': { status: 401, detail: 'The enrollment token is unknown, already used or expired.' },
   'SVC-REPORT-409': {
     status: 409,

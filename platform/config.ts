@@ -53,6 +53,11 @@ const schema = z.object({
   TRANSFER_TOKEN_TTL_MS: ms.default(60 * 60 * 1000),
   /** The Temporal Web UI, for links to workflow runs in admin views (npm start sets it). */
   TEMPORAL_UI_URL: z.string().url().optional(),
+  /** An admin pages' session ends this long after login, however it is used. */
+  ADMIN_SESSION_TTL_MS: ms.min(300_000).default(8 * 60 * 60 * 1000),
+  /** …or this long after its last request. */
+  ADMIN_SESSION_IDLE_MS: ms.min(300_000).default(60 * 60 * 1000),
+  ADMIN_LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   AGENT_POLL_MAX_WAIT_MS: ms.default(20_000),
   HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
   METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),

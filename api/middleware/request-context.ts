@@ -12,12 +12,18 @@ function hasBody(headers: Headers): boolean {
   return (length !== null && length !== '0') || headers.has('transfer-encoding');
 }
 
+const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
 /**
  * Runs first on every request: binds the dependencies, takes or makes the request id (SPEC.md
  * §1 convention 3), echoes it, gives the request a logger that carries it, and refuses a body
- * that is not JSON before any route reads it.
+ * that is not JSON before any route reads it, but an HTML form's on the paths that take one (the
+ * admin pages' `takesForm`).
  */
-export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function requestContext(
+  deps: AppDeps,
+  takesForm: (path: string) => boolean = () => false,
+): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const offered = c.req.header('x-request-id');
     const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
@@ -29,7 +35,8 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
 
     if (BODY_METHODS.has(c.req.method) && hasBody(c.req.raw.headers)) {
       const type = c.req.header('content-type') ?? '';
-      if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) throw new ApiError('SVC-REQ-415');
+      const json = /^application\/(.+\+)?json\s*(;|$)/i.test(type);
+      if (!json && !(FORM.test(type) && takesForm(c.req.path))) throw new ApiError('SVC-REQ-415');
     }
 
     if (!logger.enabled('debug')) return next();

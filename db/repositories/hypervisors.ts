@@ -158,3 +158,13 @@ export async function locationExists(db: Database, locationId: string): Promise<
     undefined
   );
 }
+
+/** Every hypervisor's id, name and status, by name: what a page offers to choose from. */
+export async function listHypervisorNames(db: Database) {
+  return db
+    .selectFrom('hypervisors')
+    .select(['id', 'name', 'status'])
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}

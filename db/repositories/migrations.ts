@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { QUIET_STATES } from '../../domain/migrations/attention.js';
 import type { Finding, WarningCode } from '../../domain/migrations/preflight.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
 import type { ListRequest } from '../../domain/pagination.js';
@@ -167,13 +168,14 @@ export interface MigrationFilters {
   readonly state?: MigrationState;
   readonly instanceId?: string;
   readonly hypervisorId?: string;
+  /** Requested at or after. */
+  readonly since?: Date;
+  /** Requested before. */
+  readonly until?: Date;
 }
 
-/** A page of whole migration records, newest first, in four queries whatever the page's size. */
-const MIGRATION_ORDER: KeysetOrder = { at: 'm.created_at', id: 'm.id', idType: 'uuid' };
-
-/** Newest first, by keyset (db/keyset.ts); the filters combine. */
-export async function listMigrations(db: Database, filters: MigrationFilters, request: ListRequest) {
+/** The migrations the filters pick; they combine. */
+function filtered(db: Database, filters: MigrationFilters) {
   let base = db.selectFrom('migrations as m');
   if (filters.state) base = base.where('m.state', '=', filters.state);
   if (filters.instanceId) base = base.where('m.instance_id', '=', filters.instanceId);
@@ -183,21 +185,75 @@ export async function listMigrations(db: Database, filters: MigrationFilters, re
       eb.or([eb('m.source_hypervisor_id', '=', id), eb('m.target_hypervisor_id', '=', id)]),
     );
   }
-  const page = await readKeysetPage(MIGRATION_ORDER, request, base.select('m.id'), base);
-  const ids = page.rows.map((r) => r.id);
+  if (filters.since) base = base.where('m.created_at', '>=', filters.since);
+  if (filters.until) base = base.where('m.created_at', '<', filters.until);
+  return base;
+}
+
+/** The whole records of these migrations, in the order of `ids`; one deleted meanwhile is left out. */
+async function recordsOf(db: Database, ids: readonly string[]): Promise<MigrationRecord[]> {
   const [found, histories] = await Promise.all([
     ids.length === 0 ? [] : migrationRecords(db).where('m.id', 'in', ids).execute(),
     historiesOf(db, ids),
   ]);
   const byId = new Map(found.map((row) => [row.id, row]));
-  // In the page's order; a migration deleted between the queries is left out.
-  const records: MigrationRecord[] = ids.flatMap((id) => {
+  return ids.flatMap((id) => {
     const row = byId.get(id);
     return row ? [{ ...row, history: histories.get(id) ?? [] }] : [];
   });
+}
+
+/** A page of whole migration records, newest first, in four queries whatever the page's size. */
+const MIGRATION_ORDER: KeysetOrder = { at: 'm.created_at', id: 'm.id', idType: 'uuid' };
+
+/** Newest first, by keyset (db/keyset.ts); the filters combine. */
+export async function listMigrations(db: Database, filters: MigrationFilters, request: ListRequest) {
+  const base = filtered(db, filters);
+  const page = await readKeysetPage(MIGRATION_ORDER, request, base.select('m.id'), base);
+  const records = await recordsOf(
+    db,
+    page.rows.map((r) => r.id),
+  );
   return { records, total: page.total, next: page.next };
 }
 
+/**
+ * Of the migrations the filters pick, those an administrator must look at first
+ * (domain/migrations/attention.ts): RECOVERY_REQUIRED, then the stuck ones, each the longest
+ * waiting first; at most `limit`, and how many there are in all.
+ */
+export async function listMigrationsNeedingAttention(
+  db: Database,
+  filters: MigrationFilters,
+  options: { stuckAfterMs: number; limit: number },
+) {
+  const base = filtered(db, filters).where((eb) =>
+    eb.or([
+      eb('m.state', '=', 'RECOVERY_REQUIRED'),
+      eb.and([
+        eb('m.state', 'not in', QUIET_STATES),
+        eb('m.updated_at', '<', sql<Date>`now() - ${`${options.stuckAfterMs} milliseconds`}::interval`),
+      ]),
+    ]),
+  );
+  const [rows, count] = await Promise.all([
+    base
+      .select('m.id')
+      .orderBy(sql`m.state = 'RECOVERY_REQUIRED'`, 'desc')
+      .orderBy('m.updated_at')
+      .orderBy('m.id')
+      .limit(options.limit)
+      .execute(),
+    base.select(sql<string>`count(*)`.as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    records: await recordsOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+    total: Number(count.count),
+  };
+}
 /** Migration health for operators: counts by state, stuck runs, expired leases. */
 export async function findMigrationHealth(db: Database, stuckAfterMs: number) {
   const [byState, stuck, expiredLeases] = await Promise.all([
@@ -209,7 +265,7 @@ export async function findMigrationHealth(db: Database, stuckAfterMs: number) {
     db
       .selectFrom('migrations')
       .select(['id', 'state', 'updated_at'])
-      .where('state', 'not in', ['CLEANED_UP', 'ROLLED_BACK', 'RECOVERY_REQUIRED', 'COMPLETED'])
+      .where('state', 'not in', QUIET_STATES)
       .where('updated_at', '<', sql<Date>`now() - ${`${stuckAfterMs} milliseconds`}::interval`)
       .orderBy('updated_at')
       .execute(),

@@ -22,6 +22,7 @@ cloudsvc is running.
     Client API      ${apiUrl}/api/client/cloud
     Application API ${apiUrl}/api/application/cloudsvc
     API reference   ${apiUrl}/docs
+  Admin pages       ${apiUrl}/admin/cloudsvc/migrations (sign in with the application key)
   Temporal UI       ${facts.temporalUi ?? '(external Temporal: see its own UI)'}
   Client key        ${keys.client}
   Application key   ${keys.application}

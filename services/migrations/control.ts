@@ -1,22 +1,14 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { findMigration, type MigrationRecord } from '../../db/repositories/migrations.js';
+import type { MigrationRecord } from '../../db/repositories/migrations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
-import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
+import { ApiError, type Verdict } from '../../domain/errors.js';
 import { committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
 import type { RecoveryDecision } from '../../domain/migrations/states.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { recoverMigration, rollbackMigration } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
 import { apiErrorOfUpdate } from '../workflow-failures.js';
-
-export async function getMigration(
-  deps: Pick<ServiceDeps, 'db'>,
-  migrationId: string,
-): Promise<MigrationRecord> {
-  const migration = await findMigration(deps.db, migrationId);
-  if (!migration) throw notFound();
-  return migration;
-}
+import { getMigration } from './reads.js';
 
 function refuseUnless(verdict: Verdict): void {
   if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });

@@ -5,6 +5,8 @@ import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervis
 import { happyPath } from '../../domain/migrations/states.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
+import { seedMigrationRecord } from '../support/migrations.js';
+import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const UI = 'http://127.0.0.1:8233';
@@ -324,9 +326,39 @@ describe('GET /migrations', () => {
     const none = await call('GET', `/migrations?hypervisor=${randomUUID()}`);
     expect(none.body.data).toEqual([]);
 
-    for (const query of ['state=DONE', 'instance=web-1', 'hypervisor=1', 'per_page=0']) {
+    for (const query of ['state=DONE', 'instance=web-1', 'hypervisor=1', 'per_page=0', 'since=yesterday']) {
       const bad = await call('GET', `/migrations?${query}`);
       expect([bad.status, codeOf(bad)], query).toEqual([400, 'SVC-REQ-400']);
     }
+  });
+
+  it('filters by the time requested: since is inclusive, until is not', async () => {
+    const location = await seed.location(env.db);
+    const [from, to] = [
+      await seed.hypervisor(env.db, location.id),
+      await seed.hypervisor(env.db, location.id),
+    ];
+    const instance = await seed.instance(env.db, {
+      userId: env.client.id,
+      locationId: location.id,
+      hypervisorId: from.id,
+    });
+    const at = (iso: string) => new Date(iso);
+    const base = {
+      instanceId: instance.id,
+      sourceId: from.id,
+      targetId: to.id,
+      state: 'CLEANED_UP' as const,
+    };
+    const early = await seedMigrationRecord(env.db, { ...base, createdAt: at('2026-11-28T22:00:00Z') });
+    const late = await seedMigrationRecord(env.db, { ...base, createdAt: at('2026-11-29T02:00:00Z') });
+    const uuids = async (query: string) =>
+      (await call('GET', `/migrations?hypervisor=${from.id}&${query}`)).body.data.map(
+        (m: Body) => m.attributes.uuid,
+      );
+    expect(await uuids('since=2026-11-28T22:00:00Z')).toEqual([late, early]);
+    expect(await uuids('since=2026-11-28T22:00:01Z')).toEqual([late]);
+    expect(await uuids('until=2026-11-29T02:00:00Z')).toEqual([early]);
+    expect(await uuids('since=2026-11-29T00:00:00%2B01:00&until=2026-11-29T03:00:00Z')).toEqual([late]);
   });
 });

@@ -43,6 +43,18 @@ const PUBLIC_ROUTES: Record<string, string> = {
 };
 
 /**
+ * The admin pages (web/admin/): they take a session cookie, never a bearer credential. Each page
+ * answers a request without a session by sending it to the login page, whatever key it carries;
+ * the login page and the pages' assets are public. A new page must be declared here.
+ */
+const PAGE_ROUTES: Record<string, { path: string; public?: true }> = {
+  'GET /admin/cloudsvc/assets/:name': { path: '/admin/cloudsvc/assets/admin.css', public: true },
+  'GET /admin/cloudsvc/login': { path: '/admin/cloudsvc/login', public: true },
+  'POST /admin/cloudsvc/login': { path: '/admin/cloudsvc/login' },
+  'POST /admin/cloudsvc/logout': { path: '/admin/cloudsvc/logout' },
+};
+
+/**
  * For each path parameter of a tenant's API, a resource of another tenant: the caller must get
  * the same 404 as for an unknown id. A new kind of id in those APIs must be declared here.
  */
@@ -241,7 +253,7 @@ describe('every registered route', () => {
 
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
-    if (key in PUBLIC_ROUTES) continue;
+    if (key in PUBLIC_ROUTES || key in PAGE_ROUTES) continue;
 
     describe(key, () => {
       const api = apiOf(route.path);
@@ -310,6 +322,52 @@ describe('after the sweep of the credentialed routes', () => {
   it('nothing in the database changed', async () => {
     expect(await tableDigest(t.db)).toEqual(digestBefore);
   });
+});
+
+describe('admin pages', () => {
+  it('are all declared', () => {
+    const pages = routes.filter((r) => !r.documented && r.path.startsWith('/admin/cloudsvc/'));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const { method, path } of pages)
+      expect(PAGE_ROUTES, `declare ${method} ${path} in PAGE_ROUTES`).toHaveProperty([`${method} ${path}`]);
+  });
+
+  for (const [key, page] of Object.entries(PAGE_ROUTES)) {
+    const method = key.split(' ')[0]!;
+    if (page.public) {
+      it(`${key} answers 200 without a session, with or without any credential`, async () => {
+        for (const token of [undefined, ...Object.values(seeded.credentials)]) {
+          const res = await t.app.request(page.path, {
+            headers: { Accept: 'text/html', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+          });
+          expect(res.status).toBe(200);
+        }
+      });
+      continue;
+    }
+    it(`${key} opens nothing without a session, whatever credential it carries`, async () => {
+      for (const token of [undefined, ...Object.values(seeded.credentials)]) {
+        const res = await t.app.request(page.path, {
+          method,
+          headers: {
+            Accept: 'text/html',
+            'Content-Type': 'application/x-www-form-urlencoded',
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
+          body: method === 'POST' ? `key=${token ?? ''}&csrf=x` : undefined,
+        });
+        if (key === 'POST /admin/cloudsvc/login') expect(res.status, token).toBe(403);
+        else {
+          expect(res.status, token).toBe(303);
+          expect(res.headers.get('location')).toMatch(/^\/admin\/cloudsvc\/login\?next=/);
+        }
+        expect(
+          res.headers.getSetCookie().some((c) => c.startsWith('cloudsvc_admin_session=')),
+          token,
+        ).toBe(false);
+      }
+    });
+  }
 });
 
 describe('public routes', () => {

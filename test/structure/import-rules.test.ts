@@ -21,6 +21,7 @@ const FOLDERS = [
   'platform',
   'scripts',
   'services',
+  'web',
   'worker',
   'workflows',
 ];
@@ -75,6 +76,17 @@ describe('the import rules of npm run check', () => {
       'domain/planted.ts': "import type { Database } from '../db/database.js';\nexport type D = Database;\n",
     });
     expect(output).toMatch(/error domain-only-domain: domain\/planted\.ts → db\/database\.ts/);
+    expect(status).not.toBe(0);
+  });
+
+  it('fails on an admin page reading a repository, in a .tsx file', () => {
+    const { status, output } = checkWith({
+      'web/admin/planted.tsx':
+        "import { findMigration } from '../../db/repositories/migrations.js';\nexport const P = () => <p>{String(findMigration)}</p>;\n",
+    });
+    expect(output).toMatch(
+      /error pages-call-services: web\/admin\/planted\.tsx → db\/repositories\/migrations\.ts/,
+    );
     expect(status).not.toBe(0);
   });
 });

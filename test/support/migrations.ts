@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { Database } from '../../db/database.js';
-import { findMigration } from '../../db/repositories/migrations.js';
+import { findMigration, insertMigration } from '../../db/repositories/migrations.js';
+import type { MigrationState } from '../../domain/migrations/states.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import type { Stack } from './stack.js';
 
@@ -38,3 +40,58 @@ export const leaseOf = (db: Database, instanceId: string) =>
     .select(['migration_id', 'expires_at'])
     .where('instance_id', '=', instanceId)
     .executeTakeFirst();
+
+/**
+ * A migration's record as a run would have left it, written through the repository the app uses:
+ * for the pages and lists that only read records (a real run is slower and cannot be put in a
+ * chosen state at a chosen time).
+ */
+export async function seedMigrationRecord(
+  db: Database,
+  fields: {
+    instanceId: string;
+    sourceId: string;
+    targetId: string;
+    state?: MigrationState;
+    strategy?: 'live' | 'cold';
+    createdAt?: Date;
+    updatedAt?: Date;
+    failure?: Record<string, unknown>;
+    failedStep?: MigrationState;
+    events?: { state: MigrationState; detail?: Record<string, unknown> }[];
+  },
+): Promise<string> {
+  const id = randomUUID();
+  await insertMigration(db, {
+    id,
+    instanceId: fields.instanceId,
+    sourceHypervisorId: fields.sourceId,
+    targetHypervisorId: fields.targetId,
+    mode: fields.strategy === 'live' ? 'LIVE_REQUIRED' : 'COLD',
+    strategy: fields.strategy ?? 'cold',
+    operationId: randomUUID(),
+    workflowId: `seeded-${id}`,
+    requestedBy: 'admin:test',
+    reason: 'seeded',
+    warnings: [],
+    networkPlan: {},
+  });
+  for (const event of fields.events ?? []) {
+    await db
+      .insertInto('migration_events')
+      .values({ migration_id: id, state: event.state, detail: JSON.stringify(event.detail ?? {}) })
+      .execute();
+  }
+  await db
+    .updateTable('migrations')
+    .set({
+      state: fields.state ?? 'REQUESTED',
+      ...(fields.createdAt ? { created_at: fields.createdAt } : {}),
+      updated_at: fields.updatedAt ?? new Date(),
+      ...(fields.failure ? { failure: JSON.stringify(fields.failure) } : {}),
+      ...(fields.failedStep ? { failed_step: fields.failedStep } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+  return id;
+}

@@ -1,17 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listMigrations } from '../../../db/repositories/migrations.js';
-import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
+import { listMigrationPage } from '../../../services/migrations/reads.js';
 import type { AppEnv } from '../../context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
 import { commonErrors, jsonContent } from '../../schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
-import { z } from '../../zod.js';
-
-const MigrationListQuery = keysetQuery({
-  state: z.enum(MIGRATION_STATES).optional(),
-  instance: z.string().uuid().optional().openapi({ description: 'Migrations of this instance.' }),
-  hypervisor: z.string().uuid().optional().openapi({ description: 'Migrations from or to this hypervisor.' }),
-});
+import { migrationFilterFields, migrationFiltersOf } from './filters.js';
 
 const route = createRoute({
   method: 'get',
@@ -19,9 +12,12 @@ const route = createRoute({
   tags: ['Migrations'],
   summary: 'List migrations',
   description:
-    'Newest first, filtered by `state`, `instance` and `hypervisor` (source or target); the filters combine. ' +
-    'Paginated with `page` and `per_page`, or read on with `cursor` (keyset; docs/api.md "Conventions").',
-  request: { query: MigrationListQuery },
+    'Newest first, filtered by `state`, `instance`, `hypervisor` (source or target) and the time requested ' +
+    '(`since`, `until`); the filters combine. ' +
+    'Paginated with `page` and `per_page`, or read on with `cursor` (keyset; docs/api.md "Conventions"). ' +
+    'A browser asking for HTML without a credential gets the admin page of the same path instead ' +
+    '(docs/admin-pages.md).',
+  request: { query: keysetQuery(migrationFilterFields) },
   responses: {
     200: jsonContent(keysetListEnvelope(MigrationEnvelope, 'MigrationList'), 'A page of migrations.'),
     ...commonErrors,
@@ -31,18 +27,9 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const query = c.req.valid('query');
-    const { state, instance, hypervisor } = query;
     const deps = c.get('deps');
     const request = listRequestOf(query);
-    const { records, ...page } = await listMigrations(
-      deps.db,
-      {
-        ...(state ? { state } : {}),
-        ...(instance ? { instanceId: instance } : {}),
-        ...(hypervisor ? { hypervisorId: hypervisor } : {}),
-      },
-      request,
-    );
+    const { records, ...page } = await listMigrationPage(deps, migrationFiltersOf(query), request);
     return c.json(
       keysetListBody(
         request,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { getMigration } from '../../../services/migrations/control.js';
+import { getMigration } from '../../../services/migrations/reads.js';
 import { requestMigration } from '../../../services/migrations/request.js';
 import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';

@@ -1,0 +1,21 @@
+import { Hono } from 'hono';
+import * as assets from './assets/routes.js';
+import type { PageEnv } from './context.js';
+import { renderError } from './errors.js';
+import * as migrationList from './migrations/list.js';
+import * as login from './session/login.js';
+import * as logout from './session/logout.js';
+
+/**
+ * The admin pages (SPEC.md §4 "Admin pages", docs/admin-pages.md), mounted at /admin/cloudsvc
+ * before the admin API: a page answers a browser's request and hands any other on to the API.
+ * Pages call services and render the admin API's serializers, never repositories.
+ */
+export function adminPages(): Hono<PageEnv> {
+  const app = new Hono<PageEnv>({ strict: false });
+  for (const page of [assets, login, logout, migrationList]) page.register(app);
+  app.onError((error, c) => renderError(c, error));
+  return app;
+}
+
+export { takesForm } from './paths.js';
