@@ -47,11 +47,14 @@ const PUBLIC_ROUTES: Record<string, string> = {
  * answers a request without a session by sending it to the login page, whatever key it carries;
  * the login page and the pages' assets are public. A new page must be declared here.
  */
+const SOME_UUID = '9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d';
 const PAGE_ROUTES: Record<string, { path: string; public?: true }> = {
   'GET /admin/cloudsvc/assets/:name': { path: '/admin/cloudsvc/assets/admin.css', public: true },
   'GET /admin/cloudsvc/login': { path: '/admin/cloudsvc/login', public: true },
   'POST /admin/cloudsvc/login': { path: '/admin/cloudsvc/login' },
   'POST /admin/cloudsvc/logout': { path: '/admin/cloudsvc/logout' },
+  'GET /admin/cloudsvc/migrations/:migration/view': { path: `/admin/cloudsvc/migrations/${SOME_UUID}/view` },
+  'POST /admin/cloudsvc/migrations/:migration/view': { path: `/admin/cloudsvc/migrations/${SOME_UUID}/view` },
 };
 
 /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
-import { happyPath, isPastPointOfNoReturn } from '../../domain/migrations/states.js';
+import { allowedActions, committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
+import {
+  happyPath,
+  isPastPointOfNoReturn,
+  type MigrationState,
+  RECOVERY_DECISIONS,
+} from '../../domain/migrations/states.js';
 
 describe('what an administrator may do to a migration', () => {
   it('cancels or rolls back only before the point of no return, with a reason', () => {
@@ -58,5 +63,40 @@ describe('what an administrator may do to a migration', () => {
     expect(committedBefore('COMMITTING')).toBe(false);
     expect(committedBefore('STARTING_TARGET')).toBe(false);
     expect(committedBefore(null)).toBe(false);
+  });
+});
+
+describe('the actions a migration allows now', () => {
+  it('are cancel and rollback before the point of no return, the decisions in RECOVERY_REQUIRED, nothing at the end', () => {
+    const of = (state: MigrationState, failedStep: string | null = null) =>
+      allowedActions({ state, strategy: 'cold', failedStep });
+    expect(of('TRANSFERRING')).toEqual(['cancel', 'rollback']);
+    expect(of('STARTING_TARGET')).toEqual([]);
+    expect(of('RECOVERY_REQUIRED', 'STARTING_TARGET')).toEqual([
+      'retry',
+      'target_authoritative',
+      'source_authoritative',
+    ]);
+    expect(of('RECOVERY_REQUIRED', 'CLEANING_UP')).toEqual(['retry']);
+    for (const state of ['ROLLING_BACK', 'ROLLED_BACK', 'COMPLETED', 'CLEANED_UP'] as const)
+      expect(of(state)).toEqual([]);
+  });
+
+  it('agree with the verdicts the service asks, given a reason', () => {
+    for (const strategy of ['live', 'cold'] as const)
+      for (const state of [
+        ...happyPath(strategy),
+        'ROLLING_BACK',
+        'ROLLED_BACK',
+        'RECOVERY_REQUIRED',
+      ] as const)
+        for (const failedStep of [null, 'STARTING_TARGET', 'CLEANING_UP']) {
+          const allowed = allowedActions({ state, strategy, failedStep });
+          expect(allowed.includes('cancel'), `${state}`).toBe(mayRollBack({ state, strategy }, 'why').ok);
+          for (const decision of RECOVERY_DECISIONS)
+            expect(allowed.includes(decision), `${state} ${decision}`).toBe(
+              mayRecover({ state, committed: committedBefore(failedStep) }, decision, 'why').ok,
+            );
+        }
   });
 });

@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import * as assets from './assets/routes.js';
 import type { PageEnv } from './context.js';
 import { renderError } from './errors.js';
+import * as migrationAct from './migrations/act.js';
 import * as migrationList from './migrations/list.js';
+import * as migrationView from './migrations/view.js';
 import * as login from './session/login.js';
 import * as logout from './session/logout.js';
 
@@ -13,7 +15,7 @@ import * as logout from './session/logout.js';
  */
 export function adminPages(): Hono<PageEnv> {
   const app = new Hono<PageEnv>({ strict: false });
-  for (const page of [assets, login, logout, migrationList]) page.register(app);
+  for (const page of [assets, login, logout, migrationList, migrationView, migrationAct]) page.register(app);
   app.onError((error, c) => renderError(c, error));
   return app;
 }

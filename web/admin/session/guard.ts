@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
+import type { Actor } from '../../../domain/actors.js';
 import { ADMIN_SESSION_COOKIE, csrfTokenOf } from '../../../domain/admin-sessions.js';
 import { resolveAdminSession } from '../../../services/admin-sessions/resolve.js';
 import type { PageEnv } from '../context.js';
@@ -43,3 +44,9 @@ export function sharedWithApi(page: (c: Context<PageEnv>) => Promise<Response>):
     return refused ?? response;
   };
 }
+
+/** The administrator of the request's session, as the services record who asked. */
+export const sessionAdmin = (c: Context<PageEnv>): Extract<Actor, { type: 'admin' }> => ({
+  type: 'admin',
+  userId: c.get('session').userId,
+});
