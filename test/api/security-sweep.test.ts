@@ -55,6 +55,12 @@ const PAGE_ROUTES: Record<string, { path: string; public?: true }> = {
   'POST /admin/cloudsvc/logout': { path: '/admin/cloudsvc/logout' },
   'GET /admin/cloudsvc/migrations/:migration/view': { path: `/admin/cloudsvc/migrations/${SOME_UUID}/view` },
   'POST /admin/cloudsvc/migrations/:migration/view': { path: `/admin/cloudsvc/migrations/${SOME_UUID}/view` },
+  'GET /admin/cloudsvc/instances/view/:instance/migrate/wizard': {
+    path: `/admin/cloudsvc/instances/view/${SOME_UUID}/migrate/wizard`,
+  },
+  'POST /admin/cloudsvc/instances/view/:instance/migrate/wizard': {
+    path: `/admin/cloudsvc/instances/view/${SOME_UUID}/migrate/wizard`,
+  },
 };
 
 /**

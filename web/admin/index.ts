@@ -7,6 +7,8 @@ import * as migrationList from './migrations/list.js';
 import * as migrationView from './migrations/view.js';
 import * as login from './session/login.js';
 import * as logout from './session/logout.js';
+import * as wizardStart from './wizard/start.js';
+import * as wizard from './wizard/wizard.js';
 
 /**
  * The admin pages (SPEC.md §4 "Admin pages", docs/admin-pages.md), mounted at /admin/cloudsvc
@@ -15,7 +17,8 @@ import * as logout from './session/logout.js';
  */
 export function adminPages(): Hono<PageEnv> {
   const app = new Hono<PageEnv>({ strict: false });
-  for (const page of [assets, login, logout, migrationList, migrationView, migrationAct]) page.register(app);
+  for (const page of [assets, login, logout, migrationList, migrationView, migrationAct, wizard, wizardStart])
+    page.register(app);
   app.onError((error, c) => renderError(c, error));
   return app;
 }
