@@ -31,6 +31,7 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 0.92em; }
 .notice.error { background: #fde8e7; border-color: #eea49d; }
 .panel { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 14px 18px; margin: 0 0 16px; }
 .attention { border-color: #eea49d; }
+.panel > h2:first-child { margin-top: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }

@@ -50,12 +50,12 @@ async function confirmation(
       <h1>
         {text.ask.replace('…', '')}? <span class="mono">{shortId(m.uuid)}</span>
       </h1>
-      <div class="panel" role="alertdialog" aria-labelledby="confirm-what" aria-describedby="confirm-does">
-        <p id="confirm-what">
+      <div class="panel">
+        <p>
           Migration of instance <span class="mono">{m.instance_uuid}</span> from {m.source.name} to{' '}
           {m.target.name}, now <span class="mono">{m.state}</span>.
         </p>
-        <p id="confirm-does">{text.does(m)}</p>
+        <p>{text.does(m)}</p>
         <p>
           Reason: <q>{reason}</q>
         </p>

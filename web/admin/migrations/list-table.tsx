@@ -12,9 +12,9 @@ const Route = (props: { m: Migration }) => (
   </>
 );
 
+// The name holds the visible text (WCAG "label in name"); a hidden span would be the link's first box.
 const ViewLink = (props: { m: Migration }) => (
-  <a href={pages.migration(props.m.uuid)} class="mono">
-    <span class="visually-hidden">Migration </span>
+  <a href={pages.migration(props.m.uuid)} class="mono" aria-label={`Migration ${shortId(props.m.uuid)}`}>
     {shortId(props.m.uuid)}
   </a>
 );

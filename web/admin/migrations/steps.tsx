@@ -34,7 +34,11 @@ export function stepsOf(m: Migration): Step[] {
     return [{ state, mark, at: lastAt.get(state) }];
   });
   if (!turned) return onPath;
-  const endings = ENDINGS.filter((state) => lastAt.has(state) || state === m.state).map(
+  // In the order the migration entered them: a decision may end a wait in a rollback.
+  const entered = [...new Set([...m.history.map((h) => h.state), m.state])].filter((state) =>
+    ENDINGS.includes(state),
+  );
+  const endings = entered.map(
     (state): Step => ({
       state,
       mark: state === m.state && state !== 'ROLLED_BACK' ? 'current' : 'done',
