@@ -41,6 +41,10 @@
  *     into each at once, by agents whose simulated transfers take BENCH_EVACUATION_MS_PER_GB
  *     (10,240: 100 MB/s, what the preflight's estimate assumes) per GB: wall time against the ideal, the total transfer time over the parallelism. Target:
  *     within 10% (parts/evacuation.ts, evacuations.ts).
+ * 13. admin-pages: the admin pages over BENCH_PAGES_MIGRATIONS (10,000) migrations with their
+ *     histories, signed in through the login form: the list (first page, one hypervisor, a state and
+ *     a day, page 200) and two views, BENCH_PAGES_READS (100) requests each, one at a time. Target:
+ *     p50 <= 100 ms of server time (the pages' Server-Timing) each (admin-pages.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
  * fails prints why and the bench goes on to the next; the exit code has bit N-1 set for each part N
  * that failed (qemu alone: 64), and the last line names them.
@@ -48,6 +52,7 @@
  * it drops at the end, and a Temporal dev server of its own (stack.ts).
  */
 import { adminPart } from './parts/admin.js';
+import { adminPagesPart } from './parts/admin-pages.js';
 import { agentPart } from './parts/agent.js';
 import { backupPart } from './parts/backup.js';
 import { consolePart } from './parts/console.js';
@@ -76,6 +81,7 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'admin', run: adminPart },
   { name: 'console', run: consolePart },
   { name: 'evacuation', run: evacuationPart },
+  { name: 'admin-pages', run: adminPagesPart },
 ];
 const names = PARTS.map((p) => p.name);
 const chosen = new Set((process.env.BENCH_PARTS ?? names.join(',')).split(',').map((p) => p.trim()));

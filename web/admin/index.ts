@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
+import { timing } from 'hono/timing';
 import * as assets from './assets/routes.js';
 import type { PageEnv } from './context.js';
 import { renderError } from './errors.js';
 import * as migrationAct from './migrations/act.js';
 import * as migrationList from './migrations/list.js';
 import * as migrationView from './migrations/view.js';
+import { routes } from './paths.js';
 import * as login from './session/login.js';
 import * as logout from './session/logout.js';
 import * as wizardStart from './wizard/start.js';
@@ -17,6 +19,10 @@ import * as wizard from './wizard/wizard.js';
  */
 export function adminPages(): Hono<PageEnv> {
   const app = new Hono<PageEnv>({ strict: false });
+  // Each page says how long the server took to make it (Server-Timing: the browser's developer
+  // tools show it; the bench's admin-pages part reads it).
+  const serverTiming = timing({ totalDescription: 'Server time' });
+  for (const path of Object.values(routes)) app.use(path, serverTiming);
   for (const page of [assets, login, logout, migrationList, migrationView, migrationAct, wizard, wizardStart])
     page.register(app);
   app.onError((error, c) => renderError(c, error));
