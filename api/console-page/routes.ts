@@ -41,8 +41,10 @@ function page(gatewayUrl: string): string {
  */
 export function registerConsolePage(app: OpenAPIHono<AppEnv>): void {
   app.get('/console/assets/:name', (c) => {
-    const asset = assets[c.req.param('name') as keyof typeof assets];
-    if (!asset) throw notFound();
+    const name = c.req.param('name');
+    // Own names only: `constructor` or `toString` is every object's, and no asset.
+    if (!Object.hasOwn(assets, name)) throw notFound();
+    const asset = assets[name as keyof typeof assets];
     return c.body(asset.body(), 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' });
   });
   app.get('/console/:session', (c) => {

@@ -352,6 +352,9 @@ describe('the console page', () => {
     expect(xterm.headers.get('content-type')).toContain('javascript');
     expect((await t.env.call(null, 'GET', '/console/not-a-uuid')).status).toBe(404);
     expect((await t.env.call(null, 'GET', '/console/assets/secrets.json')).status).toBe(404);
+    // A name every object has (`constructor`, `toString`) is no asset either.
+    for (const name of ['constructor', 'toString', '__proto__'])
+      expect((await t.env.call(null, 'GET', `/console/assets/${name}`)).status, name).toBe(404);
   });
 });
 

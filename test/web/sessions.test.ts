@@ -214,6 +214,18 @@ describe('a session', () => {
   });
 });
 
+describe('the pages’ assets', () => {
+  it('serves the style sheet and the script to anyone, and nothing else', async () => {
+    const b = browser();
+    const css = await b.get('/admin/cloudsvc/assets/admin.css');
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+    const js = await b.get('/admin/cloudsvc/assets/live.js');
+    expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    for (const name of ['secrets.json', 'constructor', 'toString', '__proto__'])
+      expect((await b.get(`/admin/cloudsvc/assets/${name}`)).status, name).toBe(404);
+  });
+});
+
 describe('the admin API on the same paths', () => {
   it('answers a credential, or a caller that does not ask for HTML, as before', async () => {
     const listed = await env.call(env.admin, 'GET', LIST);
