@@ -37,7 +37,15 @@ function toApiError(error: unknown): ApiError {
   return new ApiError('SVC-SYS-000', { cause: error });
 }
 
-export function respondWithError<E extends AppEnv>(c: Context<E>, thrown: unknown): Response {
+/**
+ * The catalogue error anything thrown is, logged with a new support id (our faults with their
+ * cause) and its headers set on the answer: what the APIs' envelope and the admin pages' error page
+ * both start from.
+ */
+export function refusal<E extends AppEnv>(
+  c: Context<E>,
+  thrown: unknown,
+): { error: ApiError; supportId: string } {
   const error = toApiError(thrown);
   const supportId = newSupportId();
   const logger = c.get('logger');
@@ -54,5 +62,10 @@ export function respondWithError<E extends AppEnv>(c: Context<E>, thrown: unknow
     logger?.info('request refused', fields);
   }
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return { error, supportId };
+}
+
+export function respondWithError<E extends AppEnv>(c: Context<E>, thrown: unknown): Response {
+  const { error, supportId } = refusal(c, thrown);
   return c.json(errorBody(error, supportId), error.status as 400);
 }

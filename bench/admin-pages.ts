@@ -10,6 +10,8 @@ import type { Database } from '../db/database.js';
 import { upsertLocation } from '../db/repositories/catalog.js';
 import { createCredential } from '../db/repositories/credentials.js';
 import { insertUser } from '../db/repositories/users.js';
+import { happyPath } from '../domain/migrations/states.js';
+import { seedOnlineHypervisors } from './admin-reads.js';
 import { quantiles } from './backups.js';
 
 export const TARGET_P50_MS = 100;
@@ -20,33 +22,10 @@ export interface PagesScale {
   readonly instances: number;
 }
 
-const LIVE_PATH = [
-  'REQUESTED',
-  'READY',
-  'PREPARING_TARGET',
-  'TRANSFERRING',
-  'VERIFYING_DISK',
-  'PREPARING_NETWORK',
-  'STOPPING_SOURCE',
-  'DEFINING_TARGET',
-  'LIVE_MIGRATING',
-  'STARTING_TARGET',
-  'VERIFYING_TARGET',
-  'COMMITTING',
-  'COMPLETED',
-  'CLEANING_UP',
-  'CLEANED_UP',
-];
-
 /** `scale.migrations` migrations between the hypervisors of a location of their own, with an admin's key. */
 export async function seedMigrationHistory(db: Database, ownerId: string, scale: PagesScale) {
   const location = await upsertLocation(db, { code: 'bench-pages', name: 'Bench pages' });
-  await sql`
-    insert into hypervisors (name, location_id, status, capabilities, storage_backends, cpu_cores, memory_mb,
-                             disk_mb, last_seen_at, created_at, updated_at)
-    select 'bench-pages-' || g, ${location.id}, 'online', '["live_migration"]', '["local"]', 128, 524288,
-           8000000, now(), now(), now()
-      from generate_series(1, ${scale.hypervisors}) g`.execute(db);
+  await seedOnlineHypervisors(db, location.id, scale.hypervisors, 'bench-pages-');
   await sql`
     with hv as (select array_agg(id order by name) as ids from hypervisors where location_id = ${location.id})
     insert into instances (user_id, location_id, hypervisor_id, name, hostname, status, cpu_cores, memory_mb,
@@ -81,7 +60,7 @@ export async function seedMigrationHistory(db: Database, ownerId: string, scale:
            case when s.state = 'TRANSFERRING' then '{"size_mb":40960}'::jsonb else '{}'::jsonb end,
            m.created_at + s.n * interval '5 seconds'
       from migrations m
-      cross join unnest(${sql.lit(`{${LIVE_PATH.join(',')}}`)}::text[]) with ordinality as s(state, n)
+      cross join unnest(${sql.lit(`{${happyPath('live').join(',')}}`)}::text[]) with ordinality as s(state, n)
      where m.workflow_id like 'bench-pages-%'
        and (m.state = 'CLEANED_UP'
             or (m.state = 'RECOVERY_REQUIRED' and s.n <= 10)

@@ -18,6 +18,16 @@ export interface AdminScale {
   readonly instances: number;
 }
 
+/** `count` large online hypervisors in the location, named `prefix` and a number. */
+export async function seedOnlineHypervisors(db: Database, locationId: string, count: number, prefix: string) {
+  await sql`
+    insert into hypervisors (name, location_id, status, capabilities, storage_backends, cpu_cores, memory_mb,
+                             disk_mb, last_seen_at, created_at, updated_at)
+    select ${prefix} || g, ${locationId}, 'online', '["live_migration"]', '["local"]', 128, 524288,
+           8000000, now(), now(), now()
+      from generate_series(1, ${count}) g`.execute(db);
+}
+
 /** A location of `scale.hypervisors` online hypervisors holding `scale.instances` instances, and an admin key. */
 export async function seedLargePlane(db: Database, ownerId: string, scale: AdminScale) {
   const location = await upsertLocation(db, { code: 'bench-large', name: 'Bench large' });
@@ -28,12 +38,7 @@ export async function seedLargePlane(db: Database, ownerId: string, scale: Admin
     memory_mb: 2048,
     disk_mb: 40960,
   });
-  await sql`
-    insert into hypervisors (name, location_id, status, capabilities, storage_backends, cpu_cores, memory_mb,
-                             disk_mb, last_seen_at, created_at, updated_at)
-    select 'bench-large-' || g, ${location.id}, 'online', '["live_migration"]', '["local"]', 128, 524288,
-           8000000, now(), now(), now()
-      from generate_series(1, ${scale.hypervisors}) g`.execute(db);
+  await seedOnlineHypervisors(db, location.id, scale.hypervisors, 'bench-large-');
   // Instances spread over the hypervisors, nine in ten running; each with its order's reservation.
   await sql`
     with hv as (select array_agg(id order by name) as ids from hypervisors where location_id = ${location.id}),

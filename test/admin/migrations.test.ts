@@ -5,7 +5,12 @@ import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervis
 import { happyPath } from '../../domain/migrations/states.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
-import { seedMigrationRecord } from '../support/migrations.js';
+import {
+  migrationPair,
+  requestedMigration,
+  seedMigrationRecord,
+  transferHanging,
+} from '../support/migrations.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -30,13 +35,7 @@ const call = (method: string, path: string, body?: unknown, key: string | null =
 
 const codeOf = (answer: { body: Body }) => answer.body.errors?.[0]?.code;
 
-/** Two online hypervisors of the test's location and an instance running on the first. */
-async function pair() {
-  const { hypervisor: source, agent: sourceAgent } = await env.hypervisorWithAgent({}, { locationId });
-  const { hypervisor: target, agent: targetAgent } = await env.hypervisorWithAgent({}, { locationId });
-  const instance = await env.provisionedInstance(source);
-  return { source, target, sourceAgent, targetAgent, instance };
-}
+const pair = () => migrationPair(env, locationId);
 
 async function showUntil(migrationId: string, states: string[]) {
   return eventually(
@@ -49,27 +48,8 @@ async function showUntil(migrationId: string, states: string[]) {
   );
 }
 
-/** Waits until the target's agent runs the hanging transfer: the armed fault is spent on this migration. */
-async function transferHanging(migration: Body) {
-  await eventually(
-    async () =>
-      (await listTasksOfWorkflow(env.db, migration.workflow_id)).some(
-        (t) => t.type === 'disk.transfer' && t.status === 'running',
-      ),
-    30_000,
-    'the transfer to hang',
-  );
-}
-
-async function requested(instanceId: string, targetId: string) {
-  const answer = await call('POST', `/instances/${instanceId}/migrations`, {
-    target_hypervisor_uuid: targetId,
-    mode: 'AUTO',
-    reason: 'rebalancing',
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(202);
-  return answer.body.attributes as Body;
-}
+const requested = (instanceId: string, targetId: string) =>
+  requestedMigration(env, instanceId, targetId, { mode: 'AUTO', reason: 'rebalancing' });
 
 describe('POST /instances/{instance}/migrations/preflight', () => {
   it('reports the target, the strategy of each mode, candidates and warnings, and changes nothing', async () => {
@@ -198,7 +178,7 @@ describe('a migration through the admin API', () => {
     const { target, targetAgent, sourceAgent, instance } = await pair();
     targetAgent.armFault('disk.transfer', { mode: 'hang' });
     const first = await requested(instance.id, target.id);
-    await transferHanging(first);
+    await transferHanging(env, first.workflow_id);
 
     const second = await call('POST', `/instances/${instance.id}/migrations`, { mode: 'AUTO' });
     expect([second.status, codeOf(second)]).toEqual([409, 'INSTANCE_MIGRATING']);
@@ -225,7 +205,7 @@ describe('a migration through the admin API', () => {
     const { target, targetAgent, instance } = await pair();
     targetAgent.armFault('disk.transfer', { mode: 'hang' });
     const migration = await requested(instance.id, target.id);
-    await transferHanging(migration);
+    await transferHanging(env, migration.workflow_id);
     const rollback = await call('POST', `/migrations/${migration.uuid}/rollback`, {
       reason: 'maintenance over',
     });
@@ -296,7 +276,7 @@ describe('GET /migrations', () => {
     const { target, targetAgent, instance } = await pair();
     targetAgent.armFault('disk.transfer', { mode: 'hang' });
     const cancelled = await requested(instance.id, target.id);
-    await transferHanging(cancelled);
+    await transferHanging(env, cancelled.workflow_id);
     await call('POST', `/migrations/${cancelled.uuid}/cancel`, { reason: 'filters' });
     await showUntil(cancelled.uuid, ['ROLLED_BACK']);
     const completed = await requested(instance.id, target.id);

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { Database } from '../../db/database.js';
+import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findMigration, insertMigration } from '../../db/repositories/migrations.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
+import { eventually } from './eventually.js';
+import type { Body } from './http.js';
 import type { Stack } from './stack.js';
 
 /**
@@ -94,4 +97,40 @@ export async function seedMigrationRecord(
     .where('id', '=', id)
     .execute();
   return id;
+}
+
+/** Two online hypervisors of the location, each with its simulated agent, and an instance running on the first. */
+export async function migrationPair(env: Stack, locationId: string = env.locationId) {
+  const { hypervisor: source, agent: sourceAgent } = await env.hypervisorWithAgent({}, { locationId });
+  const { hypervisor: target, agent: targetAgent } = await env.hypervisorWithAgent({}, { locationId });
+  const instance = await env.provisionedInstance(source);
+  return { source, target, sourceAgent, targetAgent, instance };
+}
+
+/** A migration requested through the admin API (202, or the test fails); its attributes. */
+export async function requestedMigration(
+  env: Stack,
+  instanceId: string,
+  targetId: string,
+  fields: Record<string, unknown> = { mode: 'AUTO' },
+): Promise<Body> {
+  const answer = await env.call(env.admin, 'POST', `/admin/cloudsvc/instances/${instanceId}/migrations`, {
+    target_hypervisor_uuid: targetId,
+    ...fields,
+  });
+  if (answer.status !== 202)
+    throw new Error(`the migration request answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.attributes;
+}
+
+/** Waits until the target's agent runs the migration's hanging transfer: the armed fault is spent on it. */
+export async function transferHanging(env: Pick<Stack, 'db'>, workflowId: string): Promise<void> {
+  await eventually(
+    async () =>
+      (await listTasksOfWorkflow(env.db, workflowId)).some(
+        (t) => t.type === 'disk.transfer' && t.status === 'running',
+      ),
+    30_000,
+    'the transfer to hang',
+  );
 }

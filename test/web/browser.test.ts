@@ -1,9 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { axeViolations, chromiumPath, launchChromium, screenshot, serious } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
-import type { Body } from '../support/http.js';
+import { migrationPair, requestedMigration, transferHanging } from '../support/migrations.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 /**
@@ -32,22 +31,9 @@ const api = (method: string, path: string, body?: unknown) =>
   env.call(env.admin, method, `/admin/cloudsvc${path}`, body);
 const url = (path: string) => `${env.url}/admin/cloudsvc${path}`;
 
-async function pair() {
-  const place = { locationId: env.locationId };
-  const { hypervisor: source, agent: sourceAgent } = await env.hypervisorWithAgent({}, place);
-  const { hypervisor: target, agent: targetAgent } = await env.hypervisorWithAgent({}, place);
-  const instance = await env.provisionedInstance(source);
-  return { source, target, sourceAgent, targetAgent, instance };
-}
+const pair = () => migrationPair(env);
 
-async function requested(instanceId: string, targetId: string): Promise<Body> {
-  const answer = await api('POST', `/instances/${instanceId}/migrations`, {
-    target_hypervisor_uuid: targetId,
-    mode: 'AUTO',
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(202);
-  return answer.body.attributes;
-}
+const requested = (instanceId: string, targetId: string) => requestedMigration(env, instanceId, targetId);
 
 const stateOf = async (id: string): Promise<string> =>
   (await api('GET', `/migrations/${id}`)).body.attributes.state;
@@ -114,14 +100,8 @@ describe.runIf(chromiumPath || process.env.CI)('the admin pages in Chromium', ()
     const { target, targetAgent, instance } = await pair();
     targetAgent.armFault('disk.transfer', { mode: 'hang' });
     const migration = await requested(instance.id, target.id);
-    await eventually(
-      async () =>
-        (await listTasksOfWorkflow(env.db, migration.workflow_id)).some(
-          (t) => t.type === 'disk.transfer' && t.status === 'running',
-        ),
-      30_000,
-      'the transfer to hang',
-    );
+    await transferHanging(env, migration.workflow_id);
+
     await page.goto(url(`/migrations/${migration.uuid}/view`));
     await accessible('view, under way');
     const cancel = page.locator('form', { has: page.getByRole('button', { name: 'Cancel the migration…' }) });

@@ -85,6 +85,7 @@ describe('GET /admin/cloudsvc/migrations (page)', () => {
     expect(page.html).toContain(`${source.name} → ${target.name}`);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('server-timing')).toMatch(/^total;dur=\d+(\.\d+)?;desc="Server time"$/);
   });
 
   it('puts the one waiting for a decision, then the stuck one, above the list; never a quiet state', async () => {

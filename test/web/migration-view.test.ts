@@ -4,6 +4,7 @@ import { buildApp } from '../../api/app.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
+import { migrationPair, requestedMigration, transferHanging } from '../support/migrations.js';
 import { type PageBrowser, pageBrowser } from '../support/pages.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -29,36 +30,16 @@ const stateOf = async (id: string): Promise<string> =>
 const until = (id: string, states: string[]) =>
   eventually(async () => states.includes(await stateOf(id)), 30_000, `migration in ${states.join(' or ')}`);
 
-async function pair() {
-  const place = { locationId: env.locationId };
-  const { hypervisor: source, agent: sourceAgent } = await env.hypervisorWithAgent({}, place);
-  const { hypervisor: target, agent: targetAgent } = await env.hypervisorWithAgent({}, place);
-  const instance = await env.provisionedInstance(source);
-  return { source, target, sourceAgent, targetAgent, instance };
-}
+const pair = () => migrationPair(env);
 
-async function requested(instanceId: string, targetId: string): Promise<Body> {
-  const answer = await api('POST', `/instances/${instanceId}/migrations`, {
-    target_hypervisor_uuid: targetId,
-    mode: 'AUTO',
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(202);
-  return answer.body.attributes;
-}
+const requested = (instanceId: string, targetId: string) => requestedMigration(env, instanceId, targetId);
 
 /** A migration whose transfer hangs on the target: before its point of no return, for as long as a test needs. */
 async function hanging() {
   const p = await pair();
   p.targetAgent.armFault('disk.transfer', { mode: 'hang' });
   const migration = await requested(p.instance.id, p.target.id);
-  await eventually(
-    async () =>
-      (await listTasksOfWorkflow(env.db, migration.workflow_id)).some(
-        (t) => t.type === 'disk.transfer' && t.status === 'running',
-      ),
-    30_000,
-    'the transfer to hang',
-  );
+  await transferHanging(env, migration.workflow_id);
   return { ...p, migration };
 }
 

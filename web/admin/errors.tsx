@@ -1,20 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import { respondWithError } from '../../api/error-envelope.js';
-import { ApiError } from '../../domain/errors.js';
+import { refusal, respondWithError } from '../../api/error-envelope.js';
 import type { PageEnv } from './context.js';
 import { acceptsHtml } from './http.js';
 import { Notice } from './layout/page.js';
 import { pages } from './paths.js';
 import { type PageStatus, renderPage } from './render.js';
-
-function asApiError(thrown: unknown): ApiError {
-  if (thrown instanceof ApiError) return thrown;
-  if (thrown instanceof HTTPException && thrown.status < 500)
-    return new ApiError('SVC-REQ-400', { cause: thrown });
-  return new ApiError('SVC-SYS-000', { cause: thrown });
-}
 
 /**
  * What a page shows when it cannot show itself: the catalogue's code and detail, and for our own
@@ -23,18 +13,7 @@ function asApiError(thrown: unknown): ApiError {
  */
 export async function renderError(c: Context<PageEnv>, thrown: unknown): Promise<Response> {
   if (!acceptsHtml(c)) return respondWithError(c, thrown);
-  const error = asApiError(thrown);
-  const supportId = `sup_${randomUUID().replaceAll('-', '')}`;
-  const fields = {
-    support_id: supportId,
-    code: error.code,
-    status: error.status,
-    method: c.req.method,
-    path: c.req.path,
-  };
-  if (error.status >= 500) c.get('logger')?.error('page failed', { ...fields, cause: error.cause ?? error });
-  else c.get('logger')?.info('page refused', fields);
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  const { error, supportId } = refusal(c, thrown);
   const title = error.status === 404 ? 'Not found' : 'Something went wrong';
   return renderPage(
     c,

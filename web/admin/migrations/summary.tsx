@@ -1,6 +1,7 @@
 import type { MigrationBody } from '../../../api/serializers/migration.js';
 import { StateBadge } from '../layout/badge.js';
 import { Detail } from '../layout/detail.js';
+import { Findings } from '../layout/findings.js';
 import { When } from '../layout/time.js';
 
 type Migration = MigrationBody['attributes'];
@@ -98,13 +99,5 @@ export function Summary(props: { migration: Migration }) {
 /** What the preflight warned of when the migration was requested. */
 export function Warnings(props: { warnings: Migration['warnings'] }) {
   if (props.warnings.length === 0) return <p>No warnings.</p>;
-  return (
-    <ul>
-      {props.warnings.map((w) => (
-        <li>
-          <span class="mono">{w.code}</span>: {w.detail}
-        </li>
-      ))}
-    </ul>
-  );
+  return <Findings items={props.warnings} />;
 }

@@ -1,4 +1,5 @@
 import type { MigrationPreflightBody } from '../../../api/serializers/migration.js';
+import { Findings } from '../layout/findings.js';
 import type { Choice } from './choose.js';
 
 type Preflight = MigrationPreflightBody['attributes'];
@@ -19,25 +20,13 @@ export function Check(props: { action: string; choice: Choice; preflight: Prefli
       {preflight.blockers.length > 0 && (
         <div role="alert">
           <p>It cannot start:</p>
-          <ul>
-            {preflight.blockers.map((b) => (
-              <li>
-                <span class="mono">{b.code}</span>: {b.detail}
-              </li>
-            ))}
-          </ul>
+          <Findings items={preflight.blockers} />
         </div>
       )}
       {preflight.warnings.length > 0 ? (
         <>
           <p>Warnings:</p>
-          <ul>
-            {preflight.warnings.map((w) => (
-              <li>
-                <span class="mono">{w.code}</span>: {w.detail}
-              </li>
-            ))}
-          </ul>
+          <Findings items={preflight.warnings} />
         </>
       ) : (
         <p>No warnings.</p>

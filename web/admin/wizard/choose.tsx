@@ -1,5 +1,6 @@
 import type { MigrationPreflightBody } from '../../../api/serializers/migration.js';
 import { MIGRATION_MODES, type MigrationMode } from '../../../domain/migrations/states.js';
+import { Findings } from '../layout/findings.js';
 
 type Preflight = MigrationPreflightBody['attributes'];
 
@@ -80,11 +81,7 @@ export function Choose(props: { action: string; choice: Choice; preflight: Prefl
               <tr>
                 <td>{r.name}</td>
                 <td>
-                  {r.reasons.map((reason) => (
-                    <div>
-                      <span class="mono">{reason.code}</span>: {reason.detail}
-                    </div>
-                  ))}
+                  <Findings items={r.reasons} />
                 </td>
               </tr>
             ))}
