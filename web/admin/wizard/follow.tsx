@@ -1,7 +1,7 @@
 import type { MigrationBody } from '../../../api/serializers/migration.js';
 import { TERMINAL_STATES } from '../../../domain/migrations/states.js';
 import { StateBadge } from '../layout/badge.js';
-import { Steps } from '../migrations/steps.js';
+import { Steps } from '../migrations/view/steps.js';
 import { pages } from '../paths.js';
 
 type Migration = MigrationBody['attributes'];

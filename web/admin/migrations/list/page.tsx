@@ -1,17 +1,17 @@
 import type { Context, Hono } from 'hono';
-import { migrationFiltersOf } from '../../../api/admin/migrations/filters.js';
-import { serializeMigration } from '../../../api/serializers/migration.js';
-import { attentionOf } from '../../../domain/migrations/attention.js';
-import { listHypervisorChoices } from '../../../services/hypervisors/names.js';
-import { listMigrationPage, listMigrationsNeedingAttention } from '../../../services/migrations/reads.js';
-import type { PageEnv } from '../context.js';
-import { Notice } from '../layout/page.js';
-import { pages, routes } from '../paths.js';
-import { renderPage, renderPart } from '../render.js';
-import { sharedWithApi } from '../session/guard.js';
-import { ListFilters } from './list-filters.js';
-import { listHref, readListQuery } from './list-query.js';
-import { type AttentionRow, AttentionTable, MigrationTable } from './list-table.js';
+import { migrationFiltersOf } from '../../../../api/admin/migrations/filters.js';
+import { serializeMigration } from '../../../../api/serializers/migration.js';
+import { attentionOf } from '../../../../domain/migrations/attention.js';
+import { listHypervisorChoices } from '../../../../services/hypervisors/names.js';
+import { listMigrationPage, listMigrationsNeedingAttention } from '../../../../services/migrations/reads.js';
+import type { PageEnv } from '../../context.js';
+import { Notice } from '../../layout/page.js';
+import { pages, routes } from '../../paths.js';
+import { renderPage, renderPart } from '../../render.js';
+import { sharedWithApi } from '../../session/guard.js';
+import { ListFilters } from './filters.js';
+import { listHref, readListQuery } from './query.js';
+import { type AttentionRow, AttentionTable, MigrationTable } from './tables.js';
 
 /** How often the list refreshes itself (assets/live.ts). */
 const REFRESH_MS = 5_000;

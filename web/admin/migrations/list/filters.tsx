@@ -1,6 +1,6 @@
-import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
-import { pages } from '../paths.js';
-import type { ListPageInput } from './list-query.js';
+import { MIGRATION_STATES } from '../../../../domain/migrations/states.js';
+import { pages } from '../../paths.js';
+import type { ListPageInput } from './query.js';
 
 export interface HypervisorChoice {
   readonly id: string;

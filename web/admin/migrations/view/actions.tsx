@@ -1,6 +1,6 @@
-import type { MigrationBody } from '../../../api/serializers/migration.js';
-import { allowedActions, type OperatorAction } from '../../../domain/migrations/control.js';
-import { pages } from '../paths.js';
+import type { MigrationBody } from '../../../../api/serializers/migration.js';
+import { allowedActions, type OperatorAction } from '../../../../domain/migrations/control.js';
+import { pages } from '../../paths.js';
 import { ACTION_TEXTS } from './action-texts.js';
 
 type Migration = MigrationBody['attributes'];

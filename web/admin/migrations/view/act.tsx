@@ -1,19 +1,19 @@
 import type { Context, Hono } from 'hono';
-import { reason as reasonField } from '../../../api/admin/migrations/fields.js';
-import { serializeMigration } from '../../../api/serializers/migration.js';
-import { ApiError } from '../../../domain/errors.js';
-import { OPERATOR_ACTIONS, type OperatorAction } from '../../../domain/migrations/control.js';
-import { recoverMigrationWith, rollBackMigration } from '../../../services/migrations/control.js';
-import { getMigration } from '../../../services/migrations/reads.js';
-import type { PageEnv } from '../context.js';
-import { shortId } from '../layout/time.js';
-import { migrationParam } from '../params.js';
-import { pages, routes } from '../paths.js';
-import { type PageStatus, renderPage } from '../render.js';
-import { type FormFields, limitForm, sessionForm } from '../session/forms.js';
-import { sessionAdmin, signedIn } from '../session/guard.js';
+import { reason as reasonField } from '../../../../api/admin/migrations/fields.js';
+import { serializeMigration } from '../../../../api/serializers/migration.js';
+import { ApiError } from '../../../../domain/errors.js';
+import { OPERATOR_ACTIONS, type OperatorAction } from '../../../../domain/migrations/control.js';
+import { recoverMigrationWith, rollBackMigration } from '../../../../services/migrations/control.js';
+import { getMigration } from '../../../../services/migrations/reads.js';
+import type { PageEnv } from '../../context.js';
+import { shortId } from '../../layout/time.js';
+import { migrationParam } from '../../params.js';
+import { pages, routes } from '../../paths.js';
+import { type PageStatus, renderPage } from '../../render.js';
+import { type FormFields, limitForm, sessionForm } from '../../session/forms.js';
+import { sessionAdmin, signedIn } from '../../session/guard.js';
 import { ACTION_TEXTS } from './action-texts.js';
-import { renderView } from './view.js';
+import { renderView } from './page.js';
 
 /** The action the form names, with its reason checked as the admin API checks it. */
 function readAction(form: FormFields) {

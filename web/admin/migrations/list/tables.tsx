@@ -1,8 +1,8 @@
-import type { MigrationBody } from '../../../api/serializers/migration.js';
-import type { Attention } from '../../../domain/migrations/attention.js';
-import { StateBadge } from '../layout/badge.js';
-import { shortId, When } from '../layout/time.js';
-import { pages } from '../paths.js';
+import type { MigrationBody } from '../../../../api/serializers/migration.js';
+import type { Attention } from '../../../../domain/migrations/attention.js';
+import { StateBadge } from '../../layout/badge.js';
+import { shortId, When } from '../../layout/time.js';
+import { pages } from '../../paths.js';
 
 type Migration = MigrationBody['attributes'];
 

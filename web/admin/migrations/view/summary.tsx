@@ -1,8 +1,8 @@
-import type { MigrationBody } from '../../../api/serializers/migration.js';
-import { StateBadge } from '../layout/badge.js';
-import { Detail } from '../layout/detail.js';
-import { Findings } from '../layout/findings.js';
-import { When } from '../layout/time.js';
+import type { MigrationBody } from '../../../../api/serializers/migration.js';
+import { StateBadge } from '../../layout/badge.js';
+import { Detail } from '../../layout/detail.js';
+import { Findings } from '../../layout/findings.js';
+import { When } from '../../layout/time.js';
 
 type Migration = MigrationBody['attributes'];
 

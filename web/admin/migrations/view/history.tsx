@@ -1,7 +1,7 @@
-import type { MigrationBody } from '../../../api/serializers/migration.js';
-import { StateBadge } from '../layout/badge.js';
-import { Detail } from '../layout/detail.js';
-import { When } from '../layout/time.js';
+import type { MigrationBody } from '../../../../api/serializers/migration.js';
+import { StateBadge } from '../../layout/badge.js';
+import { Detail } from '../../layout/detail.js';
+import { When } from '../../layout/time.js';
 
 /** Every state the migration entered, oldest first, with its time and what the step recorded. */
 export function History(props: { migration: MigrationBody['attributes'] }) {

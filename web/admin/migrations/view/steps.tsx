@@ -1,6 +1,6 @@
-import type { MigrationBody } from '../../../api/serializers/migration.js';
-import { happyPath, type MigrationState } from '../../../domain/migrations/states.js';
-import { When } from '../layout/time.js';
+import type { MigrationBody } from '../../../../api/serializers/migration.js';
+import { happyPath, type MigrationState } from '../../../../domain/migrations/states.js';
+import { When } from '../../layout/time.js';
 
 type Migration = MigrationBody['attributes'];
 type StepMark = 'done' | 'current' | 'failed' | 'pending';
