@@ -9,8 +9,8 @@ import * as migrationView from './migrations/view/page.js';
 import { routes } from './paths.js';
 import * as login from './session/login.js';
 import * as logout from './session/logout.js';
+import * as wizard from './wizard/page.js';
 import * as wizardStart from './wizard/start.js';
-import * as wizard from './wizard/wizard.js';
 
 /**
  * The admin pages (SPEC.md §4 "Admin pages", docs/admin-pages.md), mounted at /admin/cloudsvc

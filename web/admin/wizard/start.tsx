@@ -10,7 +10,7 @@ import { pages, routes } from '../paths.js';
 import type { PageStatus } from '../render.js';
 import { limitForm, sessionForm } from '../session/forms.js';
 import { sessionAdmin, signedIn } from '../session/guard.js';
-import { renderWizard } from './wizard.js';
+import { renderWizard } from './page.js';
 
 const StartForm = z.object({
   mode: z.enum(MIGRATION_MODES),
