@@ -6,7 +6,7 @@ import type { PageEnv } from '../context.js';
 import { overTls } from '../http.js';
 
 /** The cookies go only with requests for the admin pages, never with the APIs'. */
-export const SESSION_COOKIE_PATH = ADMIN_BASE;
+const SESSION_COOKIE_PATH = ADMIN_BASE;
 /** How long a login form stays good. */
 const LOGIN_FORM_MAX_AGE_S = 30 * 60;
 

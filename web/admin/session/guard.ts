@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { deleteCookie, getCookie } from 'hono/cookie';
+import { getCookie } from 'hono/cookie';
 import type { Actor } from '../../../domain/actors.js';
 import { ADMIN_SESSION_COOKIE, csrfTokenOf } from '../../../domain/admin-sessions.js';
 import { resolveAdminSession } from '../../../services/admin-sessions/resolve.js';
 import type { PageEnv } from '../context.js';
 import { wantsPage } from '../http.js';
 import { pages } from '../paths.js';
-import { SESSION_COOKIE_PATH } from './cookies.js';
+import { clearSessionCookie } from './cookies.js';
 
 /** The header a live region's refresh sends (assets/live.ts): it is told 401, not sent to the login page. */
 export const LIVE_REFRESH_HEADER = 'x-live-refresh';
@@ -19,7 +19,7 @@ export const signedIn: MiddlewareHandler<PageEnv> = async (c, next) => {
   const token = getCookie(c, ADMIN_SESSION_COOKIE);
   const session = token ? await resolveAdminSession(c.get('deps'), token) : undefined;
   if (!token || !session) {
-    if (token) deleteCookie(c, ADMIN_SESSION_COOKIE, { path: SESSION_COOKIE_PATH });
+    if (token) clearSessionCookie(c);
     if (c.req.header(LIVE_REFRESH_HEADER)) return c.body(null, 401);
     const url = new URL(c.req.url);
     const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : url.pathname;

@@ -53,7 +53,7 @@ function loginForm(c: Context<PageEnv>, next: string, problem?: ApiError, status
           autocomplete="off"
           required
           size={60}
-          aria-describedby={problem ? undefined : 'key-help'}
+          aria-describedby="key-help"
         />
         <p id="key-help" class="detail">
           A client key never opens these pages.
