@@ -8,7 +8,6 @@ import { updateHypervisor } from '../../db/repositories/hypervisors.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import {
-  type QemuHost,
   type qemuHosts,
   startQemuMigrationStack,
   stoppedCount,
@@ -35,7 +34,7 @@ describe.runIf(!missing)('a storage move of a QEMU guest', () => {
   const call = (method: string, path: string, body?: unknown) =>
     stack.env!.call(stack.env!.admin, method, `/admin/cloudsvc${path}`, body);
 
-  async function moved(host: QemuHost, instanceId: string, from: string, to: string) {
+  async function moved(instanceId: string, from: string, to: string) {
     const answer = await call('POST', `/instances/${instanceId}/storage-moves`, {
       from_backend: from,
       to_backend: to,
@@ -68,7 +67,7 @@ describe.runIf(!missing)('a storage move of a QEMU guest', () => {
     const onNfs = join(host.agent.stateDir, 'backends', 'nfs', instance.id, 'disk.qcow2');
 
     const before = Math.max(...host.ticks(instance.id));
-    const there = await moved(host, instance.id, 'local', 'nfs');
+    const there = await moved(instance.id, 'local', 'nfs');
     expect(there.strategy).toBe('live');
     expect(lstatSync(disk).isSymbolicLink()).toBe(true);
     expect(readlinkSync(disk)).toBe(onNfs);
@@ -91,7 +90,7 @@ describe.runIf(!missing)('a storage move of a QEMU guest', () => {
     expect(host.console(instance.id).split('guest: booted')).toHaveLength(3);
 
     const middle = Math.max(...host.ticks(instance.id));
-    await moved(host, instance.id, 'nfs', 'local');
+    await moved(instance.id, 'nfs', 'local');
     expect(lstatSync(disk).isSymbolicLink()).toBe(false);
     expect(existsSync(onNfs)).toBe(false);
     await ticksPast(host, instance.id, middle + 3);
@@ -145,7 +144,7 @@ describe.runIf(!missing)('a storage move of a QEMU guest', () => {
     );
 
     const before = Math.max(...host.ticks(instance.id));
-    const move = await moved(host, instance.id, 'local', 'nfs');
+    const move = await moved(instance.id, 'local', 'nfs');
     expect(move.disks.map((d: Body) => d.disk).sort()).toEqual(['root', `volume-${volumeId}`].sort());
     const file = join(host.agent.stateDir, 'volumes', `${volumeId}.qcow2`);
     expect(readlinkSync(file)).toBe(

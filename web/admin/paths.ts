@@ -36,6 +36,6 @@ export const takesForm = (path: string): boolean => FORM_PATHS.test(path);
  * whatever the login form was given.
  */
 export function pageAfterLogin(next: string | undefined): string {
-  if (next && next.startsWith(`${ADMIN_BASE}/`) && !/[\\\s]|\/\/|%2f|%5c/i.test(next.slice(1))) return next;
+  if (next?.startsWith(`${ADMIN_BASE}/`) && !/[\\\s]|\/\/|%2f|%5c/i.test(next.slice(1))) return next;
   return pages.migrations;
 }

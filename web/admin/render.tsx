@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
+import type { HtmlEscapedString } from 'hono/utils/html';
 import type { PageEnv } from './context.js';
 import { PAGE_HEADERS } from './http.js';
 import { Page } from './layout/page.js';
@@ -24,7 +25,10 @@ export async function renderPage(
 }
 
 /** A live region alone, as its refresh asks for it (assets/live.ts). */
-export async function renderPart(c: Context<PageEnv>, content: Child): Promise<Response> {
-  const html = await (<>{content}</>).toString();
+export async function renderPart(
+  c: Context<PageEnv>,
+  content: HtmlEscapedString | Promise<HtmlEscapedString>,
+): Promise<Response> {
+  const html = await content.toString();
   return c.html(html, 200, PAGE_HEADERS);
 }
