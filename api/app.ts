@@ -9,6 +9,7 @@ import { consoleInternalApi } from './console-internal/index.js';
 import { registerConsolePage } from './console-page/routes.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { respondWithError } from './error-envelope.js';
+import { registerHealth } from './health.js';
 import { requestContext } from './middleware/request-context.js';
 import { type DocumentName, registerOpenApi } from './openapi.js';
 import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
@@ -50,7 +51,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route(ADMIN_BASE, apis.admin);
   registerOpenApi(app, apis);
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  registerHealth(app);
   registerConsolePage(app);
 
   const methodsFor = allowedMethods(app);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -86,4 +86,9 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   });
   roots.set(db, { pool, namedStatements: options.namedStatements });
   return { db, pool, close: () => db.destroy() };
+}
+
+/** One round trip to the server: whether the database answers at all. */
+export async function pingDatabase(db: Database): Promise<void> {
+  await sql`select 1`.execute(db);
 }

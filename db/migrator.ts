@@ -98,3 +98,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
+
+/** The migrations this build knows that the database has not applied; reads only. */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+}

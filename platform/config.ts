@@ -32,6 +32,10 @@ const schema = z.object({
   AGENT_TASK_HEARTBEAT_TIMEOUT_MS: ms.default(30_000),
   AGENT_TASK_PICKUP_TIMEOUT_MS: ms.default(5 * 60 * 1000),
   TEMPORAL_RPC_TIMEOUT_MS: ms.default(5_000),
+  /** How long each check of /readyz may take before it counts as failing. */
+  READINESS_TIMEOUT_MS: ms.min(100).default(2_000),
+  /** The worker's own HTTP port, for its /healthz and /readyz (0: any free port). */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8082),
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
   /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
   SECRETS_KEY: z.string().optional(),

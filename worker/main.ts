@@ -3,6 +3,7 @@ import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { onShutdown } from '../platform/shutdown.js';
 import { connectTemporal } from '../platform/temporal.js';
+import { startWorkerHttpServer } from './http-server.js';
 import { installRuntimeLogger } from './runtime-logger.js';
 import { startSweepers } from './sweepers.js';
 import { createWorker } from './worker.js';
@@ -20,13 +21,19 @@ const database = createDatabase({
 const { worker, connection } = await createWorker({ config, db: database.db });
 const temporal = await connectTemporal(config);
 const stopSweepers = startSweepers({ db: database.db, temporal: temporal.client, config, logger });
+const http = await startWorkerHttpServer(
+  { db: database.db, temporal: temporal.client, config, logger },
+  worker,
+);
 logger.info('worker running', {
   task_queue: config.TEMPORAL_TASK_QUEUE,
   namespace: config.TEMPORAL_NAMESPACE,
+  probes: http.url,
 });
 
 /** The run's end, then the connections closed: only then may the process exit. */
 const stopped = worker.run().then(async () => {
+  await http.close();
   await connection.close();
   await temporal.close();
   await database.close();

@@ -89,6 +89,7 @@ async function main() {
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(ports.api),
+    WORKER_HTTP_PORT: String(ports.worker),
     CONSOLE_GATEWAY_URL: consoleGatewayUrl(),
     ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
   };

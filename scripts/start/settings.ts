@@ -13,6 +13,7 @@ export const ports = {
   temporalUi: Number(env.TEMPORAL_UI_PORT ?? 8233),
   database: Number(env.EMBEDDED_DB_PORT ?? 55432),
   consoleGateway: Number(env.CONSOLE_GATEWAY_PORT ?? 8081),
+  worker: Number(env.WORKER_HTTP_PORT ?? 8082),
 };
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);

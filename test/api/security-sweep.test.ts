@@ -33,6 +33,7 @@ const t = await startStack({
 /** Routes that take no bearer credential, each with a request that exercises it. */
 const PUBLIC_ROUTES: Record<string, string> = {
   'GET /healthz': '/healthz',
+  'GET /readyz': '/readyz',
   // The console page and its assets: the session's token is in the page's fragment, never sent.
   'GET /console/assets/:name': '/console/assets/xterm.js',
   'GET /console/:session': '/console/9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d',

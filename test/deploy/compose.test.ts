@@ -22,6 +22,7 @@ const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge
       depends_on?: Record<string, { condition: string }> | string[];
       volumes?: string[];
       ports?: string[];
+      healthcheck?: { test?: string[] };
     }
   >;
 };
@@ -66,7 +67,7 @@ describe('docker-compose.yml', () => {
         (e) =>
           e.isDirectory() &&
           !e.name.startsWith('.') &&
-          !['node_modules', 'dist', 'test', 'docker', 'bin', 'lint', 'docs'].includes(e.name),
+          !['node_modules', 'dist', 'test', 'test-results', 'docker', 'bin', 'lint', 'docs'].includes(e.name),
       )
       .map((e) => e.name);
     expect(sources.filter((f) => !build.include.includes(f))).toEqual([]);
@@ -88,6 +89,18 @@ describe('docker-compose.yml', () => {
     expect(compose.services['temporal-setup']?.depends_on).toEqual({
       temporal: { condition: 'service_healthy' },
     });
+  });
+
+  it('probes the api and the worker on /readyz, at the port each listens on', () => {
+    for (const [name, portVariable] of [
+      ['api', 'PORT'],
+      ['worker', 'WORKER_HTTP_PORT'],
+    ] as const) {
+      const service = compose.services[name]!;
+      const port = loadConfig(service.environment as NodeJS.ProcessEnv)[portVariable];
+      const probe = (service.healthcheck?.test ?? []).join(' ');
+      expect(probe, name).toContain(`http://127.0.0.1:${port}/readyz`);
+    }
   });
 
   it("registers every search attribute the workflows carry in Temporal's set-up", () => {

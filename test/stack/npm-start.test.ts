@@ -62,6 +62,7 @@ async function npmStart(dataDir: string, ports: Record<string, number>): Promise
       TEMPORAL_UI_PORT: String(ports.ui),
       EMBEDDED_DB_PORT: String(ports.db),
       CONSOLE_GATEWAY_PORT: String(ports.gateway),
+      WORKER_HTTP_PORT: String(ports.worker),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so the test can signal the group as a terminal's Ctrl-C does.
@@ -111,6 +112,7 @@ describe('npm start', () => {
       ui: await freePort(),
       db: await freePort(),
       gateway: await freePort(),
+      worker: await freePort(),
     };
 
     const first = await npmStart(dataDir, ports);
@@ -131,6 +133,11 @@ describe('npm start', () => {
     expect(hypervisors.data[0].attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
     // The console gateway runs beside the API, which offers the demo instance's serial console.
     expect(await isPortOpen(ports.gateway)).toBe(true);
+    // The worker's probes answer: it runs, polling its task queue.
+    const workerReady = await fetch(`http://127.0.0.1:${ports.worker}/readyz`);
+    expect(workerReady.status, await workerReady.clone().text()).toBe(200);
+    const apiReady = await fetch(`http://127.0.0.1:${ports.api}/readyz`);
+    expect(apiReady.status, await apiReady.clone().text()).toBe(200);
     const offer = await json(await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}/console`, client));
     expect(offer.attributes).toMatchObject({ serial: true });
 

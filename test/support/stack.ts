@@ -198,6 +198,9 @@ export async function startStack(options: StackOptions = {}) {
       return call(client, 'POST', `/api/client/cloud/${instanceId}/power`, { action });
     },
 
+    /** The stack's Temporal worker, when it has one (`worker` or `agents`). */
+    temporalWorker: worker?.worker,
+
     /** Takes the stack's worker away (as if its process died); `close` copes. */
     async stopWorker() {
       await worker?.stop();

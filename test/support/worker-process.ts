@@ -21,6 +21,8 @@ export function startWorkerProcess(config: Config, env: Record<string, string> =
       TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
       SECRETS_KEY: config.SECRETS_KEY,
       LOG_LEVEL: 'info',
+      // Any free port for its probes: files run side by side, each may have a worker process.
+      WORKER_HTTP_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
