@@ -108,6 +108,22 @@ describe('signing in to the admin pages', () => {
     expect(await sessionOf(userId)).toEqual([]);
   });
 
+  it('refuses a login that is not a URL-encoded form with 415, opening nothing', async () => {
+    for (const [type, body, status] of [
+      ['multipart/form-data; boundary=x', 'junk', 415],
+      ['application/json', '{"key":"x"}', 415],
+      ['text/plain', 'key=x', 415],
+    ] as const) {
+      const answer = await env.app.request('/admin/cloudsvc/login', {
+        method: 'POST',
+        headers: { 'Content-Type': type, Accept: 'text/html' },
+        body,
+      });
+      expect(answer.status, type).toBe(status);
+      expect(answer.headers.getSetCookie().some((c) => c.startsWith('cloudsvc_admin_session='))).toBe(false);
+    }
+  });
+
   it('never sends the browser elsewhere after signing in', async () => {
     const { key } = await adminKey();
     for (const next of [

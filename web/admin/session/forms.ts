@@ -20,9 +20,23 @@ export const limitForm: MiddlewareHandler<PageEnv> = bodyLimit({
 
 export type FormFields = Readonly<Record<string, string>>;
 
-/** The text fields of the request's form (an input given twice counts by its last value). */
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/**
+ * The text fields of the request's form (an input given twice counts by its last value). The
+ * pages' forms are URL-encoded: any other body is refused (415), and one that cannot be read (400).
+ */
 export async function formFields(c: Context<PageEnv>): Promise<FormFields> {
-  const body = await c.req.parseBody();
+  if (!FORM_TYPE.test(c.req.header('content-type') ?? ''))
+    throw new ApiError('SVC-REQ-415', {
+      detail: 'A page’s form must be sent as application/x-www-form-urlencoded.',
+    });
+  let body: Awaited<ReturnType<typeof c.req.parseBody>>;
+  try {
+    body = await c.req.parseBody();
+  } catch (error) {
+    throw new ApiError('SVC-REQ-400', { detail: 'The form could not be read.', cause: error });
+  }
   return Object.fromEntries(
     Object.entries(body).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
   );
