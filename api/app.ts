@@ -10,6 +10,7 @@ import { registerConsolePage } from './console-page/routes.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { respondWithError } from './error-envelope.js';
 import { registerHealth } from './health.js';
+import { httpMetrics } from './middleware/http-metrics.js';
 import { requestContext } from './middleware/request-context.js';
 import { type DocumentName, registerOpenApi } from './openapi.js';
 import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
@@ -39,7 +40,7 @@ export function buildApis(): Record<DocumentName, OpenAPIHono<AppEnv>> {
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createApiRouter();
-  app.use('*', requestContext(deps, takesForm));
+  app.use('*', httpMetrics, requestContext(deps, takesForm));
 
   const apis = buildApis();
   app.route(CLIENT_BASE, apis.client);

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import type { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
+import type { ApiMetrics } from '../platform/metrics.js';
 import type { CredentialCache } from './credential-cache.js';
 
 /** What every handler may use; set once at start-up, so tests build an app with their own. */
@@ -13,6 +14,7 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly credentials: CredentialCache;
   readonly taskFeed: TaskFeed;
+  readonly metrics: ApiMetrics;
 }
 
 /** Who presented the request's credential, by the credential's type (set by api/middleware/auth.ts). */

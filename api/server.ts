@@ -4,7 +4,14 @@ import { createDatabase } from '../db/database.js';
 import { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
+import {
+  countingTemporalErrors,
+  createApiMetrics,
+  registerPoolMetrics,
+  serveMetrics,
+} from '../platform/metrics.js';
 import { connectTemporal } from '../platform/temporal.js';
+import { registerPlaneMetrics } from '../services/plane-metrics.js';
 import { buildApp } from './app.js';
 import type { AppDeps } from './context.js';
 import { CredentialCache } from './credential-cache.js';
@@ -14,6 +21,8 @@ const SHUTDOWN_DRAIN_MS = 10_000;
 
 export interface ApiServer {
   readonly url: string;
+  /** The process's Prometheus metrics, on METRICS_PORT (docs/operations.md "Metrics"). */
+  readonly metricsUrl: string;
   readonly deps: AppDeps;
   close(): Promise<void>;
 }
@@ -29,7 +38,10 @@ export async function createAppDeps(
     namedStatements: config.DATABASE_NAMED_STATEMENTS,
     applicationName: 'cloudsvc-api',
   });
-  const temporal = await connectTemporal(config);
+  const metrics = createApiMetrics();
+  registerPoolMetrics(metrics.registry, database.pool);
+  registerPlaneMetrics(metrics.registry, database.db);
+  const temporal = await connectTemporal(config, [countingTemporalErrors(metrics.temporalErrors)]);
   const taskFeed = new TaskFeed(config.DATABASE_URL, logger);
   await taskFeed.start();
   return {
@@ -39,6 +51,7 @@ export async function createAppDeps(
     temporal: temporal.client,
     credentials: new CredentialCache(database.db, config.AUTH_CACHE_TTL_MS),
     taskFeed,
+    metrics,
     async close() {
       await taskFeed.close();
       await temporal.close();
@@ -57,10 +70,13 @@ export async function startApiServer(config: Config, logger: Logger): Promise<Ap
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST}:${port}`;
+  const metrics = await serveMetrics(deps.metrics.registry, config.HOST, config.METRICS_PORT);
   return {
     url,
+    metricsUrl: metrics.url,
     deps,
     async close() {
+      await metrics.close();
       // Waiting polls answer first (204, as if nothing came), so no request is left holding a
       // connection; then the server stops taking requests and lets those in flight finish, within
       // a bound, before the pool they use is closed: a request must never meet a closed pool.

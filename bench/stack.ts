@@ -156,6 +156,7 @@ export async function startBenchStack(
       {
         ...env,
         PORT: String(apiPort),
+        METRICS_PORT: '0',
         INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000',
         // The console part's gateway is found by the sessions' own answers; a thousand idle
         // sessions on its instance, and their gateway's requests, are more than a customer's.

@@ -32,6 +32,8 @@ const schema = z.object({
   AGENT_TASK_HEARTBEAT_TIMEOUT_MS: ms.default(30_000),
   AGENT_TASK_PICKUP_TIMEOUT_MS: ms.default(5 * 60 * 1000),
   TEMPORAL_RPC_TIMEOUT_MS: ms.default(5_000),
+  /** The API's /metrics (Prometheus), on a port of its own beside PORT (0: any free port). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** How long each check of /readyz may take before it counts as failing. */
   READINESS_TIMEOUT_MS: ms.min(100).default(2_000),
   /** The worker's own HTTP port, for its /healthz and /readyz (0: any free port). */

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import type { Config } from './config.js';
 
 export interface TemporalHandle {
@@ -12,8 +12,15 @@ export interface TemporalHandle {
  * (Connecting eagerly also runs the SDK's AsyncLocalStorage, which on Node 20 turns on promise
  * hooks for the whole process and slows every request.)
  */
-export async function connectTemporal(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'>) {
+export async function connectTemporal(
+  config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'>,
+  interceptors: readonly WorkflowClientInterceptor[] = [],
+) {
   const connection = Connection.lazy({ address: config.TEMPORAL_ADDRESS });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const client = new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    interceptors: { workflow: [...interceptors] },
+  });
   return { client, close: () => connection.close() } satisfies TemporalHandle;
 }

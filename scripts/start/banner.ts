@@ -3,6 +3,8 @@ import { data, logs, say } from './settings.js';
 
 export interface BannerFacts {
   readonly apiUrl: string;
+  /** The API's Prometheus metrics. */
+  readonly metricsUrl: string;
   readonly temporalUi: string | undefined;
   readonly keys: { client: string; application: string };
   readonly realGuests: boolean;
@@ -23,6 +25,7 @@ cloudsvc is running.
     Application API ${apiUrl}/api/application/cloudsvc
     API reference   ${apiUrl}/docs
   Admin pages       ${apiUrl}/admin/cloudsvc/migrations (sign in with the application key)
+  Metrics           ${facts.metricsUrl} (Prometheus)
   Temporal UI       ${facts.temporalUi ?? '(external Temporal: see its own UI)'}
   Client key        ${keys.client}
   Application key   ${keys.application}

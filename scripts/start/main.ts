@@ -150,6 +150,7 @@ async function main() {
 
   printBanner({
     apiUrl,
+    metricsUrl: `${apiUrl.replace(/:\d+$/, '')}:${config.METRICS_PORT}/metrics`,
     temporalUi,
     keys: demo.keys,
     realGuests,

@@ -63,6 +63,7 @@ async function npmStart(dataDir: string, ports: Record<string, number>): Promise
       EMBEDDED_DB_PORT: String(ports.db),
       CONSOLE_GATEWAY_PORT: String(ports.gateway),
       WORKER_HTTP_PORT: String(ports.worker),
+      METRICS_PORT: String(ports.metrics),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so the test can signal the group as a terminal's Ctrl-C does.
@@ -113,6 +114,7 @@ describe('npm start', () => {
       db: await freePort(),
       gateway: await freePort(),
       worker: await freePort(),
+      metrics: await freePort(),
     };
 
     const first = await npmStart(dataDir, ports);
@@ -138,6 +140,9 @@ describe('npm start', () => {
     expect(workerReady.status, await workerReady.clone().text()).toBe(200);
     const apiReady = await fetch(`http://127.0.0.1:${ports.api}/readyz`);
     expect(apiReady.status, await apiReady.clone().text()).toBe(200);
+    // Prometheus can scrape the API on its own port, the banner says where.
+    expect((await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).status).toBe(200);
+    expect(first.output.join('')).toContain(`http://127.0.0.1:${ports.metrics}/metrics`);
     const offer = await json(await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}/console`, client));
     expect(offer.attributes).toMatchObject({ serial: true });
 

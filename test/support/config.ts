@@ -24,6 +24,7 @@ export function testConfig(overrides: ConfigOverrides = {}): Config {
     AUTH_CACHE_TTL_MS: '0',
     HOST: '127.0.0.1',
     PORT: '0',
+    METRICS_PORT: '0',
     ...overrides,
   });
 }

@@ -135,6 +135,10 @@ export async function startStack(options: StackOptions = {}) {
     get url(): string {
       return api.url();
     },
+    /** The listening API's /metrics (a stack started with `listen` or `agents`). */
+    get metricsUrl(): string {
+      return api.metricsUrl();
+    },
     /** The customer whose resources a test makes. */
     client,
     /** Another customer, who must see none of the client's resources (the standard 404). */
@@ -221,6 +225,7 @@ interface Api {
   readonly app: ReturnType<typeof buildApp>;
   send(path: string, init: RequestInit): Promise<Response> | Response;
   url(): string;
+  metricsUrl(): string;
   close(): Promise<void>;
 }
 
@@ -234,6 +239,9 @@ async function inProcessApi(config: Config, logger: Logger): Promise<Api> {
     url: () => {
       throw new Error('this stack does not listen: start it with { listen: true }');
     },
+    metricsUrl: () => {
+      throw new Error('this stack does not listen: start it with { listen: true }');
+    },
     close: () => deps.close(),
   };
 }
@@ -245,6 +253,7 @@ async function listeningApi(config: Config, logger: Logger): Promise<Api> {
     app: buildApp(server.deps),
     send: (path, init) => fetch(`${server.url}${path}`, init),
     url: () => server.url,
+    metricsUrl: () => server.metricsUrl,
     close: () => server.close(),
   };
 }

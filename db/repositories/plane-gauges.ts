@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+
+// What the plane looks like now, read at each Prometheus scrape (services/plane-metrics.ts): small
+// grouped counts, each over an index or a small table.
+
+/** Agent tasks waiting for their agent, per hypervisor: how many and how long the oldest has waited. */
+export function listQueuedTasksByHypervisor(db: Database) {
+  return db
+    .selectFrom('agent_tasks as t')
+    .innerJoin('hypervisors as h', 'h.id', 't.hypervisor_id')
+    .select([
+      'h.name as hypervisor',
+      sql<string>`count(*)`.as('queued'),
+      sql<number>`extract(epoch from now() - min(t.created_at))::float8`.as('oldest_seconds'),
+    ])
+    .where('t.status', '=', 'queued')
+    .groupBy('h.name')
+    .execute();
+}
+
+/** Every hypervisor's status and how long since its agent was last heard (null: never). */
+export function listHypervisorLiveness(db: Database) {
+  return db
+    .selectFrom('hypervisors')
+    .select([
+      'name',
+      'status',
+      sql<number | null>`extract(epoch from now() - last_seen_at)::float8`.as('silent_seconds'),
+    ])
+    .execute();
+}
+
+/** Instance operations by kind and state: the ones in flight and every one that finished. */
+export function listOperationCounts(db: Database) {
+  return db
+    .selectFrom('instance_operations')
+    .select(['kind', 'state', sql<string>`count(*)`.as('count')])
+    .groupBy(['kind', 'state'])
+    .execute();
+}
+
+/** Migrations by state. */
+export function listMigrationCounts(db: Database) {
+  return db
+    .selectFrom('migrations')
+    .select(['state', sql<string>`count(*)`.as('count')])
+    .groupBy('state')
+    .execute();
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../api/app.js';
+import { eventually } from '../support/eventually.js';
+import { seed } from '../support/seed.js';
+import { type Stack, startStack } from '../support/stack.js';
+
+let env: Stack;
+
+beforeAll(async () => {
+  env = await startStack({ agents: true });
+});
+afterAll(() => env.close());
+
+const scrape = async () => {
+  const reply = await fetch(env.metricsUrl);
+  expect(reply.status).toBe(200);
+  expect(reply.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return reply.text();
+};
+
+/** The value of the series of `name` whose labels include `labels`; 0 when there is none yet. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const braces = line.match(/^[^{ ]+(?:\{(.*)\})? (\S+)$/);
+    if (!braces) continue;
+    const have = (braces[1] ?? '').split(/,(?=[a-z_]+=")/);
+    if (wanted.every((w) => have.includes(w))) return Number(braces[2]);
+  }
+  return 0;
+}
+
+const POWER_ROUTE = '/api/client/cloud/:cloudInstance/power';
+
+describe('GET /metrics (the API’s METRICS_PORT)', () => {
+  it('serves the process, the pool and the plane, and nothing else on its port', async () => {
+    const text = await scrape();
+    expect(sample(text, 'cloudsvc_process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(text).toContain('cloudsvc_db_pool_connections{state="total"}');
+    expect(sample(text, 'cloudsvc_hypervisors', { status: 'online' })).toBeGreaterThanOrEqual(0);
+    expect(text).toContain('cloudsvc_migrations{state="RECOVERY_REQUIRED"}');
+    expect((await fetch(env.metricsUrl.replace('/metrics', '/healthz'))).status).toBe(404);
+    expect((await fetch(`${env.url}/metrics`)).status).toBe(404);
+  });
+
+  it('moves during a power action: the request by its route, the operation by kind and state', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent({}, { locationId: env.locationId });
+    const instance = await env.provisionedInstance(hypervisor);
+    const before = await scrape();
+    const answer = await env.power(instance.id, 'stop');
+    expect(answer.status).toBe(202);
+    await env.operationResult(instance.id);
+    const after = await scrape();
+    const requests = { method: 'POST', route: POWER_ROUTE, status: '202' };
+    expect(sample(after, 'cloudsvc_http_request_duration_seconds_count', requests)).toBe(
+      sample(before, 'cloudsvc_http_request_duration_seconds_count', requests) + 1,
+    );
+    const stopped = { kind: 'stop', state: 'succeeded' };
+    expect(sample(after, 'cloudsvc_operations', stopped)).toBe(
+      sample(before, 'cloudsvc_operations', stopped) + 1,
+    );
+    expect(
+      sample(after, 'cloudsvc_hypervisor_silence_seconds', { hypervisor: hypervisor.name }),
+    ).toBeLessThan(60);
+  });
+
+  it('counts a queued agent task and its age for a hypervisor whose agent does not come', async () => {
+    const silent = await seed.hypervisor(env.db, env.locationId);
+    await env.db.updateTable('hypervisors').set({ status: 'online' }).where('id', '=', silent.id).execute();
+    const instance = await seed.instance(env.db, {
+      userId: env.client.id,
+      locationId: env.locationId,
+      hypervisorId: silent.id,
+      status: 'running',
+    });
+    expect((await env.power(instance.id, 'stop')).status).toBe(202);
+    await eventually(
+      async () => sample(await scrape(), 'cloudsvc_agent_tasks_queued', { hypervisor: silent.name }) === 1,
+      10_000,
+      'the queued task counted',
+    );
+    const text = await scrape();
+    expect(
+      sample(text, 'cloudsvc_agent_task_oldest_queued_seconds', { hypervisor: silent.name }),
+    ).toBeGreaterThan(0);
+  });
+
+  it('counts a Temporal call that failed', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent({}, { locationId: env.locationId });
+    const instance = await env.provisionedInstance(hypervisor);
+    const before = sample(await scrape(), 'cloudsvc_temporal_client_errors_total', { call: 'start' });
+    const cut = buildApp({ ...env.deps, config: { ...env.config, TEMPORAL_RPC_TIMEOUT_MS: 0 } });
+    const refused = await cut.request(`/api/client/cloud/${instance.id}/power`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${env.client.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'stop' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(sample(await scrape(), 'cloudsvc_temporal_client_errors_total', { call: 'start' })).toBe(
+      before + 1,
+    );
+  });
+});
