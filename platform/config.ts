@@ -38,6 +38,8 @@ const schema = z.object({
   READINESS_TIMEOUT_MS: ms.min(100).default(2_000),
   /** The worker's own HTTP port, for its /healthz and /readyz (0: any free port). */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8082),
+  /** Where the worker's Temporal SDK serves its own Prometheus metrics (`host:port`; empty: nowhere). */
+  WORKER_SDK_METRICS_ADDRESS: z.string().default('127.0.0.1:9465'),
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
   /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
   SECRETS_KEY: z.string().optional(),

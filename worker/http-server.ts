@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Worker } from '@temporalio/worker';
 import { Hono } from 'hono';
+import type { Registry } from 'prom-client';
 import type { ServiceDeps } from '../services/context.js';
 import { readiness } from '../services/health.js';
 
@@ -13,11 +14,13 @@ export interface WorkerHttpServer {
 /**
  * The worker's probes on WORKER_HTTP_PORT (docs/operations.md "Health"): `/healthz`, the process
  * answers; `/readyz`, the database, its migrations and Temporal answer and the worker runs, polling
- * its task queue.
+ * its task queue. And its own `/metrics` (the process, its database pool); the SDK's are on
+ * WORKER_SDK_METRICS_ADDRESS.
  */
 export async function startWorkerHttpServer(
   deps: ServiceDeps,
   worker: Pick<Worker, 'getState'>,
+  registry: Registry,
 ): Promise<WorkerHttpServer> {
   const app = new Hono();
   const noStore = { 'Cache-Control': 'no-store' };
@@ -31,6 +34,9 @@ export async function startWorkerHttpServer(
     });
     return c.json({ status: ready ? 'ready' : 'unready', checks }, ready ? 200 : 503, noStore);
   });
+  app.get('/metrics', async (c) =>
+    c.body(await registry.metrics(), 200, { 'Content-Type': registry.contentType, ...noStore }),
+  );
   const server = serve({ fetch: app.fetch, hostname: deps.config.HOST, port: deps.config.WORKER_HTTP_PORT });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -1,6 +1,7 @@
 import { createDatabase } from '../db/database.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
+import { createRegistry, registerPoolMetrics } from '../platform/metrics.js';
 import { onShutdown } from '../platform/shutdown.js';
 import { connectTemporal } from '../platform/temporal.js';
 import { startWorkerHttpServer } from './http-server.js';
@@ -10,7 +11,9 @@ import { createWorker } from './worker.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, { service: 'worker' });
-installRuntimeLogger(logger);
+installRuntimeLogger(logger, {
+  ...(config.WORKER_SDK_METRICS_ADDRESS ? { sdkMetricsAddress: config.WORKER_SDK_METRICS_ADDRESS } : {}),
+});
 
 const database = createDatabase({
   url: config.DATABASE_URL,
@@ -21,9 +24,12 @@ const database = createDatabase({
 const { worker, connection } = await createWorker({ config, db: database.db });
 const temporal = await connectTemporal(config);
 const stopSweepers = startSweepers({ db: database.db, temporal: temporal.client, config, logger });
+const registry = createRegistry();
+registerPoolMetrics(registry, database.pool);
 const http = await startWorkerHttpServer(
   { db: database.db, temporal: temporal.client, config, logger },
   worker,
+  registry,
 );
 logger.info('worker running', {
   task_queue: config.TEMPORAL_TASK_QUEUE,

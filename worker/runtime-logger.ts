@@ -6,7 +6,17 @@ import type { Logger } from '../platform/logger.js';
  * structured logger and so through its one redaction list (platform/redaction.ts). The SDK logs
  * activity info, task token included, on async completion: `taskToken` is a secret field there.
  */
-export function installRuntimeLogger(logger: Logger): void {
+export function installRuntimeLogger(
+  logger: Logger,
+  options: {
+    /**
+     * Where the SDK's own Prometheus exporter listens (`host:port`, its `/metrics`): task slots,
+     * poll and schedule-to-start latencies, workflow and activity outcomes (docs/operations.md
+     * "Metrics"). Not set: no exporter (a test process runs several workers' worth).
+     */
+    readonly sdkMetricsAddress?: string;
+  } = {},
+): void {
   const levels: Record<TemporalLevel, 'debug' | 'info' | 'warn' | 'error'> = {
     TRACE: 'debug',
     DEBUG: 'debug',
@@ -15,6 +25,9 @@ export function installRuntimeLogger(logger: Logger): void {
     ERROR: 'error',
   };
   Runtime.install({
+    ...(options.sdkMetricsAddress
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.sdkMetricsAddress } } } }
+      : {}),
     logger: {
       log: (level, message, meta) => logger[levels[level]](message, meta),
       trace: () => {},

@@ -7,6 +7,7 @@ import { createDatabase } from '../../db/database.js';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../db/embedded.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { createScratchDatabase } from '../../db/scratch-database.js';
+import { createRegistry } from '../../platform/metrics.js';
 import { freePort } from '../../platform/ports.js';
 import { connectTemporal } from '../../platform/temporal.js';
 import { startWorkerHttpServer } from '../../worker/http-server.js';
@@ -117,6 +118,7 @@ describe('the worker’s probes', () => {
         logger: env.deps.logger,
       },
       env.temporalWorker!,
+      createRegistry(),
     );
     try {
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

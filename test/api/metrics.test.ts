@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
 import { eventually } from '../support/eventually.js';
@@ -84,6 +85,15 @@ describe('GET /metrics (the API’s METRICS_PORT)', () => {
     expect(
       sample(text, 'cloudsvc_agent_task_oldest_queued_seconds', { hypervisor: silent.name }),
     ).toBeGreaterThan(0);
+  });
+
+  it('serves every metric of ours the Grafana dashboard plots', async () => {
+    const text = await scrape();
+    const dashboard = readFileSync(new URL('../../docker/grafana/cloudsvc.json', import.meta.url), 'utf8');
+    const plotted = new Set(dashboard.match(/\bcloudsvc_[a-z0-9_]+/g));
+    expect(plotted.size).toBeGreaterThan(8);
+    for (const name of plotted)
+      expect(text, name).toContain(`# TYPE ${name.replace(/_(bucket|count|sum)$/, '')} `);
   });
 
   it('counts a Temporal call that failed', async () => {

@@ -23,6 +23,7 @@ export function startWorkerProcess(config: Config, env: Record<string, string> =
       LOG_LEVEL: 'info',
       // Any free port for its probes: files run side by side, each may have a worker process.
       WORKER_HTTP_PORT: '0',
+      WORKER_SDK_METRICS_ADDRESS: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
