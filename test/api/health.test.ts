@@ -38,6 +38,20 @@ describe('GET /healthz and /readyz (API)', () => {
       expect(body.checks[check]).toMatchObject({ ok: true });
   });
 
+  it('answers probes that come within a second with one check, and checks again after', async () => {
+    const app = buildApp(env.deps);
+    const [a, b] = await Promise.all([app.request('/readyz'), app.request('/readyz')]);
+    const [first, second] = [await json(a), await json(b)];
+    expect(second.checks).toEqual(first.checks);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const later = await json(await app.request('/readyz'));
+    expect(later.status).toBe('ready');
+    expect(
+      later.checks.database.ms === first.checks.database.ms &&
+        later.checks.temporal.ms === first.checks.temporal.ms,
+    ).toBe(false);
+  });
+
   it('answers /readyz 503 while Temporal does not answer, naming it, and says no more', async () => {
     const port = await freePort();
     // Never closed: closing a connection still trying to connect rejects a promise nobody holds.
