@@ -26,12 +26,23 @@ function gaugeRead<L extends string>(
   });
 }
 
+/** One read for the gauges of one scrape that show parts of it (they are collected one after another). */
+function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let latest: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (!latest || performance.now() - latest.at > 500) latest = { at: performance.now(), value: read() };
+    return latest.value;
+  };
+}
+
 /**
  * The plane's state as gauges (docs/operations.md "Metrics"), read from the database when
  * Prometheus scrapes, so every API process tells the same truth, whoever changed it: agent-task
  * queues per hypervisor, hypervisor liveness, operations by kind and state, migrations by state.
  */
 export function registerPlaneMetrics(registry: client.Registry, db: Database): void {
+  const queues = sharedRead(() => listQueuedTasksByHypervisor(db));
+  const liveness = sharedRead(() => listHypervisorLiveness(db));
   gaugeRead(
     registry,
     {
@@ -40,8 +51,7 @@ export function registerPlaneMetrics(registry: client.Registry, db: Database): v
       labelNames: ['hypervisor'],
     },
     async (gauge) => {
-      for (const row of await listQueuedTasksByHypervisor(db))
-        gauge.set({ hypervisor: row.hypervisor }, Number(row.queued));
+      for (const row of await queues()) gauge.set({ hypervisor: row.hypervisor }, Number(row.queued));
     },
   );
   gaugeRead(
@@ -52,15 +62,14 @@ export function registerPlaneMetrics(registry: client.Registry, db: Database): v
       labelNames: ['hypervisor'],
     },
     async (gauge) => {
-      for (const row of await listQueuedTasksByHypervisor(db))
-        gauge.set({ hypervisor: row.hypervisor }, row.oldest_seconds);
+      for (const row of await queues()) gauge.set({ hypervisor: row.hypervisor }, row.oldest_seconds);
     },
   );
   gaugeRead(
     registry,
     { name: 'cloudsvc_hypervisors', help: 'Hypervisors by status.', labelNames: ['status'] },
     async (gauge) => {
-      const rows = await listHypervisorLiveness(db);
+      const rows = await liveness();
       for (const status of HYPERVISOR_STATUSES)
         gauge.set({ status }, rows.filter((r) => r.status === status).length);
     },
@@ -73,7 +82,7 @@ export function registerPlaneMetrics(registry: client.Registry, db: Database): v
       labelNames: ['hypervisor'],
     },
     async (gauge) => {
-      for (const row of await listHypervisorLiveness(db))
+      for (const row of await liveness())
         if (row.silent_seconds !== null) gauge.set({ hypervisor: row.name }, row.silent_seconds);
     },
   );
