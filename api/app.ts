@@ -14,6 +14,7 @@ import { httpMetrics } from './middleware/http-metrics.js';
 import { requestContext } from './middleware/request-context.js';
 import { type DocumentName, registerOpenApi } from './openapi.js';
 import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
+import { registerReference } from './reference/routes.js';
 import { createApiRouter } from './router.js';
 
 /** Paths registered for other methods, to tell a wrong method (405) from an unknown route (404). */
@@ -51,6 +52,7 @@ export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route(ADMIN_BASE, adminPages());
   app.route(ADMIN_BASE, apis.admin);
   registerOpenApi(app, apis);
+  registerReference(app);
 
   registerHealth(app);
   registerConsolePage(app);

@@ -1,7 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
 import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
-import { type ReferenceDocument, renderReference } from './reference-page.js';
 
 const VERSION = '0.1.0';
 const ERRORS =
@@ -121,7 +120,7 @@ export function openApiDocuments(
   return documents;
 }
 
-/** Serves the documents, and an HTML reference of them at /docs. */
+/** Serves the documents (the reference page that renders them: reference/routes.ts). */
 export function registerOpenApi(app: OpenAPIHono<AppEnv>, apis: Record<DocumentName, OpenAPIHono<AppEnv>>) {
   // Built on first request, once every route is registered; the same objects are served after.
   let documents: Record<DocumentName, object> | undefined;
@@ -131,10 +130,5 @@ export function registerOpenApi(app: OpenAPIHono<AppEnv>, apis: Record<DocumentN
   };
   app.get(`/openapi/:name{(${DOCUMENT_NAMES.join('|')})\\.json}`, (c) =>
     c.json(built()[c.req.param('name').replace(/\.json$/, '') as DocumentName]),
-  );
-  app.get('/docs', (c) =>
-    c.html(
-      renderReference(DOCUMENT_NAMES.map((name) => ({ name, document: built()[name] as ReferenceDocument }))),
-    ),
   );
 }

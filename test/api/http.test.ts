@@ -144,7 +144,8 @@ describe('OpenAPI', () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('cloudsvc Client API');
-    expect(html).toContain('/api/client/cloud/{cloudInstance}');
-    expect(html).toContain('/api/cloudsvc/agent/tasks/next');
+    const client = await t.app.request('/docs/client');
+    expect(client.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await client.text()).toContain('<script src="/docs/assets/swagger-ui-bundle.js">');
   });
 });

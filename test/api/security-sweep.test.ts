@@ -38,6 +38,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /console/assets/:name': '/console/assets/xterm.js',
   'GET /console/:session': '/console/9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d',
   'GET /docs': '/docs',
+  'GET /docs/:name': '/docs/client',
+  'GET /docs/assets/:file': '/docs/assets/reference.js',
   'GET /openapi/:name{(client|application|console-internal|agent|admin)\\.json}': '/openapi/client.json',
   // Takes its one-time token in the body (checked below), not as a bearer credential.
   'POST /api/cloudsvc/agent/enroll': '/api/cloudsvc/agent/enroll',

@@ -114,14 +114,20 @@ describe('the OpenAPI documents', () => {
 });
 
 describe('the reference page and the API docs', () => {
-  it('/docs links and renders every document', async () => {
+  it('/docs links every document and its page, which Swagger UI renders from it', async () => {
     const html = await (await t.app.request('/docs')).text();
     for (const name of DOCUMENT_NAMES) {
       expect(html).toContain(`href="/openapi/${name}.json"`);
+      expect(html).toContain(`href="/docs/${name}"`);
       expect(html).toContain(DOCUMENTS[name].title);
+      const page = await t.app.request(`/docs/${name}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`data-spec="/openapi/${name}.json"`);
     }
-    expect(html).toContain('/api/application/cloudsvc/console/internal/heartbeat');
-    expect(html).toContain('postCloudInstancePower');
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'reference.js'])
+      expect((await t.app.request(`/docs/assets/${asset}`)).status, asset).toBe(200);
+    for (const path of ['/docs/nope', '/docs/assets/package.json', '/docs/assets/constructor'])
+      expect((await t.app.request(path)).status, path).toBe(404);
   });
 
   it('docs/api.md names every document', () => {
