@@ -13,6 +13,8 @@ const ENDED_AS: Partial<Record<Migration['state'], string>> = {
   CLEANED_UP: 'The migration completed: the instance runs on the target and the source’s copy is removed.',
   COMPLETED:
     'The migration completed: the instance runs on the target; the source’s copy is kept for the retention window.',
+  CLEANING_UP:
+    'The migration completed: the instance runs on the target; the source’s copy is being removed.',
   ROLLED_BACK: 'The migration was rolled back: the instance stays on the source.',
   RECOVERY_REQUIRED: 'The migration waits for a recovery decision: open its view to take one.',
 };
