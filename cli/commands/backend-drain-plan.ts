@@ -4,7 +4,7 @@ import { backendDrainPlan } from '../../services/evacuations/backend-plan.js';
 import { modeOption, uuidArgument } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { backendDrainPlanText } from '../evacuation-text.js';
-import { backendOption } from '../storage-move-options.js';
+import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 
 /** Read-only, zero mutations; exit 1 when an instance cannot move, so a script can test it. */
 export const backendDrainPlanCommand: Command = {
@@ -17,8 +17,7 @@ export const backendDrainPlanCommand: Command = {
       args: argv,
       allowPositionals: true,
       options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
+        ...BACKEND_OPTIONS,
         mode: { type: 'string', default: 'AUTO' },
         json: { type: 'boolean', default: false },
       },
@@ -26,8 +25,7 @@ export const backendDrainPlanCommand: Command = {
     const plan = serializeBackendDrainPlan(
       await backendDrainPlan(await ctx.services(), {
         hypervisorId: uuidArgument(positionals, 'hypervisor'),
-        from: backendOption(values.from, 'from'),
-        to: backendOption(values.to, 'to'),
+        ...backendsOf(values),
         mode: modeOption(values.mode),
       }),
     );

@@ -9,7 +9,7 @@ import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
 import { countOption, failureOption } from '../evacuation-options.js';
 import { backendDrainPlanText, progressLine } from '../evacuation-text.js';
-import { backendOption } from '../storage-move-options.js';
+import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 
 /**
  * Drains one of a hypervisor's storage backends after the operator saw the plan and confirmed it
@@ -27,8 +27,7 @@ export const backendDrainStartCommand: Command = {
       args: argv,
       allowPositionals: true,
       options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
+        ...BACKEND_OPTIONS,
         mode: { type: 'string' },
         'max-parallel': { type: 'string' },
         'on-failure': { type: 'string' },
@@ -41,8 +40,7 @@ export const backendDrainStartCommand: Command = {
     });
     const request = {
       hypervisorId: uuidArgument(positionals, 'hypervisor'),
-      from: backendOption(values.from, 'from'),
-      to: backendOption(values.to, 'to'),
+      ...backendsOf(values),
       mode: modeOption(values.mode),
     };
     const maxParallel = countOption(values['max-parallel'], 'max-parallel', 64);

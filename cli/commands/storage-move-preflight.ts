@@ -3,7 +3,7 @@ import { serializeStorageMovePreflight } from '../../api/serializers/storage-mov
 import { readStorageMovePreflight } from '../../services/storage-moves/preflight.js';
 import { modeOption, uuidArgument } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
-import { backendOption } from '../storage-move-options.js';
+import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 import { storagePreflightText } from '../storage-move-text.js';
 
 /** Read-only, zero mutations; exit 1 when blocked, so a script can test it. */
@@ -17,16 +17,14 @@ export const storageMovePreflightCommand: Command = {
       args: argv,
       allowPositionals: true,
       options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
+        ...BACKEND_OPTIONS,
         mode: { type: 'string', default: 'AUTO' },
         json: { type: 'boolean', default: false },
       },
     });
     const request = {
       instanceId: uuidArgument(positionals, 'instance'),
-      from: backendOption(values.from, 'from'),
-      to: backendOption(values.to, 'to'),
+      ...backendsOf(values),
       mode: modeOption(values.mode),
     };
     const { report } = await readStorageMovePreflight(await ctx.services(), request);

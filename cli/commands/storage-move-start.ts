@@ -9,7 +9,7 @@ import { requestStorageMove } from '../../services/storage-moves/request.js';
 import { modeOption, operatorActor, uuidArgument } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
-import { backendOption } from '../storage-move-options.js';
+import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 import { storageHistoryLine, storageMoveText, storagePreflightText } from '../storage-move-text.js';
 
 const SETTLED: readonly StorageMoveState[] = [
@@ -38,8 +38,7 @@ export const storageMoveStartCommand: Command = {
       args: argv,
       allowPositionals: true,
       options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
+        ...BACKEND_OPTIONS,
         mode: { type: 'string' },
         reason: { type: 'string' },
         force: { type: 'boolean', default: false },
@@ -50,8 +49,7 @@ export const storageMoveStartCommand: Command = {
     });
     const request = {
       instanceId: uuidArgument(positionals, 'instance'),
-      from: backendOption(values.from, 'from'),
-      to: backendOption(values.to, 'to'),
+      ...backendsOf(values),
       mode: modeOption(values.mode),
     };
     if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal('storage move');
