@@ -3,7 +3,7 @@
 // function name; workflows load only what Temporal's sandbox allows; SQL only in db/); this file
 // holds the rules about folders. Type-only imports count: a circle of types is still a circle.
 const PRODUCT =
-  '^(activities|agent|api|cli|console-gateway|db|domain|platform|scripts|services|web|worker|workflows)/';
+  '^(activities|agent|api|cli|clients|console-gateway|db|domain|platform|scripts|services|web|worker|workflows)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -36,19 +36,22 @@ module.exports = {
       severity: 'error',
       comment:
         'agent/ speaks the Agent API and never the panel internals: it imports only its own ' +
-        'files, domain/ and platform/logger.ts.',
+        'files, domain/, platform/logger.ts and the client generated from the Agent API document.',
       from: { path: '^agent/' },
-      to: { path: PRODUCT, pathNot: '^(agent/|domain/|platform/logger\\.ts$)' },
+      to: {
+        path: PRODUCT,
+        pathNot: '^(agent/|domain/|platform/logger\\.ts$|clients/(agent|answered)\\.ts$)',
+      },
     },
     {
       name: 'agent-packages',
       severity: 'error',
       comment:
-        'The agent is small to install: node built-ins, zod and ws (the console relay; Node 20 has no WebSocket client, and ws depends on nothing) are all it uses.',
+        'The agent is small to install: node built-ins, zod, ws (the console relay; Node 20 has no WebSocket client, and ws depends on nothing) and openapi-fetch (the typed Agent API client, 6 kB) are all it uses.',
       from: { path: '^agent/' },
       to: {
         dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg'],
-        pathNot: 'node_modules/(zod|ws)/',
+        pathNot: 'node_modules/(zod|ws|openapi-fetch)/',
       },
     },
     {

@@ -11,6 +11,7 @@ COPY activities activities
 COPY agent agent
 COPY bench bench
 COPY cli cli
+COPY clients clients
 COPY console-gateway console-gateway
 COPY db db
 COPY domain domain

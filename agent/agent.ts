@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { AgentCredential, AgentSettings, AgentTask, HeartbeatAck } from '../domain/agent-protocol.js';
+import { answered } from '../clients/answered.js';
+import type { AgentSettings } from '../domain/agent-protocol.js';
 import type { Logger } from '../platform/logger.js';
 import type { AgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
@@ -76,10 +77,9 @@ export class Agent {
     }
     const token = this.config.AGENT_ENROLLMENT_TOKEN;
     if (!token) throw new Error('no saved credential and no AGENT_ENROLLMENT_TOKEN to enroll with');
-    const { body } = await this.#panel.call<AgentCredential>('POST', '/enroll', {
-      token,
-      agent_version: AGENT_VERSION,
-    });
+    const body = answered(
+      await this.#panel.api.POST('/enroll', { body: { token, agent_version: AGENT_VERSION } }),
+    );
     const credential = {
       credential: body.attributes.credential,
       hypervisor_uuid: body.attributes.hypervisor_uuid,
@@ -97,29 +97,32 @@ export class Agent {
   }
 
   async #heartbeat(): Promise<void> {
-    const { body } = await this.#panel.call<HeartbeatAck>('POST', '/heartbeat', {
-      agent_version: AGENT_VERSION,
-      capabilities: this.config.AGENT_CAPABILITIES,
-      free: this.driver.freeCapacity(),
-    });
+    const body = answered(
+      await this.#panel.api.POST('/heartbeat', {
+        body: {
+          agent_version: AGENT_VERSION,
+          capabilities: this.config.AGENT_CAPABILITIES,
+          free: this.driver.freeCapacity(),
+        },
+      }),
+    );
     this.#settings = body.attributes.settings;
   }
 
   async #sendMetrics(): Promise<void> {
     const samples = this.driver.sample(new Date());
-    if (samples.length > 0) await this.#panel.call('POST', '/metrics', { samples });
+    if (samples.length > 0) await this.#panel.api.POST('/metrics', { body: { samples } });
   }
 
   async #poll(): Promise<void> {
     while (!this.#stop.signal.aborted) {
       try {
-        const { status, body } = await this.#panel.call<AgentTask>(
-          'GET',
-          `/tasks/next?wait_ms=${this.#settings!.poll_wait_ms}`,
-        );
-        if (status !== 200 || !body) continue;
+        const { data: offered } = await this.#panel.api.GET('/tasks/next', {
+          params: { query: { wait_ms: this.#settings!.poll_wait_ms } },
+        });
+        if (!offered) continue; // 204: nothing within the wait
         await runTask(
-          body.attributes,
+          offered.attributes,
           this.driver,
           this.#panel,
           this.#settings!,

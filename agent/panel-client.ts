@@ -1,3 +1,6 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../clients/agent.js';
+
 import type { Logger } from '../platform/logger.js';
 
 export class CredentialRefused extends Error {
@@ -15,39 +18,46 @@ export class PanelRefused extends Error {
   }
 }
 
+/** The Agent API, typed by the client generated from its document (`npm run clients`). */
+export type AgentApi = Client<paths>;
+
 const RETRY_START_MS = 250;
 const RETRY_MAX_MS = 10_000;
 
 /**
  * HTTP to the Agent API. Transport failures, 429 and 5xx are retried with capped exponential
- * backoff for as long as it takes (the panel may be restarting); 401 and other 4xx are final.
+ * backoff for as long as it takes (the panel may be restarting); 401 and other 4xx are final, so
+ * every answer `api` returns is a success.
  */
 export class PanelClient {
   credential: string | undefined;
+  readonly api: AgentApi;
 
   constructor(
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly logger: Logger,
     private readonly stopping: AbortSignal,
-  ) {}
+  ) {
+    this.api = createClient<paths>({
+      baseUrl: `${baseUrl}/api/cloudsvc/agent`,
+      fetch: (request) => this.#send(request),
+    });
+  }
 
-  async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  async #send(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
     let delay = RETRY_START_MS;
     for (;;) {
       try {
-        const res = await fetch(`${this.baseUrl}/api/cloudsvc/agent${path}`, {
-          method,
-          headers: {
-            ...(this.credential ? { Authorization: `Bearer ${this.credential}` } : {}),
-            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: this.stopping,
-        });
-        const parsed = res.status === 204 ? undefined : await res.json().catch(() => undefined);
+        const attempt = request.clone();
+        if (this.credential) attempt.headers.set('Authorization', `Bearer ${this.credential}`);
+        const res = await fetch(attempt, { signal: this.stopping });
         if (res.status === 401 && this.credential) throw new CredentialRefused();
-        if (res.status < 400) return { status: res.status, body: parsed as T };
-        if (res.status !== 429 && res.status < 500) throw new PanelRefused(res.status, parsed);
+        if (res.status < 400) return res;
+        if (res.status !== 429 && res.status < 500) {
+          throw new PanelRefused(res.status, await res.json().catch(() => undefined));
+        }
+        await res.body?.cancel();
         const retryAfter = Number(res.headers.get('retry-after'));
         if (retryAfter > 0) delay = Math.max(delay, retryAfter * 1000);
         this.logger.warn('panel answered with an error; retrying', {

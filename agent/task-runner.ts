@@ -1,4 +1,5 @@
-import type { AgentSettings, AgentTask, ReportAck, TransferRedemption } from '../domain/agent-protocol.js';
+import { answered } from '../clients/answered.js';
+import type { AgentSettings, AgentTask, ReportAck } from '../domain/agent-protocol.js';
 import { AgentTaskFailure, AgentTaskProgressMessage, isAgentTaskType } from '../domain/agent-tasks.js';
 import { storableText } from '../domain/input-bounds.js';
 import type { Logger } from '../platform/logger.js';
@@ -53,7 +54,12 @@ export async function runTask(
     body: Record<string, unknown>,
   ) => {
     const payload = { ...body, sequence: sequence++ };
-    return (await panel.call<ReportAck>('POST', `/tasks/${offered.task_id}/${kind}`, payload)).body;
+    return answered(
+      await panel.api.POST(`/tasks/{task}/${kind}`, {
+        params: { path: { task: offered.task_id } },
+        body: payload,
+      }),
+    );
   };
   const refused = (kind: string) => (error: unknown) => {
     if (error instanceof CredentialRefused) {
@@ -94,7 +100,7 @@ export async function runTask(
     const result = await driver.execute(offered.type, offered.params, {
       signal: abort.signal,
       redeemTransfer: async (token) =>
-        (await panel.call<TransferRedemption>('POST', '/transfers/redeem', { token })).body.attributes,
+        answered(await panel.api.POST('/transfers/redeem', { body: { token } })).attributes,
       progress: (percent, message) => {
         latest = { percent, ...(message ? { message: progressMessage(message) } : {}) };
         progress();

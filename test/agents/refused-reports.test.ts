@@ -50,10 +50,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('a report the panel refuses with a 4xx', () => {
   it('is sent once: a failure message it cannot store (400)', async () => {
     const { panel } = agentSide();
-    const path = `/api/cloudsvc/agent/tasks/${randomUUID()}/failed`;
-    const sent = panel.call('POST', path.replace('/api/cloudsvc/agent', ''), {
-      sequence: 1,
-      error: { code: 'DISK_FULL', message: 'no space\u0000left' },
+    const task = randomUUID();
+    const path = `/api/cloudsvc/agent/tasks/${task}/failed`;
+    const sent = panel.api.POST('/tasks/{task}/failed', {
+      params: { path: { task } },
+      body: { sequence: 1, error: { code: 'DISK_FULL', message: 'no space\u0000left', retryable: false } },
     });
     await expect(sent).rejects.toBeInstanceOf(PanelRefused);
     await expect(sent).rejects.toMatchObject({ status: 400 });
@@ -64,10 +65,11 @@ describe('a report the panel refuses with a 4xx', () => {
 
   it('is sent once: a body over the limit (413)', async () => {
     const { panel } = agentSide();
-    const path = `/api/cloudsvc/agent/tasks/${randomUUID()}/progress`;
-    const sent = panel.call('POST', path.replace('/api/cloudsvc/agent', ''), {
-      sequence: 1,
-      message: 'x'.repeat(server.deps.config.BODY_LIMIT_BYTES),
+    const task = randomUUID();
+    const path = `/api/cloudsvc/agent/tasks/${task}/progress`;
+    const sent = panel.api.POST('/tasks/{task}/progress', {
+      params: { path: { task } },
+      body: { sequence: 1, message: 'x'.repeat(server.deps.config.BODY_LIMIT_BYTES) },
     });
     await expect(sent).rejects.toMatchObject({ status: 413 });
     await sleep(600);

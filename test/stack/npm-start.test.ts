@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort, isPortOpen } from '../../platform/ports.js';
+import { applicationApi, clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
-import { json } from '../support/http.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -122,17 +122,14 @@ describe('npm start', () => {
     // The banner shows the demo instance once it runs, and the codes the README's examples use.
     expect(first.demoStatus).toBe('running');
     expect(first.planAndLocation).toBe('demo-small, demo-1');
-    const client = { headers: { Authorization: `Bearer ${first.clientKey}` } };
-    const list = await fetch(`${first.apiUrl}/api/client/cloud`, client);
-    expect(list.status).toBe(200);
-    const demo = (await json(list)).data[0].attributes;
+    // The customer and the administrator speak through the clients generated from the documents.
+    const customer = clientApi(first.apiUrl, first.clientKey);
+    const list = await customer.GET('/');
+    expect(list.response.status).toBe(200);
+    const demo = list.data!.data[0]!.attributes;
     expect(demo).toMatchObject({ name: 'demo-instance', uuid: first.demoInstance, status: 'running' });
-    const hypervisors = await json(
-      await fetch(`${first.apiUrl}/api/application/cloudsvc/hypervisors`, {
-        headers: { Authorization: `Bearer ${first.applicationKey}` },
-      }),
-    );
-    expect(hypervisors.data[0].attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
+    const hypervisors = await applicationApi(first.apiUrl, first.applicationKey).GET('/hypervisors');
+    expect(hypervisors.data!.data[0]!.attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
     // The console gateway runs beside the API, which offers the demo instance's serial console.
     expect(await isPortOpen(ports.gateway)).toBe(true);
     // The worker's probes answer: it runs, polling its task queue.
@@ -143,8 +140,10 @@ describe('npm start', () => {
     // Prometheus can scrape the API on its own port, the banner says where.
     expect((await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).status).toBe(200);
     expect(first.output.join('')).toContain(`http://127.0.0.1:${ports.metrics}/metrics`);
-    const offer = await json(await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}/console`, client));
-    expect(offer.attributes).toMatchObject({ serial: true });
+    const offer = await customer.GET('/{cloudInstance}/console', {
+      params: { path: { cloudInstance: demo.uuid } },
+    });
+    expect(offer.data!.attributes).toMatchObject({ serial: true });
 
     // A crashed worker is started again, and workflows run on the new one.
     const worker = descendantRunning(first.child.pid!, 'worker/main.ts');
@@ -163,16 +162,11 @@ describe('npm start', () => {
       15_000,
       'a new worker',
     );
-    const stop = await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}/power`, {
-      method: 'POST',
-      headers: { ...client.headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ action: 'stop' }),
-    });
-    expect(stop.status).toBe(202);
+    const instance = { params: { path: { cloudInstance: demo.uuid } } };
+    const stop = await customer.POST('/{cloudInstance}/power', { ...instance, body: { action: 'stop' } });
+    expect(stop.response.status).toBe(202);
     await eventually(
-      async () =>
-        (await json(await fetch(`${first.apiUrl}/api/client/cloud/${demo.uuid}`, client))).attributes
-          .status === 'stopped',
+      async () => (await customer.GET('/{cloudInstance}', instance)).data?.attributes.status === 'stopped',
       60_000,
       'the demo instance to stop on the new worker',
     );
@@ -183,12 +177,8 @@ describe('npm start', () => {
     const second = await npmStart(dataDir, ports);
     expect(second.clientKey).toBe(first.clientKey);
     expect(second.demoInstance).toBe(demo.uuid);
-    const again = await json(
-      await fetch(`${second.apiUrl}/api/client/cloud`, {
-        headers: { Authorization: `Bearer ${second.clientKey}` },
-      }),
-    );
-    expect(again.data.map((d: { attributes: { uuid: string } }) => d.attributes.uuid)).toEqual([demo.uuid]);
+    const again = await clientApi(second.apiUrl, second.clientKey).GET('/');
+    expect(again.data!.data.map((d) => d.attributes.uuid)).toEqual([demo.uuid]);
     expect(await stopStack(second)).toContain('stopped.');
     for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
   });

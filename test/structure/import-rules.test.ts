@@ -15,6 +15,7 @@ const FOLDERS = [
   'agent',
   'api',
   'cli',
+  'clients',
   'console-gateway',
   'db',
   'domain',
