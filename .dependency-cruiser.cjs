@@ -36,22 +36,22 @@ module.exports = {
       severity: 'error',
       comment:
         'agent/ speaks the Agent API and never the panel internals: it imports only its own ' +
-        'files, domain/, platform/logger.ts and the client generated from the Agent API document.',
+        'files, domain/, platform/logger.ts and tracing.ts, and the client generated from the Agent API document.',
       from: { path: '^agent/' },
       to: {
         path: PRODUCT,
-        pathNot: '^(agent/|domain/|platform/logger\\.ts$|clients/(agent|answered)\\.ts$)',
+        pathNot: '^(agent/|domain/|platform/(logger|tracing)\\.ts$|clients/(agent|answered)\\.ts$)',
       },
     },
     {
       name: 'agent-packages',
       severity: 'error',
       comment:
-        'The agent is small to install: node built-ins, zod, ws (the console relay; Node 20 has no WebSocket client, and ws depends on nothing) and openapi-fetch (the typed Agent API client, 6 kB) are all it uses.',
+        'The agent is small to install: node built-ins, zod, ws (the console relay; Node 20 has no WebSocket client, and ws depends on nothing) openapi-fetch (the typed Agent API client, 17 kB) and OpenTelemetry (its traces, off unless TRACING_ENABLED) are all it uses.',
       from: { path: '^agent/' },
       to: {
         dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg'],
-        pathNot: 'node_modules/(zod|ws|openapi-fetch)/',
+        pathNot: 'node_modules/(zod|ws|openapi-fetch|@opentelemetry/[^/]+)/',
       },
     },
     {

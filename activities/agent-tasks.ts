@@ -8,6 +8,7 @@ import {
   withdrawQueuedTask,
 } from '../db/repositories/agent-tasks.js';
 import { AGENT_TASKS, type AgentTaskType, PANEL_TASK_FAILURES } from '../domain/agent-tasks.js';
+import { activeTraceParent } from '../platform/tracing.js';
 
 export interface AgentTaskRequest {
   readonly hypervisorId: string;
@@ -58,6 +59,7 @@ export function createAgentTaskActivities(db: Database) {
         activityId: info.activityId,
         attempt: info.attempt,
         correlationId: request.correlationId,
+        traceParent: activeTraceParent(),
       });
       context.log.info('agent task queued', { taskId, type: request.type, attempt: info.attempt });
 

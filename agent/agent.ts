@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { answered } from '../clients/answered.js';
 import type { AgentSettings } from '../domain/agent-protocol.js';
 import type { Logger } from '../platform/logger.js';
+import { inSpan, startTracing, type Tracing } from '../platform/tracing.js';
 import type { AgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, PanelClient, sleep } from './panel-client.js';
@@ -25,6 +26,7 @@ export class Agent {
   readonly #stop = new AbortController();
   readonly #panel: PanelClient;
   readonly #credentialFile: StateFile<SavedCredential | null>;
+  readonly #tracing: Tracing | undefined;
   #settings: AgentSettings | undefined;
   #fatal: Error | undefined;
   hypervisorId: string | undefined;
@@ -36,6 +38,7 @@ export class Agent {
   ) {
     this.#panel = new PanelClient(config.AGENT_PANEL_URL, logger, this.#stop.signal);
     this.#credentialFile = new StateFile(join(config.AGENT_STATE_DIR, 'credential.json'), () => null);
+    this.#tracing = startTracing(config, 'cloudsvc-agent');
   }
 
   /** Runs until stopped; rejects with the reason when the agent cannot go on. */
@@ -53,6 +56,7 @@ export class Agent {
       ...Array.from({ length: this.config.AGENT_CONCURRENCY }, () => this.#poll()),
     ];
     await Promise.all(loops);
+    await this.#tracing?.shutdown();
     if (this.#fatal) throw this.#fatal;
   }
 
@@ -121,14 +125,17 @@ export class Agent {
           params: { query: { wait_ms: this.#settings!.poll_wait_ms } },
         });
         if (!offered) continue; // 204: nothing within the wait
-        await runTask(
-          offered.attributes,
-          this.driver,
-          this.#panel,
-          this.#settings!,
-          this.logger,
-          this.#stop.signal,
-          (e) => this.#die(e),
+        const task = offered.attributes;
+        // The task is a span of the step that queued it; its reports carry it to the panel.
+        await inSpan(
+          this.#tracing,
+          `agent task ${task.type}`,
+          task.trace_parent,
+          { 'cloudsvc.task_id': task.task_id, 'cloudsvc.attempt': task.attempt },
+          () =>
+            runTask(task, this.driver, this.#panel, this.#settings!, this.logger, this.#stop.signal, (e) =>
+              this.#die(e),
+            ),
         );
       } catch (error) {
         this.#handle(error);

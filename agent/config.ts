@@ -127,6 +127,12 @@ const schema = z.object({
     .transform((s) => JSON.parse(s) as unknown)
     .pipe(z.record(z.string(), z.string().min(1))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** OpenTelemetry traces of the tasks it runs, over OTLP/HTTP, as the panel's processes do. */
+  TRACING_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318'),
 });
 
 export type AgentConfig = z.infer<typeof schema>;

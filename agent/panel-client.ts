@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../clients/agent.js';
 
 import type { Logger } from '../platform/logger.js';
+import { injectTraceParent } from '../platform/tracing.js';
 
 export class CredentialRefused extends Error {
   constructor() {
@@ -51,6 +52,7 @@ export class PanelClient {
       try {
         const attempt = request.clone();
         if (this.credential) attempt.headers.set('Authorization', `Bearer ${this.credential}`);
+        injectTraceParent(attempt.headers);
         const res = await fetch(attempt, { signal: this.stopping });
         if (res.status === 401 && this.credential) throw new CredentialRefused();
         if (res.status < 400) return res;

@@ -1,3 +1,4 @@
+import { httpInstrumentationMiddleware } from '@hono/otel';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ApiError } from '../domain/errors.js';
 import { adminPages, takesForm } from '../web/admin/index.js';
@@ -41,7 +42,11 @@ export function buildApis(): Record<DocumentName, OpenAPIHono<AppEnv>> {
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createApiRouter();
-  app.use('*', httpMetrics, requestContext(deps, takesForm));
+  app.use('*', httpMetrics);
+  // A span per request, the parent of what it starts; a `traceparent` header (an agent's report)
+  // makes it the child of the caller's.
+  if (deps.tracing) app.use('*', httpInstrumentationMiddleware({ tracer: deps.tracing.tracer }));
+  app.use('*', requestContext(deps, takesForm));
 
   const apis = buildApis();
   app.route(CLIENT_BASE, apis.client);

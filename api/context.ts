@@ -4,6 +4,7 @@ import type { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { ApiMetrics } from '../platform/metrics.js';
+import type { Tracing } from '../platform/tracing.js';
 import type { CredentialCache } from './credential-cache.js';
 
 /** What every handler may use; set once at start-up, so tests build an app with their own. */
@@ -15,6 +16,8 @@ export interface AppDeps {
   readonly credentials: CredentialCache;
   readonly taskFeed: TaskFeed;
   readonly metrics: ApiMetrics;
+  /** The process's traces, while TRACING_ENABLED is on. */
+  readonly tracing?: Tracing;
 }
 
 /** Who presented the request's credential, by the credential's type (set by api/middleware/auth.ts). */

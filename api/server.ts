@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { createDatabase } from '../db/database.js';
 import { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
@@ -11,6 +12,7 @@ import {
   serveMetrics,
 } from '../platform/metrics.js';
 import { connectTemporal } from '../platform/temporal.js';
+import { startTracing } from '../platform/tracing.js';
 import { registerPlaneMetrics } from '../services/plane-metrics.js';
 import { buildApp } from './app.js';
 import type { AppDeps } from './context.js';
@@ -41,7 +43,12 @@ export async function createAppDeps(
   const metrics = createApiMetrics();
   registerPoolMetrics(metrics.registry, database.pool);
   registerPlaneMetrics(metrics.registry, database.db);
-  const temporal = await connectTemporal(config, [countingTemporalErrors(metrics.temporalErrors)]);
+  const tracing = startTracing(config, 'cloudsvc-api');
+  const temporal = await connectTemporal(config, [
+    countingTemporalErrors(metrics.temporalErrors),
+    // Workflows started here carry the request's span in their headers.
+    ...(tracing ? [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] : []),
+  ]);
   const taskFeed = new TaskFeed(config.DATABASE_URL, logger);
   await taskFeed.start();
   return {
@@ -52,10 +59,12 @@ export async function createAppDeps(
     credentials: new CredentialCache(database.db, config.AUTH_CACHE_TTL_MS),
     taskFeed,
     metrics,
+    ...(tracing ? { tracing } : {}),
     async close() {
       await taskFeed.close();
       await temporal.close();
       await database.close();
+      await tracing?.shutdown();
     },
   };
 }

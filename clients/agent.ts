@@ -291,6 +291,8 @@ export interface components {
         };
         attempt: number;
         correlation_id: string | null;
+        /** @description The W3C `traceparent` of the step that queued the task, while the panel traces (TRACING_ENABLED); null otherwise. An agent that traces runs the task as a span of that trace and sends its reports with a `traceparent` header. */
+        trace_parent: string | null;
         /** @description The first sequence to report with. A task offered again (its agent died) continues after the last report taken. */
         next_sequence: number;
         lease_expires_at: string;

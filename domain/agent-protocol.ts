@@ -111,6 +111,12 @@ export const AgentTaskBody = z.object({
     params: z.record(z.string(), z.unknown()),
     attempt: z.number().int(),
     correlation_id: z.string().nullable(),
+    trace_parent: z
+      .string()
+      .nullable()
+      .describe(
+        'The W3C `traceparent` of the step that queued the task, while the panel traces (TRACING_ENABLED); null otherwise. An agent that traces runs the task as a span of that trace and sends its reports with a `traceparent` header.',
+      ),
     next_sequence: z
       .number()
       .int()

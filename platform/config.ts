@@ -40,6 +40,9 @@ const schema = z.object({
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8082),
   /** Where the worker's Temporal SDK serves its own Prometheus metrics (`host:port`; empty: nowhere). */
   WORKER_SDK_METRICS_ADDRESS: z.string().default('127.0.0.1:9465'),
+  /** OpenTelemetry traces, exported over OTLP/HTTP (docs/operations.md "Traces"). */
+  TRACING_ENABLED: bool.default(false),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318'),
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
   /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
   SECRETS_KEY: z.string().optional(),

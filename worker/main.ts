@@ -4,6 +4,7 @@ import { createLogger } from '../platform/logger.js';
 import { createRegistry, registerPoolMetrics } from '../platform/metrics.js';
 import { onShutdown } from '../platform/shutdown.js';
 import { connectTemporal } from '../platform/temporal.js';
+import { startTracing } from '../platform/tracing.js';
 import { startWorkerHttpServer } from './http-server.js';
 import { installRuntimeLogger } from './runtime-logger.js';
 import { startSweepers } from './sweepers.js';
@@ -21,7 +22,8 @@ const database = createDatabase({
   namedStatements: config.DATABASE_NAMED_STATEMENTS,
   applicationName: 'cloudsvc-worker',
 });
-const { worker, connection } = await createWorker({ config, db: database.db });
+const tracing = startTracing(config, 'cloudsvc-worker');
+const { worker, connection } = await createWorker({ config, db: database.db, ...(tracing && { tracing }) });
 const temporal = await connectTemporal(config);
 const stopSweepers = startSweepers({ db: database.db, temporal: temporal.client, config, logger });
 const registry = createRegistry();
@@ -43,6 +45,7 @@ const stopped = worker.run().then(async () => {
   await connection.close();
   await temporal.close();
   await database.close();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 });
 

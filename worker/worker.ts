@@ -1,9 +1,16 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Database } from '../db/database.js';
 import type { Config } from '../platform/config.js';
+import type { Tracing } from '../platform/tracing.js';
 import { beginEvacuationMove } from '../services/evacuations/next-move.js';
 
 /** The workflows' entry file: TypeScript under tsx, JavaScript once built. */
@@ -12,10 +19,20 @@ function workflowsPath(): string {
   return existsSync(ts) ? ts : fileURLToPath(new URL('../workflows/index.js', import.meta.url));
 }
 
-/** Bundles the workflow code once (a few seconds); tests share one bundle across workers. */
-export async function bundleWorkflows(): Promise<{ code: string }> {
+/** The SDK's workflow interceptors that continue a caller's trace inside a workflow run. */
+const TRACING_WORKFLOW_INTERCEPTORS = createRequire(import.meta.url).resolve(
+  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+);
+
+/**
+ * Bundles the workflow code once (a few seconds); tests share one bundle across workers. A traced
+ * bundle holds the tracing interceptors too (a worker with tracing on needs one; without, they are
+ * left out, so the code that runs, and replays, is what it was).
+ */
+export async function bundleWorkflows(options: { traced?: boolean } = {}): Promise<{ code: string }> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsPath(),
+    workflowInterceptorModules: options.traced ? [TRACING_WORKFLOW_INTERCEPTORS] : [],
     webpackConfigHook: (config) => {
       // ESM sources import './x.js' that is './x.ts' on disk.
       config.resolve = { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } };
@@ -36,17 +53,32 @@ export interface WorkerOptions {
   readonly config: Config;
   readonly db: Database;
   readonly bundle?: WorkflowBundleOption;
+  /** Traces of workflow runs and activities, continuing the trace of whoever started the run. */
+  readonly tracing?: Tracing;
 }
 
 export async function createWorker(
   options: WorkerOptions,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.config.TEMPORAL_ADDRESS });
+  const { tracing } = options;
   const worker = await Worker.create({
     connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
-    workflowBundle: options.bundle ?? (await bundleWorkflows()),
+    workflowBundle: options.bundle ?? (await bundleWorkflows({ traced: tracing !== undefined })),
+    ...(tracing && {
+      interceptors: {
+        activity: [
+          (ctx) => ({
+            inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }),
+            outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+          }),
+        ],
+      },
+      // Workflow code cannot export spans itself: it hands them to this sink.
+      sinks: { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) },
+    }),
     activities: createActivities(options.db, options.config, {
       beginEvacuationMove: (request) => beginEvacuationMove(options, request),
     }),

@@ -64,6 +64,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
                 params: openSealedParams(secretBox(config.SECRETS_KEY), task.params),
                 attempt: task.attempt,
                 correlation_id: task.correlation_id,
+                trace_parent: task.trace_parent,
                 next_sequence: task.last_sequence + 1,
                 lease_expires_at: task.lease_expires_at!.toISOString(),
                 created_at: task.created_at.toISOString(),

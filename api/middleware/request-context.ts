@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps, AppEnv } from '../context.js';
@@ -32,6 +33,7 @@ export function requestContext(
     c.set('requestId', requestId);
     c.set('logger', logger);
     setResponseHeader(c, 'X-Request-Id', requestId);
+    trace.getActiveSpan()?.setAttribute('cloudsvc.request_id', requestId);
 
     if (BODY_METHODS.has(c.req.method) && hasBody(c.req.raw.headers)) {
       const type = c.req.header('content-type') ?? '';

@@ -20,6 +20,7 @@ export interface NewAgentTask {
   readonly activityId: string;
   readonly attempt: number;
   readonly correlationId: string | null;
+  readonly traceParent?: string | null;
 }
 
 /**
@@ -56,6 +57,7 @@ export async function queueAgentTask(db: Database, task: NewAgentTask): Promise<
           activity_id: task.activityId,
           attempt: task.attempt,
           correlation_id: task.correlationId,
+          trace_parent: task.traceParent ?? null,
         })
         // The same attempt delivered twice (a worker crash before completing async) reuses its row.
         .onConflict((oc) =>
@@ -111,6 +113,7 @@ const OFFERED_COLUMNS = [
   'params',
   'attempt',
   'correlation_id',
+  'trace_parent',
   'last_sequence',
   'created_at',
   'lease_expires_at',

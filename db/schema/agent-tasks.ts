@@ -16,6 +16,8 @@ export interface AgentTasksTable {
   activity_id: string;
   attempt: number;
   correlation_id: string | null;
+  /** The W3C traceparent of the activity that queued it, while traces are on. */
+  trace_parent: string | null;
   leased_to: string | null;
   leased_at: NullableTimestamp;
   lease_expires_at: NullableTimestamp;

@@ -5,6 +5,8 @@ export interface BannerFacts {
   readonly apiUrl: string;
   /** The API's Prometheus metrics. */
   readonly metricsUrl: string;
+  /** Where spans go, when TRACING_ENABLED is on. */
+  readonly tracesUrl: string | undefined;
   readonly temporalUi: string | undefined;
   readonly keys: { client: string; application: string };
   readonly realGuests: boolean;
@@ -25,7 +27,12 @@ cloudsvc is running.
     Application API ${apiUrl}/api/application/cloudsvc
     API reference   ${apiUrl}/docs
   Admin pages       ${apiUrl}/admin/cloudsvc/migrations (sign in with the application key)
-  Metrics           ${facts.metricsUrl} (Prometheus)
+  Metrics           ${facts.metricsUrl} (Prometheus)${
+    facts.tracesUrl
+      ? `
+  Traces            ${facts.tracesUrl} (OTLP/HTTP)`
+      : ''
+  }
   Temporal UI       ${facts.temporalUi ?? '(external Temporal: see its own UI)'}
   Client key        ${keys.client}
   Application key   ${keys.application}

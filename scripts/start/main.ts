@@ -151,6 +151,7 @@ async function main() {
   printBanner({
     apiUrl,
     metricsUrl: `${apiUrl.replace(/:\d+$/, '')}:${config.METRICS_PORT}/metrics`,
+    tracesUrl: config.TRACING_ENABLED ? `${config.OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces` : undefined,
     temporalUi,
     keys: demo.keys,
     realGuests,

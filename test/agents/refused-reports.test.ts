@@ -96,6 +96,7 @@ describe('a report the panel refuses with a 4xx', () => {
         attempt: 1,
         next_sequence: 1,
         correlation_id: null,
+        trace_parent: null,
         lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
         created_at: new Date().toISOString(),
       },
