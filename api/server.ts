@@ -69,10 +69,20 @@ export async function createAppDeps(
   };
 }
 
-export async function startApiServer(config: Config, logger: Logger): Promise<ApiServer> {
+/** What a caller may place around every request the server answers (the tests check each answer). */
+export type AroundRequest = (request: Request, answer: () => Promise<Response>) => Promise<Response>;
+
+export async function startApiServer(
+  config: Config,
+  logger: Logger,
+  around?: AroundRequest,
+): Promise<ApiServer> {
   const deps = await createAppDeps(config, logger);
   const app = buildApp(deps);
-  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT });
+  const fetch = around
+    ? (request: Request, env: unknown) => around(request, async () => app.fetch(request, env))
+    : app.fetch;
+  const server = serve({ fetch, hostname: config.HOST, port: config.PORT });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -13,6 +13,7 @@ import { createScratchDatabase, freezeAsTemplate, type ScratchDatabase } from '.
 import { freePort } from '../platform/ports.js';
 import { type DevServer, startTemporalDevServer, temporalCli } from '../platform/temporal-dev-server.js';
 import { bundleWorkflows } from '../worker/worker.js';
+import { contractFolder, runFolder } from './support/run-folder.js';
 
 /**
  * One Temporal dev server and one fresh PostgreSQL database for the whole run, and one workflow
@@ -33,6 +34,7 @@ declare module 'vitest' {
     workflowBundlePath: string;
     temporalCliPath: string;
     qemuAcceleration: AcceleratorChoice;
+    contractFolder: string;
   }
 }
 
@@ -47,8 +49,9 @@ export default async function setup(project: TestProject) {
     probeOnce(),
   ]);
 
-  const dir = join(tmpdir(), `cloudsvc-test-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = runFolder();
+  rmSync(contractFolder(), { recursive: true, force: true });
+  mkdirSync(contractFolder(), { recursive: true });
   const workflowBundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(workflowBundlePath, bundle.code);
 
@@ -59,6 +62,7 @@ export default async function setup(project: TestProject) {
   project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('temporalCliPath', cli);
   project.provide('qemuAcceleration', qemuAcceleration);
+  project.provide('contractFolder', contractFolder());
 
   return async () => {
     await temporal.stop();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { type CollectedSpan, startOtlpCollector } from '../support/otlp-collector.js';
+import { startOtlpCollector } from '../support/otlp-collector.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let collector: Awaited<ReturnType<typeof startOtlpCollector>>;
@@ -9,18 +9,6 @@ beforeAll(async () => {
   collector = await startOtlpCollector();
 });
 afterAll(() => collector.close());
-
-/** The span and its ancestors, the span first, as far up as the collector has them. */
-function lineage(span: CollectedSpan): CollectedSpan[] {
-  const chain = [span];
-  for (;;) {
-    const parent = collector.spans.find(
-      (s) => s.traceId === chain.at(-1)!.traceId && s.spanId === chain.at(-1)!.parentSpanId,
-    );
-    if (!parent) return chain;
-    chain.push(parent);
-  }
-}
 
 /** A power action through the Client API, with a request id of its own, awaited to its end. */
 async function stopped(t: Stack, instanceId: string) {
@@ -65,12 +53,12 @@ describe('traces', { timeout: 120_000 }, () => {
                 s.service === 'cloudsvc-api' &&
                 String(s.attributes['http.route']).endsWith('/tasks/:task/completed'),
             );
-            return completed && lineage(completed).at(-1) === root ? completed : undefined;
+            return completed && collector.lineage(completed).at(-1) === root ? completed : undefined;
           },
           20_000,
           'the completed report, linked up to the request',
         );
-        const chain = lineage(report).map((s) => `${s.service} ${s.name}`);
+        const chain = collector.lineage(report).map((s) => `${s.service} ${s.name}`);
         expect(chain[0]).toMatch(/^cloudsvc-api POST .*\/tasks\/:task\/completed$/);
         expect(chain.slice(1)).toEqual(
           expect.arrayContaining([
@@ -85,7 +73,7 @@ describe('traces', { timeout: 120_000 }, () => {
         const order = ['cloudsvc-agent', 'cloudsvc-worker', 'cloudsvc-api'];
         const services = chain.slice(1).map((link) => link.split(' ')[0]!);
         expect(services).toEqual([...services].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
-        const root = lineage(report).at(-1)!;
+        const root = collector.lineage(report).at(-1)!;
         expect(root.attributes['cloudsvc.request_id']).toBe(requestId);
         expect(root.parentSpanId).toBeUndefined();
         traces.add(root.traceId);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort, isPortOpen } from '../../platform/ports.js';
 import { applicationApi, clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
+import { startOtlpCollector } from '../support/otlp-collector.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -49,7 +50,11 @@ function descendantRunning(pid: number, entry: string): number | undefined {
 }
 
 /** `npm start` exactly as the README shows it, on its own ports and data folder, with the embedded database. */
-async function npmStart(dataDir: string, ports: Record<string, number>): Promise<Started> {
+async function npmStart(
+  dataDir: string,
+  ports: Record<string, number>,
+  settings: Record<string, string> = {},
+): Promise<Started> {
   const output: string[] = [];
   const { DATABASE_URL: _external, TEMPORAL_ADDRESS: _cluster, ...env } = process.env;
   const child = spawn('npm', ['start'], {
@@ -64,6 +69,7 @@ async function npmStart(dataDir: string, ports: Record<string, number>): Promise
       CONSOLE_GATEWAY_PORT: String(ports.gateway),
       WORKER_HTTP_PORT: String(ports.worker),
       METRICS_PORT: String(ports.metrics),
+      ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so the test can signal the group as a terminal's Ctrl-C does.
@@ -117,7 +123,13 @@ describe('npm start', () => {
       metrics: await freePort(),
     };
 
-    const first = await npmStart(dataDir, ports);
+    // The first start traces, to a collector's OTLP receiver; the second does not.
+    const collector = await startOtlpCollector();
+    const first = await npmStart(dataDir, ports, {
+      TRACING_ENABLED: 'true',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    });
+    expect(first.output.join('')).toContain(`Traces            ${collector.url}/v1/traces (OTLP/HTTP)`);
     expect(first.output.join('')).toContain(`Temporal UI       http://127.0.0.1:${ports.ui}`);
     // The banner shows the demo instance once it runs, and the codes the README's examples use.
     expect(first.demoStatus).toBe('running');
@@ -171,7 +183,26 @@ describe('npm start', () => {
       'the demo instance to stop on the new worker',
     );
 
+    // The stop is one trace in the collector, from the customer's request to the agent's task.
+    const agentTask = await eventually(
+      () =>
+        collector.spans.find((s) => {
+          const root = collector.lineage(s).at(-1)!;
+          return (
+            s.service === 'cloudsvc-agent' &&
+            s.name === 'agent task instance.power' &&
+            root.service === 'cloudsvc-api' &&
+            String(root.attributes['http.route']).endsWith('/:cloudInstance/power')
+          );
+        }),
+      20_000,
+      'the traced stop',
+    );
+    const services = new Set(collector.lineage(agentTask).map((s) => s.service));
+    expect([...services].sort()).toEqual(['cloudsvc-agent', 'cloudsvc-api', 'cloudsvc-worker']);
+
     expect(await stopStack(first)).toContain('stopped.');
+    await collector.close();
     for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
 
     const second = await npmStart(dataDir, ports);

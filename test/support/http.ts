@@ -1,3 +1,5 @@
+import { assertContract } from './response-contract.js';
+
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const jsonHeaders = (token: string) => ({ ...bearer(token), 'Content-Type': 'application/json' });
 
@@ -22,18 +24,22 @@ export async function callWith(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<Reply> {
+  const sent = {
+    ...(token === null ? {} : bearer(token)),
+    ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...headers,
+  };
   const res = await send(path, {
     method,
-    headers: {
-      ...(token === null ? {} : bearer(token)),
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
-    },
+    headers: sent,
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  const isJson = res.headers.get('content-type')?.includes('json') && text !== '';
-  return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
+  const contentType = res.headers.get('content-type');
+  const isJson = contentType?.includes('json') && text !== '';
+  const reply = { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
+  await assertContract(method, path, new Headers(sent), reply.status, contentType, reply.body);
+  return reply;
 }
 
 /** Every item of a paginated list, page by page (the run's database holds every test file's rows). */

@@ -84,6 +84,21 @@ export async function startOtlpCollector() {
   return {
     url: `http://127.0.0.1:${port}`,
     spans,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** The span and its ancestors, the span first, as far up as the collector has them. */
+    lineage(span: CollectedSpan): CollectedSpan[] {
+      const chain = [span];
+      for (;;) {
+        const child = chain.at(-1)!;
+        const parent = spans.find((s) => s.traceId === child.traceId && s.spanId === child.parentSpanId);
+        if (!parent) return chain;
+        chain.push(parent);
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Exporters keep their connections alive: the receiver goes away as a collector would.
+        server.closeAllConnections();
+      }),
   };
 }

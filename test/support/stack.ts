@@ -14,6 +14,7 @@ import { startAgentProcess } from './agents/process.js';
 import { type ConfigOverrides, testConfig, testLogger } from './config.js';
 import { eventually } from './eventually.js';
 import { callWith, type Reply } from './http.js';
+import { checkedResponse } from './response-contract.js';
 import { seed } from './seed.js';
 import { startTestWorker, type TestWorker } from './worker.js';
 
@@ -130,7 +131,8 @@ export async function startStack(options: StackOptions = {}) {
     deps,
     db,
     temporal: deps.temporal,
-    app: api.app,
+    /** The API in process; every answer it gives is checked against its OpenAPI document. */
+    app: checkedApp(api.app),
     /** The listening server's base URL (a stack started with `listen` or `agents`). */
     get url(): string {
       return api.url();
@@ -220,6 +222,20 @@ export async function startStack(options: StackOptions = {}) {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
+/** The app, whose `request` checks each answer against the API's document (response-contract.ts). */
+function checkedApp<A extends ReturnType<typeof buildApp>>(app: A): A {
+  const request: A['request'] = async (input, init, ...rest) => {
+    const res = await app.request(input, init, ...rest);
+    // What was asked, without its body (sent already, and not needed to judge the answer).
+    const asked = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
+    const headers = new Headers(init?.headers ?? asked.headers);
+    return checkedResponse(new Request(asked.url, { method: init?.method ?? asked.method, headers }), res);
+  };
+  return new Proxy(app, {
+    get: (target, key, receiver) => (key === 'request' ? request : Reflect.get(target, key, receiver)),
+  });
+}
+
 interface Api {
   readonly deps: AppDeps;
   readonly app: ReturnType<typeof buildApp>;
@@ -246,14 +262,28 @@ async function inProcessApi(config: Config, logger: Logger): Promise<Api> {
   };
 }
 
+/**
+ * A listening API whose every answer, to the test or to an agent, is checked against its document;
+ * a breach cannot fail the request's caller (an agent), so it fails the stack's close.
+ */
 async function listeningApi(config: Config, logger: Logger): Promise<Api> {
-  const server = await startApiServer(config, logger);
+  const breaches: string[] = [];
+  const server = await startApiServer(config, logger, async (request, answer) => {
+    const res = await answer();
+    const asked = new Request(request.url, { method: request.method, headers: request.headers });
+    await checkedResponse(asked, res).catch((breach: Error) => breaches.push(breach.message));
+    return res;
+  });
   return {
     deps: server.deps,
     app: buildApp(server.deps),
     send: (path, init) => fetch(`${server.url}${path}`, init),
     url: () => server.url,
     metricsUrl: () => server.metricsUrl,
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      if (breaches.length > 0)
+        throw new Error(`answers their documents do not describe:\n${breaches.join('\n')}`);
+    },
   };
 }
