@@ -11,10 +11,10 @@ import type { Logger } from '../../platform/logger.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { startInProcessAgent } from './agents/in-process.js';
 import { startAgentProcess } from './agents/process.js';
+import { checkedApp, serverContract } from './checked-api.js';
 import { type ConfigOverrides, testConfig, testLogger } from './config.js';
 import { eventually } from './eventually.js';
 import { callWith, type Reply } from './http.js';
-import { checkedResponse } from './response-contract.js';
 import { seed } from './seed.js';
 import { startTestWorker, type TestWorker } from './worker.js';
 
@@ -222,20 +222,6 @@ export async function startStack(options: StackOptions = {}) {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/** The app, whose `request` checks each answer against the API's document (response-contract.ts). */
-function checkedApp<A extends ReturnType<typeof buildApp>>(app: A): A {
-  const request: A['request'] = async (input, init, ...rest) => {
-    const res = await app.request(input, init, ...rest);
-    // What was asked, without its body (sent already, and not needed to judge the answer).
-    const asked = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'));
-    const headers = new Headers(init?.headers ?? asked.headers);
-    return checkedResponse(new Request(asked.url, { method: init?.method ?? asked.method, headers }), res);
-  };
-  return new Proxy(app, {
-    get: (target, key, receiver) => (key === 'request' ? request : Reflect.get(target, key, receiver)),
-  });
-}
-
 interface Api {
   readonly deps: AppDeps;
   readonly app: ReturnType<typeof buildApp>;
@@ -262,18 +248,10 @@ async function inProcessApi(config: Config, logger: Logger): Promise<Api> {
   };
 }
 
-/**
- * A listening API whose every answer, to the test or to an agent, is checked against its document;
- * a breach cannot fail the request's caller (an agent), so it fails the stack's close.
- */
+/** A listening API whose every answer is checked against its document (checked-api.ts). */
 async function listeningApi(config: Config, logger: Logger): Promise<Api> {
-  const breaches: string[] = [];
-  const server = await startApiServer(config, logger, async (request, answer) => {
-    const res = await answer();
-    const asked = new Request(request.url, { method: request.method, headers: request.headers });
-    await checkedResponse(asked, res).catch((breach: Error) => breaches.push(breach.message));
-    return res;
-  });
+  const contract = serverContract();
+  const server = await startApiServer(config, logger, contract.around);
   return {
     deps: server.deps,
     app: buildApp(server.deps),
@@ -282,8 +260,7 @@ async function listeningApi(config: Config, logger: Logger): Promise<Api> {
     metricsUrl: () => server.metricsUrl,
     async close() {
       await server.close();
-      if (breaches.length > 0)
-        throw new Error(`answers their documents do not describe:\n${breaches.join('\n')}`);
+      contract.assertKept();
     },
   };
 }
