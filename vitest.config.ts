@@ -9,7 +9,7 @@ export default defineConfig({
     globalSetup: ['./test/global-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', '.data/**'],
+    exclude: ['**/node_modules/**', 'dist/**', '.data/**'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     teardownTimeout: 30_000,

@@ -243,6 +243,27 @@ describe('a storage move', () => {
     expect(codeOf(refused)).toBe('MIGRATION_FINISHED');
   });
 
+  it('rolled back by an operator while copying: the old disk stays authoritative, recorded ROLLED_BACK_BY_OPERATOR; twice', async () => {
+    const { instance, agent } = await placed();
+    agent.armFault('storage.copy', { mode: 'hang' });
+    const move = await requested(instance.id, { from_backend: 'local', to_backend: 'nfs', mode: 'AUTO' });
+    await showUntil(move.uuid, ['COPYING']);
+    const rolledBack = await call('POST', `/storage-moves/${move.uuid}/rollback`, {
+      reason: 'wrong backend',
+    });
+    expect(rolledBack.status).toBe(202);
+    const ended = await showUntil(move.uuid, ['ROLLED_BACK']);
+    expect(ended).toMatchObject({
+      failed_step: 'COPYING',
+      failure: { code: 'ROLLED_BACK_BY_OPERATOR' },
+      lease: null,
+    });
+    expect((await instanceRow(instance.id)).storage_backend).toBe('local');
+    expect(await heldFor(instance.id)).toEqual([]);
+    const again = await call('POST', `/storage-moves/${move.uuid}/rollback`, { reason: 'again' });
+    expect(codeOf(again)).toBe('MIGRATION_FINISHED');
+  });
+
   it('failing before the switch rolls back: the copy removed, the old disk authoritative; the next one goes', async () => {
     const { instance, agent } = await placed();
     agent.armFault('storage.verify', { mode: 'fail-permanently' });

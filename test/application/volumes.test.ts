@@ -94,6 +94,12 @@ describe('volumes', () => {
       'volume.detaching',
     ]);
     expect(logged.every((l) => l.user_id === t.env.client.id && l.actor.startsWith('admin'))).toBe(true);
+
+    // The stranger's, never attached, is deleted at once; twice is 404.
+    const strangersId = theirs.body.attributes.uuid;
+    expect((await admin('DELETE', `/volumes/${strangersId}`)).status).toBe(204);
+    expect((await admin('GET', `/volumes/${strangersId}`)).status).toBe(404);
+    expect((await admin('DELETE', `/volumes/${strangersId}`)).status).toBe(404);
   });
 
   it('refuses an unknown customer and bad input, creating nothing; an unknown volume is 404; a client key is refused', async () => {
