@@ -20,7 +20,7 @@ export const DEMO = {
   customer: { email: 'demo@cloudsvc.local', name: 'Demo Customer' },
   admin: { email: 'admin@cloudsvc.local', name: 'Demo Administrator' },
   hypervisor: 'demo-hv-1',
-  /** The second hypervisor of a demo on real guests (AGENT_DRIVER=qemu), to migrate to. */
+  /** The second hypervisor, to migrate to: of a demo on real guests (AGENT_DRIVER=qemu), and of the production shape. */
   secondHypervisor: 'demo-hv-2',
   instance: 'demo-instance',
 } as const;
@@ -49,7 +49,7 @@ export interface DemoSeed {
 export async function seedDemo(
   db: Database,
   known: DemoKeys,
-  options: { realGuests?: boolean } = {},
+  options: { realGuests?: boolean; secondHypervisor?: boolean } = {},
 ): Promise<DemoSeed> {
   const location = await upsertLocation(db, DEMO.location);
   const plan = await upsertPlan(db, DEMO.plan);
@@ -84,7 +84,8 @@ export async function seedDemo(
       })
     ).id;
   const hypervisorId = await hypervisor(DEMO.hypervisor);
-  const secondHypervisorId = options.realGuests ? await hypervisor(DEMO.secondHypervisor) : undefined;
+  const secondHypervisorId =
+    options.realGuests || options.secondHypervisor ? await hypervisor(DEMO.secondHypervisor) : undefined;
 
   const pools = await db
     .selectFrom('ip_pools')

@@ -7,7 +7,6 @@
  * With AGENT_DRIVER=qemu, two hypervisors whose agents run real guests (QEMU), so that a migration
  * can be tried; without QEMU, the simulated driver, said so.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
@@ -25,6 +24,7 @@ import { Children } from './children.js';
 import { consoleGatewayUrl, startConsoleGateway } from './console-gateway.js';
 import { openDatabase, refuseOldEmbeddedData, type StackDatabase } from './database.js';
 import { demoInstance } from './demo-instance.js';
+import { secretsKey } from './secrets-key.js';
 import { data, env, logs, ports, say } from './settings.js';
 
 const children = new Children();
@@ -50,14 +50,6 @@ async function stopAll(code: number): Promise<never> {
   removeRuntimeFile();
   say('stopped.');
   process.exit(code);
-}
-
-/** The key that seals passwords, made once and kept (mode 0600) in the data folder. */
-function secretsKey(path: string): string {
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const key = randomBytes(32).toString('base64');
-  writeFileSync(path, `${key}\n`, { mode: 0o600 });
-  return key;
 }
 
 async function main() {

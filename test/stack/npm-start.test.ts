@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { freePort, isPortOpen } from '../../platform/ports.js';
 import { applicationApi, clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startOtlpCollector } from '../support/otlp-collector.js';
+import { dataFolder, descendantRunning, stopStack } from '../support/stack-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,32 +21,6 @@ interface Started {
   demoInstance: string;
   demoStatus: string;
   planAndLocation: string;
-}
-
-/** A data folder of its own; PostgreSQL runs as the postgres user when tests run as root, so it must be able to enter. */
-function dataFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cloudsvc-start-'));
-  chmodSync(dir, 0o755);
-  return dir;
-}
-
-/** The pid of the process running `entry` (say worker/main.ts) among the descendants of `pid`. */
-function descendantRunning(pid: number, entry: string): number | undefined {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
-  const family = new Set([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const row of rows)
-      if (family.has(row.ppid) && !family.has(row.pid)) {
-        family.add(row.pid);
-        grew = true;
-      }
-  }
-  return rows.find((r) => family.has(r.pid) && r.args.includes(entry))?.pid;
 }
 
 /** `npm start` exactly as the README shows it, on its own ports and data folder, with the embedded database. */
@@ -98,14 +72,6 @@ async function npmStart(
     demoStatus: demo?.[2] ?? '',
     planAndLocation: /Plan, location\s+(.+)/.exec(text)?.[1]?.trim() ?? '',
   };
-}
-
-/** Ctrl-C; resolves with what the stack printed once it is gone (npm itself exits at once on SIGINT). */
-async function stopStack(started: Started): Promise<string> {
-  const exited = new Promise<void>((r) => started.child.once('close', () => r()));
-  process.kill(-started.child.pid!, 'SIGINT');
-  await exited;
-  return started.output.join('');
 }
 
 describe('npm start', () => {

@@ -1,0 +1,152 @@
+/**
+ * `npm run stack:prod`: the production shape on one machine, every part a real one. The Temporal
+ * server (not the dev server) on PostgreSQL, its schema set up by Temporal's SQL tool; two workers;
+ * two API processes behind HAProxy's round robin; the console gateway; two simulated hypervisors'
+ * agents, through the proxy. docker-compose.yml is the container form of the same shape.
+ * Ctrl-C stops everything; the next start finds the same data (CLOUDSVC_DATA_DIR, .data/prod).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDatabase } from '../../db/database.js';
+import { migrateToLatest } from '../../db/migrator.js';
+import { DEMO, type DemoKeys, seedDemo } from '../../db/seeds/demo.js';
+import { configWith } from '../../platform/config.js';
+import { waitForPort } from '../../platform/ports.js';
+import { startAgent } from '../start/agents.js';
+import { Children } from '../start/children.js';
+import { consoleGatewayUrl, startConsoleGateway } from '../start/console-gateway.js';
+import { openDatabase, type StackDatabase } from '../start/database.js';
+import { demoInstance } from '../start/demo-instance.js';
+import { secretsKey } from '../start/secrets-key.js';
+import { data, env, logs, ports, say } from '../start/settings.js';
+import { type LoadBalancer, startProxy } from './proxy.js';
+import { startTemporalServer, type TemporalServer } from './temporal.js';
+
+/**
+ * Two of each process, on ports after the single stack's: the proxy takes PORT, the APIs PORT+11
+ * and +12 (metrics on METRICS_PORT+11 and +12), the workers' probes WORKER_HTTP_PORT+11 and +12
+ * (their SDK's metrics on METRICS_PORT+21 and +22).
+ */
+const metricsPort = Number(env.METRICS_PORT ?? 9464);
+const APIS = [1, 2].map((n) => ({
+  name: `api-${n}`,
+  port: ports.api + 10 + n,
+  metrics: metricsPort + 10 + n,
+}));
+const WORKERS = [1, 2].map((n) => ({
+  name: `worker-${n}`,
+  port: ports.worker + 10 + n,
+  sdk: metricsPort + 20 + n,
+}));
+
+const children = new Children();
+let temporal: TemporalServer | undefined;
+let proxy: LoadBalancer | undefined;
+let database: StackDatabase | undefined;
+
+async function stopAll(code: number): Promise<never> {
+  say('\nstopping the production shape…');
+  await children.stop(['agent', 'agent-2', 'console-gateway', ...APIS.map((a) => a.name)]);
+  await proxy?.stop();
+  await children.stop(WORKERS.map((w) => w.name));
+  await temporal?.stop();
+  await database?.stop();
+  say('stopped.');
+  process.exit(code);
+}
+
+async function main() {
+  mkdirSync(logs, { recursive: true });
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  // 1. PostgreSQL (DATABASE_URL, or the embedded one), holding cloudsvc's and Temporal's databases.
+  database = await openDatabase();
+  const server = new URL(database.url);
+  temporal = await startTemporalServer({
+    postgres: {
+      host: server.hostname,
+      port: Number(server.port || 5432),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+    },
+    frontendPort: ports.temporal,
+    folder: join(data, 'temporal'),
+    logFile: join(logs, 'temporal.log'),
+  });
+
+  // 2. Schema and demo data.
+  const secretsKeyFile = env.SECRETS_KEY ? undefined : join(data, 'secrets.key');
+  const serverEnv: Record<string, string> = {
+    SECRETS_KEY: env.SECRETS_KEY ?? secretsKey(secretsKeyFile!),
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    CONSOLE_GATEWAY_URL: consoleGatewayUrl(),
+    // Behind one proxy, which appends the caller to X-Forwarded-For.
+    TRUST_PROXY_HOPS: '1',
+  };
+  const config = configWith(serverEnv);
+  const pool = createDatabase({ url: database.url, poolSize: 2, namedStatements: true });
+  await migrateToLatest(pool.db);
+  const keysFile = join(data, 'demo-keys.json');
+  const knownKeys: DemoKeys = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : {};
+  const demo = await seedDemo(pool.db, knownKeys, { secondHypervisor: true });
+  writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
+
+  // 3. Two workers, two APIs, and the proxy in front of the APIs.
+  for (const worker of WORKERS)
+    children.launch(worker.name, 'worker/main.ts', {
+      ...serverEnv,
+      WORKER_HTTP_PORT: String(worker.port),
+      WORKER_SDK_METRICS_ADDRESS: `127.0.0.1:${worker.sdk}`,
+    });
+  for (const api of APIS)
+    children.launch(api.name, 'api/main.ts', {
+      ...serverEnv,
+      PORT: String(api.port),
+      METRICS_PORT: String(api.metrics),
+    });
+  for (const api of APIS) await waitForPort(api.port, 60_000, api.name, config.HOST);
+  proxy = await startProxy({
+    folder: data,
+    logFile: join(logs, 'haproxy.log'),
+    listenPort: ports.api,
+    apiPorts: APIS.map((a) => a.port),
+  });
+  const apiUrl = `http://127.0.0.1:${ports.api}`;
+
+  // 4. The console gateway and the two hypervisors' agents, all through the proxy.
+  const agents = {
+    db: pool.db,
+    apiUrl,
+    realGuests: false,
+    accelerator: undefined,
+    enrollmentTtlMs: config.ENROLLMENT_TOKEN_TTL_MS,
+    children,
+  };
+  await startConsoleGateway({ db: pool.db, apiUrl, children });
+  await startAgent(agents, 'agent', demo.hypervisorId);
+  await startAgent(agents, 'agent-2', demo.secondHypervisorId!);
+  await pool.close();
+  const instance = await demoInstance(apiUrl, demo.keys.client, demo.create, 120_000);
+
+  say(`
+The production shape is running.
+
+  API (HAProxy)     ${apiUrl} → ${APIS.map((a) => `${a.name} :${a.port}`).join(', ')}
+  Workers           ${WORKERS.map((w) => `${w.name} (probes :${w.port})`).join(', ')}
+  Temporal server   ${temporal.address} (PostgreSQL: temporal, temporal_visibility)
+  Metrics           ${APIS.map((a) => `http://127.0.0.1:${a.metrics}/metrics`).join(', ')}
+  Hypervisors       demo-hv-1, demo-hv-2 (simulated)
+  Client key        ${demo.keys.client}
+  Application key   ${demo.keys.application}
+  Demo instance     ${instance.uuid} (${instance.status})
+  Plan, location    ${DEMO.plan.code}, ${DEMO.location.code}
+
+Data in ${data} (logs in ${logs}). Ctrl-C stops everything.`);
+}
+
+main().catch(async (error: unknown) => {
+  say(`the production shape could not start: ${(error as Error).stack ?? error}`);
+  await stopAll(1);
+});

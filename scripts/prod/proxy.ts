@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitForPort } from '../../platform/ports.js';
+
+export interface LoadBalancer {
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * HAProxy (Debian's package) in front of the API processes: round robin, each checked on /readyz
+ * every second and taken out after two failures. Each request gets a connection of its own to its
+ * API (`http-reuse never`), so a request to a process that died is refused before any byte of it
+ * is sent, and goes to the next one: safe for every method, a write included. Only a request in
+ * flight when its process dies is lost, and its caller sees the connection end (retryable).
+ * Long polls and console streams outlive the default timeouts.
+ */
+export function haproxyConfig(listenPort: number, apiPorts: readonly number[]): string {
+  return `# Written by npm run stack:prod (scripts/prod/proxy.ts) at each start.
+global
+  maxconn 4096
+  log stderr format short local0 notice
+defaults
+  mode http
+  log global
+  option httplog
+  option log-health-checks
+  option forwardfor
+  retries 2
+  option redispatch 1
+  http-reuse never
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  timeout tunnel 1h
+frontend api
+  bind 127.0.0.1:${listenPort}
+  default_backend apis
+backend apis
+  balance roundrobin
+  option httpchk GET /readyz
+  http-check expect status 200
+${apiPorts.map((port, i) => `  server api-${i + 1} 127.0.0.1:${port} check inter 1s fall 2 rise 1`).join('\n')}
+`;
+}
+
+export async function startProxy(options: {
+  readonly folder: string;
+  readonly logFile: string;
+  readonly listenPort: number;
+  readonly apiPorts: readonly number[];
+}): Promise<LoadBalancer> {
+  if (spawnSync('haproxy', ['-v']).error) {
+    throw new Error('the production shape needs HAProxy on PATH (Debian: apt-get install haproxy)');
+  }
+  const config = join(options.folder, 'haproxy.cfg');
+  writeFileSync(config, haproxyConfig(options.listenPort, options.apiPorts));
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  // -db: in the foreground, logging to stderr; a child of this script like the others.
+  const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitForPort(options.listenPort, 10_000, 'HAProxy');
+  return {
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { freePort, isPortOpen } from '../../platform/ports.js';
+import { clientApi } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import { dataFolder, listeningPid, type StackProcess, stopStack } from '../support/stack-process.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * What the shape needs that npm does not install: HAProxy, and the Temporal server built by
+ * scripts/prod/temporal-server.sh (ten minutes, once). CI has both (.ci/run); elsewhere the test
+ * says what is missing and skips.
+ */
+const serverBuilt = existsSync(
+  join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'cloudsvc/temporal-server/v1.29.1/temporal-server',
+  ),
+);
+const missing = [
+  ...(spawnSync('haproxy', ['-v']).error ? ['haproxy (apt-get install haproxy)'] : []),
+  ...(serverBuilt ? [] : ['the Temporal server (bash scripts/prod/temporal-server.sh)']),
+];
+if (missing.length > 0) {
+  if (process.env.CI === 'true') throw new Error(`the production shape needs ${missing.join(' and ')}`);
+  console.log(`the production shape test is skipped: it needs ${missing.join(' and ')}`);
+}
+
+/** `npm run stack:prod` on ports of its own (each part's ports follow these) and its own data folder. */
+async function stackProd(ports: {
+  api: number;
+  worker: number;
+  temporal: number;
+  db: number;
+  gateway: number;
+  metrics: number;
+}) {
+  const output: string[] = [];
+  const { DATABASE_URL: _external, TEMPORAL_ADDRESS: _cluster, ...env } = process.env;
+  const child = spawn('npm', ['run', 'stack:prod'], {
+    cwd: root,
+    env: {
+      ...env,
+      CLOUDSVC_DATA_DIR: dataFolder(),
+      PORT: String(ports.api),
+      WORKER_HTTP_PORT: String(ports.worker),
+      TEMPORAL_PORT: String(ports.temporal),
+      EMBEDDED_DB_PORT: String(ports.db),
+      CONSOLE_GATEWAY_PORT: String(ports.gateway),
+      METRICS_PORT: String(ports.metrics),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+  const text = await eventually(
+    () => {
+      const all = output.join('');
+      if (child.exitCode !== null) throw new Error(`npm run stack:prod exited: ${all}`);
+      return all.includes('Ctrl-C stops everything') ? all : undefined;
+    },
+    240_000,
+    'the production shape',
+  );
+  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text)?.[1] ?? '';
+  const started: StackProcess = { child, output };
+  return { ...started, clientKey: field('Client key'), demoInstance: field('Demo instance') };
+}
+
+describe.skipIf(missing.length > 0)('the production shape (npm run stack:prod)', () => {
+  it('serves through HAProxy from two APIs and two workers on the Temporal server; one of each killed, it goes on', {
+    timeout: 420_000,
+  }, async () => {
+    // Temporal's services take the ports after its frontend's, and their membership ports 300
+    // below (which Temporal keeps as a smallint, so under 32768): a block far from the others.
+    const ports = {
+      api: await freePort(),
+      worker: await freePort(),
+      temporal: 20_000 + Math.floor(Math.random() * 12_000),
+      db: await freePort(),
+      gateway: await freePort(),
+      metrics: await freePort(),
+    };
+    const stack = await stackProd(ports);
+    const apiPorts = [ports.api + 11, ports.api + 12];
+    const workerPorts = [ports.worker + 11, ports.worker + 12];
+    try {
+      expect(stack.output.join('')).toContain('Temporal server');
+      const customer = clientApi(`http://127.0.0.1:${ports.api}`, stack.clientKey);
+      const instance = { params: { path: { cloudInstance: stack.demoInstance } } };
+
+      // The proxy spreads requests over both APIs: each one's request histogram counts some.
+      for (let i = 0; i < 10; i++) expect((await customer.GET('/')).response.status).toBe(200);
+      for (const port of [ports.metrics + 11, ports.metrics + 12]) {
+        const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        expect(metrics).toMatch(
+          /cloudsvc_http_request_duration_seconds_count\{method="GET",route="\/api\/client\/cloud\/?"/,
+        );
+      }
+
+      // kill -9 one API: a request caught in its death sees a retryable failure (HAProxy's 502, or
+      // the connection ended); the proxy sends every other request to the other API.
+      process.kill(listeningPid(apiPorts[0]!)!, 'SIGKILL');
+      const answers: (number | string)[] = [];
+      for (let i = 0; i < 20; i++)
+        answers.push(
+          await customer.GET('/').then(
+            (r) => r.response.status,
+            () => 'connection ended',
+          ),
+        );
+      expect(answers.filter((a) => a !== 200).every((a) => a === 502 || a === 'connection ended')).toBe(true);
+      expect(answers.filter((a) => a !== 200).length).toBeLessThanOrEqual(1);
+      expect(answers.slice(-10)).toEqual(Array(10).fill(200));
+
+      // kill -9 one worker: a power action still ends, run by the other on the Temporal server.
+      process.kill(listeningPid(workerPorts[0]!)!, 'SIGKILL');
+      const stop = await customer.POST('/{cloudInstance}/power', { ...instance, body: { action: 'stop' } });
+      expect(stop.response.status).toBe(202);
+      await eventually(
+        async () => (await customer.GET('/{cloudInstance}', instance)).data?.attributes.status === 'stopped',
+        60_000,
+        'the demo instance to stop',
+      );
+    } finally {
+      expect(await stopStack(stack)).toContain('stopped.');
+    }
+    for (const port of [ports.api, ...apiPorts, ...workerPorts, ports.temporal, ports.db])
+      expect(await isPortOpen(port)).toBe(false);
+  });
+});
