@@ -7,7 +7,7 @@ import { freePort, isPortOpen } from '../../platform/ports.js';
 import { applicationApi, clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startOtlpCollector } from '../support/otlp-collector.js';
-import { dataFolder, descendantRunning, stopStack } from '../support/stack-process.js';
+import { dataFolder, descendantRunning, startStackProcess, stopStack } from '../support/stack-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,12 +29,9 @@ async function npmStart(
   ports: Record<string, number>,
   settings: Record<string, string> = {},
 ): Promise<Started> {
-  const output: string[] = [];
-  const { DATABASE_URL: _external, TEMPORAL_ADDRESS: _cluster, ...env } = process.env;
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: {
-      ...env,
+  const started = await startStackProcess(
+    ['start'],
+    {
       CLOUDSVC_DATA_DIR: dataDir,
       PORT: String(ports.api),
       TEMPORAL_PORT: String(ports.temporal),
@@ -45,32 +42,18 @@ async function npmStart(
       METRICS_PORT: String(ports.metrics),
       ...settings,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so the test can signal the group as a terminal's Ctrl-C does.
-    detached: true,
-  });
-  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
-  const text = await eventually(
-    () => {
-      const all = output.join('');
-      if (child.exitCode !== null) throw new Error(`npm start exited: ${all}`);
-      return all.includes('Ctrl-C stops everything') ? all : undefined;
-    },
     150_000,
-    'npm start',
   );
-  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text)?.[1] ?? '';
-  const demo = /Demo instance\s+(\S+) \((\w+)\)/.exec(text);
+  const demo = /Demo instance\s+(\S+) \((\w+)\)/.exec(started.banner);
   return {
-    child,
-    output,
-    apiUrl: field('API base URL'),
-    clientKey: field('Client key'),
-    applicationKey: field('Application key'),
+    child: started.child,
+    output: started.output,
+    apiUrl: started.field('API base URL'),
+    clientKey: started.field('Client key'),
+    applicationKey: started.field('Application key'),
     demoInstance: demo?.[1] ?? '',
     demoStatus: demo?.[2] ?? '',
-    planAndLocation: /Plan, location\s+(.+)/.exec(text)?.[1]?.trim() ?? '',
+    planAndLocation: /Plan, location\s+(.+)/.exec(started.banner)?.[1]?.trim() ?? '',
   };
 }
 
@@ -118,6 +101,10 @@ describe('npm start', () => {
     // Prometheus can scrape the API on its own port, the banner says where.
     expect((await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).status).toBe(200);
     expect(first.output.join('')).toContain(`http://127.0.0.1:${ports.metrics}/metrics`);
+    // The API reference the banner names renders each document's page, from swagger-ui-dist.
+    const reference = await fetch(`${first.apiUrl}/docs/client`);
+    expect(reference.status).toBe(200);
+    expect(await reference.text()).toContain('/docs/assets/swagger-ui-bundle.js');
     const offer = await customer.GET('/{cloudInstance}/console', {
       params: { path: { cloudInstance: demo.uuid } },
     });

@@ -1,15 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort, isPortOpen } from '../../platform/ports.js';
 import { clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
-import { dataFolder, listeningPid, type StackProcess, stopStack } from '../support/stack-process.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { dataFolder, listeningPid, startStackProcess, stopStack } from '../support/stack-process.js';
 
 /**
  * What the shape needs that npm does not install: HAProxy, and the Temporal server built by
@@ -32,20 +29,12 @@ if (missing.length > 0) {
 }
 
 /** `npm run stack:prod` on ports of its own (each part's ports follow these) and its own data folder. */
-async function stackProd(ports: {
-  api: number;
-  worker: number;
-  temporal: number;
-  db: number;
-  gateway: number;
-  metrics: number;
-}) {
-  const output: string[] = [];
-  const { DATABASE_URL: _external, TEMPORAL_ADDRESS: _cluster, ...env } = process.env;
-  const child = spawn('npm', ['run', 'stack:prod'], {
-    cwd: root,
-    env: {
-      ...env,
+async function stackProd(
+  ports: Record<'api' | 'worker' | 'temporal' | 'db' | 'gateway' | 'metrics', number>,
+) {
+  const started = await startStackProcess(
+    ['run', 'stack:prod'],
+    {
       CLOUDSVC_DATA_DIR: dataFolder(),
       PORT: String(ports.api),
       WORKER_HTTP_PORT: String(ports.worker),
@@ -54,23 +43,9 @@ async function stackProd(ports: {
       CONSOLE_GATEWAY_PORT: String(ports.gateway),
       METRICS_PORT: String(ports.metrics),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
-  const text = await eventually(
-    () => {
-      const all = output.join('');
-      if (child.exitCode !== null) throw new Error(`npm run stack:prod exited: ${all}`);
-      return all.includes('Ctrl-C stops everything') ? all : undefined;
-    },
     240_000,
-    'the production shape',
   );
-  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text)?.[1] ?? '';
-  const started: StackProcess = { child, output };
-  return { ...started, clientKey: field('Client key'), demoInstance: field('Demo instance') };
+  return { ...started, clientKey: started.field('Client key'), demoInstance: started.field('Demo instance') };
 }
 
 describe.skipIf(missing.length > 0)('the production shape (npm run stack:prod)', () => {

@@ -1,12 +1,52 @@
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventually } from './eventually.js';
 
 /** A stack started as its user starts it (`npm start`, `npm run stack:prod`), and what it printed. */
 export interface StackProcess {
   readonly child: ChildProcess;
   readonly output: string[];
+}
+
+/**
+ * `npm <args>` as its user runs it, with the embedded database and Temporal of its own (never the
+ * run's), in its own process group (so that `stopStack` can signal the group as a terminal's Ctrl-C
+ * does); resolves with what it printed once its banner's last line is out.
+ */
+export async function startStackProcess(
+  args: readonly string[],
+  settings: Record<string, string>,
+  timeoutMs: number,
+): Promise<StackProcess & { banner: string; field(label: string): string }> {
+  const output: string[] = [];
+  const { DATABASE_URL: _external, TEMPORAL_ADDRESS: _cluster, ...env } = process.env;
+  const child = spawn('npm', [...args], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...env, ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+  const banner = await eventually(
+    () => {
+      const all = output.join('');
+      if (child.exitCode !== null) throw new Error(`npm ${args.join(' ')} exited: ${all}`);
+      return all.includes('Ctrl-C stops everything') ? all : undefined;
+    },
+    timeoutMs,
+    `npm ${args.join(' ')}`,
+  );
+  return {
+    child,
+    output,
+    banner,
+    /** The first word after a label of the banner (`Client key`, `API base URL`, …). */
+    field: (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(banner)?.[1] ?? '',
+  };
 }
 
 /** A data folder of its own; PostgreSQL runs as the postgres user when tests run as root, so it must be able to enter. */
