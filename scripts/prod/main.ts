@@ -44,7 +44,19 @@ let temporal: TemporalServer | undefined;
 let proxy: LoadBalancer | undefined;
 let database: StackDatabase | undefined;
 
+let stopping: number | undefined;
+
 async function stopAll(code: number): Promise<never> {
+  if (stopping !== undefined) {
+    // Ctrl-C reaches this process twice (the terminal's process group, and tsx relaying it): a
+    // repeat within two seconds is that echo. A later one is the user insisting: stop hard.
+    if (Date.now() - stopping < 2_000) return new Promise<never>(() => {});
+    children.kill();
+    temporal?.process.kill('SIGKILL');
+    proxy?.process.kill('SIGKILL');
+    process.exit(code);
+  }
+  stopping = Date.now();
   say('\nstopping the production shape…');
   await children.stop(['agent', 'agent-2', 'console-gateway', ...APIS.map((a) => a.name)]);
   await proxy?.stop();
@@ -57,8 +69,8 @@ async function stopAll(code: number): Promise<never> {
 
 async function main() {
   mkdirSync(logs, { recursive: true });
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
 
   // 1. PostgreSQL (DATABASE_URL, or the embedded one), holding cloudsvc's and Temporal's databases.
   database = await openDatabase();

@@ -16,12 +16,20 @@ export interface LoadBalancer {
  * flight when its process dies is lost, and its caller sees the connection end (retryable).
  * Long polls and console streams outlive the default timeouts.
  */
-export function haproxyConfig(listenPort: number, apiPorts: readonly number[]): string {
-  return `# Written by npm run stack:prod (scripts/prod/proxy.ts) at each start.
+export function haproxyConfig(options: {
+  /** Where it listens (`127.0.0.1:8080`; `:8080` in a container). */
+  readonly bind: string;
+  /** The API servers, one `server` (or `server-template`) line each, without the checks. */
+  readonly servers: readonly string[];
+  /** A `resolvers` section (compose: Docker's DNS, which names every replica of the API). */
+  readonly resolvers?: string;
+}): string {
+  return `# Written by scripts/prod/proxy.ts (haproxyConfig): npm run stack:prod writes it at each start,
+# and docker/haproxy.cfg is the compose file's copy (test/deploy/compose.test.ts holds them equal).
 global
   maxconn 4096
   log stderr format short local0 notice
-defaults
+${options.resolvers ?? ''}defaults
   mode http
   log global
   option httplog
@@ -35,15 +43,22 @@ defaults
   timeout server 60s
   timeout tunnel 1h
 frontend api
-  bind 127.0.0.1:${listenPort}
+  bind ${options.bind}
   default_backend apis
 backend apis
   balance roundrobin
   option httpchk GET /readyz
   http-check expect status 200
-${apiPorts.map((port, i) => `  server api-${i + 1} 127.0.0.1:${port} check inter 1s fall 2 rise 1`).join('\n')}
+${options.servers.map((server) => `  ${server} check inter 1s fall 2 rise 1`).join('\n')}
 `;
 }
+
+/** The compose file's proxy: every replica of the `api` service, as Docker's DNS names them. */
+export const COMPOSE_HAPROXY = {
+  bind: ':8080',
+  resolvers: 'resolvers docker\n  nameserver dns 127.0.0.11:53\n',
+  servers: ['server-template api- 2 api:8080 resolvers docker init-addr none'],
+} as const;
 
 export async function startProxy(options: {
   readonly folder: string;
@@ -55,7 +70,13 @@ export async function startProxy(options: {
     throw new Error('the production shape needs HAProxy on PATH (Debian: apt-get install haproxy)');
   }
   const config = join(options.folder, 'haproxy.cfg');
-  writeFileSync(config, haproxyConfig(options.listenPort, options.apiPorts));
+  writeFileSync(
+    config,
+    haproxyConfig({
+      bind: `127.0.0.1:${options.listenPort}`,
+      servers: options.apiPorts.map((port, i) => `server api-${i + 1} 127.0.0.1:${port}`),
+    }),
+  );
   const log = createWriteStream(options.logFile, { flags: 'a' });
   // -db: in the foreground, logging to stderr; a child of this script like the others.
   const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SEARCH_ATTRIBUTE_TYPE, SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { loadConfig } from '../../platform/config.js';
+import { COMPOSE_HAPROXY, haproxyConfig } from '../../scripts/prod/proxy.js';
 
 /**
  * No Docker engine runs here, so the production shape is checked against the code it runs:
@@ -23,6 +24,7 @@ const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge
       volumes?: string[];
       ports?: string[];
       healthcheck?: { test?: string[] };
+      deploy?: { replicas?: number };
     }
   >;
 };
@@ -30,11 +32,12 @@ const dockerfile = readFileSync(`${root}Dockerfile`, 'utf8');
 const ours = Object.entries(compose.services).filter(([, s]) => s.build === '.');
 
 describe('docker-compose.yml', () => {
-  it('has the production shape: PostgreSQL, Temporal on it, its UI, and our migrate, api and worker', () => {
+  it('has the production shape: PostgreSQL, Temporal on it, its UI, and our migrate, api and worker behind a proxy', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
       'api',
       'migrate',
       'postgres',
+      'proxy',
       'temporal',
       'temporal-setup',
       'temporal-ui',
@@ -113,13 +116,25 @@ describe('docker-compose.yml', () => {
     const published = Object.entries(compose.services).flatMap(([name, s]) =>
       (s.ports ?? []).map((port) => ({ name, port })),
     );
-    expect(published.map((p) => p.name).sort()).toEqual(['api', 'postgres', 'temporal-ui']);
-    for (const { name, port } of published.filter((p) => p.name !== 'api')) {
+    expect(published.map((p) => p.name).sort()).toEqual(['postgres', 'proxy', 'temporal-ui']);
+    expect(compose.services.proxy?.ports).toEqual(['8080:8080']);
+    for (const { name, port } of published.filter((p) => p.name !== 'proxy')) {
       // host_ip:host_port:container_port (the host port may be ${VAR:-default}); without a host
       // address Docker binds every interface.
       expect(port, name).toMatch(/^127\.0\.0\.1:(\d+|\$\{[A-Z_]+:-\d+\}):\d+$/);
     }
     expect(compose.services['temporal-ui']?.ports).toEqual(['127.0.0.1:8233:8080']);
+  });
+
+  it('runs two APIs and two workers, the APIs behind HAProxy configured as npm run stack:prod configures it', () => {
+    expect(compose.services.api?.deploy?.replicas).toBe(2);
+    expect(compose.services.worker?.deploy?.replicas).toBe(2);
+    const [file, mountedAt] = compose.services.proxy?.volumes?.[0]?.split(':') ?? [];
+    expect(mountedAt).toBe('/usr/local/etc/haproxy/haproxy.cfg');
+    expect(readFileSync(`${root}${file!.replace(/^\.\//, '')}`, 'utf8')).toBe(haproxyConfig(COMPOSE_HAPROXY));
+    // The proxy appends the caller to X-Forwarded-For: the APIs trust that one hop.
+    expect(compose.services.api?.environment?.TRUST_PROXY_HOPS).toBe('1');
+    expect(compose.services.proxy?.depends_on).toEqual({ api: { condition: 'service_healthy' } });
   });
 
   it('mounts the Temporal dynamic config that exists in the repository', () => {

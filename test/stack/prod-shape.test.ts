@@ -63,6 +63,7 @@ describe.skipIf(missing.length > 0)('the production shape (npm run stack:prod)',
       metrics: await freePort(),
     };
     const stack = await stackProd(ports);
+    let printed = '';
     const apiPorts = [ports.api + 11, ports.api + 12];
     const workerPorts = [ports.worker + 11, ports.worker + 12];
     try {
@@ -104,8 +105,10 @@ describe.skipIf(missing.length > 0)('the production shape (npm run stack:prod)',
         'the demo instance to stop',
       );
     } finally {
-      expect(await stopStack(stack)).toContain('stopped.');
+      // Stopped whatever happened; what it printed is judged after, so a failure above stays the one told.
+      printed = await stopStack(stack);
     }
+    expect(printed).toContain('stopped.');
     for (const port of [ports.api, ...apiPorts, ...workerPorts, ports.temporal, ports.db])
       expect(await isPortOpen(port)).toBe(false);
   });
