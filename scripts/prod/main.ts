@@ -19,6 +19,7 @@ import { openDatabase, type StackDatabase } from '../start/database.js';
 import { demoInstance } from '../start/demo-instance.js';
 import { secretsKey } from '../start/secrets-key.js';
 import { data, env, logs, ports, say } from '../start/settings.js';
+import { stopOnce } from '../start/stop-once.js';
 import { type LoadBalancer, startProxy } from './proxy.js';
 import { startTemporalServer, type TemporalServer } from './temporal.js';
 
@@ -44,28 +45,22 @@ let temporal: TemporalServer | undefined;
 let proxy: LoadBalancer | undefined;
 let database: StackDatabase | undefined;
 
-let stopping: number | undefined;
-
-async function stopAll(code: number): Promise<never> {
-  if (stopping !== undefined) {
-    // Ctrl-C reaches this process twice (the terminal's process group, and tsx relaying it): a
-    // repeat within two seconds is that echo. A later one is the user insisting: stop hard.
-    if (Date.now() - stopping < 2_000) return new Promise<never>(() => {});
+const stopAll = stopOnce(
+  async () => {
+    say('\nstopping the production shape…');
+    await children.stop(['agent', 'agent-2', 'console-gateway', ...APIS.map((a) => a.name)]);
+    await proxy?.stop();
+    await children.stop(WORKERS.map((w) => w.name));
+    await temporal?.stop();
+    await database?.stop();
+    say('stopped.');
+  },
+  () => {
     children.kill();
     temporal?.process.kill('SIGKILL');
     proxy?.process.kill('SIGKILL');
-    process.exit(code);
-  }
-  stopping = Date.now();
-  say('\nstopping the production shape…');
-  await children.stop(['agent', 'agent-2', 'console-gateway', ...APIS.map((a) => a.name)]);
-  await proxy?.stop();
-  await children.stop(WORKERS.map((w) => w.name));
-  await temporal?.stop();
-  await database?.stop();
-  say('stopped.');
-  process.exit(code);
-}
+  },
+);
 
 async function main() {
   mkdirSync(logs, { recursive: true });

@@ -26,31 +26,26 @@ import { openDatabase, refuseOldEmbeddedData, type StackDatabase } from './datab
 import { demoInstance } from './demo-instance.js';
 import { secretsKey } from './secrets-key.js';
 import { data, env, logs, ports, say } from './settings.js';
+import { stopOnce } from './stop-once.js';
 
 const children = new Children();
 let temporal: DevServer | undefined;
 let database: StackDatabase | undefined;
-let stopping: number | undefined;
-
-async function stopAll(code: number): Promise<never> {
-  if (stopping !== undefined) {
-    // Ctrl-C reaches this process twice (the terminal's process group, and tsx relaying it): a
-    // repeat within two seconds is that echo. A later one is the user insisting: stop hard.
-    if (Date.now() - stopping < 2_000) return new Promise<never>(() => {});
+const stopAll = stopOnce(
+  async () => {
+    say('\nstopping cloudsvc…');
+    // The agents and the API first (they call the worker's workflows), then the worker, then the servers.
+    await children.stop(['agent', 'agent-2', 'console-gateway', 'api', 'worker']);
+    await temporal?.stop();
+    await database?.stop();
+    removeRuntimeFile();
+    say('stopped.');
+  },
+  () => {
     children.kill();
     temporal?.process.kill('SIGKILL');
-    process.exit(code);
-  }
-  stopping = Date.now();
-  say('\nstopping cloudsvc…');
-  // The agents and the API first (they call the worker's workflows), then the worker, then the servers.
-  await children.stop(['agent', 'agent-2', 'console-gateway', 'api', 'worker']);
-  await temporal?.stop();
-  await database?.stop();
-  removeRuntimeFile();
-  say('stopped.');
-  process.exit(code);
-}
+  },
+);
 
 async function main() {
   refuseOldEmbeddedData();
