@@ -339,7 +339,7 @@ export interface components {
         code: string;
         message: string;
         /** @default true */
-        retryable: boolean;
+        retryable?: boolean;
       };
     };
     TransferRedemption: {

@@ -1462,7 +1462,7 @@ export interface components {
       memory_mb: number;
       disk_mb: number;
       /** @default [] */
-      capabilities: (
+      capabilities?: (
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
@@ -1477,7 +1477,7 @@ export interface components {
        *       "local"
        *     ]
        */
-      storage_backends: ('local' | 'lvm' | 'zfs' | 'ceph' | 'nfs')[];
+      storage_backends?: ('local' | 'lvm' | 'zfs' | 'ceph' | 'nfs')[];
     };
     HypervisorUpdate: {
       name?: string;
@@ -1693,12 +1693,12 @@ export interface components {
        * @description UUIDs of the owner’s SSH keys (GET /ssh-keys) to install for root.
        * @default []
        */
-      ssh_keys: string[];
+      ssh_keys?: string[];
       /**
        * @default UTC
        * @example Europe/Berlin
        */
-      timezone: string;
+      timezone?: string;
     };
     PowerRequest: {
       /** @enum {string} */
@@ -1777,7 +1777,7 @@ export interface components {
       /** @example 20480 */
       disk_mb: number;
       /** @default [] */
-      host_requirements: (
+      host_requirements?: (
         | 'cpu_host_passthrough'
         | 'gpu_passthrough'
         | 'pci_passthrough'
@@ -1788,7 +1788,7 @@ export interface components {
        * @description Whether customers see it and may order it; its instances run on either way.
        * @default true
        */
-      is_public: boolean;
+      is_public?: boolean;
     };
     PlanUpdate: {
       /** @example Small */
@@ -1865,7 +1865,7 @@ export interface components {
        * @default kvm
        * @enum {string}
        */
-      virtualization: 'kvm';
+      virtualization?: 'kvm';
       /**
        * @description The smallest disk an instance of the image may have.
        * @example 2048
@@ -1875,7 +1875,7 @@ export interface components {
        * @description Whether customers see it and may order it.
        * @default true
        */
-      is_public: boolean;
+      is_public?: boolean;
     };
     ImageUpdate: {
       /** @example Debian 12 */
@@ -1947,7 +1947,7 @@ export interface components {
        * @default null
        * @example 192.0.2.1
        */
-      gateway: string | null;
+      gateway?: string | null;
     };
     IpPoolUpdate: {
       /** @example FRA1 public v4 */
@@ -2129,7 +2129,7 @@ export interface components {
        */
       location: string;
       /** @default 4 */
-      family: 4 | 6;
+      family?: 4 | 6;
     };
     ReverseRecordList: {
       /** @enum {string} */
@@ -2279,7 +2279,7 @@ export interface components {
        * @description An administrator may hold application keys.
        * @default false
        */
-      is_admin: boolean;
+      is_admin?: boolean;
     };
     UserUpdate: {
       /** @example Ada Lovelace */
@@ -2333,7 +2333,7 @@ export interface components {
        * @default null
        * @example billing sync
        */
-      label: string | null;
+      label?: string | null;
     };
     ProviderList: {
       /** @enum {string} */
@@ -2695,7 +2695,7 @@ export interface components {
        * @default local
        * @enum {string}
        */
-      backend: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
+      backend?: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
     };
     VolumeAttachRequest: {
       /**

@@ -1706,7 +1706,7 @@ export interface components {
        * @default local
        * @enum {string}
        */
-      backend: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
+      backend?: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
     };
     VolumeAttachRequest: {
       /**
@@ -1816,12 +1816,12 @@ export interface components {
        * @description UUIDs of the owner’s SSH keys (GET /ssh-keys) to install for root.
        * @default []
        */
-      ssh_keys: string[];
+      ssh_keys?: string[];
       /**
        * @default UTC
        * @example Europe/Berlin
        */
-      timezone: string;
+      timezone?: string;
     };
     PowerRequest: {
       /** @enum {string} */
@@ -2148,7 +2148,7 @@ export interface components {
        * @description UUIDs of the caller’s SSH keys, recorded on the new instance.
        * @default []
        */
-      ssh_keys: string[];
+      ssh_keys?: string[];
       /** @example Europe/Berlin */
       timezone?: string;
     };
@@ -2223,9 +2223,9 @@ export interface components {
        * @default null
        * @example 30
        */
-      keep_days: number | null;
+      keep_days?: number | null;
       /** @default false */
-      paused: boolean;
+      paused?: boolean;
     };
     /**
      * @example {
@@ -2375,7 +2375,7 @@ export interface components {
        * @description The address family; 4 by default.
        * @default 4
        */
-      family: 4 | 6;
+      family?: 4 | 6;
     };
     ReverseDnsRequest: {
       /**
@@ -2691,7 +2691,7 @@ export interface components {
        * @default serial
        * @enum {string}
        */
-      kind: 'serial' | 'graphical';
+      kind?: 'serial' | 'graphical';
     };
     ConsoleSession: {
       /** @enum {string} */

@@ -195,7 +195,7 @@ export interface components {
        * @description The sessions this gateway holds (validated or connected), kept alive by this beat.
        * @default []
        */
-      sessions: string[];
+      sessions?: string[];
     };
     ConsoleRevocations: {
       /** @enum {string} */
