@@ -77,6 +77,7 @@ export async function runTask(
     }
   };
 
+  log.info('task started');
   const started = send('started', {}).then(heed, refused('started'));
   let progressChain = started;
   const progress = () => {

@@ -13,7 +13,7 @@ import { createScratchDatabase, freezeAsTemplate, type ScratchDatabase } from '.
 import { freePort } from '../platform/ports.js';
 import { type DevServer, startTemporalDevServer, temporalCli } from '../platform/temporal-dev-server.js';
 import { bundleWorkflows } from '../worker/worker.js';
-import { contractFolder, runFolder } from './support/run-folder.js';
+import { contractFolder, faultsFolder, runFolder } from './support/run-folder.js';
 
 /**
  * One Temporal dev server and one fresh PostgreSQL database for the whole run, and one workflow
@@ -35,6 +35,7 @@ declare module 'vitest' {
     temporalCliPath: string;
     qemuAcceleration: AcceleratorChoice;
     contractFolder: string;
+    faultsFolder: string;
   }
 }
 
@@ -50,8 +51,10 @@ export default async function setup(project: TestProject) {
   ]);
 
   const dir = runFolder();
-  rmSync(contractFolder(), { recursive: true, force: true });
-  mkdirSync(contractFolder(), { recursive: true });
+  for (const folder of [contractFolder(), faultsFolder()]) {
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+  }
   const workflowBundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(workflowBundlePath, bundle.code);
 
@@ -63,6 +66,7 @@ export default async function setup(project: TestProject) {
   project.provide('temporalCliPath', cli);
   project.provide('qemuAcceleration', qemuAcceleration);
   project.provide('contractFolder', contractFolder());
+  project.provide('faultsFolder', faultsFolder());
 
   return async () => {
     await temporal.stop();

@@ -20,8 +20,8 @@ import { demoInstance } from '../start/demo-instance.js';
 import { secretsKey } from '../start/secrets-key.js';
 import { data, env, logs, ports, say } from '../start/settings.js';
 import { stopOnce } from '../start/stop-once.js';
-import { type LoadBalancer, startProxy } from './proxy.js';
-import { startTemporalServer, type TemporalServer } from './temporal.js';
+import { startProxy } from './proxy.js';
+import { startTemporalServer } from './temporal.js';
 
 /**
  * Two of each process, on ports after the single stack's: the proxy takes PORT, the APIs PORT+11
@@ -41,25 +41,24 @@ const WORKERS = [1, 2].map((n) => ({
 }));
 
 const children = new Children();
-let temporal: TemporalServer | undefined;
-let proxy: LoadBalancer | undefined;
 let database: StackDatabase | undefined;
 
 const stopAll = stopOnce(
   async () => {
     say('\nstopping the production shape…');
-    await children.stop(['agent', 'agent-2', 'console-gateway', ...APIS.map((a) => a.name)]);
-    await proxy?.stop();
-    await children.stop(WORKERS.map((w) => w.name));
-    await temporal?.stop();
+    await children.stop([
+      'agent',
+      'agent-2',
+      'console-gateway',
+      ...APIS.map((a) => a.name),
+      'haproxy',
+      ...WORKERS.map((w) => w.name),
+      'temporal',
+    ]);
     await database?.stop();
     say('stopped.');
   },
-  () => {
-    children.kill();
-    temporal?.process.kill('SIGKILL');
-    proxy?.process.kill('SIGKILL');
-  },
+  () => children.kill(),
 );
 
 async function main() {
@@ -70,7 +69,7 @@ async function main() {
   // 1. PostgreSQL (DATABASE_URL, or the embedded one), holding cloudsvc's and Temporal's databases.
   database = await openDatabase();
   const server = new URL(database.url);
-  temporal = await startTemporalServer({
+  const temporal = await startTemporalServer({
     postgres: {
       host: server.hostname,
       port: Number(server.port || 5432),
@@ -79,7 +78,7 @@ async function main() {
     },
     frontendPort: ports.temporal,
     folder: join(data, 'temporal'),
-    logFile: join(logs, 'temporal.log'),
+    children,
   });
 
   // 2. Schema and demo data.
@@ -87,7 +86,7 @@ async function main() {
   const serverEnv: Record<string, string> = {
     SECRETS_KEY: env.SECRETS_KEY ?? secretsKey(secretsKeyFile!),
     DATABASE_URL: database.url,
-    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_ADDRESS: temporal,
     CONSOLE_GATEWAY_URL: consoleGatewayUrl(),
     // Behind one proxy, which appends the caller to X-Forwarded-For.
     TRUST_PROXY_HOPS: '1',
@@ -114,18 +113,14 @@ async function main() {
       METRICS_PORT: String(api.metrics),
     });
   for (const api of APIS) await waitForPort(api.port, 60_000, api.name, config.HOST);
-  proxy = await startProxy({
-    folder: data,
-    logFile: join(logs, 'haproxy.log'),
-    listenPort: ports.api,
-    apiPorts: APIS.map((a) => a.port),
-  });
+  await startProxy({ folder: data, listenPort: ports.api, apiPorts: APIS.map((a) => a.port), children });
   const apiUrl = `http://127.0.0.1:${ports.api}`;
 
-  // 4. The console gateway and the two hypervisors' agents, all through the proxy.
+  // 4. The console gateway and the two hypervisors' agents, all through the proxy unless the
+  // agents are told another way to the API (AGENT_PANEL_URL: a hypervisor network's own route).
   const agents = {
     db: pool.db,
-    apiUrl,
+    apiUrl: env.AGENT_PANEL_URL ?? apiUrl,
     realGuests: false,
     accelerator: undefined,
     enrollmentTtlMs: config.ENROLLMENT_TOKEN_TTL_MS,
@@ -142,7 +137,7 @@ The production shape is running.
 
   API (HAProxy)     ${apiUrl} → ${APIS.map((a) => `${a.name} :${a.port}`).join(', ')}
   Workers           ${WORKERS.map((w) => `${w.name} (probes :${w.port})`).join(', ')}
-  Temporal server   ${temporal.address} (PostgreSQL: temporal, temporal_visibility)
+  Temporal server   ${temporal} (PostgreSQL: temporal, temporal_visibility)
   Metrics           ${APIS.map((a) => `http://127.0.0.1:${a.metrics}/metrics`).join(', ')}
   Hypervisors       demo-hv-1, demo-hv-2 (simulated)
   Client key        ${demo.keys.client}

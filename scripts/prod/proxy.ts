@@ -1,12 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForPort } from '../../platform/ports.js';
-
-export interface LoadBalancer {
-  readonly process: ChildProcess;
-  stop(): Promise<void>;
-}
+import type { Children } from '../start/children.js';
 
 /**
  * HAProxy (Debian's package) in front of the API processes: round robin, each checked on /readyz
@@ -60,12 +56,13 @@ export const COMPOSE_HAPROXY = {
   servers: ['server-template api- 2 api:8080 resolvers docker init-addr none'],
 } as const;
 
+/** HAProxy, one of the stack's children (`haproxy`, logging to logs/haproxy.log); resolves once it listens. */
 export async function startProxy(options: {
   readonly folder: string;
-  readonly logFile: string;
   readonly listenPort: number;
   readonly apiPorts: readonly number[];
-}): Promise<LoadBalancer> {
+  readonly children: Children;
+}): Promise<void> {
   if (spawnSync('haproxy', ['-v']).error) {
     throw new Error('the production shape needs HAProxy on PATH (Debian: apt-get install haproxy)');
   }
@@ -77,19 +74,7 @@ export async function startProxy(options: {
       servers: options.apiPorts.map((port, i) => `server api-${i + 1} 127.0.0.1:${port}`),
     }),
   );
-  const log = createWriteStream(options.logFile, { flags: 'a' });
   // -db: in the foreground, logging to stderr; a child of this script like the others.
-  const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  options.children.run('haproxy', 'haproxy', ['-db', '-f', config]);
   await waitForPort(options.listenPort, 10_000, 'HAProxy');
-  return {
-    process: child,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

@@ -1,20 +1,15 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SEARCH_ATTRIBUTE_TYPE, SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { waitForPort } from '../../platform/ports.js';
 import { temporalCli } from '../../platform/temporal-dev-server.js';
+import type { Children } from '../start/children.js';
 import { root, say } from '../start/settings.js';
 import { type PostgresServer, temporalServerConfig } from './temporal-config.js';
 
 const run = promisify(execFile);
-
-export interface TemporalServer {
-  readonly address: string;
-  readonly process: ChildProcess;
-  stop(): Promise<void>;
-}
 
 /** The folder of the built `temporal-server` and `temporal-sql-tool` (scripts/prod/temporal-server.sh). */
 async function binaries(): Promise<string> {
@@ -57,14 +52,16 @@ async function setUpSchema(bin: string, postgres: PostgresServer, database: stri
 /**
  * The Temporal server of the production shape: its four services in one process, persisting to
  * PostgreSQL (`temporal` and `temporal_visibility`), with the dynamic configuration the compose
- * file mounts; then the namespace and cloudsvc's search attributes, made if missing.
+ * file mounts; then the namespace and cloudsvc's search attributes, made if missing. It is one of
+ * the stack's children (`temporal`, logging to logs/temporal.log): started again if it dies.
+ * Resolves with its frontend's address.
  */
 export async function startTemporalServer(options: {
   readonly postgres: PostgresServer;
   readonly frontendPort: number;
   readonly folder: string;
-  readonly logFile: string;
-}): Promise<TemporalServer> {
+  readonly children: Children;
+}): Promise<string> {
   const bin = await binaries();
   say('setting up the Temporal schema on PostgreSQL…');
   await setUpSchema(bin, options.postgres, 'temporal', 'postgresql/v12/temporal');
@@ -80,34 +77,27 @@ export async function startTemporalServer(options: {
       dynamicConfigFile: join(root, 'docker/temporal-dynamic-config.yaml'),
     }),
   );
-  const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(
-    join(bin, 'temporal-server'),
-    ['--root', options.folder, '--config', 'config', '--env', 'production', '--allow-no-auth', 'start'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  const child = options.children.run('temporal', join(bin, 'temporal-server'), [
+    '--root',
+    options.folder,
+    '--config',
+    'config',
+    '--env',
+    'production',
+    '--allow-no-auth',
+    'start',
+  ]);
+  const early = new Promise<never>((_, failed) =>
+    child.once('exit', (code, signal) =>
+      failed(new Error(`the Temporal server exited early (${signal ?? code}); see logs/temporal.log`)),
+    ),
   );
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const early = exited.then(() => {
-    throw new Error(`the Temporal server exited early (exit code ${child.exitCode}); see ${options.logFile}`);
-  });
-  await Promise.race([waitForPort(options.frontendPort, 120_000, 'the Temporal server'), early]);
   early.catch(() => {});
+  await Promise.race([waitForPort(options.frontendPort, 120_000, 'the Temporal server'), early]);
 
   const address = `127.0.0.1:${options.frontendPort}`;
   await registerNamespace(address);
-  return {
-    address,
-    process: child,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return address;
 }
 
 /** The `default` namespace and the search attributes every cloudsvc workflow carries, if missing. */

@@ -8,32 +8,54 @@ const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 /** A child that ran this long before it crashed starts its backoff over. */
 const STEADY_MS = 60_000;
 
+/** What a child runs: a program, its arguments and its environment beyond the stack's. */
+interface Command {
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+}
+
 interface Supervised {
   readonly name: string;
+  readonly command: Command;
   child: ChildProcess;
   crashes: number;
 }
 
 /**
- * The stack's processes (worker, API, agents), each a `tsx` child logging to logs/<name>.log. A
- * child that exits while the stack runs is logged and started again after a backoff, so that one
- * crash does not take the whole stack down; `stop` ends them in order.
+ * The stack's processes (worker, API, agents, and in the production shape the Temporal server and
+ * the proxy), each logging to logs/<name>.log. A child that exits while the stack runs is logged
+ * and started again after a backoff, so that one crash does not take the whole stack down (a
+ * supervisor's work: systemd's `Restart=`, compose's `restart:`); `stop` ends them in order.
  */
 export class Children {
   readonly #all: Supervised[] = [];
   #stopping = false;
 
-  launch(name: string, entry: string, childEnv: Record<string, string>): void {
-    const supervised: Supervised = { name, child: this.#spawn(name, entry, childEnv), crashes: 0 };
-    this.#all.push(supervised);
-    this.#watch(supervised, entry, childEnv);
+  /** A `tsx` entry point of this repository (`worker/main.ts`). */
+  launch(name: string, entry: string, childEnv: Record<string, string>): ChildProcess {
+    return this.run(name, process.execPath, ['--import', 'tsx', join(root, entry)], childEnv);
   }
 
-  #spawn(name: string, entry: string, childEnv: Record<string, string>): ChildProcess {
+  /** Any program; the child running now is the answer (a restart makes another). */
+  run(
+    name: string,
+    program: string,
+    args: readonly string[],
+    childEnv: Record<string, string> = {},
+  ): ChildProcess {
+    const command = { program, args, env: childEnv };
+    const supervised: Supervised = { name, command, child: this.#spawn(name, command), crashes: 0 };
+    this.#all.push(supervised);
+    this.#watch(supervised);
+    return supervised.child;
+  }
+
+  #spawn(name: string, command: Command): ChildProcess {
     const log = createWriteStream(join(logs, `${name}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry)], {
+    const child = spawn(command.program, command.args, {
       cwd: root,
-      env: { ...env, ...childEnv },
+      env: { ...env, ...command.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.pipe(log);
@@ -41,7 +63,7 @@ export class Children {
     return child;
   }
 
-  #watch(supervised: Supervised, entry: string, childEnv: Record<string, string>): void {
+  #watch(supervised: Supervised): void {
     const startedAt = Date.now();
     supervised.child.once('exit', (code, signal) => {
       if (this.#stopping) return;
@@ -54,8 +76,8 @@ export class Children {
       );
       setTimeout(() => {
         if (this.#stopping) return;
-        supervised.child = this.#spawn(supervised.name, entry, childEnv);
-        this.#watch(supervised, entry, childEnv);
+        supervised.child = this.#spawn(supervised.name, supervised.command);
+        this.#watch(supervised);
       }, delay);
     });
   }

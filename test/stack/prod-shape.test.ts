@@ -1,32 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort, isPortOpen } from '../../platform/ports.js';
+import { skipWithoutShape } from '../faults/needs.js';
 import { clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { dataFolder, listeningPid, startStackProcess, stopStack } from '../support/stack-process.js';
 
-/**
- * What the shape needs that npm does not install: HAProxy, and the Temporal server built by
- * scripts/prod/temporal-server.sh (ten minutes, once). CI has both (.ci/run); elsewhere the test
- * says what is missing and skips.
- */
-const serverBuilt = existsSync(
-  join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
-    'cloudsvc/temporal-server/v1.29.1/temporal-server',
-  ),
-);
-const missing = [
-  ...(spawnSync('haproxy', ['-v']).error ? ['haproxy (apt-get install haproxy)'] : []),
-  ...(serverBuilt ? [] : ['the Temporal server (bash scripts/prod/temporal-server.sh)']),
-];
-if (missing.length > 0) {
-  if (process.env.CI === 'true') throw new Error(`the production shape needs ${missing.join(' and ')}`);
-  console.log(`the production shape test is skipped: it needs ${missing.join(' and ')}`);
-}
+const skipped = skipWithoutShape('the production shape test');
 
 /** `npm run stack:prod` on ports of its own (each part's ports follow these) and its own data folder. */
 async function stackProd(
@@ -48,7 +27,7 @@ async function stackProd(
   return { ...started, clientKey: started.field('Client key'), demoInstance: started.field('Demo instance') };
 }
 
-describe.skipIf(missing.length > 0)('the production shape (npm run stack:prod)', () => {
+describe.skipIf(skipped)('the production shape (npm run stack:prod)', () => {
   it('serves through HAProxy from two APIs and two workers on the Temporal server; one of each killed, it goes on', {
     timeout: 420_000,
   }, async () => {

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
-import { APPLICATION_BASE, CLIENT_BASE } from '../../api/paths.js';
+import { ADMIN_BASE, APPLICATION_BASE, CLIENT_BASE } from '../../api/paths.js';
+import type { paths as AdminPaths } from '../../clients/admin.js';
 import type { paths as ApplicationPaths } from '../../clients/application.js';
 import type { paths as ClientPaths } from '../../clients/client.js';
 
@@ -17,5 +18,12 @@ export const clientApi = (origin: string, key: string) =>
 export const applicationApi = (origin: string, key: string) =>
   createClient<ApplicationPaths>({
     baseUrl: `${origin}${APPLICATION_BASE}`,
+    headers: { Authorization: `Bearer ${key}` },
+  });
+
+/** The admin JSON routes (migrations, evacuations, storage moves), with an application key. */
+export const adminApi = (origin: string, key: string) =>
+  createClient<AdminPaths>({
+    baseUrl: `${origin}${ADMIN_BASE}`,
     headers: { Authorization: `Bearer ${key}` },
   });

@@ -56,8 +56,8 @@ export function dataFolder(): string {
   return dir;
 }
 
-/** The pid of the process running `entry` (say worker/main.ts) among the descendants of `pid`. */
-export function descendantRunning(pid: number, entry: string): number | undefined {
+/** The processes descended from `pid`, each with its command line. */
+export function descendants(pid: number): { pid: number; args: string }[] {
   const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
     .split('\n')
     .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
@@ -72,7 +72,12 @@ export function descendantRunning(pid: number, entry: string): number | undefine
         grew = true;
       }
   }
-  return rows.find((r) => family.has(r.pid) && r.args.includes(entry))?.pid;
+  return rows.filter((r) => r.pid !== pid && family.has(r.pid)).map(({ pid, args }) => ({ pid, args }));
+}
+
+/** The pid of the process running `entry` (say worker/main.ts) among the descendants of `pid`. */
+export function descendantRunning(pid: number, entry: string): number | undefined {
+  return descendants(pid).find((r) => r.args.includes(entry))?.pid;
 }
 
 /** The pid of the process listening on the loopback TCP `port` (`ss`, from iproute2). */

@@ -1,0 +1,73 @@
+import { expect } from 'vitest';
+import type { MigrationState } from '../../domain/migrations/states.js';
+import { eventually } from '../support/eventually.js';
+import type { FaultShape } from './shape.js';
+
+/** Where a migration run ends: every one of them ends, one way or another. */
+export const MIGRATION_ENDINGS: readonly MigrationState[] = [
+  'CLEANED_UP',
+  'ROLLED_BACK',
+  'RECOVERY_REQUIRED',
+];
+
+/** A migration of `instance` to the other demo hypervisor, requested by the administrator. */
+export async function migrateToOther(shape: FaultShape, instance: string) {
+  const { hypervisor_id: source } = await shape.db
+    .selectFrom('instances')
+    .select('hypervisor_id')
+    .where('id', '=', instance)
+    .executeTakeFirstOrThrow();
+  const target = shape.hypervisors.find((h) => h.id !== source)!.id;
+  const asked = await shape.admin.POST('/instances/{instance}/migrations', {
+    params: { path: { instance } },
+    body: { target_hypervisor_uuid: target, mode: 'LIVE_IF_POSSIBLE', reason: 'fault suite' },
+  });
+  expect(asked.response.status, JSON.stringify(asked.error)).toBe(202);
+  const { uuid, workflow_id } = asked.data!.attributes as { uuid: string; workflow_id: string };
+  return { id: uuid, workflowId: workflow_id, source: source!, target };
+}
+
+/** The migration's state now. */
+export const stateOf = async (shape: FaultShape, migrationId: string) =>
+  (
+    await shape.db
+      .selectFrom('migrations')
+      .select('state')
+      .where('id', '=', migrationId)
+      .executeTakeFirstOrThrow()
+  ).state;
+
+/** The state the migration ends in, once it has ended. */
+export const ending = (shape: FaultShape, migrationId: string) =>
+  eventually(
+    async () => {
+      const state = await stateOf(shape, migrationId);
+      return MIGRATION_ENDINGS.includes(state) ? state : undefined;
+    },
+    180_000,
+    'the migration to end',
+  );
+
+/**
+ * Where the migration left the instance, told by each side that knows: the panel's placement and
+ * status, and each hypervisor's own state (the guest on one and only one of them, running).
+ */
+export async function placement(shape: FaultShape, instance: string) {
+  const row = await shape.db
+    .selectFrom('instances')
+    .select(['hypervisor_id', 'status', 'operation_id'])
+    .where('id', '=', instance)
+    .executeTakeFirstOrThrow();
+  const holders = shape.hypervisors.filter((h) => shape.hostedOn(h.id)[instance] !== undefined);
+  const leases = await shape.db
+    .selectFrom('migration_leases')
+    .select('instance_id')
+    .where('instance_id', '=', instance)
+    .execute();
+  return {
+    panel: row,
+    holders: holders.map((h) => h.id),
+    power: holders.map((h) => shape.hostedOn(h.id)[instance]!.power_state),
+    leased: leases.length > 0,
+  };
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runAtOnce, stepRuns } from './agent-runs.js';
+import { ending, migrateToOther, placement } from './migrations.js';
+import { skipWithoutShape } from './needs.js';
+import { backUp, latestOperation, operationEnded, order, running } from './operations.js';
+import { type FaultShape, startFaultShape } from './shape.js';
+import { recordFault } from './table.js';
+
+/**
+ * PostgreSQL, then the Temporal server, restarted while a provisioning, a backup and a migration
+ * are under way: each of them ends (none stays running for ever), no step runs twice at once on a hypervisor (it may run again), and
+ * where each left its instance the panel and the hypervisors agree. PostgreSQL is stopped with a
+ * fast shutdown (every connection cut) and kept down for a few seconds; the Temporal server is
+ * killed (kill -9) and started again by the stack. `npm run test:faults` also crashes PostgreSQL
+ * (an immediate shutdown, recovered from its WAL) and keeps it down for ten seconds.
+ */
+const skipped = skipWithoutShape('the fault suite');
+
+let shape: FaultShape;
+/** An instance of its own for the migrations, so that the demo instance's backups do not wait on them. */
+let mover: string;
+beforeAll(async () => {
+  if (skipped) return;
+  shape = await startFaultShape();
+  mover = await order(shape, 'mover');
+  await running(shape, mover);
+}, 400_000);
+afterAll(async () => {
+  await shape?.stop();
+});
+
+const restarts: Record<string, () => Promise<void>> = {
+  'PostgreSQL restarted (fast shutdown, 3 s down)': () => shape.restartDatabase(3_000),
+  'Temporal server killed (kill -9) and restarted': async () => {
+    const killed = shape.kill('temporal');
+    await shape.back('temporal', killed);
+  },
+  ...(process.env.FAULTS === 'all' && {
+    'PostgreSQL crashed (immediate shutdown, 10 s down)': () => shape.restartDatabase(10_000, 'immediate'),
+  }),
+};
+
+describe.skipIf(skipped)(
+  'PostgreSQL and the Temporal server restarted mid-operation (production shape)',
+  () => {
+    it.each(Object.keys(restarts))(
+      '%s during a provisioning, a backup and a migration: each ends, the panel and the hypervisors agreeing',
+      {
+        timeout: 400_000,
+      },
+      async (fault) => {
+        const ordered = await order(shape, `ordered-${Date.now()}`);
+        await backUp(shape, shape.demoInstance);
+        const migration = await migrateToOther(shape, mover);
+        const underWay = await Promise.all(
+          [ordered, shape.demoInstance, mover].map(
+            async (i) => (await latestOperation(shape, i)).state === 'running',
+          ),
+        );
+        await restarts[fault]!();
+
+        const provisioned = await operationEnded(shape, ordered);
+        const backedUp = await operationEnded(shape, shape.demoInstance);
+        const moved = await ending(shape, migration.id);
+        const where = await Promise.all([ordered, shape.demoInstance, mover].map((i) => placement(shape, i)));
+        const agree = where.every(
+          (w) =>
+            w.holders.length === 1 &&
+            w.holders[0] === w.panel.hypervisor_id &&
+            w.power[0] === w.panel.status &&
+            w.panel.operation_id === null &&
+            !w.leased,
+        );
+        const steps = (
+          await Promise.all(
+            [provisioned.workflow_id, backedUp.workflow_id, migration.workflowId].map((w) =>
+              stepRuns(shape, w),
+            ),
+          )
+        ).flat();
+        const atOnce = runAtOnce(steps);
+        const again = steps.filter((s) => s.runs > 1).length;
+        const outcomes = [
+          `provisioning ${provisioned.state}`,
+          `backup ${backedUp.state}`,
+          `migration ${moved}`,
+          agree ? 'panel and hypervisors agree' : `DISAGREE: ${JSON.stringify(where)}`,
+          `${again} steps run again, ${atOnce.length} twice at once`,
+        ];
+        recordFault(inject('faultsFolder'), {
+          fault,
+          during: `a provisioning, a backup and a live migration (${underWay.filter(Boolean).length} of 3 under way)`,
+          outcome: outcomes.join('; '),
+          held: agree && atOnce.length === 0 && underWay.every(Boolean),
+        });
+        expect(underWay, 'each operation under way when the fault hit').toEqual([true, true, true]);
+        expect(where.map((w) => ({ ...w, holders: w.holders.length }))).toEqual(
+          where.map((w) => ({
+            panel: { ...w.panel, operation_id: null },
+            holders: 1,
+            power: [w.panel.status],
+            leased: false,
+          })),
+        );
+        expect(where.map((w) => w.holders[0])).toEqual(where.map((w) => w.panel.hypervisor_id));
+        expect(atOnce).toEqual([]);
+      },
+    );
+  },
+);

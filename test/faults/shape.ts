@@ -1,0 +1,174 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { type SimulatedState, simulatedStatePath } from '../../agent/drivers/simulated/state.js';
+import { createDatabase, type Database } from '../../db/database.js';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../db/embedded.js';
+import { freePort, isPortOpen } from '../../platform/ports.js';
+import { adminApi, clientApi } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import {
+  dataFolder,
+  descendants,
+  listeningPid,
+  startStackProcess,
+  stopStack,
+} from '../support/stack-process.js';
+import { startLink } from './link.js';
+import { shapeMissing } from './needs.js';
+
+/** The processes of the shape a fault can hit, as `npm run stack:prod` names them. */
+export type Part = 'api-1' | 'api-2' | 'worker-1' | 'worker-2' | 'temporal' | 'haproxy' | 'agent' | 'agent-2';
+
+/** How fast a lost agent or worker is noticed: the tests' timings, so a fault costs seconds. */
+const QUICK_TIMING = {
+  AGENT_TASK_HEARTBEAT_TIMEOUT_MS: '3000',
+  AGENT_TASK_LEASE_MS: '2000',
+  AGENT_POLL_MAX_WAIT_MS: '2000',
+  MIGRATION_SOURCE_RETENTION_MS: '300',
+};
+
+/**
+ * `npm run stack:prod` as its user runs it (two APIs behind HAProxy, two workers, the Temporal
+ * server on PostgreSQL, two simulated hypervisors' agents), on a PostgreSQL server this test owns
+ * (DATABASE_URL, as in production), so that the test can restart it; the rest it hits through
+ * the processes the stack supervises, which start again what dies.
+ */
+export async function startFaultShape(
+  settings: Record<string, string> = {},
+  options: { agentLink?: boolean } = {},
+) {
+  if (shapeMissing.length > 0) throw new Error(`the production shape needs ${shapeMissing.join(' and ')}`);
+  const folder = dataFolder();
+  const postgres = { dir: join(folder, 'postgres-server'), port: await freePort() };
+  let server: EmbeddedDatabase = await startEmbeddedDatabase(postgres);
+  const ports = {
+    api: await freePort(),
+    worker: await freePort(),
+    metrics: await freePort(),
+    // Under 32768 with its membership ports 300 below (Temporal keeps them as a smallint).
+    temporal: 20_000 + Math.floor(Math.random() * 12_000),
+  };
+  // The agents' way to the proxy, through a link the test can cut (a partition).
+  const link = options.agentLink ? await startLink(ports.api) : undefined;
+  const stack = await startStackProcess(
+    ['run', 'stack:prod'],
+    {
+      CLOUDSVC_DATA_DIR: folder,
+      DATABASE_URL: server.url,
+      PORT: String(ports.api),
+      WORKER_HTTP_PORT: String(ports.worker),
+      TEMPORAL_PORT: String(ports.temporal),
+      CONSOLE_GATEWAY_PORT: String(await freePort()),
+      METRICS_PORT: String(ports.metrics),
+      ...QUICK_TIMING,
+      ...(link && { AGENT_PANEL_URL: link.url }),
+      ...settings,
+    },
+    300_000,
+  );
+  const url = `http://127.0.0.1:${ports.api}`;
+  const pool = createDatabase({ url: server.url, poolSize: 4, namedStatements: false });
+  const temporalConnection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+  const hypervisors = await pool.db
+    .selectFrom('hypervisors')
+    .select(['id', 'name'])
+    .where('name', 'in', ['demo-hv-1', 'demo-hv-2'])
+    .orderBy('name')
+    .execute();
+  const agentOf = (hypervisorId: string) => (hypervisors[0]!.id === hypervisorId ? 'agent' : 'agent-2');
+
+  const listening: Partial<Record<Part, number>> = {
+    'api-1': ports.api + 11,
+    'api-2': ports.api + 12,
+    'worker-1': ports.worker + 11,
+    'worker-2': ports.worker + 12,
+    temporal: ports.temporal,
+    haproxy: ports.api,
+  };
+  /** The agents listen on nothing: each is told by the state folder in its environment. */
+  const agentPid = (name: string) =>
+    descendants(stack.child.pid!).find(
+      (p) =>
+        p.args.includes('agent/main.ts') &&
+        environment(p.pid).includes(`AGENT_STATE_DIR=${join(folder, name)}`),
+    )?.pid;
+  const pid = (part: Part) => (part.startsWith('agent') ? agentPid(part) : listeningPid(listening[part]!));
+
+  return {
+    url,
+    folder,
+    link,
+    db: pool.db as Database,
+    temporal: new Client({ connection: temporalConnection }),
+    customer: clientApi(url, stack.field('Client key')),
+    admin: adminApi(url, stack.field('Application key')),
+    demoInstance: stack.field('Demo instance'),
+    hypervisors: hypervisors.map((h) => ({ ...h, agent: agentOf(h.id) })),
+    nameOf: (hypervisorId: string | null) => hypervisors.find((h) => h.id === hypervisorId)?.name ?? 'none',
+    /** What the stack printed since it started (its supervisor says when it starts a part again). */
+    output: () => stack.output.join(''),
+    pid,
+    /** The part whose process has this pid, if any. */
+    partOf: (processId: number) => (Object.keys(listening) as Part[]).find((part) => pid(part) === processId),
+    /** kill -9; answers the pid killed. */
+    kill(part: Part): number {
+      const found = pid(part);
+      if (!found) throw new Error(`${part} is not running`);
+      process.kill(found, 'SIGKILL');
+      return found;
+    },
+    /** Resolves once the stack has started `part` again in place of the process `killed`. */
+    async back(part: Part, killed: number, timeoutMs = 90_000): Promise<void> {
+      await eventually(
+        async () => {
+          const now = pid(part);
+          if (!now || now === killed) return false;
+          const port = listening[part];
+          if (!port || part === 'temporal') return true;
+          return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200;
+        },
+        timeoutMs,
+        `${part} to run again`,
+      );
+    },
+    /**
+     * PostgreSQL stopped and started again after `downMs`: a fast shutdown (every connection cut,
+     * what was committed written out), or an immediate one (as a crash: recovery from the WAL at
+     * the next start).
+     */
+    async restartDatabase(downMs: number, shutdown: 'fast' | 'immediate' = 'fast'): Promise<void> {
+      if (shutdown === 'fast') await server.stop();
+      else {
+        process.kill(listeningPid(postgres.port)!, 'SIGQUIT');
+        await eventually(async () => !(await isPortOpen(postgres.port)), 30_000, 'PostgreSQL to stop');
+      }
+      await new Promise((r) => setTimeout(r, downMs));
+      server = await startEmbeddedDatabase(postgres);
+    },
+    /** The instances a simulated hypervisor holds, as its agent last wrote them. */
+    hostedOn(hypervisorId: string): SimulatedState['instances'] {
+      const path = simulatedStatePath(join(folder, agentOf(hypervisorId)));
+      return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as SimulatedState).instances : {};
+    },
+    async stop(): Promise<string> {
+      await temporalConnection.close();
+      await pool.close();
+      const printed = await stopStack(stack);
+      await link?.close();
+      await server.stop();
+      return printed;
+    },
+  };
+}
+
+export type FaultShape = Awaited<ReturnType<typeof startFaultShape>>;
+
+/** A process's environment, one `NAME=value` per line ('' once it is gone). */
+function environment(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').replaceAll('\0', '\n');
+  } catch {
+    return '';
+  }
+}
