@@ -6,6 +6,7 @@ import { inSpan, startTracing, type Tracing } from '../platform/tracing.js';
 import type { AgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, PanelClient, sleep } from './panel-client.js';
+import { RunningSteps } from './running-steps.js';
 import { StateFile } from './state-file.js';
 import { runTask } from './task-runner.js';
 
@@ -27,6 +28,7 @@ export class Agent {
   readonly #panel: PanelClient;
   readonly #credentialFile: StateFile<SavedCredential | null>;
   readonly #tracing: Tracing | undefined;
+  readonly #steps: RunningSteps;
   #settings: AgentSettings | undefined;
   #fatal: Error | undefined;
   hypervisorId: string | undefined;
@@ -39,6 +41,7 @@ export class Agent {
     this.#panel = new PanelClient(config.AGENT_PANEL_URL, logger, this.#stop.signal);
     this.#credentialFile = new StateFile(join(config.AGENT_STATE_DIR, 'credential.json'), () => null);
     this.#tracing = startTracing(config, 'cloudsvc-agent');
+    this.#steps = new RunningSteps(logger);
   }
 
   /** Runs until stopped; rejects with the reason when the agent cannot go on. */
@@ -133,8 +136,10 @@ export class Agent {
           task.trace_parent,
           { 'cloudsvc.task_id': task.task_id, 'cloudsvc.attempt': task.attempt },
           () =>
-            runTask(task, this.driver, this.#panel, this.#settings!, this.logger, this.#stop.signal, (e) =>
-              this.#die(e),
+            this.#steps.run(task, this.#stop.signal, (signal) =>
+              runTask(task, this.driver, this.#panel, this.#settings!, this.logger, signal, (e) =>
+                this.#die(e),
+              ),
             ),
         );
       } catch (error) {

@@ -32,7 +32,7 @@ export async function runTask(
   panel: PanelClient,
   settings: AgentSettings,
   logger: Logger,
-  shutdown: AbortSignal,
+  stop: AbortSignal,
   fatal: (error: Error) => void,
 ): Promise<void> {
   const log = logger.child({
@@ -41,8 +41,8 @@ export async function runTask(
     correlation_id: offered.correlation_id,
   });
   const abort = new AbortController();
-  const onShutdown = () => abort.abort();
-  shutdown.addEventListener('abort', onShutdown, { once: true });
+  const onStop = () => abort.abort();
+  stop.addEventListener('abort', onStop, { once: true });
   let sequence = offered.next_sequence;
   let latest: { percent?: number; message?: string } = {};
   let finishing = false;
@@ -65,7 +65,7 @@ export async function runTask(
     if (error instanceof CredentialRefused) {
       abort.abort();
       fatal(error);
-    } else if (!shutdown.aborted) {
+    } else if (!stop.aborted) {
       log.warn('report refused by the panel', { kind, error });
     }
   };
@@ -132,6 +132,6 @@ export async function runTask(
   } finally {
     // The earlier reports still in flight are seen through, so the task's reports end with it.
     await Promise.all([started, progressChain]);
-    shutdown.removeEventListener('abort', onShutdown);
+    stop.removeEventListener('abort', onStop);
   }
 }

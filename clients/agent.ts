@@ -289,6 +289,8 @@ export interface components {
         params: {
           [key: string]: unknown;
         };
+        /** @description The step the task is an attempt of: the same for every attempt of one step (a retried attempt supersedes the earlier ones). An agent runs one task of a step at a time: offered a step it is running under an earlier task, it stops that run and lets it end before it starts the new one; offered the very task it is running (its lease lapsed while the panel could not hear it), it goes on with the run it has. */
+        step: string;
         attempt: number;
         correlation_id: string | null;
         /** @description The W3C `traceparent` of the step that queued the task, while the panel traces (TRACING_ENABLED); null otherwise. An agent that traces runs the task as a span of that trace and sends its reports with a `traceparent` header. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AgentTaskFailure, AgentTaskProgressMessage, AgentTaskResultBody } from './agent-tasks.js';
 import { HYPERVISOR_STATUSES } from './hypervisors.js';
@@ -109,6 +110,11 @@ export const AgentTaskBody = z.object({
     task_id: z.string().uuid(),
     type: z.string().meta({ example: 'instance.power' }),
     params: z.record(z.string(), z.unknown()),
+    step: z
+      .string()
+      .describe(
+        'The step the task is an attempt of: the same for every attempt of one step (a retried attempt supersedes the earlier ones). An agent runs one task of a step at a time: offered a step it is running under an earlier task, it stops that run and lets it end before it starts the new one; offered the very task it is running (its lease lapsed while the panel could not hear it), it goes on with the run it has.',
+      ),
     attempt: z.number().int(),
     correlation_id: z.string().nullable(),
     trace_parent: z
@@ -128,6 +134,16 @@ export const AgentTaskBody = z.object({
   }),
 });
 export type AgentTask = z.infer<typeof AgentTaskBody>;
+
+/**
+ * The key shared by every attempt of one workflow step (its run and activity), and by nothing
+ * else; opaque to agents.
+ */
+export const stepKey = (task: { workflow_id: string; run_id: string; activity_id: string }) =>
+  createHash('sha256')
+    .update(`${task.workflow_id}\n${task.run_id}\n${task.activity_id}`)
+    .digest('base64url')
+    .slice(0, 22);
 
 export const TransferRedemptionBody = z.object({
   object: z.literal('transfer_redemption'),

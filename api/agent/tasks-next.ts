@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { AgentTaskBody } from '../../domain/agent-protocol.js';
+import { AgentTaskBody, stepKey } from '../../domain/agent-protocol.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
 import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
@@ -62,6 +62,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
                 task_id: task.id,
                 type: task.type,
                 params: openSealedParams(secretBox(config.SECRETS_KEY), task.params),
+                step: stepKey(task),
                 attempt: task.attempt,
                 correlation_id: task.correlation_id,
                 trace_parent: task.trace_parent,

@@ -93,6 +93,7 @@ describe('a report the panel refuses with a 4xx', () => {
         task_id: taskId,
         type: 'hypervisor.probe',
         params: {},
+        step: 'probe',
         attempt: 1,
         next_sequence: 1,
         correlation_id: null,

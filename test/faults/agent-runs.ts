@@ -1,41 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { overlap, type TaskRun, taskRuns } from '../support/agents/runs.js';
 import type { FaultShape } from './shape.js';
-
-/** One run of a task by an agent process, as its log tells: from `task started` to its end. */
-interface Run {
-  readonly task: string;
-  readonly start: number;
-  end: number;
-}
-
-/** What each agent process's own log says it ran, and when (its last process's open runs end now). */
-function runsInLog(file: string): Run[] {
-  if (!existsSync(file)) return [];
-  const runs: Run[] = [];
-  let open = new Map<string, Run>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const entry = JSON.parse(line) as { time: string; msg: string; task_id?: string };
-    const at = Date.parse(entry.time);
-    // A new process: what the last one was running ended with it, before this line.
-    if (entry.msg === 'agent credential loaded' || entry.msg === 'agent enrolled') {
-      for (const run of open.values()) run.end = at;
-      open = new Map();
-    }
-    if (!entry.task_id) continue;
-    if (entry.msg === 'task started') {
-      const run = { task: entry.task_id, start: at, end: Number.POSITIVE_INFINITY };
-      runs.push(run);
-      open.set(entry.task_id, run);
-    } else if (['task completed', 'task stopped', 'task failed'].includes(entry.msg)) {
-      const run = open.get(entry.task_id);
-      if (run) run.end = at;
-      open.delete(entry.task_id);
-    }
-  }
-  return runs;
-}
 
 /** One step of a workflow as the hypervisors ran it: how many runs, and whether two overlapped. */
 export interface StepRuns {
@@ -57,21 +23,13 @@ export async function stepRuns(shape: FaultShape, workflowId: string): Promise<S
     .where('workflow_id', '=', workflowId)
     .execute();
   const stepOf = new Map(tasks.map((t) => [t.id, `${t.type} (activity ${t.activity_id})`]));
-  const byStep = new Map<string, Run[]>();
-  for (const run of ['agent', 'agent-2'].flatMap((name) =>
-    runsInLog(join(shape.folder, 'logs', `${name}.log`)),
-  )) {
-    const step = stepOf.get(run.task);
-    if (step) byStep.set(step, [...(byStep.get(step) ?? []), run]);
-  }
-  return [...byStep].map(([step, runs]) => {
-    const sorted = runs.sort((a, b) => a.start - b.start);
-    return {
-      step,
-      runs: runs.length,
-      atOnce: sorted.some((run, i) => i > 0 && run.start < sorted[i - 1]!.end),
-    };
-  });
+  const byStep = new Map<string, TaskRun[]>();
+  for (const name of ['agent', 'agent-2'])
+    for (const run of taskRuns(logLines(join(shape.folder, 'logs', `${name}.log`)))) {
+      const step = stepOf.get(run.task);
+      if (step) byStep.set(step, [...(byStep.get(step) ?? []), run]);
+    }
+  return [...byStep].map(([step, runs]) => ({ step, runs: runs.length, atOnce: overlap(runs) }));
 }
 
 /** The steps run twice at once, by name. */
@@ -80,3 +38,5 @@ export const runAtOnce = (steps: readonly StepRuns[]) => steps.filter((s) => s.a
 /** How many times the steps of a task type ran. */
 export const runsOfType = (steps: readonly StepRuns[], type: string) =>
   steps.filter((s) => s.step.startsWith(`${type} `)).reduce((sum, s) => sum + s.runs, 0);
+
+const logLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []);
