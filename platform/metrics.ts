@@ -20,6 +20,8 @@ export interface ApiMetrics {
   readonly httpRequests: client.Histogram<'method' | 'route' | 'status'>;
   /** Calls to Temporal that failed, by call and the error's name. */
   readonly temporalErrors: client.Counter<'call' | 'error'>;
+  /** Tasks handed to agents' long polls, by how the poll found each (api/agent/tasks-next.ts). */
+  readonly tasksOffered: client.Counter<'found_by'>;
 }
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -38,6 +40,12 @@ export function createApiMetrics(registry: client.Registry = createRegistry()): 
       name: 'cloudsvc_temporal_client_errors_total',
       help: 'Calls to Temporal that failed, by call and error.',
       labelNames: ['call', 'error'],
+      registers: [registry],
+    }),
+    tasksOffered: new client.Counter({
+      name: 'cloudsvc_agent_tasks_offered_total',
+      help: 'Tasks handed to agents by long polls, by how the poll found each: first_look, wake (its announcement), recheck.',
+      labelNames: ['found_by'],
       registers: [registry],
     }),
   };

@@ -48,13 +48,16 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     // agent's next waiting poll, since one announcement wakes one poll (task-feed.ts).
     let woken = false;
     try {
-      for (;;) {
+      for (let look = 0; ; look++) {
         // The agent gone, or this process stopping: answer now, as a poll that found nothing.
         if (signal.aborted || taskFeed.closed) return c.body(null, 204);
         const heard = taskFeed.announcements(agent.hypervisorId);
         const task = await takeNextTask(deps, agent);
+        // Found on a re-check without a wake: a missed announcement, a lapsed lease, or no LISTEN.
+        const foundBy = look === 0 ? 'first_look' : woken ? 'wake' : 'recheck';
         woken = false;
         if (task) {
+          deps.metrics.tasksOffered.inc({ found_by: foundBy });
           return c.json(
             {
               object: 'agent_task' as const,

@@ -109,6 +109,9 @@ export async function startFaultShape(
     /** What the stack printed since it started (its supervisor says when it starts a part again). */
     output: () => stack.output.join(''),
     pid,
+    /** An API process's metrics, as Prometheus would scrape them. */
+    metricsOf: async (part: 'api-1' | 'api-2') =>
+      (await fetch(`http://127.0.0.1:${ports.metrics + (part === 'api-1' ? 11 : 12)}/metrics`)).text(),
     /** The part whose process has this pid, if any. */
     partOf: (processId: number) => (Object.keys(listening) as Part[]).find((part) => pid(part) === processId),
     /** kill -9; answers the pid killed. */

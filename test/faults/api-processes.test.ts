@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AGENT_BASE } from '../../api/paths.js';
+import { DEMO } from '../../db/seeds/demo.js';
+import { eventually } from '../support/eventually.js';
+import { addKeysUntil, type WriteTally } from './load.js';
+import { skipWithoutShape } from './needs.js';
+import { type FaultShape, type Part, startFaultShape } from './shape.js';
+import { recordFault } from './table.js';
+
+/**
+ * Two API processes behind HAProxy as one service. kill -9 one while customers write through the
+ * proxy: every write it acknowledged is in the database, and a client caught in its death sees
+ * one retryable failure (HAProxy's 502, or the connection ended) whose retry succeeds, or finds
+ * that the first try had landed (409). `npm test` kills one API; `npm run test:faults` kills each
+ * in turn. The limits count across both processes, and an agent's long poll, held by either, is
+ * woken by its task's announcement whichever process the task came through.
+ */
+const skipped = skipWithoutShape('the fault suite');
+const KILLS: Part[] = process.env.FAULTS === 'all' ? ['api-1', 'api-2'] : ['api-1'];
+const CLIENTS = 8;
+const CREATE_LIMIT = 4;
+const ENROLL_LIMIT = 3;
+
+let shape: FaultShape;
+beforeAll(async () => {
+  if (skipped) return;
+  shape = await startFaultShape({
+    SSH_KEYS_MAX_PER_USER: '10000',
+    INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: String(CREATE_LIMIT),
+    ENROLLMENT_RATE_LIMIT_PER_MINUTE: String(ENROLL_LIMIT),
+  });
+}, 300_000);
+afterAll(async () => {
+  await shape?.stop();
+});
+
+describe.skipIf(skipped)('an API process killed under client load (production shape)', () => {
+  it.each(KILLS)(
+    '%s killed while 8 clients write: every acknowledged write kept, each failure retryable and retried',
+    {
+      timeout: 180_000,
+    },
+    async (part) => {
+      const tally: WriteTally = { acknowledged: [], retried: 0, unexpected: [] };
+      let stop = () => {};
+      const until = new Promise<void>((r) => {
+        stop = r;
+      });
+      const clients = Array.from({ length: CLIENTS }, (_, c) =>
+        addKeysUntil(shape, `${part}-c${c}`, until, tally),
+      );
+      await new Promise((r) => setTimeout(r, 2_000));
+      const killed = shape.kill(part);
+      await shape.back(part, killed);
+      await new Promise((r) => setTimeout(r, 2_000));
+      stop();
+      await Promise.all(clients);
+
+      const kept = await shape.db
+        .selectFrom('ssh_keys')
+        .select('id')
+        .where('id', 'in', tally.acknowledged)
+        .execute();
+      const lost = tally.acknowledged.length - kept.length;
+      const held = lost === 0 && tally.unexpected.length === 0 && tally.acknowledged.length > 0;
+      recordFault(inject('faultsFolder'), {
+        fault: `${part} killed (kill -9)`,
+        during: `${CLIENTS} clients adding SSH keys through HAProxy`,
+        outcome: `${tally.acknowledged.length} writes acknowledged, ${lost} lost; ${tally.retried} retried after a retryable failure; ${tally.unexpected.length} other failures`,
+        held,
+      });
+      expect(tally.unexpected).toEqual([]);
+      expect(lost).toBe(0);
+      expect(tally.acknowledged.length).toBeGreaterThan(CLIENTS);
+    },
+  );
+
+  it('the limits hold across both processes: instance orders and failed enrollments counted once, whichever API takes them', async () => {
+    // The demo instance's order may still count in this minute: the first answer says what is left.
+    const answers: Response[] = [];
+    for (let i = 0; i < CREATE_LIMIT + 3; i++)
+      answers.push(
+        (
+          await shape.customer.POST('/', {
+            params: { header: { 'idempotency-key': randomUUID() } },
+            body: {
+              hostname: `limited-${i}.faults.test`,
+              plan: DEMO.plan.code,
+              image: DEMO.image.code,
+              location: DEMO.location.code,
+            },
+          })
+        ).response,
+      );
+    const orders = answers.map((r) => r.status);
+    const left = Number(/;r=(\d+)/.exec(answers[0]!.headers.get('RateLimit') ?? '')?.[1]) + 1;
+    const enrollments: number[] = [];
+    for (let i = 0; i < ENROLL_LIMIT + 3; i++)
+      enrollments.push(
+        (
+          await fetch(`${shape.url}${AGENT_BASE}/enroll`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ token: `not-a-token-${i}`, agent_version: '1.0.0' }),
+          })
+        ).status,
+      );
+    // Round robin: each process took some of both.
+    const served = await Promise.all(
+      (['api-1', 'api-2'] as const).map(async (api) => {
+        const text = await shape.metricsOf(api);
+        return ['/api/client/cloud', '/api/cloudsvc/agent/enroll'].map((route) =>
+          countOf(text, 'POST', route),
+        );
+      }),
+    );
+    const held =
+      orders.filter((s) => s === 202).length === left &&
+      enrollments.filter((s) => s === 401).length === ENROLL_LIMIT &&
+      served.every(([creates, enrolls]) => creates! > 0 && enrolls! > 0);
+    recordFault(inject('faultsFolder'), {
+      fault: 'limits hit through both API processes',
+      during: `${orders.length} orders (limit ${CREATE_LIMIT}/min, ${left} left), ${enrollments.length} bad enrollments (limit ${ENROLL_LIMIT}/min)`,
+      outcome: `orders: ${orders.join(' ')}; enrollments: ${enrollments.join(' ')}; served by api-1/api-2: ${served.map((s) => s.join('+')).join(' / ')}`,
+      held,
+    });
+    expect(left).toBeGreaterThanOrEqual(CREATE_LIMIT - 1);
+    expect(orders).toEqual([...Array(left).fill(202), ...Array(orders.length - left).fill(429)]);
+    expect(enrollments).toEqual([...Array(ENROLL_LIMIT).fill(401), 429, 429, 429]);
+    for (const [creates, enrolls] of served) {
+      expect(creates).toBeGreaterThan(0);
+      expect(enrolls).toBeGreaterThan(0);
+    }
+  });
+
+  it('every task reaches the long poll waiting for it through its announcement, whichever process holds the poll', async () => {
+    const offered = async () =>
+      Promise.all((['api-1', 'api-2'] as const).map(async (api) => foundBy(await shape.metricsOf(api))));
+    const before = await offered();
+    const instance = { params: { path: { cloudInstance: shape.demoInstance } } };
+    for (const action of ['stop', 'start', 'stop', 'start', 'stop', 'start'] as const) {
+      expect(
+        (await shape.customer.POST('/{cloudInstance}/power', { ...instance, body: { action } })).response
+          .status,
+      ).toBe(202);
+      await eventually(
+        async () =>
+          (await shape.customer.GET('/{cloudInstance}', instance)).data?.attributes.status ===
+          (action === 'stop' ? 'stopped' : 'running'),
+        30_000,
+        `the instance to ${action}`,
+      );
+    }
+    const after = await offered();
+    const delta = (found: 'wake' | 'recheck' | 'first_look') =>
+      after.map((a, i) => (a[found] ?? 0) - (before[i]![found] ?? 0));
+    // Both processes held polls meanwhile; a task found on a re-check would be a wake-up missed.
+    const polls = await Promise.all(
+      (['api-1', 'api-2'] as const).map(async (api) =>
+        countOf(await shape.metricsOf(api), 'GET', '/api/cloudsvc/agent/tasks/next'),
+      ),
+    );
+    const woken = delta('wake').reduce((a, b) => a + b, 0);
+    const held = delta('recheck').every((n) => n === 0) && woken > 0 && polls.every((n) => n > 0);
+    recordFault(inject('faultsFolder'), {
+      fault: 'agents long-polling both API processes',
+      during: '6 power actions, each a task announced from a worker',
+      outcome: `polls held by api-1/api-2: ${polls.join('/')}; tasks found by a wake: ${delta('wake').join('/')}, at a poll's first look: ${delta('first_look').join('/')}, on a re-check (a missed wake-up): ${delta('recheck').join('/')}`,
+      held,
+    });
+    expect(delta('recheck')).toEqual([0, 0]);
+    expect(woken).toBeGreaterThan(0);
+    for (const held of polls) expect(held).toBeGreaterThan(0);
+  });
+});
+
+/** How many requests of `method` to `route` a process's metrics count, whatever their status. */
+function countOf(metrics: string, method: string, route: string): number {
+  return metrics
+    .split('\n')
+    .filter((line) =>
+      line.startsWith(`cloudsvc_http_request_duration_seconds_count{method="${method}",route="${route}",`),
+    )
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
+
+/** The process's count of tasks handed to long polls, by how each was found. */
+function foundBy(metrics: string): Record<string, number> {
+  return Object.fromEntries(
+    [...metrics.matchAll(/^cloudsvc_agent_tasks_offered_total\{found_by="(\w+)"\} (\d+)/gm)].map((m) => [
+      m[1]!,
+      Number(m[2]),
+    ]),
+  );
+}
