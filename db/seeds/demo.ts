@@ -19,9 +19,6 @@ export const DEMO = {
   ],
   customer: { email: 'demo@cloudsvc.local', name: 'Demo Customer' },
   admin: { email: 'admin@cloudsvc.local', name: 'Demo Administrator' },
-  hypervisor: 'demo-hv-1',
-  /** The second hypervisor, to migrate to: of a demo on real guests (AGENT_DRIVER=qemu), and of the production shape. */
-  secondHypervisor: 'demo-hv-2',
   instance: 'demo-instance',
 } as const;
 
@@ -31,10 +28,12 @@ export interface DemoKeys {
   application?: string;
 }
 
+/** The name of the demo's `n`th hypervisor (from 1). */
+export const demoHypervisor = (n: number) => `demo-hv-${n}`;
+
 export interface DemoSeed {
-  readonly hypervisorId: string;
-  /** The second hypervisor's id, when asked for. */
-  readonly secondHypervisorId?: string;
+  /** The hypervisors' ids, demo-hv-1 first. */
+  readonly hypervisorIds: readonly string[];
   readonly keys: Required<DemoKeys>;
   /** Set while the demo instance is still to be created (through the Client API's POST /). */
   readonly create?: { name: string; hostname: string; plan: string; image: string; location: string };
@@ -49,7 +48,11 @@ export interface DemoSeed {
 export async function seedDemo(
   db: Database,
   known: DemoKeys,
-  options: { realGuests?: boolean; secondHypervisor?: boolean } = {},
+  options: {
+    realGuests?: boolean;
+    /** How many hypervisors: 1 by default, 2 on real guests (one to migrate to). */
+    hypervisors?: number;
+  } = {},
 ): Promise<DemoSeed> {
   const location = await upsertLocation(db, DEMO.location);
   const plan = await upsertPlan(db, DEMO.plan);
@@ -83,9 +86,9 @@ export async function seedDemo(
         storageBackends: ['local'],
       })
     ).id;
-  const hypervisorId = await hypervisor(DEMO.hypervisor);
-  const secondHypervisorId =
-    options.realGuests || options.secondHypervisor ? await hypervisor(DEMO.secondHypervisor) : undefined;
+  const hypervisorIds: string[] = [];
+  const count = options.hypervisors ?? (options.realGuests ? 2 : 1);
+  for (let n = 1; n <= count; n++) hypervisorIds.push(await hypervisor(demoHypervisor(n)));
 
   const pools = await db
     .selectFrom('ip_pools')
@@ -109,10 +112,9 @@ export async function seedDemo(
     .where('user_id', '=', customer.id)
     .where('name', '=', DEMO.instance)
     .executeTakeFirst();
-  const hypervisors = { hypervisorId, ...(secondHypervisorId ? { secondHypervisorId } : {}) };
-  if (existingInstance) return { ...hypervisors, keys };
+  if (existingInstance) return { hypervisorIds, keys };
   return {
-    ...hypervisors,
+    hypervisorIds,
     keys,
     create: {
       name: DEMO.instance,

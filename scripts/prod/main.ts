@@ -1,18 +1,18 @@
 /**
  * `npm run stack:prod`: the production shape on one machine, every part a real one. The Temporal
  * server (not the dev server) on PostgreSQL, its schema set up by Temporal's SQL tool; two workers;
- * two API processes behind HAProxy's round robin; the console gateway; two simulated hypervisors'
- * agents, through the proxy. docker-compose.yml is the container form of the same shape.
+ * two API processes behind HAProxy's round robin; the console gateway; simulated hypervisors'
+ * agents (STACK_HYPERVISORS, two by default), through the proxy. docker-compose.yml is the container form of the same shape.
  * Ctrl-C stops everything; the next start finds the same data (CLOUDSVC_DATA_DIR, .data/prod).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
-import { DEMO, type DemoKeys, seedDemo } from '../../db/seeds/demo.js';
+import { DEMO, type DemoKeys, demoHypervisor, seedDemo } from '../../db/seeds/demo.js';
 import { configWith } from '../../platform/config.js';
 import { waitForPort } from '../../platform/ports.js';
-import { startAgent } from '../start/agents.js';
+import { agentName, startAgent } from '../start/agents.js';
 import { Children } from '../start/children.js';
 import { consoleGatewayUrl, startConsoleGateway } from '../start/console-gateway.js';
 import { openDatabase, type StackDatabase } from '../start/database.js';
@@ -40,6 +40,10 @@ const WORKERS = [1, 2].map((n) => ({
   sdk: metricsPort + 20 + n,
 }));
 
+/** Simulated hypervisors, each with its agent (STACK_HYPERVISORS, 2 by default: one to migrate to). */
+const HYPERVISORS = Number(env.STACK_HYPERVISORS ?? 2);
+const AGENTS = Array.from({ length: HYPERVISORS }, (_, i) => agentName(i + 1));
+
 const children = new Children();
 let database: StackDatabase | undefined;
 
@@ -47,8 +51,7 @@ const stopAll = stopOnce(
   async () => {
     say('\nstopping the production shape…');
     await children.stop([
-      'agent',
-      'agent-2',
+      ...AGENTS,
       'console-gateway',
       ...APIS.map((a) => a.name),
       'haproxy',
@@ -96,7 +99,7 @@ async function main() {
   await migrateToLatest(pool.db);
   const keysFile = join(data, 'demo-keys.json');
   const knownKeys: DemoKeys = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : {};
-  const demo = await seedDemo(pool.db, knownKeys, { secondHypervisor: true });
+  const demo = await seedDemo(pool.db, knownKeys, { hypervisors: HYPERVISORS });
   writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
 
   // 3. Two workers, two APIs, and the proxy in front of the APIs.
@@ -116,7 +119,7 @@ async function main() {
   await startProxy({ folder: data, listenPort: ports.api, apiPorts: APIS.map((a) => a.port), children });
   const apiUrl = `http://127.0.0.1:${ports.api}`;
 
-  // 4. The console gateway and the two hypervisors' agents, all through the proxy unless the
+  // 4. The console gateway and the hypervisors' agents, all through the proxy unless the
   // agents are told another way to the API (AGENT_PANEL_URL: a hypervisor network's own route).
   const agents = {
     db: pool.db,
@@ -127,8 +130,7 @@ async function main() {
     children,
   };
   await startConsoleGateway({ db: pool.db, apiUrl, children });
-  await startAgent(agents, 'agent', demo.hypervisorId);
-  await startAgent(agents, 'agent-2', demo.secondHypervisorId!);
+  for (const [i, id] of demo.hypervisorIds.entries()) await startAgent(agents, agentName(i + 1), id);
   await pool.close();
   const instance = await demoInstance(apiUrl, demo.keys.client, demo.create, 120_000);
 
@@ -139,7 +141,7 @@ The production shape is running.
   Workers           ${WORKERS.map((w) => `${w.name} (probes :${w.port})`).join(', ')}
   Temporal server   ${temporal} (PostgreSQL: temporal, temporal_visibility)
   Metrics           ${APIS.map((a) => `http://127.0.0.1:${a.metrics}/metrics`).join(', ')}
-  Hypervisors       demo-hv-1, demo-hv-2 (simulated)
+  Hypervisors       ${demo.hypervisorIds.map((_, i) => demoHypervisor(i + 1)).join(', ')} (simulated)
   Client key        ${demo.keys.client}
   Application key   ${demo.keys.application}
   Demo instance     ${instance.uuid} (${instance.status})

@@ -43,6 +43,9 @@ export interface DemoAgents {
   readonly children: Children;
 }
 
+/** The name of the agent of the demo's `n`th hypervisor (from 1): its log and state folder. */
+export const agentName = (n: number) => (n === 1 ? 'agent' : `agent-${n}`);
+
 /**
  * A demo hypervisor's agent, enrolled through the Agent API with a one-time token unless its saved
  * credential is still good; resolves once the hypervisor is online.

@@ -18,7 +18,7 @@ import { configWith } from '../../platform/config.js';
 import { waitForPort } from '../../platform/ports.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../../platform/runtime-file.js';
 import { type DevServer, startTemporalDevServer } from '../../platform/temporal-dev-server.js';
-import { qemuUnavailable, startAgent } from './agents.js';
+import { agentName, qemuUnavailable, startAgent } from './agents.js';
 import { printBanner } from './banner.js';
 import { Children } from './children.js';
 import { consoleGatewayUrl, startConsoleGateway } from './console-gateway.js';
@@ -128,8 +128,7 @@ async function main() {
     children,
   };
   await startConsoleGateway({ db, apiUrl, children });
-  await startAgent(agents, 'agent', demo.hypervisorId);
-  if (demo.secondHypervisorId) await startAgent(agents, 'agent-2', demo.secondHypervisorId);
+  for (const [i, id] of demo.hypervisorIds.entries()) await startAgent(agents, agentName(i + 1), id);
   await pool.close();
 
   // 6. The demo instance, running before the banner shows it (a real guest boots in seconds).

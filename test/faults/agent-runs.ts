@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { overlap, type TaskRun, taskRuns } from '../support/agents/runs.js';
-import type { FaultShape } from './shape.js';
+import type { ProdShape } from '../support/prod-shape/shape.js';
 
 /** One step of a workflow as the hypervisors ran it: how many runs, and whether two overlapped. */
 export interface StepRuns {
@@ -16,7 +16,7 @@ export interface StepRuns {
  * Every step of a workflow that an agent ran, by the agents' own logs: a step runs again when its
  * task is leased anew (its agent went away) or a retried attempt queues another task.
  */
-export async function stepRuns(shape: FaultShape, workflowId: string): Promise<StepRuns[]> {
+export async function stepRuns(shape: ProdShape, workflowId: string): Promise<StepRuns[]> {
   const tasks = await shape.db
     .selectFrom('agent_tasks')
     .select(['id', 'activity_id', 'type'])

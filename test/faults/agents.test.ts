@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
+import { skipWithoutShape } from '../support/prod-shape/needs.js';
+import { type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
 import { runAtOnce, runsOfType, stepRuns } from './agent-runs.js';
 import { ending, migrateToOther, placement } from './migrations.js';
-import { skipWithoutShape } from './needs.js';
 import { latestOperation, operationEnded, order } from './operations.js';
-import { type FaultShape, startFaultShape } from './shape.js';
 import { recordFault } from './table.js';
 
 /**
@@ -16,11 +16,11 @@ import { recordFault } from './table.js';
 const skipped = skipWithoutShape('the fault suite');
 const PARTITION_MS = 8_000;
 
-let shape: FaultShape;
+let shape: ProdShape;
 beforeAll(async () => {
   if (skipped) return;
   // A disk takes 8 s to cross (20 GB at 400 ms a GB): long enough to be cut off in the middle.
-  shape = await startFaultShape({ AGENT_SIM_TRANSFER_MS_PER_GB: '400' }, { agentLink: true });
+  shape = await startProdShape({ AGENT_SIM_TRANSFER_MS_PER_GB: '400' }, { agentLink: true });
 }, 300_000);
 afterAll(async () => {
   await shape?.stop();

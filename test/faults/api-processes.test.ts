@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AGENT_BASE } from '../../api/paths.js';
 import { DEMO } from '../../db/seeds/demo.js';
 import { eventually } from '../support/eventually.js';
+import { skipWithoutShape } from '../support/prod-shape/needs.js';
+import { type Part, type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
 import { addKeysUntil, type WriteTally } from './load.js';
-import { skipWithoutShape } from './needs.js';
-import { type FaultShape, type Part, startFaultShape } from './shape.js';
 import { recordFault } from './table.js';
 
 /**
@@ -22,10 +22,10 @@ const CLIENTS = 8;
 const CREATE_LIMIT = 4;
 const ENROLL_LIMIT = 3;
 
-let shape: FaultShape;
+let shape: ProdShape;
 beforeAll(async () => {
   if (skipped) return;
-  shape = await startFaultShape({
+  shape = await startProdShape({
     SSH_KEYS_MAX_PER_USER: '10000',
     INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: String(CREATE_LIMIT),
     ENROLLMENT_RATE_LIMIT_PER_MINUTE: String(ENROLL_LIMIT),

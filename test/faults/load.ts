@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { FaultShape } from './shape.js';
+import type { ProdShape } from '../support/prod-shape/shape.js';
 
 /** A new ed25519 key as one authorized_keys line. */
 export function sshKeyLine(): string {
@@ -27,7 +27,7 @@ const retryable = (answer: number | string) =>
  * A customer adding SSH keys one after another until `until` resolves, as a careful client does:
  * a retryable failure is retried once with the same key (a 409 then says the first try landed).
  */
-export async function addKeysUntil(shape: FaultShape, name: string, until: Promise<void>, tally: WriteTally) {
+export async function addKeysUntil(shape: ProdShape, name: string, until: Promise<void>, tally: WriteTally) {
   let done = false;
   void until.then(() => {
     done = true;

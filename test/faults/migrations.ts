@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { eventually } from '../support/eventually.js';
-import type { FaultShape } from './shape.js';
+import type { ProdShape } from '../support/prod-shape/shape.js';
 
 /** Where a migration run ends: every one of them ends, one way or another. */
 export const MIGRATION_ENDINGS: readonly MigrationState[] = [
@@ -11,7 +11,7 @@ export const MIGRATION_ENDINGS: readonly MigrationState[] = [
 ];
 
 /** A migration of `instance` to the other demo hypervisor, requested by the administrator. */
-export async function migrateToOther(shape: FaultShape, instance: string) {
+export async function migrateToOther(shape: ProdShape, instance: string) {
   const { hypervisor_id: source } = await shape.db
     .selectFrom('instances')
     .select('hypervisor_id')
@@ -28,7 +28,7 @@ export async function migrateToOther(shape: FaultShape, instance: string) {
 }
 
 /** The migration's state now. */
-export const stateOf = async (shape: FaultShape, migrationId: string) =>
+export const stateOf = async (shape: ProdShape, migrationId: string) =>
   (
     await shape.db
       .selectFrom('migrations')
@@ -38,7 +38,7 @@ export const stateOf = async (shape: FaultShape, migrationId: string) =>
   ).state;
 
 /** The state the migration ends in, once it has ended. */
-export const ending = (shape: FaultShape, migrationId: string) =>
+export const ending = (shape: ProdShape, migrationId: string) =>
   eventually(
     async () => {
       const state = await stateOf(shape, migrationId);
@@ -52,7 +52,7 @@ export const ending = (shape: FaultShape, migrationId: string) =>
  * Where the migration left the instance, told by each side that knows: the panel's placement and
  * status, and each hypervisor's own state (the guest on one and only one of them, running).
  */
-export async function placement(shape: FaultShape, instance: string) {
+export async function placement(shape: ProdShape, instance: string) {
   const row = await shape.db
     .selectFrom('instances')
     .select(['hypervisor_id', 'status', 'operation_id'])

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { DEMO } from '../../db/seeds/demo.js';
 import { eventually } from '../support/eventually.js';
-import type { FaultShape } from './shape.js';
+import type { ProdShape } from '../support/prod-shape/shape.js';
 
 /** A customer's order of a new instance (the demo's plan, image and location); answers its id. */
-export async function order(shape: FaultShape, name: string): Promise<string> {
+export async function order(shape: ProdShape, name: string): Promise<string> {
   const asked = await shape.customer.POST('/', {
     params: { header: { 'idempotency-key': randomUUID() } },
     body: {
@@ -21,7 +21,7 @@ export async function order(shape: FaultShape, name: string): Promise<string> {
 }
 
 /** A customer's backup of the instance. */
-export async function backUp(shape: FaultShape, instance: string): Promise<void> {
+export async function backUp(shape: ProdShape, instance: string): Promise<void> {
   const asked = await shape.customer.POST('/{cloudInstance}/backups', {
     params: { path: { cloudInstance: instance } },
     body: {},
@@ -30,7 +30,7 @@ export async function backUp(shape: FaultShape, instance: string): Promise<void>
 }
 
 /** The instance's latest operation: its kind and state. */
-export const latestOperation = (shape: FaultShape, instance: string) =>
+export const latestOperation = (shape: ProdShape, instance: string) =>
   shape.db
     .selectFrom('instance_operations')
     .select(['kind', 'state', 'outcome', 'workflow_id'])
@@ -40,7 +40,7 @@ export const latestOperation = (shape: FaultShape, instance: string) =>
     .executeTakeFirstOrThrow();
 
 /** Resolves once the instance's latest operation has ended, with where it ended. */
-export const operationEnded = (shape: FaultShape, instance: string, timeoutMs = 180_000) =>
+export const operationEnded = (shape: ProdShape, instance: string, timeoutMs = 180_000) =>
   eventually(
     async () => {
       const latest = await latestOperation(shape, instance);
@@ -51,7 +51,7 @@ export const operationEnded = (shape: FaultShape, instance: string, timeoutMs = 
   );
 
 /** Resolves once the instance runs, as the panel says. */
-export const running = (shape: FaultShape, instance: string) =>
+export const running = (shape: ProdShape, instance: string) =>
   eventually(
     async () =>
       (

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { skipWithoutShape } from '../support/prod-shape/needs.js';
+import { type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
 import { runAtOnce, stepRuns } from './agent-runs.js';
 import { ending, migrateToOther, placement } from './migrations.js';
-import { skipWithoutShape } from './needs.js';
 import { backUp, latestOperation, operationEnded, order, running } from './operations.js';
-import { type FaultShape, startFaultShape } from './shape.js';
 import { recordFault } from './table.js';
 
 /**
@@ -16,12 +16,12 @@ import { recordFault } from './table.js';
  */
 const skipped = skipWithoutShape('the fault suite');
 
-let shape: FaultShape;
+let shape: ProdShape;
 /** An instance of its own for the migrations, so that the demo instance's backups do not wait on them. */
 let mover: string;
 beforeAll(async () => {
   if (skipped) return;
-  shape = await startFaultShape();
+  shape = await startProdShape();
   mover = await order(shape, 'mover');
   await running(shape, mover);
 }, 400_000);

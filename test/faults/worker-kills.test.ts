@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { happyPath, type MigrationState } from '../../domain/migrations/states.js';
+import { skipWithoutShape } from '../support/prod-shape/needs.js';
+import { type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
 import { stepRuns } from './agent-runs.js';
 import { ending, migrateToOther, placement } from './migrations.js';
-import { skipWithoutShape } from './needs.js';
-import { type FaultShape, startFaultShape } from './shape.js';
 import { installStepPause, pauseAt, pausedWriter, releasePause } from './step-pause.js';
 import { recordFault } from './table.js';
 
@@ -21,10 +21,10 @@ const AIMS: MigrationState[] =
     ? happyPath('live').filter((s) => s !== 'REQUESTED')
     : ['READY', 'LIVE_MIGRATING', 'COMMITTING'];
 
-let shape: FaultShape;
+let shape: ProdShape;
 beforeAll(async () => {
   if (skipped) return;
-  shape = await startFaultShape();
+  shape = await startProdShape();
   await installStepPause(shape.db);
 }, 300_000);
 afterAll(async () => {

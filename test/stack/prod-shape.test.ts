@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { freePort, isPortOpen } from '../../platform/ports.js';
-import { skipWithoutShape } from '../faults/needs.js';
 import { clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
+import { skipWithoutShape } from '../support/prod-shape/needs.js';
 import { dataFolder, listeningPid, startStackProcess, stopStack } from '../support/stack-process.js';
 
 const skipped = skipWithoutShape('the production shape test');

@@ -1,24 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { type SimulatedState, simulatedStatePath } from '../../agent/drivers/simulated/state.js';
-import { createDatabase, type Database } from '../../db/database.js';
-import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../db/embedded.js';
-import { freePort, isPortOpen } from '../../platform/ports.js';
-import { adminApi, clientApi } from '../support/clients.js';
-import { eventually } from '../support/eventually.js';
-import {
-  dataFolder,
-  descendants,
-  listeningPid,
-  startStackProcess,
-  stopStack,
-} from '../support/stack-process.js';
+import { type SimulatedState, simulatedStatePath } from '../../../agent/drivers/simulated/state.js';
+import { createDatabase, type Database } from '../../../db/database.js';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../../db/embedded.js';
+import { freePort, isPortOpen } from '../../../platform/ports.js';
+import { agentName } from '../../../scripts/start/agents.js';
+import { adminApi, applicationApi, clientApi } from '../clients.js';
+import { eventually } from '../eventually.js';
+import { dataFolder, descendants, listeningPid, startStackProcess, stopStack } from '../stack-process.js';
 import { startLink } from './link.js';
 import { shapeMissing } from './needs.js';
 
 /** The processes of the shape a fault can hit, as `npm run stack:prod` names them. */
-export type Part = 'api-1' | 'api-2' | 'worker-1' | 'worker-2' | 'temporal' | 'haproxy' | 'agent' | 'agent-2';
+export type Part =
+  | 'api-1'
+  | 'api-2'
+  | 'worker-1'
+  | 'worker-2'
+  | 'temporal'
+  | 'haproxy'
+  | 'agent'
+  | `agent-${number}`;
 
 /** How fast a lost agent or worker is noticed: the tests' timings, so a fault costs seconds. */
 const QUICK_TIMING = {
@@ -30,13 +33,19 @@ const QUICK_TIMING = {
 
 /**
  * `npm run stack:prod` as its user runs it (two APIs behind HAProxy, two workers, the Temporal
- * server on PostgreSQL, two simulated hypervisors' agents), on a PostgreSQL server this test owns
- * (DATABASE_URL, as in production), so that the test can restart it; the rest it hits through
- * the processes the stack supervises, which start again what dies.
+ * server on PostgreSQL, the simulated hypervisors' agents: STACK_HYPERVISORS in `settings`, two
+ * by default), on a PostgreSQL server its caller owns (DATABASE_URL, as in production), so that
+ * a fault test can restart it; the rest a test hits through the processes the stack supervises,
+ * which start again what dies. The fault suite and the soak (bench/soak) run on it.
  */
-export async function startFaultShape(
+export async function startProdShape(
   settings: Record<string, string> = {},
-  options: { agentLink?: boolean } = {},
+  options: {
+    /** The agents reach the API through a link the test can cut. */
+    readonly agentLink?: boolean;
+    /** The tests' timings (QUICK_TIMING), unless false: production's then. */
+    readonly quickTiming?: boolean;
+  } = {},
 ) {
   if (shapeMissing.length > 0) throw new Error(`the production shape needs ${shapeMissing.join(' and ')}`);
   const folder = dataFolder();
@@ -61,7 +70,7 @@ export async function startFaultShape(
       TEMPORAL_PORT: String(ports.temporal),
       CONSOLE_GATEWAY_PORT: String(await freePort()),
       METRICS_PORT: String(ports.metrics),
-      ...QUICK_TIMING,
+      ...(options.quickTiming !== false && QUICK_TIMING),
       ...(link && { AGENT_PANEL_URL: link.url }),
       ...settings,
     },
@@ -73,10 +82,13 @@ export async function startFaultShape(
   const hypervisors = await pool.db
     .selectFrom('hypervisors')
     .select(['id', 'name'])
-    .where('name', 'in', ['demo-hv-1', 'demo-hv-2'])
-    .orderBy('name')
+    .where('name', 'like', 'demo-hv-%')
     .execute();
-  const agentOf = (hypervisorId: string) => (hypervisors[0]!.id === hypervisorId ? 'agent' : 'agent-2');
+  // demo-hv-<n>'s agent is agentName(n).
+  const numbered = hypervisors
+    .map((h) => ({ ...h, n: Number(h.name.slice('demo-hv-'.length)) }))
+    .sort((a, b) => a.n - b.n);
+  const agentOf = (hypervisorId: string) => agentName(numbered.find((h) => h.id === hypervisorId)!.n) as Part;
 
   const listening: Partial<Record<Part, number>> = {
     'api-1': ports.api + 11,
@@ -103,8 +115,10 @@ export async function startFaultShape(
     temporal: new Client({ connection: temporalConnection }),
     customer: clientApi(url, stack.field('Client key')),
     admin: adminApi(url, stack.field('Application key')),
+    application: applicationApi(url, stack.field('Application key')),
     demoInstance: stack.field('Demo instance'),
-    hypervisors: hypervisors.map((h) => ({ ...h, agent: agentOf(h.id) })),
+    hypervisors: numbered.map(({ id, name }) => ({ id, name, agent: agentOf(id) })),
+    agents: numbered.map((h) => agentOf(h.id)),
     nameOf: (hypervisorId: string | null) => hypervisors.find((h) => h.id === hypervisorId)?.name ?? 'none',
     /** What the stack printed since it started (its supervisor says when it starts a part again). */
     output: () => stack.output.join(''),
@@ -165,7 +179,7 @@ export async function startFaultShape(
   };
 }
 
-export type FaultShape = Awaited<ReturnType<typeof startFaultShape>>;
+export type ProdShape = Awaited<ReturnType<typeof startProdShape>>;
 
 /** A process's environment, one `NAME=value` per line ('' once it is gone). */
 function environment(pid: number): string {
