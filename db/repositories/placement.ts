@@ -27,7 +27,7 @@ const toCandidate = (row: CandidateRow): PlacementCandidate => ({
   reserved: { cpu_cores: row.reserved_cpu, memory_mb: row.reserved_memory, disk_mb: row.reserved_disk },
 });
 
-const candidates = (db: Database, where: ReturnType<typeof sql>, lock: boolean) =>
+const candidates = (db: Database, where: ReturnType<typeof sql>) =>
   sql<CandidateRow>`
     select h.id, h.name, h.status, h.maintenance, h.cpu_cores, h.memory_mb, h.disk_mb,
            coalesce(r.cpu, 0)::int as reserved_cpu, coalesce(r.memory, 0)::int as reserved_memory,
@@ -39,12 +39,11 @@ const candidates = (db: Database, where: ReturnType<typeof sql>, lock: boolean) 
          where hypervisor_id = h.id and released_at is null
            and (expires_at is null or expires_at > now())
       ) r on true
-     where ${where}
-     ${lock ? sql`for update of h` : sql``}`.execute(db);
+     where ${where}`.execute(db);
 
 /** Every hypervisor of a location with what its active reservations hold. */
 export async function placementCandidates(db: Database, locationId: string): Promise<PlacementCandidate[]> {
-  return (await candidates(db, sql`h.location_id = ${locationId}`, false)).rows.map(toCandidate);
+  return (await candidates(db, sql`h.location_id = ${locationId}`)).rows.map(toCandidate);
 }
 
 /**
@@ -56,8 +55,12 @@ export async function lockCandidate(
   db: Database,
   hypervisorId: string,
 ): Promise<PlacementCandidate | undefined> {
-  await sql`select 1 from hypervisors where id = ${hypervisorId} for update`.execute(db);
-  const [row] = (await candidates(db, sql`h.id = ${hypervisorId}`, false)).rows;
+  // FOR NO KEY UPDATE, not FOR UPDATE: it serialises the checks of one host's room all the same,
+  // but leaves alone the key-share locks that rows naming the host take. A migration's
+  // transaction writes rows naming both its hosts before it locks its target, and two crossing
+  // between the same two hosts deadlocked on each other's key-share locks under FOR UPDATE.
+  await sql`select 1 from hypervisors where id = ${hypervisorId} for no key update`.execute(db);
+  const [row] = (await candidates(db, sql`h.id = ${hypervisorId}`)).rows;
   return row && toCandidate(row);
 }
 
