@@ -13,7 +13,7 @@ import { isolatedDatabase } from '../support/database.js';
 import { apiOf, type Route, registeredRoutes } from '../support/routes.js';
 import { seed } from '../support/seed.js';
 import { startStack } from '../support/stack.js';
-import { requestsFor, type Target } from './requests.js';
+import { massAssignmentRequest, requestsFor, type Target, takesJsonBody } from './requests.js';
 import { fuzzRoute, newStats, type RouteStats, statsTable } from './runner.js';
 import { unsatisfiablePatterns } from './schema.js';
 import type { Hints } from './valid-values.js';
@@ -251,6 +251,26 @@ describe(`fuzz: ${RUNS} requests over ${routes.length} routes`, () => {
       },
       Math.max(60_000, perRoute * 200),
     );
+  }
+});
+
+/**
+ * Certain, not left to the draw: every write gets one request carrying every field its caller
+ * must not set (status, owner, hypervisor, placement, …) beside a valid body, judged as any other.
+ */
+const writes = routes.filter(takesJsonBody);
+describe(`mass assignment: every write (${writes.length} routes)`, () => {
+  for (const route of writes) {
+    const key = `${route.method} ${route.path}`;
+    it(key, async () => {
+      await fuzzRoute({
+        t,
+        requests: fc.constant(massAssignmentRequest(targetOf(route), SEED)!),
+        numRuns: 1,
+        seed: SEED,
+        stats: newStats(key),
+      });
+    });
   }
 });
 

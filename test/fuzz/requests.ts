@@ -92,6 +92,43 @@ export function requestsFor(target: Target): fc.Arbitrary<FuzzRequest> {
     });
 }
 
+/** Whether the route documents a body to write. */
+export const takesJsonBody = (route: Route) =>
+  !['GET', 'HEAD'].includes(route.method) && bodySchemaOf(route.documented) !== undefined;
+
+/**
+ * The one request that sends every field the caller must not set (MASS_ASSIGNMENT, less those the
+ * route documents) beside a valid body, at the caller's own resource: a route must refuse it, or
+ * take none of them. Undefined for a route without a JSON body. The same for a seed.
+ */
+export function massAssignmentRequest(target: Target, seed: number): FuzzRequest | undefined {
+  const { route } = target;
+  const schema = bodySchemaOf(route.documented);
+  if (!schema || !takesJsonBody(route)) return undefined;
+  const doc = route.documented!.doc;
+  const [baseline] = fc.sample(validValue(schema, doc, target.hints), { numRuns: 1, seed });
+  const documented = new Set(Object.keys(schemaOf(schema, doc).properties ?? {}));
+  const names = Object.keys(MASS_ASSIGNMENT).filter((name) => !documented.has(name));
+  const object: Record<string, unknown> =
+    baseline !== null && typeof baseline === 'object' && !Array.isArray(baseline) ? { ...baseline } : {};
+  for (const name of names) withField(object, name, MASS_ASSIGNMENT[name]);
+  const sent = json(object, names);
+  const own = (param: string) => target.ownIds[param] ?? '9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d';
+  const request: FuzzRequest = {
+    kind: 'mass assignment, every field',
+    method: route.method,
+    url: pathWith(route, (param) => encodeSegment(own(param))),
+    headers: {
+      ...(target.token ? { Authorization: `Bearer ${target.token}` } : {}),
+      'Content-Type': JSON_TYPE,
+    },
+    body: sent.text,
+    mustRefuse: undefined,
+    massAssigned: names,
+  };
+  return request;
+}
+
 /** A request as a failure report shows it: bodies of a megabyte are cut. */
 export function describeRequest(request: FuzzRequest): string {
   const body =
