@@ -12,7 +12,7 @@
 
 import { order, running } from '../../test/faults/operations.js';
 import { type Part, type ProdShape, startProdShape } from '../../test/support/prod-shape/shape.js';
-import { quantiles } from '../backups.js';
+import { report, type Sample } from './report.js';
 import { databaseConnections, processUse } from './resources.js';
 import { Soak } from './traffic.js';
 
@@ -54,7 +54,7 @@ async function main() {
           (part) => [part, shape.pid(part)],
         ),
       );
-    const samples = [{ at: 0, use: processUse(parts()), db: await databaseConnections(shape.db) }];
+    const samples: Sample[] = [{ use: processUse(parts()), db: await databaseConnections(shape.db) }];
 
     say(`running ${CLIENTS} clients for ${MINUTES} min…`);
     const soak = new Soak(shape, instances);
@@ -62,7 +62,7 @@ async function main() {
     const clients = soak.run(CLIENTS);
     for (let minute = 1; minute <= MINUTES; minute++) {
       await new Promise((r) => setTimeout(r, 60_000));
-      samples.push({ at: minute, use: processUse(parts()), db: await databaseConnections(shape.db) });
+      samples.push({ use: processUse(parts()), db: await databaseConnections(shape.db) });
       say(
         `  minute ${minute}: ${[...soak.tallies.values()].reduce((n, t) => n + t.ms.length, 0)} operations done`,
       );
@@ -72,9 +72,15 @@ async function main() {
     const seconds = (Date.now() - started) / 1000;
     // Settled: what is still held once the traffic is gone is what would pile up.
     await new Promise((r) => setTimeout(r, 10_000));
-    samples.push({ at: MINUTES + 1, use: processUse(parts()), db: await databaseConnections(shape.db) });
+    samples.push({ use: processUse(parts()), db: await databaseConnections(shape.db) });
 
-    say(report(soak, seconds, samples));
+    say(
+      report(
+        soak.tallies,
+        { seconds, instances: INSTANCES, hypervisors: HYPERVISORS, clients: CLIENTS },
+        samples,
+      ),
+    );
   } finally {
     await shape.stop();
   }
@@ -91,63 +97,6 @@ async function orderInstances(shape: ProdShape): Promise<string[]> {
     instances.push(...batch);
   }
   return instances;
-}
-
-type Sample = { at: number; use: ReturnType<typeof processUse>; db: Record<string, number> };
-
-function report(soak: Soak, seconds: number, samples: Sample[]): string {
-  const rows = [...soak.tallies].map(([name, t]) => {
-    const { p50, p99 } = quantiles(t.ms);
-    const count = t.ms.length + t.failures.length;
-    return [name, String(count), String(t.failures.length), pct(t.failures.length, count), ms(p50), ms(p99)];
-  });
-  const total = [...soak.tallies.values()].reduce((n, t) => n + t.ms.length + t.failures.length, 0);
-  const failed = [...soak.tallies.values()].reduce((n, t) => n + t.failures.length, 0);
-  const first = samples[0]!;
-  const last = samples.at(-1)!;
-  const processes = first.use.map((start, i) => {
-    const end = last.use[i]!;
-    const trend = samples.map((s) => s.use[i]!.rssMb).join(' ');
-    return [
-      start.part,
-      String(start.rssMb),
-      String(end.rssMb),
-      signed(end.rssMb - start.rssMb),
-      String(start.connections),
-      String(end.connections),
-      trend,
-    ];
-  });
-  const databases = Object.keys(last.db).map((name) => [
-    name,
-    String(first.db[name] ?? 0),
-    String(last.db[name]),
-  ]);
-  const failures = [...soak.tallies]
-    .flatMap(([name, t]) => [...new Set(t.failures)].slice(0, 3).map((f) => `  ${name}: ${f}`))
-    .join('\n');
-  return [
-    `\nSoak: ${(seconds / 60).toFixed(1)} min, ${INSTANCES} instances on ${HYPERVISORS} hypervisors, ${CLIENTS} clients: ${total} operations, ${(total / seconds).toFixed(1)}/s, error rate ${pct(failed, total)}`,
-    table(['Operation', 'Count', 'Failed', 'Error rate', 'p50 ms', 'p99 ms'], rows),
-    '\nProcesses: resident memory (MB) and TCP connections, at the start and at the end (10 s after the traffic)',
-    table(
-      ['Process', 'RSS start', 'RSS end', 'Growth', 'Conns start', 'Conns end', 'RSS each minute'],
-      processes,
-    ),
-    '\nPostgreSQL connections by database',
-    table(['Database', 'Start', 'End'], databases),
-    ...(failures ? ['\nFailures (the first three of each kind):', failures] : []),
-  ].join('\n');
-}
-
-const pct = (n: number, of: number) => (of === 0 ? '0%' : `${((n / of) * 100).toFixed(2)}%`);
-const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(value < 10 ? 1 : 0));
-const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -10,14 +10,15 @@ export const MIGRATION_ENDINGS: readonly MigrationState[] = [
   'RECOVERY_REQUIRED',
 ];
 
-/** A migration of `instance` to the other demo hypervisor, requested by the administrator. */
+/** A live migration of `instance` to another demo hypervisor (the other, of two), requested by the administrator. */
 export async function migrateToOther(shape: ProdShape, instance: string) {
   const { hypervisor_id: source } = await shape.db
     .selectFrom('instances')
     .select('hypervisor_id')
     .where('id', '=', instance)
     .executeTakeFirstOrThrow();
-  const target = shape.hypervisors.find((h) => h.id !== source)!.id;
+  const others = shape.hypervisors.filter((h) => h.id !== source);
+  const target = others[Math.floor(Math.random() * others.length)]!.id;
   const asked = await shape.admin.POST('/instances/{instance}/migrations', {
     params: { path: { instance } },
     body: { target_hypervisor_uuid: target, mode: 'LIVE_IF_POSSIBLE', reason: 'fault suite' },

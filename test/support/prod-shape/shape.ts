@@ -3,25 +3,14 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { type SimulatedState, simulatedStatePath } from '../../../agent/drivers/simulated/state.js';
 import { createDatabase, type Database } from '../../../db/database.js';
-import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../../db/embedded.js';
-import { freePort, isPortOpen } from '../../../platform/ports.js';
+import { freePort } from '../../../platform/ports.js';
 import { agentName } from '../../../scripts/start/agents.js';
 import { adminApi, applicationApi, clientApi } from '../clients.js';
-import { eventually } from '../eventually.js';
-import { dataFolder, descendants, listeningPid, startStackProcess, stopStack } from '../stack-process.js';
+import { dataFolder, startStackProcess, stopStack } from '../stack-process.js';
 import { startLink } from './link.js';
 import { shapeMissing } from './needs.js';
-
-/** The processes of the shape a fault can hit, as `npm run stack:prod` names them. */
-export type Part =
-  | 'api-1'
-  | 'api-2'
-  | 'worker-1'
-  | 'worker-2'
-  | 'temporal'
-  | 'haproxy'
-  | 'agent'
-  | `agent-${number}`;
+import { type Part, shapeParts } from './parts.js';
+import { restartablePostgres } from './postgres.js';
 
 /** How fast a lost agent or worker is noticed: the tests' timings, so a fault costs seconds. */
 const QUICK_TIMING = {
@@ -49,8 +38,7 @@ export async function startProdShape(
 ) {
   if (shapeMissing.length > 0) throw new Error(`the production shape needs ${shapeMissing.join(' and ')}`);
   const folder = dataFolder();
-  const postgres = { dir: join(folder, 'postgres-server'), port: await freePort() };
-  let server: EmbeddedDatabase = await startEmbeddedDatabase(postgres);
+  const postgres = await restartablePostgres(join(folder, 'postgres-server'));
   const ports = {
     api: await freePort(),
     worker: await freePort(),
@@ -64,7 +52,7 @@ export async function startProdShape(
     ['run', 'stack:prod'],
     {
       CLOUDSVC_DATA_DIR: folder,
-      DATABASE_URL: server.url,
+      DATABASE_URL: postgres.url,
       PORT: String(ports.api),
       WORKER_HTTP_PORT: String(ports.worker),
       TEMPORAL_PORT: String(ports.temporal),
@@ -77,7 +65,7 @@ export async function startProdShape(
     300_000,
   );
   const url = `http://127.0.0.1:${ports.api}`;
-  const pool = createDatabase({ url: server.url, poolSize: 4, namedStatements: false });
+  const pool = createDatabase({ url: postgres.url, poolSize: 4, namedStatements: false });
   const temporalConnection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
   const hypervisors = await pool.db
     .selectFrom('hypervisors')
@@ -90,22 +78,12 @@ export async function startProdShape(
     .sort((a, b) => a.n - b.n);
   const agentOf = (hypervisorId: string) => agentName(numbered.find((h) => h.id === hypervisorId)!.n) as Part;
 
-  const listening: Partial<Record<Part, number>> = {
-    'api-1': ports.api + 11,
-    'api-2': ports.api + 12,
-    'worker-1': ports.worker + 11,
-    'worker-2': ports.worker + 12,
-    temporal: ports.temporal,
-    haproxy: ports.api,
-  };
-  /** The agents listen on nothing: each is told by the state folder in its environment. */
-  const agentPid = (name: string) =>
-    descendants(stack.child.pid!).find(
-      (p) =>
-        p.args.includes('agent/main.ts') &&
-        environment(p.pid).includes(`AGENT_STATE_DIR=${join(folder, name)}`),
-    )?.pid;
-  const pid = (part: Part) => (part.startsWith('agent') ? agentPid(part) : listeningPid(listening[part]!));
+  const parts = shapeParts({
+    stackPid: stack.child.pid!,
+    folder,
+    ports,
+    agents: numbered.map((h) => agentOf(h.id)),
+  });
 
   return {
     url,
@@ -122,47 +100,12 @@ export async function startProdShape(
     nameOf: (hypervisorId: string | null) => hypervisors.find((h) => h.id === hypervisorId)?.name ?? 'none',
     /** What the stack printed since it started (its supervisor says when it starts a part again). */
     output: () => stack.output.join(''),
-    pid,
+    ...parts,
     /** An API process's metrics, as Prometheus would scrape them. */
     metricsOf: async (part: 'api-1' | 'api-2') =>
       (await fetch(`http://127.0.0.1:${ports.metrics + (part === 'api-1' ? 11 : 12)}/metrics`)).text(),
-    /** The part whose process has this pid, if any. */
-    partOf: (processId: number) => (Object.keys(listening) as Part[]).find((part) => pid(part) === processId),
-    /** kill -9; answers the pid killed. */
-    kill(part: Part): number {
-      const found = pid(part);
-      if (!found) throw new Error(`${part} is not running`);
-      process.kill(found, 'SIGKILL');
-      return found;
-    },
-    /** Resolves once the stack has started `part` again in place of the process `killed`. */
-    async back(part: Part, killed: number, timeoutMs = 90_000): Promise<void> {
-      await eventually(
-        async () => {
-          const now = pid(part);
-          if (!now || now === killed) return false;
-          const port = listening[part];
-          if (!port || part === 'temporal') return true;
-          return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200;
-        },
-        timeoutMs,
-        `${part} to run again`,
-      );
-    },
-    /**
-     * PostgreSQL stopped and started again after `downMs`: a fast shutdown (every connection cut,
-     * what was committed written out), or an immediate one (as a crash: recovery from the WAL at
-     * the next start).
-     */
-    async restartDatabase(downMs: number, shutdown: 'fast' | 'immediate' = 'fast'): Promise<void> {
-      if (shutdown === 'fast') await server.stop();
-      else {
-        process.kill(listeningPid(postgres.port)!, 'SIGQUIT');
-        await eventually(async () => !(await isPortOpen(postgres.port)), 30_000, 'PostgreSQL to stop');
-      }
-      await new Promise((r) => setTimeout(r, downMs));
-      server = await startEmbeddedDatabase(postgres);
-    },
+    /** PostgreSQL stopped and started again (restartablePostgres). */
+    restartDatabase: postgres.restart,
     /** The instances a simulated hypervisor holds, as its agent last wrote them. */
     hostedOn(hypervisorId: string): SimulatedState['instances'] {
       const path = simulatedStatePath(join(folder, agentOf(hypervisorId)));
@@ -173,19 +116,11 @@ export async function startProdShape(
       await pool.close();
       const printed = await stopStack(stack);
       await link?.close();
-      await server.stop();
+      await postgres.stop();
       return printed;
     },
   };
 }
 
 export type ProdShape = Awaited<ReturnType<typeof startProdShape>>;
-
-/** A process's environment, one `NAME=value` per line ('' once it is gone). */
-function environment(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8').replaceAll('\0', '\n');
-  } catch {
-    return '';
-  }
-}
+export type { Part };
