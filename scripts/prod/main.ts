@@ -2,7 +2,8 @@
  * `npm run stack:prod`: the production shape on one machine, every part a real one. The Temporal
  * server (not the dev server) on PostgreSQL, its schema set up by Temporal's SQL tool; two workers;
  * two API processes behind HAProxy's round robin; the console gateway; simulated hypervisors'
- * agents (STACK_HYPERVISORS, two by default), through the proxy. docker-compose.yml is the container form of the same shape.
+ * agents (STACK_HYPERVISORS, two by default), through the proxy. Each part is supervised: one
+ * that dies is started again. docker-compose.yml is the container form of the same shape.
  * Ctrl-C stops everything; the next start finds the same data (CLOUDSVC_DATA_DIR, .data/prod).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
