@@ -24,7 +24,7 @@ export async function stepRuns(shape: ProdShape, workflowId: string): Promise<St
     .execute();
   const stepOf = new Map(tasks.map((t) => [t.id, `${t.type} (activity ${t.activity_id})`]));
   const byStep = new Map<string, TaskRun[]>();
-  for (const name of ['agent', 'agent-2'])
+  for (const name of shape.agents)
     for (const run of taskRuns(logLines(join(shape.folder, 'logs', `${name}.log`)))) {
       const step = stepOf.get(run.task);
       if (step) byStep.set(step, [...(byStep.get(step) ?? []), run]);

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { type SimulatedState, simulatedStatePath } from '../../../agent/drivers/simulated/state.js';
 import { createDatabase, type Database } from '../../../db/database.js';
 import { freePort } from '../../../platform/ports.js';
@@ -66,7 +65,6 @@ export async function startProdShape(
   );
   const url = `http://127.0.0.1:${ports.api}`;
   const pool = createDatabase({ url: postgres.url, poolSize: 4, namedStatements: false });
-  const temporalConnection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
   const hypervisors = await pool.db
     .selectFrom('hypervisors')
     .select(['id', 'name'])
@@ -90,7 +88,6 @@ export async function startProdShape(
     folder,
     link,
     db: pool.db as Database,
-    temporal: new Client({ connection: temporalConnection }),
     customer: clientApi(url, stack.field('Client key')),
     admin: adminApi(url, stack.field('Application key')),
     application: applicationApi(url, stack.field('Application key')),
@@ -98,8 +95,6 @@ export async function startProdShape(
     hypervisors: numbered.map(({ id, name }) => ({ id, name, agent: agentOf(id) })),
     agents: numbered.map((h) => agentOf(h.id)),
     nameOf: (hypervisorId: string | null) => hypervisors.find((h) => h.id === hypervisorId)?.name ?? 'none',
-    /** What the stack printed since it started (its supervisor says when it starts a part again). */
-    output: () => stack.output.join(''),
     ...parts,
     /** An API process's metrics, as Prometheus would scrape them. */
     metricsOf: async (part: 'api-1' | 'api-2') =>
@@ -112,7 +107,6 @@ export async function startProdShape(
       return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as SimulatedState).instances : {};
     },
     async stop(): Promise<string> {
-      await temporalConnection.close();
       await pool.close();
       const printed = await stopStack(stack);
       await link?.close();
