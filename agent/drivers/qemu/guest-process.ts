@@ -183,9 +183,14 @@ export async function launchGuest(
 
 /** The guest's QEMU process id, if it is alive (and the pid file is not an old one reused). */
 export function guestPid(dir: string): number | undefined {
-  const { pid: pidFile } = guestFiles(dir);
-  if (!existsSync(pidFile)) return undefined;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  // QEMU removes its pid file as it exits: read it once, and a file gone meanwhile is a guest gone.
+  let text: string;
+  try {
+    text = readFileSync(guestFiles(dir).pid, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.trim());
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
