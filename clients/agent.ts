@@ -53,7 +53,7 @@ export interface paths {
     put?: never;
     /**
      * Per-instance samples
-     * @description Up to 1000 samples per call: CPU (percent of one core, so up to 100 × cores), memory in use, and disk and network byte counts for the sample interval. Samples of instances not on this hypervisor, samples dated more than five minutes ahead, and repeats of a stored (instance, sampled_at) are dropped. Samples are kept for METRICS_RETENTION_HOURS; the network bytes of each stored sample add to the instance’s bandwidth of the month the sample is dated.
+     * @description Up to 1000 samples per call: CPU (percent of one core, so up to 100 × cores), memory in use, and disk and network byte counts for the sample interval. Samples of instances not on this hypervisor, samples dated more than five minutes ahead, and repeats of a stored (instance, sampled_at) are dropped. Each stored sample is added to its instance’s 5-minute and 1-hour rollups; raw samples are kept for METRICS_RETENTION_HOURS, the rollups longer (the Client API’s metrics series). The network bytes of each stored sample add to the instance’s bandwidth of the month the sample is dated.
      */
     post: operations['postMetrics'];
     delete?: never;

@@ -480,7 +480,7 @@ export interface paths {
     };
     /**
      * Metrics series
-     * @description Samples reported by the hypervisor, oldest first, between `since` and `until` (ISO 8601; default: the last hour), at most 2000. Samples are kept for METRICS_RETENTION_HOURS. CPU is in percent of one core.
+     * @description The instance’s series, oldest first, between `since` and `until` (ISO 8601; default: the last hour), at most 2000 points. Raw samples (the agent’s interval, 60 s by default) are kept for METRICS_RETENTION_HOURS (48); 5-minute and 1-hour rollups for METRICS_5M_RETENTION_DAYS (14) and METRICS_1H_RETENTION_DAYS (400). Without `resolution`, the series is read at the finest resolution that still holds `since` and fits the range: raw up to a day, 5-minute up to about 6.9 days, 1-hour beyond (cut at 2000 hours; ask again from the last point). A rollup point starts at its bucket’s start; its CPU and memory are averages over its samples, its byte counts their sums. CPU is in percent of one core.
      */
     get: operations['getCloudInstanceMetrics'];
     put?: never;
@@ -1844,9 +1844,18 @@ export interface components {
         instance_uuid: string;
         since: string;
         until: string;
+        /** @enum {string} */
+        resolution: 'raw' | '5m' | '1h';
         samples: {
+          /** @description The sample’s time; for a rollup, the start of its bucket. */
           sampled_at: string;
+          /** @description Raw samples in the point: 1 for a raw sample. */
+          sample_count: number;
+          /** @description Average over the point’s samples. */
           cpu_percent: number;
+          /** @description Highest of the point’s samples. */
+          cpu_percent_max: number;
+          /** @description Average over the point’s samples. */
           memory_used_mb: number;
           disk_read_bytes: number;
           disk_write_bytes: number;
@@ -5600,6 +5609,8 @@ export interface operations {
       query?: {
         since?: string;
         until?: string;
+        /** @description Read at this resolution; without it, the one the range calls for. */
+        resolution?: 'raw' | '5m' | '1h';
       };
       header?: never;
       path: {

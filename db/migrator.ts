@@ -37,6 +37,7 @@ import * as backendDrains from './migrations/20261128T0400_backend_drains.js';
 import * as storageMoveHolds from './migrations/20261128T0500_storage_move_holds.js';
 import * as adminSessions from './migrations/20261129T0100_admin_sessions.js';
 import * as agentTaskTrace from './migrations/20261130T0100_agent_task_trace.js';
+import * as metricRollups from './migrations/20261201T0100_metric_rollups.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128T0500_storage_move_holds': storageMoveHolds,
   '20261129T0100_admin_sessions': adminSessions,
   '20261130T0100_agent_task_trace': agentTaskTrace,
+  '20261201T0100_metric_rollups': metricRollups,
 };
 
 export interface MigrationOutcome {

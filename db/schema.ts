@@ -22,6 +22,7 @@ import type {
   FirewallRulesTable,
 } from './schema/firewalls.js';
 import type { InstanceIsosTable } from './schema/instance-isos.js';
+import type { InstanceMetricRollupsTable } from './schema/metric-rollups.js';
 import type {
   MigrationEventsTable,
   MigrationLeasesTable,
@@ -362,6 +363,7 @@ export interface DB {
   agent_tasks: AgentTasksTable;
   agent_task_reports: AgentTaskReportsTable;
   instance_metrics: InstanceMetricsTable;
+  instance_metric_rollups: InstanceMetricRollupsTable;
   instance_bandwidth: InstanceBandwidthTable;
   activity_log: ActivityLogTable;
   rate_limits: RateLimitsTable;

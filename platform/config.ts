@@ -71,7 +71,10 @@ const schema = z.object({
   ADMIN_LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   AGENT_POLL_MAX_WAIT_MS: ms.default(20_000),
   HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
-  METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(168),
+  /** Raw metric samples; the 5-minute and 1-hour rollups keep the longer past (domain/metrics/). */
+  METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(48),
+  METRICS_5M_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
+  METRICS_1H_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   AGENT_TASK_RETENTION_HOURS: z.coerce.number().int().min(1).default(720),
   SSH_KEYS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
   /** Backups and snapshots one instance may hold; one more is refused with SVC-QUOTA-409. */

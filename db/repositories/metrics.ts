@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { addTraffic } from './bandwidth.js';
+import { addToRollups } from './metric-rollups.js';
 
 export interface MetricSample {
   readonly instanceId: string;
@@ -14,8 +15,8 @@ export interface MetricSample {
 }
 
 /**
- * Stores the samples of instances placed on this hypervisor, and adds their traffic to the
- * instances' bandwidth; samples of other instances are dropped. A sample sent twice (an agent
+ * Stores the samples of instances placed on this hypervisor, and adds them to the instances'
+ * rollups and their traffic to the instances' bandwidth; samples of other instances are dropped. A sample sent twice (an agent
  * retrying) is stored and counted once. Returns how many were stored.
  */
 export async function storeSamples(db: Database, hypervisorId: string, samples: readonly MetricSample[]) {
@@ -41,14 +42,24 @@ export async function storeSamples(db: Database, hypervisorId: string, samples: 
       net_tx_bytes: s.netTxBytes,
     }));
   if (rows.length === 0) return 0;
-  // Only the samples stored now count towards bandwidth, so a batch sent again adds nothing.
+  // Only the samples stored now count towards rollups and bandwidth, so a batch sent again adds nothing.
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('instance_metrics')
       .values(rows)
       .onConflict((oc) => oc.columns(['instance_id', 'sampled_at']).doNothing())
-      .returning(['instance_id', 'sampled_at', 'net_rx_bytes', 'net_tx_bytes'])
+      .returning([
+        'instance_id',
+        'sampled_at',
+        'cpu_percent',
+        'memory_used_mb',
+        'disk_read_bytes',
+        'disk_write_bytes',
+        'net_rx_bytes',
+        'net_tx_bytes',
+      ])
       .execute();
+    await addToRollups(trx, inserted);
     await addTraffic(trx, inserted);
     return inserted.length;
   });

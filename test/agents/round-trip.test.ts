@@ -72,13 +72,16 @@ describe('a task round trip through a real agent', () => {
     );
     expect(body.object).toBe('instance_metrics');
     const sample = body.attributes.samples[0];
+    expect(body.attributes.resolution).toBe('raw');
     expect(Object.keys(sample).sort()).toEqual([
       'cpu_percent',
+      'cpu_percent_max',
       'disk_read_bytes',
       'disk_write_bytes',
       'memory_used_mb',
       'net_rx_bytes',
       'net_tx_bytes',
+      'sample_count',
       'sampled_at',
     ]);
   });
