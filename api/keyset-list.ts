@@ -3,10 +3,13 @@ import {
   type Cursor,
   DEFAULT_PER_PAGE,
   decodeCursor,
+  EXACT_COUNT_LIMIT,
   encodeCursor,
   isCursorRequest,
   type ListRequest,
+  MAX_PAGE_OFFSET,
   MAX_PER_PAGE,
+  offsetOf,
   pagination,
 } from '../domain/pagination.js';
 import { PaginationMeta } from './schemas.js';
@@ -51,6 +54,15 @@ export const keysetQuery = <F extends z.ZodRawShape>(filters: F) =>
         path: ['cursor'],
         message: 'Give either page or cursor, not both.',
       },
+    )
+    .refine(
+      (query: { page?: unknown; per_page?: unknown }) =>
+        typeof query.page !== 'number' ||
+        offsetOf({ page: query.page, perPage: Number(query.per_page) }) <= MAX_PAGE_OFFSET,
+      {
+        path: ['page'],
+        message: `Pages by number start at most ${MAX_PAGE_OFFSET.toLocaleString('en-US')} rows deep; read on with cursor.`,
+      },
     );
 
 /** The list request a keyset query asks for. */
@@ -62,6 +74,13 @@ export const listRequestOf = (query: { page?: number; per_page: number; cursor?:
 const KeysetListMeta = z
   .object({
     pagination: PaginationMeta.shape.pagination
+      .extend({
+        total_estimated: z.boolean().openapi({
+          description:
+            `true when more than ${EXACT_COUNT_LIMIT.toLocaleString('en-US')} rows match: \`total\` (and \`total_pages\`) ` +
+            'is then the database planner’s estimate, not a count, which would cost as much as the list is long.',
+        }),
+      })
       .optional()
       .openapi({ description: 'Given for a page by number; a page after a cursor counts nothing.' }),
     cursor: z.object({
@@ -78,7 +97,7 @@ export const keysetListEnvelope = <T extends z.ZodType>(item: T, name: string) =
 
 export const keysetListBody = <T>(
   request: ListRequest,
-  page: { total: number | undefined; next: Cursor | null },
+  page: { total: number | undefined; totalEstimated: boolean; next: Cursor | null },
   data: T[],
 ) => ({
   object: 'list' as const,
@@ -86,7 +105,12 @@ export const keysetListBody = <T>(
   meta: {
     ...(isCursorRequest(request) || page.total === undefined
       ? {}
-      : { pagination: pagination(request, page.total, data.length) }),
+      : {
+          pagination: {
+            ...pagination(request, page.total, data.length),
+            total_estimated: page.totalEstimated,
+          },
+        }),
     cursor: { next: page.next ? encodeCursor(page.next) : null },
   },
 });

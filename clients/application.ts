@@ -1653,6 +1653,8 @@ export interface components {
         per_page: number;
         current_page: number;
         total_pages: number;
+        /** @description true when more than 10,000 rows match: `total` (and `total_pages`) is then the database planner’s estimate, not a count, which would cost as much as the list is long. */
+        total_estimated: boolean;
       };
       cursor: {
         /** @description Pass as `cursor` for the next page; null at the end. */

@@ -38,6 +38,7 @@ import * as storageMoveHolds from './migrations/20261128T0500_storage_move_holds
 import * as adminSessions from './migrations/20261129T0100_admin_sessions.js';
 import * as agentTaskTrace from './migrations/20261130T0100_agent_task_trace.js';
 import * as metricRollups from './migrations/20261201T0100_metric_rollups.js';
+import * as listIndexes from './migrations/20261201T0200_list_indexes.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129T0100_admin_sessions': adminSessions,
   '20261130T0100_agent_task_trace': agentTaskTrace,
   '20261201T0100_metric_rollups': metricRollups,
+  '20261201T0200_list_indexes': listIndexes,
 };
 
 export interface MigrationOutcome {

@@ -42,6 +42,7 @@ const ACTIVITY_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'bigin
 export async function listActivityPageOfInstance(db: Database, instanceId: string, request: ListRequest) {
   const base = db.selectFrom('activity_log').where('instance_id', '=', instanceId);
   return readKeysetPage(
+    db,
     ACTIVITY_ORDER,
     request,
     base.select(['id', 'actor', 'event', 'detail', 'correlation_id', 'created_at']),

@@ -14,46 +14,47 @@ export interface TaskFilters {
 
 const ORDER: KeysetOrder = { at: 't.created_at', id: 't.id', idType: 'uuid' };
 
-/** Tasks with the instance operation each serves (none for a migration's or a probe's). */
-function joined(db: Database) {
-  return db
-    .selectFrom('agent_tasks as t')
-    .leftJoin('instance_operations as o', 'o.workflow_id', 't.workflow_id');
-}
+const tasks = (db: Database) => db.selectFrom('agent_tasks as t');
 
-function withColumns(query: ReturnType<typeof joined>) {
-  return query.select([
-    't.id',
-    't.hypervisor_id',
-    't.type',
-    't.status',
-    't.attempt',
-    't.workflow_id',
-    't.correlation_id',
-    't.error',
-    't.created_at',
-    't.started_at',
-    't.finished_at',
-    sql<string | null>`t.params->>'instance_id'`.as('instance_id'),
-    'o.id as operation_id',
-    'o.kind as operation_kind',
-    'o.state as operation_state',
-  ]);
+/** With the instance operation each serves (none for a migration's or a probe's). */
+function withColumns(query: ReturnType<typeof tasks>) {
+  return query
+    .leftJoin('instance_operations as o', 'o.workflow_id', 't.workflow_id')
+    .select([
+      't.id',
+      't.hypervisor_id',
+      't.type',
+      't.status',
+      't.attempt',
+      't.workflow_id',
+      't.correlation_id',
+      't.error',
+      't.created_at',
+      't.started_at',
+      't.finished_at',
+      sql<string | null>`t.params->>'instance_id'`.as('instance_id'),
+      'o.id as operation_id',
+      'o.kind as operation_kind',
+      'o.state as operation_state',
+    ]);
 }
 
 export type TaskRow = NonNullable<Awaited<ReturnType<typeof findTaskWithOperation>>>;
 
 export async function findTaskWithOperation(db: Database, taskId: string) {
-  return withColumns(joined(db)).where('t.id', '=', taskId).executeTakeFirst();
+  return withColumns(tasks(db)).where('t.id', '=', taskId).executeTakeFirst();
 }
 
-/** Newest first, by keyset (db/keyset.ts); the filters combine. */
+/**
+ * Newest first, by keyset (db/keyset.ts); the filters combine. They are matched, counted and
+ * skipped on the tasks alone; the operations are joined to the page's rows only.
+ */
 export async function listTasks(db: Database, filters: TaskFilters, request: ListRequest) {
-  let base = joined(db);
+  let base = tasks(db);
   if (filters.hypervisorId) base = base.where('t.hypervisor_id', '=', filters.hypervisorId);
   if (filters.instanceId) base = base.where(sql`t.params->>'instance_id'`, '=', filters.instanceId);
   if (filters.status) base = base.where('t.status', '=', filters.status);
-  return readKeysetPage(ORDER, request, withColumns(base), base);
+  return readKeysetPage(db, ORDER, request, withColumns(base), base);
 }
 
 /**

@@ -102,12 +102,12 @@ export async function listEvacuations(db: Database, filters: EvacuationFilters, 
   let base = db.selectFrom('evacuations as e');
   if (filters.state) base = base.where('e.state', '=', filters.state);
   if (filters.hypervisorId) base = base.where('e.hypervisor_id', '=', filters.hypervisorId);
-  const page = await readKeysetPage(EVACUATION_ORDER, request, base.select('e.id'), base);
+  const page = await readKeysetPage(db, EVACUATION_ORDER, request, base.select('e.id'), base);
   const ids = page.rows.map((r) => r.id);
   const found = ids.length === 0 ? [] : await evacuationRows(db).where('e.id', 'in', ids).execute();
   const byId = new Map(found.map((row) => [row.id, row]));
   const rows = ids.flatMap((id) => byId.get(id) ?? []);
-  return { rows, total: page.total, next: page.next };
+  return { rows, total: page.total, totalEstimated: page.totalEstimated, next: page.next };
 }
 
 /** The policy an evacuation's run follows, as its row holds it. */

@@ -261,6 +261,7 @@ const OPERATION_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'uuid
 export async function listOperationsPageOfInstance(db: Database, instanceId: string, request: ListRequest) {
   const base = db.selectFrom('instance_operations').where('instance_id', '=', instanceId);
   return readKeysetPage(
+    db,
     OPERATION_ORDER,
     request,
     base.select(['id', 'kind', 'state', 'outcome', 'correlation_id', 'created_at', 'finished_at']),

@@ -56,7 +56,7 @@ const OWN_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'uuid' };
 /** A user's instances, newest first, by keyset (db/keyset.ts). */
 export async function listInstancesOfUser(db: Database, userId: string, request: ListRequest) {
   const base = db.selectFrom('instances').where('user_id', '=', userId).where('deleted_at', 'is', null);
-  return readKeysetPage(OWN_ORDER, request, base.select(INSTANCE_COLUMNS), base);
+  return readKeysetPage(db, OWN_ORDER, request, base.select(INSTANCE_COLUMNS), base);
 }
 
 export async function insertInstance(db: Database, instance: NewInstance) {

@@ -209,12 +209,12 @@ const MIGRATION_ORDER: KeysetOrder = { at: 'm.created_at', id: 'm.id', idType: '
 /** Newest first, by keyset (db/keyset.ts); the filters combine. */
 export async function listMigrations(db: Database, filters: MigrationFilters, request: ListRequest) {
   const base = filtered(db, filters);
-  const page = await readKeysetPage(MIGRATION_ORDER, request, base.select('m.id'), base);
+  const page = await readKeysetPage(db, MIGRATION_ORDER, request, base.select('m.id'), base);
   const records = await recordsOf(
     db,
     page.rows.map((r) => r.id),
   );
-  return { records, total: page.total, next: page.next };
+  return { records, total: page.total, totalEstimated: page.totalEstimated, next: page.next };
 }
 
 /**

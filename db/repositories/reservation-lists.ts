@@ -62,7 +62,7 @@ export async function listCapacityReservations(db: Database, filters: CapacityFi
   if (filters.instanceId) base = base.where('r.instance_id', '=', filters.instanceId);
   if (filters.purpose) base = base.where('r.purpose', '=', filters.purpose);
   if (filters.state) base = base.where(STATE, '=', filters.state);
-  return readKeysetPage(CAPACITY_ORDER, request, capacityColumns(base), base);
+  return readKeysetPage(db, CAPACITY_ORDER, request, capacityColumns(base), base);
 }
 
 export interface AddressFilters {
@@ -110,5 +110,5 @@ export async function listAddressReservations(db: Database, filters: AddressFilt
   if (filters.userId) base = base.where('a.user_id', '=', filters.userId);
   if (filters.heldBy === 'instance') base = base.where('a.instance_id', 'is not', null);
   if (filters.heldBy === 'user') base = base.where('a.instance_id', 'is', null);
-  return readKeysetPage(ADDRESS_ORDER, request, addressColumns(base), base);
+  return readKeysetPage(db, ADDRESS_ORDER, request, addressColumns(base), base);
 }

@@ -48,7 +48,7 @@ export async function listStorageMoves(
   if (filters.state) base = base.where('m.state', '=', filters.state);
   if (filters.instanceId) base = base.where('m.instance_id', '=', filters.instanceId);
   if (filters.hypervisorId) base = base.where('m.hypervisor_id', '=', filters.hypervisorId);
-  const page = await readKeysetPage(ORDER, request, base.select('m.id'), base);
+  const page = await readKeysetPage(db, ORDER, request, base.select('m.id'), base);
   const ids = page.rows.map((r) => r.id);
   const [found, histories] = await Promise.all([
     ids.length === 0 ? [] : moveRows(db).where('m.id', 'in', ids).execute(),
@@ -59,5 +59,5 @@ export async function listStorageMoves(
     const row = byId.get(id);
     return row ? [{ ...row, history: histories.get(id) ?? [] }] : [];
   });
-  return { records, total: page.total, next: page.next };
+  return { records, total: page.total, totalEstimated: page.totalEstimated, next: page.next };
 }

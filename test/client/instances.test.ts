@@ -86,6 +86,7 @@ describe('GET /api/client/cloud', () => {
     expect(page1.data[0].object).toBe('cloud_instance');
     expect(page1.meta.pagination).toEqual({
       total: 3,
+      total_estimated: false,
       count: 2,
       per_page: 2,
       current_page: 1,

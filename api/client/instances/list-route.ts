@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '../../../db/database.js';
-import type { Cursor, ListRequest, PageRequest } from '../../../domain/pagination.js';
+import type { KeysetPage } from '../../../db/keyset.js';
+import type { ListRequest, PageRequest } from '../../../domain/pagination.js';
 import type { AppEnv } from '../../context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
 import {
@@ -30,11 +31,7 @@ type Reader<Row> =
     }
   | {
       readonly paging: 'keyset';
-      readonly read: (
-        db: Database,
-        instanceId: string,
-        request: ListRequest,
-      ) => Promise<{ rows: Row[]; total: number | undefined; next: Cursor | null }>;
+      readonly read: (db: Database, instanceId: string, request: ListRequest) => Promise<KeysetPage<Row>>;
     };
 
 /**
