@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { answered } from '../clients/answered.js';
-import type { AgentSettings } from '../domain/agent-protocol.js';
+import type { AgentSettings, AgentTask } from '../domain/agent-protocol.js';
 import type { Logger } from '../platform/logger.js';
 import { inSpan, startTracing, type Tracing } from '../platform/tracing.js';
 import type { AgentConfig } from './config.js';
@@ -20,8 +20,8 @@ interface SavedCredential {
 
 /**
  * The reference agent: enrolls once (keeping its credential in a file), then heartbeats,
- * long-polls for tasks with AGENT_CONCURRENCY pollers, runs each on the driver, and sends metric
- * samples. It ends when stopped, or when the panel refuses its credential (revoked).
+ * long-polls for tasks, runs up to AGENT_CONCURRENCY of them at once on the driver, and sends
+ * metric samples. It ends when stopped, or when the panel refuses its credential (revoked).
  */
 export class Agent {
   readonly #stop = new AbortController();
@@ -55,8 +55,11 @@ export class Agent {
       this.#every(
         () => this.config.AGENT_METRICS_INTERVAL_MS,
         () => this.#sendMetrics(),
+        // Agents started together (a fleet after the panel or a rack came back) would otherwise
+        // send at the same instant every interval: 500 at once held each call 2 s (bench:scale).
+        Math.random() * this.config.AGENT_METRICS_INTERVAL_MS,
       ),
-      ...Array.from({ length: this.config.AGENT_CONCURRENCY }, () => this.#poll()),
+      this.#poll(),
     ];
     await Promise.all(loops);
     await this.#tracing?.shutdown();
@@ -121,35 +124,51 @@ export class Agent {
     if (samples.length > 0) await this.#panel.api.POST('/metrics', { body: { samples } });
   }
 
+  /**
+   * One poll open at a time, while a task could start: each task offered runs beside the others,
+   * up to AGENT_CONCURRENCY, and the next poll goes out at once. An idle agent holds one poll, not
+   * one per slot: 500 idle agents' 2,000 polls cost their API a fifth of a core (bench:scale).
+   */
   async #poll(): Promise<void> {
+    const running = new Set<Promise<void>>();
     while (!this.#stop.signal.aborted) {
+      if (running.size >= this.config.AGENT_CONCURRENCY) {
+        await Promise.race(running);
+        continue;
+      }
       try {
         const { data: offered } = await this.#panel.api.GET('/tasks/next', {
           params: { query: { wait_ms: this.#settings!.poll_wait_ms } },
         });
         if (!offered) continue; // 204: nothing within the wait
-        const task = offered.attributes;
-        // The task is a span of the step that queued it; its reports carry it to the panel.
-        await inSpan(
-          this.#tracing,
-          `agent task ${task.type}`,
-          task.trace_parent,
-          { 'cloudsvc.task_id': task.task_id, 'cloudsvc.attempt': task.attempt },
-          () =>
-            this.#steps.run(task, this.#stop.signal, (signal) =>
-              runTask(task, this.driver, this.#panel, this.#settings!, this.logger, signal, (e) =>
-                this.#die(e),
-              ),
-            ),
-        );
+        const run = this.#run(offered.attributes)
+          .catch((error) => this.#handle(error))
+          .finally(() => running.delete(run));
+        running.add(run);
       } catch (error) {
         this.#handle(error);
       }
     }
+    await Promise.all(running);
   }
 
-  /** Runs `work` now and then every `interval()` ms until the agent stops. */
-  async #every(interval: () => number, work: () => Promise<void>): Promise<void> {
+  #run(task: AgentTask['attributes']): Promise<void> {
+    // The task is a span of the step that queued it; its reports carry it to the panel.
+    return inSpan(
+      this.#tracing,
+      `agent task ${task.type}`,
+      task.trace_parent,
+      { 'cloudsvc.task_id': task.task_id, 'cloudsvc.attempt': task.attempt },
+      () =>
+        this.#steps.run(task, this.#stop.signal, (signal) =>
+          runTask(task, this.driver, this.#panel, this.#settings!, this.logger, signal, (e) => this.#die(e)),
+        ),
+    );
+  }
+
+  /** Runs `work` after `firstAfterMs`, then every `interval()` ms until the agent stops. */
+  async #every(interval: () => number, work: () => Promise<void>, firstAfterMs = 0): Promise<void> {
+    if (firstAfterMs > 0) await sleep(firstAfterMs, this.#stop.signal);
     while (!this.#stop.signal.aborted) {
       try {
         await work();

@@ -52,8 +52,9 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         // The agent gone, or this process stopping: answer now, as a poll that found nothing.
         if (signal.aborted || taskFeed.closed) return c.body(null, 204);
         const heard = taskFeed.announcements(agent.hypervisorId);
-        const task = await takeNextTask(deps, agent);
-        // Found on a re-check without a wake: a missed announcement, a lapsed lease, or no LISTEN.
+        const task = await takeNextTask(deps, agent, look === 0);
+        // Found after the feed's sweep, not an announcement, woke it: a missed announcement, a lapsed
+        // lease, or no LISTEN.
         const foundBy = look === 0 ? 'first_look' : woken ? 'wake' : 'recheck';
         woken = false;
         if (task) {
@@ -79,12 +80,9 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         }
         const remaining = deadline - Date.now();
         if (remaining <= 0 || taskFeed.closed) return c.body(null, 204);
-        woken = await taskFeed.wait(
-          agent.hypervisorId,
-          Math.min(remaining, taskFeed.recheckMs),
-          signal,
-          heard,
-        );
+        woken = await taskFeed.wait(agent.hypervisorId, remaining, signal, heard);
+        // The wait ran out with nothing announced: the agent's next poll looks first thing.
+        if (!woken && Date.now() >= deadline) return c.body(null, 204);
       }
     } finally {
       if (woken) taskFeed.pass(agent.hypervisorId);

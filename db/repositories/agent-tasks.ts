@@ -172,6 +172,35 @@ export async function leaseNextTask(
 export type OfferedTask = NonNullable<Awaited<ReturnType<typeof leaseNextTask>>>;
 
 /**
+ * Of these hypervisors, those with tasks an agent's poll would be offered but was not: queued for
+ * longer than `queuedForMs` (an announcement missed, or none to hear) or leased past their lease
+ * (the agent died mid-task); with how many. One query for every waiting poll of a process.
+ */
+export async function hypervisorsWithOverlookedTasks(
+  db: Database,
+  hypervisorIds: readonly string[],
+  queuedForMs: number,
+): Promise<Map<string, number>> {
+  if (hypervisorIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('agent_tasks')
+    .select(['hypervisor_id', sql<string>`count(*)`.as('tasks')])
+    .where('hypervisor_id', 'in', [...hypervisorIds])
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('status', '=', 'queued'),
+          eb('created_at', '<', sql<Date>`now() - ${`${queuedForMs} milliseconds`}::interval`),
+        ]),
+        eb.and([eb('status', 'in', ['leased', 'running']), eb('lease_expires_at', '<', sql<Date>`now()`)]),
+      ]),
+    )
+    .groupBy('hypervisor_id')
+    .execute();
+  return new Map(rows.map((r) => [r.hypervisor_id, Number(r.tasks)]));
+}
+
+/**
  * A task with the state the report bridge needs, locked for the rest of the transaction, and the
  * report already recorded under `sequence`, if any (one round trip for both).
  */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
 import { eventually } from '../support/eventually.js';
+import { sample } from '../support/metrics-text.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -18,19 +19,6 @@ const scrape = async () => {
   expect(reply.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return reply.text();
 };
-
-/** The value of the series of `name` whose labels include `labels`; 0 when there is none yet. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const braces = line.match(/^[^{ ]+(?:\{(.*)\})? (\S+)$/);
-    if (!braces) continue;
-    const have = (braces[1] ?? '').split(/,(?=[a-z_]+=")/);
-    if (wanted.every((w) => have.includes(w))) return Number(braces[2]);
-  }
-  return 0;
-}
 
 const POWER_ROUTE = '/api/client/cloud/:cloudInstance/power';
 

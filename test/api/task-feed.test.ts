@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDatabase } from '../../db/database.js';
+import { hypervisorsWithOverlookedTasks, queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
 import { TASK_CHANNEL, TaskFeed } from '../../db/task-channel.js';
 import { createLogger } from '../../platform/logger.js';
 import { freePort } from '../../platform/ports.js';
 import { eventually } from '../support/eventually.js';
+import { seed } from '../support/seed.js';
 
 const logger = createLogger('silent');
 
@@ -77,6 +81,70 @@ describe('the task feed', () => {
   });
 });
 
+describe('the task feed’s sweep', () => {
+  it('wakes a waiting poll for each task no announcement brought, in one lookup for all the waiting polls', async () => {
+    const url = inject('databaseUrl');
+    const { db, close } = createDatabase({ url, poolSize: 2, namedStatements: false });
+    const lookups: number[] = [];
+    const feed = new TaskFeed(url, logger, {
+      overlooked: (hypervisorIds, queuedForMs) => {
+        lookups.push(hypervisorIds.length);
+        return hypervisorsWithOverlookedTasks(db, hypervisorIds, queuedForMs);
+      },
+    });
+    try {
+      const [busy, quiet] = [await seed.hypervisor(db), await seed.hypervisor(db)];
+      const task = (hypervisorId: string) =>
+        queueAgentTask(db, {
+          hypervisorId,
+          type: 'hypervisor.probe',
+          params: {},
+          taskToken: new Uint8Array([1]),
+          workflowId: `sweep-${randomUUID()}`,
+          runId: randomUUID(),
+          activityId: '1',
+          attempt: 1,
+          correlationId: null,
+        });
+      // Two tasks whose announcements went unheard (no feed was listening): one queued a while
+      // ago, one leased by an agent that died (its lease lapsed); none for the quiet hypervisor.
+      const [queued, lapsed] = [await task(busy.id), await task(busy.id)];
+      await sql`update agent_tasks set created_at = now() - interval '10 seconds' where id = ${queued}`.execute(
+        db,
+      );
+      await sql`update agent_tasks set status = 'leased', lease_expires_at = now() - interval '1 second'
+                 where id = ${lapsed}`.execute(db);
+      await feed.start();
+      expect(feed.listening).toBe(true);
+
+      // A woken poll takes a task at once, as tasks/next would.
+      const take = () =>
+        sql`update agent_tasks set status = 'completed', finished_at = now()
+             where id = (select id from agent_tasks where hypervisor_id = ${busy.id} and status in ('queued', 'leased')
+                          order by created_at limit 1 for update skip locked)`.execute(db);
+      const woken: string[] = [];
+      const waitOn = (hypervisorId: string, name: string) =>
+        feed.wait(hypervisorId, 30_000).then(async (announced) => {
+          woken.push(`${name}:${announced}`);
+          if (name === 'busy') await take();
+        });
+      for (let i = 0; i < 3; i++) void waitOn(busy.id, 'busy');
+      for (let i = 0; i < 5; i++) void waitOn(quiet.id, 'quiet');
+      await eventually(() => woken.length >= 2, 10_000, 'two polls woken');
+      // Two sweeps more: still two, the third poll and the quiet hypervisor's keep waiting.
+      await new Promise((r) => setTimeout(r, 2.5 * feed.sweepMs));
+      expect(woken).toEqual(['busy:false', 'busy:false']);
+      // Each sweep looked once, for both hypervisors, however many polls waited on them.
+      expect(lookups.length).toBeGreaterThan(0);
+      expect(lookups.every((n) => n <= 2)).toBe(true);
+      expect(lookups.length).toBeLessThan(10);
+    } finally {
+      await feed.close();
+      await close();
+    }
+  });
+});
+
 /** A logger whose records the test reads. */
 function recordingLogger() {
   const records: { msg: string; retry_in_ms?: number }[] = [];
@@ -132,7 +200,7 @@ describe('the task feed after its connection fails', () => {
 
   it('listens again after its backend is terminated, twice', async () => {
     const { records, logger } = recordingLogger();
-    const feed = new TaskFeed(scratch.url, logger, { startMs: 100, maxMs: 1_000 });
+    const feed = new TaskFeed(scratch.url, logger, { backoff: { startMs: 100, maxMs: 1_000 } });
     try {
       await feed.start();
       expect(feed.listening).toBe(true);
@@ -181,7 +249,7 @@ describe('the task feed after its connection fails', () => {
     relayed.host = `127.0.0.1:${port}`;
 
     const { records, logger } = recordingLogger();
-    const feed = new TaskFeed(relayed.toString(), logger, { startMs: 100, maxMs: 400 });
+    const feed = new TaskFeed(relayed.toString(), logger, { backoff: { startMs: 100, maxMs: 400 } });
     await open();
     try {
       await feed.start();
