@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { createDatabase } from '../db/database.js';
-import { hypervisorsWithOverlookedTasks } from '../db/repositories/agent-tasks.js';
+import { findOverlookedTasks } from '../db/repositories/agent-tasks.js';
 import { TaskFeed } from '../db/task-channel.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
@@ -51,8 +51,7 @@ export async function createAppDeps(
     ...(tracing ? [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] : []),
   ]);
   const taskFeed = new TaskFeed(config.DATABASE_URL, logger, {
-    overlooked: (hypervisorIds, queuedForMs) =>
-      hypervisorsWithOverlookedTasks(database.db, hypervisorIds, queuedForMs),
+    overlooked: (hypervisorIds, queuedForMs) => findOverlookedTasks(database.db, hypervisorIds, queuedForMs),
   });
   await taskFeed.start();
   return {

@@ -176,7 +176,7 @@ export type OfferedTask = NonNullable<Awaited<ReturnType<typeof leaseNextTask>>>
  * longer than `queuedForMs` (an announcement missed, or none to hear) or leased past their lease
  * (the agent died mid-task); with how many. One query for every waiting poll of a process.
  */
-export async function hypervisorsWithOverlookedTasks(
+export async function findOverlookedTasks(
   db: Database,
   hypervisorIds: readonly string[],
   queuedForMs: number,

@@ -16,7 +16,11 @@ afterAll(() => env.close());
 
 const POLL_ROUTE = { method: 'GET', route: '/api/cloudsvc/agent/tasks/next', status: '204' };
 const polls = async () =>
-  sample(await (await fetch(env.metricsUrl)).text(), 'cloudsvc_http_request_duration_seconds_count', POLL_ROUTE);
+  sample(
+    await (await fetch(env.metricsUrl)).text(),
+    'cloudsvc_http_request_duration_seconds_count',
+    POLL_ROUTE,
+  );
 
 describe('an agent’s polls', () => {
   it('are one at a time while the agent is idle, whatever its concurrency', async () => {

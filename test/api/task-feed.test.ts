@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
-import { hypervisorsWithOverlookedTasks, queueAgentTask } from '../../db/repositories/agent-tasks.js';
+import { findOverlookedTasks, queueAgentTask } from '../../db/repositories/agent-tasks.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
 import { TASK_CHANNEL, TaskFeed } from '../../db/task-channel.js';
 import { createLogger } from '../../platform/logger.js';
@@ -89,7 +89,7 @@ describe('the task feed’s sweep', () => {
     const feed = new TaskFeed(url, logger, {
       overlooked: (hypervisorIds, queuedForMs) => {
         lookups.push(hypervisorIds.length);
-        return hypervisorsWithOverlookedTasks(db, hypervisorIds, queuedForMs);
+        return findOverlookedTasks(db, hypervisorIds, queuedForMs);
       },
     });
     try {

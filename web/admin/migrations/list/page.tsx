@@ -47,7 +47,10 @@ async function listPage(c: Context<PageEnv>) {
       data-live-every={String(REFRESH_MS)}
     >
       {attention && attention.total > 0 && <AttentionTable rows={rows} total={attention.total} />}
-      <MigrationTable migrations={migrations} caption={`Migrations, newest first: ${page?.totalEstimated ? 'about ' : ''}${total} in all`} />
+      <MigrationTable
+        migrations={migrations}
+        caption={`Migrations, newest first: ${page?.totalEstimated ? 'about ' : ''}${total} in all`}
+      />
       <nav class="pager" aria-label="Pages">
         {current > 1 && (
           <a href={listHref(pages.migrations, input.form, { page: String(current - 1) })}>← Newer</a>
