@@ -6,6 +6,7 @@
  * noisy round, whatever its requests/s say. The bench talks to it over the IPC channel: `reset`
  * starts a window, `read` answers with the window so far.
  */
+import type { ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface ServerWindow {
@@ -17,6 +18,19 @@ export interface ServerWindow {
 
 export type ProbeMessage = { probe: 'reset' } | { probe: 'read' };
 export type ProbeAnswer = { probe: 'reset' } | { probe: 'read'; window: ServerWindow };
+
+/** Asks a probed server's probe (from the bench's side of the IPC channel). */
+export function askProbe(child: ChildProcess, message: ProbeMessage): Promise<ProbeAnswer> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (answer: ProbeAnswer) => {
+      if (answer?.probe !== message.probe) return;
+      child.off('message', onMessage);
+      resolve(answer);
+    };
+    child.on('message', onMessage);
+    child.send(message, (error) => error && reject(error));
+  });
+}
 
 // 10 ms is the API's default sampling interval: finer sampling would itself cost the server time.
 const RESOLUTION_MS = 10;

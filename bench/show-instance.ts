@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { closedLoop, type LoadResult, openLoop, type Target } from './load.js';
-import type { ProbeAnswer, ProbeMessage, ServerWindow } from './server-probe.js';
+import { askProbe, type ServerWindow } from './server-probe.js';
 import { findWrk, PACED_CONNECTIONS, wrkPaced, wrkPeak } from './wrk.js';
 
 export const RESOLUTION_MS = 10;
@@ -45,22 +45,10 @@ export interface ShowOptions {
   readonly warmUpSeconds: number;
 }
 
-function ask(child: ChildProcess, message: ProbeMessage): Promise<ProbeAnswer> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (answer: ProbeAnswer) => {
-      if (answer?.probe !== message.probe) return;
-      child.off('message', onMessage);
-      resolve(answer);
-    };
-    child.on('message', onMessage);
-    child.send(message, (error) => error && reject(error));
-  });
-}
-
 async function measured(server: ShowServer, run: () => Promise<LoadResult>): Promise<Phase> {
-  await ask(server.child, { probe: 'reset' });
+  await askProbe(server.child, { probe: 'reset' });
   const load = await run();
-  const answer = await ask(server.child, { probe: 'read' });
+  const answer = await askProbe(server.child, { probe: 'read' });
   if (answer.probe !== 'read') throw new Error('server probe answered out of turn');
   const { cpuUs, loopDelay } = answer.window;
   // The histogram records whole timer intervals; the delay is what exceeds the interval.

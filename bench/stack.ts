@@ -158,6 +158,8 @@ export async function startBenchStack(
         PORT: String(apiPort),
         METRICS_PORT: '0',
         INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000',
+        // bench:scale enrolls a fleet of 500 agents from this one address.
+        ENROLLMENT_RATE_LIMIT_PER_MINUTE: '1000000',
         // The console part's gateway is found by the sessions' own answers; a thousand idle
         // sessions on its instance, and their gateway's requests, are more than a customer's.
         CONSOLE_GATEWAY_URL: 'ws://127.0.0.1:9/connect',

@@ -17,12 +17,18 @@ function workflowsPath(): string {
   return existsSync(ts) ? ts : fileURLToPath(new URL('./workflow.js', import.meta.url));
 }
 
-export async function temporalFloor(
+export interface TemporalFloor {
+  /** One run of the floor's workflow: its step time on the workflow's own clock, ms. */
+  run(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A worker of the floor's workflow on the server, running until closed. */
+export async function startTemporalFloor(
   temporal: Client,
   address: string,
   namespace: string,
-  options: { runs: number; warmUp: number },
-): Promise<number[]> {
+): Promise<TemporalFloor> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsPath(),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
@@ -36,19 +42,36 @@ export async function temporalFloor(
     activities: { answer: async () => 0 },
   });
   const running = worker.run();
+  return {
+    run: async () =>
+      (await temporal.workflow.execute('temporalFloor', {
+        taskQueue: TASK_QUEUE,
+        workflowId: `bench-temporal-floor-${randomUUID()}`,
+      })) as number,
+    close: async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+/** The floor's workflows one after another: each one's step time (the workflow's own clock). */
+export async function temporalFloor(
+  temporal: Client,
+  address: string,
+  namespace: string,
+  options: { runs: number; warmUp: number },
+): Promise<number[]> {
+  const floor = await startTemporalFloor(temporal, address, namespace);
   try {
     const trips: number[] = [];
     for (let i = 0; i < options.warmUp + options.runs; i++) {
-      const trip = await temporal.workflow.execute('temporalFloor', {
-        taskQueue: TASK_QUEUE,
-        workflowId: `bench-temporal-floor-${randomUUID()}`,
-      });
-      if (i >= options.warmUp) trips.push(trip as number);
+      const trip = await floor.run();
+      if (i >= options.warmUp) trips.push(trip);
     }
     return trips;
   } finally {
-    worker.shutdown();
-    await running;
-    await connection.close();
+    await floor.close();
   }
 }
