@@ -53,7 +53,11 @@ const quantile = (values: readonly number[], q: number) => {
 const figures = (values: readonly number[]) =>
   `p50 ${quantile(values, 0.5).toFixed(1)} ms, p99 ${quantile(values, 0.99).toFixed(1)} ms, max ${quantile(values, 1).toFixed(1)} ms`;
 
-async function probe(deps: Pick<ServiceDeps, 'temporal' | 'config'>, hypervisorId: string): Promise<Probe> {
+/** One probe workflow on the hypervisor, to its end. */
+export async function probe(
+  deps: Pick<ServiceDeps, 'temporal' | 'config'>,
+  hypervisorId: string,
+): Promise<Probe> {
   const workflowId = probeHypervisorWorkflowId(hypervisorId, randomUUID());
   const handle = await startWorkflow(deps, {
     type: 'probeHypervisor',

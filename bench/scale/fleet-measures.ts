@@ -1,10 +1,8 @@
 /** What the fleet part reads of the API and the database (fleet-figures.ts). */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { probeHypervisorWorkflowId } from '../../domain/workflow-ids.js';
-import { startWorkflow, stepTiming } from '../../services/workflow-starts.js';
+import { probe } from '../agent-round-trip.js';
 import { inFlight } from '../in-flight.js';
 import { askProbe } from '../server-probe.js';
 import type { BenchStack, WorkflowStack } from '../stack.js';
@@ -36,16 +34,7 @@ export async function pickups(
   const ids: string[] = [];
   await inFlight(load.count, load.inFlight, async () => {
     const hypervisorId = hypervisors[Math.floor(Math.random() * hypervisors.length)]!;
-    const workflowId = probeHypervisorWorkflowId(hypervisorId, randomUUID());
-    ids.push(workflowId);
-    const handle = await startWorkflow(deps, {
-      type: 'probeHypervisor',
-      workflowId,
-      input: { hypervisorId, timing: stepTiming(deps.config) },
-      searchAttributes: { hypervisor: hypervisorId },
-      correlationId: null,
-    });
-    await handle.result();
+    ids.push((await probe(deps, hypervisorId)).workflowId);
   });
   const { rows } = await sql<{ ms: number }>`
     select extract(epoch from leased_at - created_at) * 1000 as ms from agent_tasks

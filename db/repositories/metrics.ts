@@ -3,6 +3,16 @@ import type { Database } from '../database.js';
 import { addTraffic } from './bandwidth.js';
 import { addToRollups } from './metric-rollups.js';
 
+const SAMPLE_COLUMNS = [
+  'sampled_at',
+  'cpu_percent',
+  'memory_used_mb',
+  'disk_read_bytes',
+  'disk_write_bytes',
+  'net_rx_bytes',
+  'net_tx_bytes',
+] as const;
+
 export interface MetricSample {
   readonly instanceId: string;
   readonly sampledAt: Date;
@@ -48,16 +58,7 @@ export async function storeSamples(db: Database, hypervisorId: string, samples: 
       .insertInto('instance_metrics')
       .values(rows)
       .onConflict((oc) => oc.columns(['instance_id', 'sampled_at']).doNothing())
-      .returning([
-        'instance_id',
-        'sampled_at',
-        'cpu_percent',
-        'memory_used_mb',
-        'disk_read_bytes',
-        'disk_write_bytes',
-        'net_rx_bytes',
-        'net_tx_bytes',
-      ])
+      .returning(['instance_id', ...SAMPLE_COLUMNS])
       .execute();
     await addToRollups(trx, inserted);
     await addTraffic(trx, inserted);
@@ -68,15 +69,7 @@ export async function storeSamples(db: Database, hypervisorId: string, samples: 
 export async function listSamples(db: Database, instanceId: string, since: Date, until: Date, limit: number) {
   return db
     .selectFrom('instance_metrics')
-    .select([
-      'sampled_at',
-      'cpu_percent',
-      'memory_used_mb',
-      'disk_read_bytes',
-      'disk_write_bytes',
-      'net_rx_bytes',
-      'net_tx_bytes',
-    ])
+    .select(SAMPLE_COLUMNS)
     .where('instance_id', '=', instanceId)
     .where('sampled_at', '>=', since)
     .where('sampled_at', '<=', until)
