@@ -74,14 +74,23 @@ const withDeadline = <T>(deps: ServiceDeps, call: () => Promise<T>) =>
 const handleOf = (deps: ServiceDeps, instanceId: string, policyId: string): ScheduleHandle =>
   deps.temporal.schedule.getHandle(backupScheduleId(instanceId, policyId));
 
-/** Makes the Temporal Schedule say what the policy says: updated, or created if it is missing. */
+/**
+ * Makes the Temporal Schedule say what the policy says: updated, or created if it is missing. The
+ * update says the whole schedule, so it is tried once more when the first try fails: a loaded
+ * Temporal server let one pass its deadline, and the customer got a 503 for a change that a
+ * second try makes (seen more than once in test/client/backup-schedules.test.ts).
+ */
 async function syncSchedule(deps: ServiceDeps, policy: BackupPolicyRow, instance: Pick<Instance, 'id'>) {
   const schedule = scheduleOf(deps, policy, instance);
-  try {
-    await withDeadline(deps, () => handleOf(deps, instance.id, policy.id).update(() => schedule));
-  } catch (error) {
-    if (!(error instanceof ScheduleNotFoundError)) throw error;
-    await createSchedule(deps, policy, instance);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withDeadline(deps, () => handleOf(deps, instance.id, policy.id).update(() => schedule));
+      return;
+    } catch (error) {
+      if (error instanceof ScheduleNotFoundError) return createSchedule(deps, policy, instance);
+      if (attempt === 2) throw error;
+      deps.logger.warn('backup schedule update failed; trying once more', { error });
+    }
   }
 }
 
