@@ -19,7 +19,9 @@ const route = createRoute({
     'Waits up to `wait_ms` (at most AGENT_POLL_MAX_WAIT_MS) for a task. The task is leased to this agent until ' +
     '`lease_expires_at`; every report renews the lease. A task whose lease lapses (the agent died mid-task) is ' +
     'offered again, so task execution must be idempotent. 204 when nothing came within the wait. A credential ' +
-    'revoked while the poll waits gets 401, never a task.',
+    'revoked while the poll waits never gets a task: woken by one, the poll answers 401; left to wait, it ' +
+    'answers 204 at the end of its wait, and the next poll is refused with 401. An agent holds one poll ' +
+    'open while it has room for another task.',
   request: {
     query: z.object({
       wait_ms: z.coerce.number().int().min(0).max(INT4_MAX).optional().openapi({ example: 20000 }),

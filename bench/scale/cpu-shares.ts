@@ -62,12 +62,11 @@ export function cpuWindow(): { end(): string } {
         used.set(part, (used.get(part) ?? 0) + (ticks - before) / TICKS_PER_SECOND / seconds);
       }
       const total = [...used.values()].reduce((a, b) => a + b, 0);
-      return (
-        [...used]
-          .sort((a, b) => b[1] - a[1])
-          .map(([part, cores]) => `${part} ${cores.toFixed(2)}`)
-          .join(', ') + ` (${total.toFixed(2)} of ${cpus().length} cores)`
-      );
+      const parts = [...used]
+        .sort((a, b) => b[1] - a[1])
+        .map(([part, cores]) => `${part} ${cores.toFixed(2)}`)
+        .join(', ');
+      return `${parts} (${total.toFixed(2)} of ${cpus().length} cores)`;
     },
   };
 }

@@ -23,7 +23,6 @@ export const TARGET = { p99Ms: 2_000, floorShare: 0.5 };
 export async function operationsPart(stack: BenchStack): Promise<boolean> {
   const workflows = await stack.workflows();
   const creates = WIDTHS.reduce((sum, w) => sum + runsAt(w), 0);
-  const widest = Math.max(...WIDTHS);
   const plane = await seedOperationsPlane(stack.db, workflows, {
     hypervisors: Number(process.env.BENCH_SCALE_HYPERVISORS ?? 4),
     customers: Number(process.env.BENCH_SCALE_CUSTOMERS ?? 50),
@@ -84,52 +83,61 @@ export async function operationsPart(stack: BenchStack): Promise<boolean> {
       await floor.close();
     }
 
-    const meets = (l: Level) => failureCount(l) === 0 && l.p99 <= TARGET.p99Ms;
-    const target = `p99 <= ${TARGET.p99Ms} ms, no failure`;
-    let met = printCurve(
-      'operations',
-      'creates, request to running',
-      target,
-      createLevels.map((l) => pointOf(l, 'creates', meets(l))),
-    );
-    met =
-      printCurve(
-        'operations',
-        'power actions, request to settled',
-        target,
-        powerLevels.map((l) => pointOf(l, 'actions', meets(l))),
-      ) && met;
-    printCurve(
-      'operations',
-      "Temporal's floor, a one-activity workflow",
-      'none (the yardstick)',
-      floorLevels.map((l) => pointOf(l, 'workflows', true)),
-    );
-    const share = (levels: Level[], i: number) => levels[i]!.perSecond / floorLevels[i]!.perSecond;
-    const at = WIDTHS.indexOf(widest);
-    for (const [label, levels] of [
-      ['creates', createLevels],
-      ['power actions', powerLevels],
-    ] as const) {
-      const ok = share(levels, at) >= TARGET.floorShare;
-      met = ok && met;
-      console.log(
-        `operations: ${label} a second against the floor's workflows a second: ` +
-          `${WIDTHS.map((w, i) => `${w} in flight → ${(share(levels, i) * 100).toFixed(0)}%`).join(' | ')}; ` +
-          `target >= ${TARGET.floorShare * 100}% at ${widest} in flight: ${ok ? 'met' : 'NOT met'}`,
-      );
-    }
-    for (const [label, levels] of [
-      ['creates', createLevels],
-      ['power actions', powerLevels],
-      ["the floor's workflows", floorLevels],
-    ] as const)
-      for (const level of levels)
-        console.log(`operations: CPU in cores, ${label}, ${level.width} in flight: ${level.cpu}`);
-    return met;
+    return reportOperations(WIDTHS, { creates: createLevels, power: powerLevels, floor: floorLevels });
   } finally {
     for (const agent of plane.agents) await stack.kill(agent);
     watcher.stop();
     await poll.close();
   }
+}
+
+/** Prints the operations' curves beside their targets and the floor's, and where the CPU went; true when all are met. */
+function reportOperations(
+  widths: readonly number[],
+  curves: { creates: Level[]; power: Level[]; floor: Level[] },
+): boolean {
+  const widest = Math.max(...widths);
+  const meets = (l: Level) => failureCount(l) === 0 && l.p99 <= TARGET.p99Ms;
+  const target = `p99 <= ${TARGET.p99Ms} ms, no failure`;
+  let met = printCurve(
+    'operations',
+    'creates, request to running',
+    target,
+    curves.creates.map((l) => pointOf(l, 'creates', meets(l))),
+  );
+  met =
+    printCurve(
+      'operations',
+      'power actions, request to settled',
+      target,
+      curves.power.map((l) => pointOf(l, 'actions', meets(l))),
+    ) && met;
+  printCurve(
+    'operations',
+    "Temporal's floor, a one-activity workflow",
+    'none (the yardstick)',
+    curves.floor.map((l) => pointOf(l, 'workflows', true)),
+  );
+  const share = (levels: Level[], i: number) => levels[i]!.perSecond / curves.floor[i]!.perSecond;
+  const at = widths.indexOf(widest);
+  for (const [label, levels] of [
+    ['creates', curves.creates],
+    ['power actions', curves.power],
+  ] as const) {
+    const ok = share(levels, at) >= TARGET.floorShare;
+    met = ok && met;
+    console.log(
+      `operations: ${label} a second against the floor's workflows a second: ` +
+        `${widths.map((w, i) => `${w} in flight → ${(share(levels, i) * 100).toFixed(0)}%`).join(' | ')}; ` +
+        `target >= ${TARGET.floorShare * 100}% at ${widest} in flight: ${ok ? 'met' : 'NOT met'}`,
+    );
+  }
+  for (const [label, levels] of [
+    ['creates', curves.creates],
+    ['power actions', curves.power],
+    ["the floor's workflows", curves.floor],
+  ] as const)
+    for (const level of levels)
+      console.log(`operations: CPU in cores, ${label}, ${level.width} in flight: ${level.cpu}`);
+  return met;
 }
