@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { reconcileOperations } from '../../services/operations/reconcile.js';
 import { type BackupStack, sha256, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
+import { reconcileOperationsOf } from '../support/reconcile.js';
 
 /**
  * Backups through the Client API and real (in-process) agents whose simulated hypervisors share a
@@ -334,14 +334,7 @@ describe('restore in place', () => {
 });
 
 describe('runs that vanish', () => {
-  /** Reconciles operations older than 1.5 s: other test files' fresh operations are left alone. */
-  const reconcile = async () => {
-    await new Promise((r) => setTimeout(r, 1_600));
-    return reconcileOperations({
-      ...t.env.deps,
-      config: { ...t.env.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
-    });
-  };
+  const reconcile = (instanceId: string) => reconcileOperationsOf(t.env.deps, [instanceId]);
 
   /** Terminates the run once its agent task runs: the fault armed for it is then spent. */
   const terminateRunning = async (workflowId: string) => {
@@ -359,14 +352,14 @@ describe('runs that vanish', () => {
     agent.armFault('backup.verify', { mode: 'hang' });
     expect((await t.api('POST', `/${id}/backups/${kept.uuid}/verify`)).status).toBe(202);
     await terminateRunning((await t.env.latestOperation(id)).workflow_id);
-    expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
+    expect((await reconcile(id)).abandoned).toBeGreaterThanOrEqual(1);
     expect(await t.settled(id)).toMatchObject({ status: 'running' });
     expect((await backupsOf(id)).find((b: Body) => b.uuid === kept.uuid).state).toBe('available');
 
     agent.armFault('backup.create', { mode: 'hang' });
     const lost = (await t.api('POST', `/${id}/backups`, {})).body.attributes;
     await terminateRunning((await t.env.latestOperation(id)).workflow_id);
-    expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
+    expect((await reconcile(id)).abandoned).toBeGreaterThanOrEqual(1);
     expect(await t.settled(id)).toMatchObject({ status: 'running' });
     expect((await backupsOf(id)).find((b: Body) => b.uuid === lost.uuid)).toMatchObject({
       state: 'failed',

@@ -80,16 +80,32 @@ describe('an evacuation whose worker is killed', () => {
       180_000,
       'the evacuation to complete',
     );
-    expect(done.progress).toMatchObject({ total: 6, moved: 6 });
     const migrations = await t.db
       .selectFrom('migrations')
-      .select(['instance_id', 'state'])
+      .select(['id', 'instance_id', 'state', 'failed_step', 'failure'])
       .where(
         'instance_id',
         'in',
         guests.map((g) => g.id),
       )
       .execute();
+    const notMoved = done.instances.filter((i: Body) => i.state !== 'moved');
+    // What a move that did not happen went through, to tell why.
+    const unfinished = migrations.filter((m) => m.state !== 'CLEANED_UP');
+    const events = unfinished.length
+      ? await t.db
+          .selectFrom('migration_events')
+          .select(['migration_id', 'state', 'detail', 'at'])
+          .where(
+            'migration_id',
+            'in',
+            unfinished.map((m) => m.id),
+          )
+          .orderBy('at')
+          .execute()
+      : [];
+    const why = JSON.stringify({ notMoved, unfinished, events });
+    expect(done.progress, why).toMatchObject({ total: 6, moved: 6 });
     expect(migrations.map((m) => m.instance_id).sort()).toEqual(guests.map((g) => g.id).sort());
     const places = await t.db
       .selectFrom('instances')

@@ -14,11 +14,11 @@ import { findInstance } from '../../db/repositories/instances.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';
 import { requestPowerAction } from '../../services/instances/power.js';
-import { reconcileOperations } from '../../services/operations/reconcile.js';
 import { stepTiming } from '../../services/workflow-starts.js';
 import type { PowerInstanceInput } from '../../workflows/power-instance.js';
 import { eventually } from '../support/eventually.js';
 import { json } from '../support/http.js';
+import { reconcileOperationsOf } from '../support/reconcile.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -257,14 +257,7 @@ describe('what the hypervisor reports is what is recorded', () => {
   });
 });
 
-/** Reconciles operations older than 1.5 s: other test files' fresh operations are left alone. */
-const reconcile = async () => {
-  await new Promise((r) => setTimeout(r, 1_600));
-  return reconcileOperations({
-    ...env.deps,
-    config: { ...env.config, OPERATION_RECONCILE_AFTER_MS: 1_500 },
-  });
-};
+const reconcile = (instanceId: string) => reconcileOperationsOf(env.deps, [instanceId]);
 
 describe('runs that vanish', () => {
   it("a terminated run's queued task is withdrawn and never offered; the next action runs alone", async () => {
@@ -280,7 +273,7 @@ describe('runs that vanish', () => {
 
     // Until reconciled, the instance still belongs to the lost operation.
     expect((await env.power(instance.id, 'stop')).status).toBe(409);
-    expect((await reconcile()).abandoned).toBeGreaterThanOrEqual(1);
+    expect((await reconcile(instance.id)).abandoned).toBeGreaterThanOrEqual(1);
     expect((await findOperation(env.db, lost.id))?.state).toBe('abandoned');
     expect(await instanceState(instance.id)).toEqual({ status: 'running', operation_id: null });
     expect((await listTasksOfWorkflow(env.db, lost.workflow_id))[0]?.status).toBe('cancelled');
@@ -359,12 +352,12 @@ describe('runs that vanish', () => {
     );
     expect(begun.begun).toBe(true);
 
-    expect((await reconcile()).started).toBeGreaterThanOrEqual(1);
+    expect((await reconcile(instance.id)).started).toBeGreaterThanOrEqual(1);
     expect(await env.temporal.workflow.getHandle(workflowId).result()).toEqual({ power_state: 'stopped' });
     expect(await instanceState(instance.id)).toEqual({ status: 'stopped', operation_id: null });
     expect(agent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
     // Reconciling again finds nothing to do for it.
-    await reconcile();
+    await reconcile(instance.id);
     expect((await findOperation(env.db, operationId))?.state).toBe('succeeded');
   });
 });
