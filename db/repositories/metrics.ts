@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { bucketStart } from '../../domain/metrics/resolutions.js';
 import type { Database } from '../database.js';
-import { addTraffic } from './bandwidth.js';
-import { addToRollups } from './metric-rollups.js';
+import { addTrafficOf, periodOf } from './bandwidth.js';
+import { addToRollupsOf } from './metric-rollups.js';
 
 const SAMPLE_COLUMNS = [
   'sampled_at',
@@ -26,44 +27,43 @@ export interface MetricSample {
 
 /**
  * Stores the samples of instances placed on this hypervisor, and adds them to the instances'
- * rollups and their traffic to the instances' bandwidth; samples of other instances are dropped. A sample sent twice (an agent
- * retrying) is stored and counted once. Returns how many were stored.
+ * rollups and their traffic to the instances' bandwidth; samples of other instances are dropped. A
+ * sample sent twice (an agent retrying, or twice in one batch) is stored and counted once. One
+ * statement, so one round trip and its own transaction: only the samples stored by it count
+ * towards rollups and bandwidth, so a batch sent again adds nothing. Returns how many were stored.
  */
 export async function storeSamples(db: Database, hypervisorId: string, samples: readonly MetricSample[]) {
   if (samples.length === 0) return 0;
-  const placed = await db
-    .selectFrom('instances')
-    .select('id')
-    .where('hypervisor_id', '=', hypervisorId)
-    .where('id', 'in', [...new Set(samples.map((s) => s.instanceId))])
-    .execute();
-  const own = new Set(placed.map((r) => r.id));
-  const rows = samples
-    .filter((s) => own.has(s.instanceId))
-    .map((s) => ({
-      instance_id: s.instanceId,
-      hypervisor_id: hypervisorId,
-      sampled_at: s.sampledAt,
-      cpu_percent: s.cpuPercent,
-      memory_used_mb: s.memoryUsedMb,
-      disk_read_bytes: s.diskReadBytes,
-      disk_write_bytes: s.diskWriteBytes,
-      net_rx_bytes: s.netRxBytes,
-      net_tx_bytes: s.netTxBytes,
-    }));
-  if (rows.length === 0) return 0;
-  // Only the samples stored now count towards rollups and bandwidth, so a batch sent again adds nothing.
-  return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('instance_metrics')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['instance_id', 'sampled_at']).doNothing())
-      .returning(['instance_id', ...SAMPLE_COLUMNS])
-      .execute();
-    await addToRollups(trx, inserted);
-    await addTraffic(trx, inserted);
-    return inserted.length;
-  });
+  const column = <T>(value: (s: MetricSample) => T) => samples.map(value);
+  const { rows } = await sql<{ stored: number }>`
+    with sent as (
+      select distinct on (instance_id, sampled_at) *
+        from unnest(
+          ${column((s) => s.instanceId)}::uuid[], ${column((s) => s.sampledAt)}::timestamptz[],
+          ${column((s) => s.cpuPercent)}::real[], ${column((s) => s.memoryUsedMb)}::integer[],
+          ${column((s) => s.diskReadBytes)}::bigint[], ${column((s) => s.diskWriteBytes)}::bigint[],
+          ${column((s) => s.netRxBytes)}::bigint[], ${column((s) => s.netTxBytes)}::bigint[],
+          ${column((s) => bucketStart(s.sampledAt, '5m'))}::timestamptz[],
+          ${column((s) => bucketStart(s.sampledAt, '1h'))}::timestamptz[],
+          ${column((s) => periodOf(s.sampledAt))}::date[]
+        ) as s(instance_id, sampled_at, cpu_percent, memory_used_mb, disk_read_bytes, disk_write_bytes,
+               net_rx_bytes, net_tx_bytes, bucket_5m, bucket_1h, period)
+       order by instance_id, sampled_at
+    ),
+    inserted as (
+      insert into instance_metrics (instance_id, hypervisor_id, ${sql.join(SAMPLE_COLUMNS.map((c) => sql.ref(c)))})
+      select s.instance_id, i.hypervisor_id, ${sql.join(SAMPLE_COLUMNS.map((c) => sql.ref(`s.${c}`)))}
+        from sent s
+        join instances i on i.id = s.instance_id and i.hypervisor_id = ${hypervisorId}
+       order by s.instance_id, s.sampled_at
+      on conflict (instance_id, sampled_at) do nothing
+      returning instance_id, sampled_at
+    ),
+    stored as (select sent.* from sent join inserted using (instance_id, sampled_at)),
+    rollups as (${addToRollupsOf('stored')}),
+    traffic as (${addTrafficOf('stored')})
+    select count(*)::integer as stored from inserted`.execute(db);
+  return rows[0]?.stored ?? 0;
 }
 
 export async function listSamples(db: Database, instanceId: string, since: Date, until: Date, limit: number) {

@@ -90,6 +90,14 @@ describe('bandwidth', () => {
     ]);
   });
 
+  it('a sample repeated in one batch counts once', async () => {
+    const { id, report } = await placedInstance(0);
+    const sample = { at: now(5), rx: 700, tx: 70 };
+    const answer = await report([sample, sample, { at: now(6), rx: 1, tx: 1 }]);
+    expect(answer.body.attributes).toEqual({ received: 3, stored: 2 });
+    expect((await bandwidth(id)).current).toMatchObject({ inbound_bytes: 701, outbound_bytes: 71 });
+  });
+
   it('two reports at once both count', async () => {
     const { id, report } = await placedInstance(0);
     const [first, second] = [now(10), now(20)];

@@ -133,6 +133,21 @@ describe('metric rollups', () => {
     ]);
   });
 
+  it('counts a sample repeated in one batch once', async () => {
+    const { send, series } = await placedInstance();
+    expect(
+      await send([
+        { minute: 40, cpu: 30 },
+        { minute: 40, cpu: 30 },
+        { minute: 41, cpu: 10 },
+      ]),
+    ).toBe(2);
+    const { samples } = await series(`${range(40, 44)}&resolution=5m`);
+    expect(samples).toEqual([
+      expect.objectContaining({ sample_count: 2, cpu_percent: 20, cpu_percent_max: 30, net_rx_bytes: 200 }),
+    ]);
+  });
+
   it('adds batches sent at once for the same instance without losing one', async () => {
     const { send, series } = await placedInstance();
     const stored = await Promise.all(
