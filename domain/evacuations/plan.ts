@@ -130,5 +130,22 @@ export const PASSING_BLOCKERS: readonly BlockerCode[] = [
   'CLEANUP_PENDING',
 ];
 
-export const onlyPassing = (blockers: readonly Finding<BlockerCode>[]): boolean =>
-  blockers.length > 0 && blockers.every((b) => PASSING_BLOCKERS.includes(b.code));
+/**
+ * A target's refusals that pass by themselves: an agent that missed its heartbeats is back with its
+ * next one (a node marked unreachable for a moment must not block a drain for good), and an
+ * earlier move's copy on it is being removed.
+ */
+const PASSING_TARGET_REASONS: readonly BlockerCode[] = ['TARGET_UNREACHABLE', 'CLEANUP_PENDING'];
+
+/**
+ * Whether what keeps the instance from moving passes by itself: each of its own blockers does, or
+ * no target takes it now but a hypervisor of its location would once such a reason passed. The
+ * run tries it again, as often as the policy's attempts allow, then blocks it with the reasons.
+ */
+export function refusalPasses(report: PreflightReport): boolean {
+  if (report.blockers.some((b) => b.code !== 'NO_TARGET'))
+    return report.blockers.every((b) => PASSING_BLOCKERS.includes(b.code));
+  return report.rejected.some(
+    (r) => r.reasons.length > 0 && r.reasons.every((f) => PASSING_TARGET_REASONS.includes(f.code)),
+  );
+}

@@ -1,7 +1,7 @@
 import { countMigrationsInto } from '../../db/repositories/evacuation-queue.js';
 import type { EvacuationRow } from '../../db/repositories/evacuations.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
-import { onlyPassing, whyNot } from '../../domain/evacuations/plan.js';
+import { refusalPasses, whyNot } from '../../domain/evacuations/plan.js';
 import type { EvacuationItemState, EvacuationPolicy } from '../../domain/evacuations/states.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { Finding, HypervisorFacts } from '../../domain/migrations/preflight.js';
@@ -78,7 +78,7 @@ export async function judgeEvacuee(
   const anywhere = judge(hypervisors);
   if (!anywhere.ok) {
     const reasons = whyNot(anywhere);
-    return onlyPassing(anywhere.blockers) ? { verdict: 'busy', reasons } : { verdict: 'blocked', reasons };
+    return refusalPasses(anywhere) ? { verdict: 'busy', reasons } : { verdict: 'blocked', reasons };
   }
   const open = judge(
     hypervisors.filter((h) => h.id === source.id || (into.get(h.id) ?? 0) < policy.maxParallelPerTarget),

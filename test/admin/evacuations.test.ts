@@ -12,7 +12,12 @@ let env: Stack;
 beforeAll(async () => {
   env = await startStack({
     agents: true,
-    config: { MIGRATION_SOURCE_RETENTION_MS: '300', EVACUATION_CHECK_EVERY_MS: '300' },
+    // Agents heartbeat once a third of this (200 s): none in a test, so a target marked unreachable stays so.
+    config: {
+      MIGRATION_SOURCE_RETENTION_MS: '300',
+      EVACUATION_CHECK_EVERY_MS: '300',
+      HYPERVISOR_UNREACHABLE_AFTER_MS: '600000',
+    },
   });
 });
 afterAll(() => env.close());
@@ -337,6 +342,30 @@ describe('an evacuation', () => {
     expect(paused.progress).toMatchObject({ failed: 1, pending: 1 });
     await call('POST', `/evacuations/${careful.uuid}/resume`);
     expect((await ended(careful.uuid)).progress).toMatchObject({ failed: 1, moved: 1 });
+  });
+
+  it('puts off an instance while its only target’s agent is unreachable, and blocks it once its tries are spent', async () => {
+    const mark = (hypervisorId: string, status: 'unreachable' | 'online') =>
+      env.db.updateTable('hypervisors').set({ status }).where('id', '=', hypervisorId).execute();
+    const unreachable = expect.arrayContaining([
+      expect.objectContaining({ code: 'NO_TARGET', detail: expect.stringContaining('TARGET_UNREACHABLE') }),
+    ]);
+
+    const back = await drainable(1, 1);
+    await mark(back.targets[0]!.hypervisor.id, 'unreachable');
+    const waiting = await started(back.source.hypervisor.id, { mode: 'AUTO', max_attempts: 10 });
+    const putOff = await showUntil(waiting.uuid, (e) => e.instances[0].attempts >= 1, 'the instance put off');
+    expect(putOff.instances[0]).toMatchObject({ state: 'pending', reasons: unreachable });
+    // As its agent's next heartbeat does.
+    await mark(back.targets[0]!.hypervisor.id, 'online');
+    expect((await ended(waiting.uuid)).instances[0]).toMatchObject({ state: 'moved' });
+
+    const gone = await drainable(1, 1);
+    await mark(gone.targets[0]!.hypervisor.id, 'unreachable');
+    const tried = await started(gone.source.hypervisor.id, { mode: 'AUTO', max_attempts: 2 });
+    const done = await ended(tried.uuid);
+    expect(done.instances[0]).toMatchObject({ state: 'blocked', attempts: 2, reasons: unreachable });
+    expect(await migrationsOf([gone.guests[0]!.id])).toEqual([]);
   });
 
   it('holds a move that waits for an operator outside its window, and ends once the operator decided', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { itemAfterMove } from '../../domain/evacuations/outcome.js';
-import { type Evacuee, planEvacuation } from '../../domain/evacuations/plan.js';
+import { type Evacuee, planEvacuation, refusalPasses } from '../../domain/evacuations/plan.js';
 import { type EvacuationPolicy, mayControl } from '../../domain/evacuations/states.js';
-import type { HypervisorFacts, InstanceFacts } from '../../domain/migrations/preflight.js';
+import { type HypervisorFacts, type InstanceFacts, preflight } from '../../domain/migrations/preflight.js';
 
 const policy = { autoLive: true, transferMbPerSecond: 100, longTransferSeconds: 1800 };
 
@@ -167,5 +167,37 @@ describe('what an administrator may do to an evacuation', () => {
     expect(mayControl('cancelling', 'cancel')).toMatchObject({ code: 'EVACUATION_STATE_CONFLICT' });
     for (const state of ['completed', 'cancelled', 'failed'] as const)
       expect(mayControl(state, 'pause')).toMatchObject({ code: 'EVACUATION_FINISHED' });
+  });
+});
+
+describe('whether what keeps an evacuation’s instance on its node passes by itself', () => {
+  const source = node('source', 65_536);
+  const refusal = (targets: HypervisorFacts[], extra: Partial<InstanceFacts> = {}) => {
+    const report = preflight({
+      instance: guest('a', 4096, extra).facts,
+      source,
+      hypervisors: [source, ...targets],
+      mode: 'AUTO',
+      policy,
+    });
+    expect(report.ok).toBe(false);
+    return refusalPasses(report);
+  };
+
+  it('passes while a target is refused only because its agent is not online', () => {
+    expect(refusal([node('t', 32_768, { status: 'unreachable' })])).toBe(true);
+    expect(refusal([node('full', 1024), node('t', 32_768, { status: 'unreachable' })])).toBe(true);
+    expect(refusal([node('t', 32_768, { status: 'unreachable', maintenance: true })])).toBe(false);
+  });
+
+  it('does not pass when every target is refused for a lasting reason', () => {
+    expect(refusal([node('full', 1024)])).toBe(false);
+    expect(refusal([node('m', 32_768, { maintenance: true })])).toBe(false);
+    expect(refusal([])).toBe(false);
+  });
+
+  it('passes when only another operation holds the instance, not when it also carries an ISO', () => {
+    expect(refusal([node('t', 32_768)], { operationRunning: true })).toBe(true);
+    expect(refusal([node('t', 32_768)], { operationRunning: true, isoMounted: true })).toBe(false);
   });
 });

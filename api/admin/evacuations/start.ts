@@ -24,8 +24,9 @@ const route = createRoute({
     'Puts the hypervisor in maintenance (nothing new lands on it) and drains it: its instances migrate away in the ' +
     'plan’s order, at most `max_parallel` at once and `max_parallel_per_target` into any one target, each by the ' +
     'migration saga (preflight, lease, point of no return, rollback). Each target is chosen when its move starts, ' +
-    'by the plan’s rule on the facts of that moment. An instance that cannot move is recorded `blocked` with its ' +
-    'reasons; a failed move is skipped, retried or pauses the evacuation, by `on_failure`. Follow it with ' +
+    'by the plan’s rule on the facts of that moment. An instance refused for a reason that passes (another ' +
+    'operation on it, a target whose agent missed its heartbeats) is put off and tried again while `max_attempts` ' +
+    'allow; one that cannot move is recorded `blocked` with its reasons; a failed move is skipped, retried or pauses the evacuation, by `on_failure`. Follow it with ' +
     '`GET /evacuations/{evacuation}`. The hypervisor stays in maintenance when the evacuation ends.',
   request: { params: uuidParam('hypervisor'), body: jsonBody(EvacuationRequestBody) },
   responses: {
