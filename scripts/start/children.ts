@@ -58,8 +58,13 @@ export class Children {
       env: { ...env, ...command.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.pipe(log);
-    child.stderr!.pipe(log);
+    // Both streams write into one log, which ends once the child and both streams have closed: the
+    // one to close first must not end it while the other (a crash's message) still writes.
+    child.stdout!.pipe(log, { end: false });
+    child.stderr!.pipe(log, { end: false });
+    child.once('close', () => log.end());
+    // A log that cannot be written must not take the supervisor, and every other child, down.
+    log.on('error', (error) => say(`${name}: its log could not be written (${error.message})`));
     return child;
   }
 
