@@ -44,6 +44,23 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   return any;
 }
 
+/**
+ * A free port whose neighbours at `offsets` above it are free too, for a stack that takes the
+ * ports next to the one it is given (the production shape's two APIs at PORT+11 and +12).
+ */
+export async function freePortWithNeighbours(
+  offsets: readonly number[],
+  host = '127.0.0.1',
+): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort(host);
+    let free = true;
+    for (const offset of offsets) free = free && (await bindable(port + offset, host)) !== undefined;
+    if (free) return port;
+  }
+  throw new Error(`no free port on ${host} with free neighbours at +${offsets.join(', +')}`);
+}
+
 export async function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();

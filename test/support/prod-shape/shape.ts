@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SimulatedState, simulatedStatePath } from '../../../agent/drivers/simulated/state.js';
 import { createDatabase, type Database } from '../../../db/database.js';
-import { freePort } from '../../../platform/ports.js';
+import { freePort, freePortWithNeighbours } from '../../../platform/ports.js';
 import { agentName } from '../../../scripts/start/agents.js';
 import { adminApi, applicationApi, clientApi } from '../clients.js';
 import { dataFolder, startStackProcess, stopStack } from '../stack-process.js';
@@ -38,10 +38,12 @@ export async function startProdShape(
   if (shapeMissing.length > 0) throw new Error(`the production shape needs ${shapeMissing.join(' and ')}`);
   const folder = dataFolder();
   const postgres = await restartablePostgres(join(folder, 'postgres-server'));
+  // stack:prod takes ports next to those it is given (scripts/prod/main.ts): the APIs at PORT+11 and
+  // +12, the workers' probes at WORKER_HTTP_PORT+11 and +12, metrics at METRICS_PORT+11, +12, +21, +22.
   const ports = {
-    api: await freePort(),
-    worker: await freePort(),
-    metrics: await freePort(),
+    api: await freePortWithNeighbours([11, 12]),
+    worker: await freePortWithNeighbours([11, 12]),
+    metrics: await freePortWithNeighbours([11, 12, 21, 22]),
     // Under 32768 with its membership ports 300 below (Temporal keeps them as a smallint).
     temporal: 20_000 + Math.floor(Math.random() * 12_000),
   };
