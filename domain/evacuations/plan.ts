@@ -124,11 +124,7 @@ const zero: Resources = { cpu_cores: 0, memory_mb: 0, disk_mb: 0 };
  * move's copy on the target being removed. The run tries such an instance again later; any other
  * blocker keeps it on its host until someone changes something.
  */
-export const PASSING_BLOCKERS: readonly BlockerCode[] = [
-  'INSTANCE_BUSY',
-  'INSTANCE_MIGRATING',
-  'CLEANUP_PENDING',
-];
+const PASSING_BLOCKERS: readonly BlockerCode[] = ['INSTANCE_BUSY', 'INSTANCE_MIGRATING', 'CLEANUP_PENDING'];
 
 /**
  * A target's refusals that pass by themselves: an agent that missed its heartbeats is back with its
