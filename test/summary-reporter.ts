@@ -1,12 +1,13 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { contractCoverage } from './contract-coverage.js';
 import { faultTable } from './faults/table.js';
+import { slowestFiles } from './slowest-files.js';
 import { faultsFolder } from './support/run-folder.js';
 
 /**
  * Ends the run with one plain line, `Tests: N passed, N failed, N skipped`, that any CI can read,
- * after the table of faults injected (test/faults) and the response contract's coverage; a whole
- * run that never saw an operation succeed fails.
+ * after the table of faults injected (test/faults), the slowest files and the response contract's
+ * coverage; a whole run that never saw an operation succeed fails.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -20,6 +21,7 @@ export default class SummaryReporter implements Reporter {
       }
     }
     process.stdout.write(faultTable(faultsFolder()));
+    process.stdout.write(slowestFiles(testModules));
     const coverage = contractCoverage(testModules.length);
     process.stdout.write(coverage.text);
     if (coverage.incomplete) process.exitCode = 1;
