@@ -3,10 +3,8 @@ import type { AgentTaskParams } from '../domain/agent-tasks.js';
 import { statusOfPowerState } from '../domain/instances/statuses.js';
 import type { OperationContext } from '../domain/operation-context.js';
 import { runOperation, step } from './lib/operation.js';
+import { PATCHES } from './lib/patches.js';
 import { agentStep, bookkeeping } from './lib/steps.js';
-
-/** Runs begun before instances were born with a firewall record none applied. */
-const RECORDS_FIREWALL = 'provision-records-firewall';
 
 export interface ProvisionInstanceInput {
   readonly operation: OperationContext;
@@ -50,7 +48,7 @@ export async function provisionInstance(input: ProvisionInstanceInput): Promise<
       },
       `create instance ${operation.instanceId}`,
     );
-    if (created.firewall_revision !== undefined && patched(RECORDS_FIREWALL))
+    if (created.firewall_revision !== undefined && patched(PATCHES.recordsFirewall.id))
       await recordFirewallApplied({
         instanceId: operation.instanceId,
         appliedRevision: created.firewall_revision,

@@ -9,6 +9,8 @@ import { OPERATION_RULES } from '../../domain/instances/operations.js';
 import type { InstanceStatus, PowerState } from '../../domain/instances/statuses.js';
 import type { OperationContext } from '../../domain/operation-context.js';
 import { describeFailure } from './failures.js';
+import { reportedPowerState } from './guest-power.js';
+import { PATCHES } from './patches.js';
 import { Saga } from './saga.js';
 import { agentStep, bookkeeping } from './steps.js';
 
@@ -57,7 +59,7 @@ export async function runOperation<T>(
       await cancelAgentTasksOfWorkflow(workflowInfo().workflowId);
       const compensation = await saga.compensate();
       const failure = describeFailure(error);
-      const powerState = cancelled ? undefined : await reportedPowerState(operation, failure.code);
+      const powerState = cancelled ? undefined : await powerStateAfterFailure(operation, failure.code);
       await failOperation({
         operationId: operation.operationId,
         cancelled,
@@ -85,23 +87,12 @@ const SILENT = ['AGENT_TASK_NOT_PICKED_UP', 'TIMEOUT', 'INSTANCE_NOT_FOUND', 'CA
  * answer, for operations whose failure rule is not "as before" (a failed create or rebuild is an
  * error), and in runs begun before this question existed.
  */
-async function reportedPowerState(
+async function powerStateAfterFailure(
   operation: OperationContext,
   code: string,
 ): Promise<PowerState | undefined> {
   if (OPERATION_RULES[operation.kind].onFailure !== 'previous' || SILENT.includes(code)) return undefined;
-  if (!patched('operation-failure-settles-from-hypervisor')) return undefined;
+  if (!patched(PATCHES.operationFailureSettlesFromHypervisor.id)) return undefined;
   step('Reading the guest’s state from the hypervisor');
-  return agentStep('quick', operation.timing)(
-    {
-      hypervisorId: operation.hypervisorId,
-      type: 'instance.state',
-      params: { instance_id: operation.instanceId },
-      correlationId: operation.correlationId,
-    },
-    `read the state of instance ${operation.instanceId}`,
-  ).then(
-    (result) => result.power_state,
-    () => undefined,
-  );
+  return reportedPowerState(operation, `read the state of instance ${operation.instanceId}`);
 }

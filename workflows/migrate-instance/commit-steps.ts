@@ -2,18 +2,14 @@ import { ParentClosePolicy, patched, setCurrentDetails, sleep, startChild } from
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
+import { reportedPowerState } from '../lib/guest-power.js';
+import { PATCHES } from '../lib/patches.js';
 import { cleanUpMigrationSource } from './cleanup.js';
 import type { MigrationRun } from './run.js';
 import { type Step, stepFailure } from './step.js';
 import type { MigrationTasks } from './tasks.js';
 
-/** Runs begun before the cleanup had a workflow of its own replay with it inside. */
-const CLEANUP_OF_ITS_OWN = 'migration-cleanup-of-its-own';
-
 /** From the switchover (the point of no return) to the old source's cleanup. */
-/** Runs begun before the commit asked the target replay without the question. */
-const COMMIT_FROM_HYPERVISOR = 'migration-commit-from-hypervisor';
-
 export function switchAndCommit(
   run: MigrationRun,
   input: MigrateInstanceInput,
@@ -65,11 +61,8 @@ export function switchAndCommit(
         // The status is the target's guest as reported, not assumed: an operator may have made
         // the target authoritative without its verification step.
         // A target that cannot say (its guest not defined there yet) leaves the rules' status.
-        const reported = patched(COMMIT_FROM_HYPERVISOR)
-          ? await onTarget('instance.state', { instance_id: ids.instance_id }, 'read the guest state').then(
-              (result) => result.power_state,
-              () => undefined,
-            )
+        const reported = patched(PATCHES.migrationCommitFromHypervisor.id)
+          ? await reportedPowerState(tasks.target, 'read the guest state (target)')
           : undefined;
         await run.books.commitMigration({
           migrationId,
@@ -85,7 +78,7 @@ export function switchAndCommit(
     {
       state: 'CLEANING_UP',
       run: async () => {
-        if (patched(CLEANUP_OF_ITS_OWN)) {
+        if (patched(PATCHES.migrationCleanupOfItsOwn.id)) {
           // The migration ends at COMPLETED, the instance free; the old copy goes on its own timer.
           await startChild(cleanUpMigrationSource, {
             workflowId: migrationCleanupWorkflowId(migrationId),

@@ -1,12 +1,10 @@
 import { patched } from '@temporalio/workflow';
 import { ROOT_DISK, volumeDisk } from '../../domain/migrations/disks.js';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
+import { PATCHES } from '../lib/patches.js';
 import type { MigrationRun } from './run.js';
 import { type Step, stepFailure } from './step.js';
 import type { MigrationTasks } from './tasks.js';
-
-/** Runs begun before a rollback withdrew the source's offers replay without the undo. */
-export const WITHDRAWS_OFFERS = 'migration-withdraws-offers';
 
 /** One disk the migration moves, with the sealed token its target redeems for it. */
 interface MovingDisk {
@@ -39,7 +37,7 @@ export function diskSteps(run: MigrationRun, input: MigrateInstanceInput, tasks:
       state: 'TRANSFERRING',
       run: async () => {
         // Pushed first: a rollback removes whatever copies the source made, even of a half-done export.
-        if (patched(WITHDRAWS_OFFERS))
+        if (patched(PATCHES.migrationWithdrawsOffers.id))
           run.saga.push('offer the disks', () =>
             onSource('disk.withdraw', ids, 'withdraw the offered disks'),
           );

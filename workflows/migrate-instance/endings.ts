@@ -9,8 +9,9 @@ import type { PowerState } from '../../domain/instances/statuses.js';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { describeFailure } from '../lib/failures.js';
+import { reportedPowerState } from '../lib/guest-power.js';
+import { PATCHES } from '../lib/patches.js';
 import type { RecoveryRequest } from './definitions.js';
-import { WITHDRAWS_OFFERS } from './disk-steps.js';
 import type { RolledBack } from './outcome.js';
 import type { MigrationRun } from './run.js';
 import type { MigrationTasks } from './tasks.js';
@@ -103,7 +104,7 @@ export async function keepTheSource(
     await tasks
       .onTarget('migration.discard_target', tasks.ids, 'discard the target copy')
       .catch(() => undefined);
-    if (patched(WITHDRAWS_OFFERS))
+    if (patched(PATCHES.migrationWithdrawsOffers.id))
       await tasks.onSource('disk.withdraw', tasks.ids, 'withdraw the offered disks').catch(() => undefined);
     const reported = await sourcePowerState(tasks);
     await run.books.finishRollback({
@@ -122,22 +123,14 @@ export async function keepTheSource(
   run.show('ROLLED_BACK');
 }
 
-/** Runs begun before an ending asked the source replay without the question. */
-const SETTLE_FROM_HYPERVISOR = 'migration-settles-from-hypervisor';
-
 /**
  * The source's guest as its hypervisor reports it, asked at an ending that gives the source back:
  * the instance's status is settled from it, never assumed. Undefined where the source does not
  * answer; the status is then the operation's rules', and the record says the state is unknown.
  */
 async function sourcePowerState(tasks: MigrationTasks): Promise<PowerState | undefined> {
-  if (!patched(SETTLE_FROM_HYPERVISOR)) return undefined;
-  return tasks
-    .onSource('instance.state', { instance_id: tasks.ids.instance_id }, 'read the guest state')
-    .then(
-      (result) => result.power_state,
-      () => undefined,
-    );
+  if (!patched(PATCHES.migrationSettlesFromHypervisor.id)) return undefined;
+  return reportedPowerState(tasks.source, 'read the guest state (source)');
 }
 
 const reportedDetail = (reported: PowerState | undefined) => ({ source_power_state: reported ?? 'unknown' });

@@ -3,6 +3,7 @@ import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js'
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { isPastPointOfNoReturn } from '../../domain/migrations/states.js';
 import { businessFailure, describeFailure } from '../lib/failures.js';
+import { PATCHES } from '../lib/patches.js';
 import { awaitRecovery, keepTheSource, rollBack } from './endings.js';
 import { installHandlers } from './handlers.js';
 import { renewLeaseWhileHeld } from './lease.js';
@@ -20,8 +21,6 @@ import { migrationTasks } from './tasks.js';
  * restarts the source by itself. COMMITTING is one transaction; the source is kept for the
  * retention window, then cleaned up.
  */
-/** Runs begun before the renewal was stopped at the end replay without stopping it. */
-const RENEWAL_STOPPED_AT_END = 'migration-renewal-stopped-at-end';
 
 export async function migrateInstance(input: MigrateInstanceInput): Promise<{ state: MigrationState }> {
   const run = new MigrationRun(input.migrationId);
@@ -74,6 +73,6 @@ export async function migrateInstance(input: MigrateInstanceInput): Promise<{ st
   } finally {
     run.finished = true;
     // Nothing of the run left pending in Temporal when it ends (new runs; see lease.ts).
-    if (patched(RENEWAL_STOPPED_AT_END)) await renewal.stop();
+    if (patched(PATCHES.migrationRenewalStoppedAtEnd.id)) await renewal.stop();
   }
 }

@@ -5,9 +5,7 @@ import {
   condition,
   patched,
 } from '@temporalio/workflow';
-
-/** Runs begun before Temporal's status told the outcome replay ending completed, as they did. */
-const OUTCOME_IN_STATUS = 'migration-outcome-in-status';
+import { PATCHES } from '../lib/patches.js';
 
 export interface RolledBack {
   /** The failure's code (an agent's or the catalogue's), or CANCELLED / ROLLED_BACK_BY_OPERATOR. */
@@ -28,7 +26,7 @@ export async function endRolledBack(
   ending: RolledBack,
   cancelRequested: () => boolean,
 ): Promise<{ state: 'ROLLED_BACK' }> {
-  if (!patched(OUTCOME_IN_STATUS)) return { state: 'ROLLED_BACK' };
+  if (!patched(PATCHES.migrationOutcomeInStatus.id)) return { state: 'ROLLED_BACK' };
   if (ending.cancelled && !cancelRequested())
     await CancellationScope.nonCancellable(() => condition(cancelRequested, '30 seconds'));
   if (cancelRequested()) throw new CancelledFailure(`ROLLED_BACK: ${ending.message}`);

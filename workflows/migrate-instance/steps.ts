@@ -1,13 +1,11 @@
 import { patched } from '@temporalio/workflow';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
+import { PATCHES } from '../lib/patches.js';
 import { switchAndCommit } from './commit-steps.js';
 import { diskSteps } from './disk-steps.js';
 import type { MigrationRun } from './run.js';
 import type { Step } from './step.js';
 import type { MigrationTasks } from './tasks.js';
-
-/** Runs begun before a migration carried the instance's network and firewall replay without them. */
-const CARRIES_NETWORK = 'migration-carries-network';
 
 /**
  * The migration's steps in order, one per state of the happy path (SPEC.md §3): each a semantic
@@ -60,7 +58,9 @@ export function migrationSteps(
         const { ipv4, ipv6 } = input.instance;
         // Every address, private NIC and firewall rule goes with the guest. No change to them can
         // begin meanwhile: the migration is the instance's operation until it ends.
-        const plan = patched(CARRIES_NETWORK) ? await networkPlan(run, operation.instanceId) : undefined;
+        const plan = patched(PATCHES.migrationCarriesNetwork.id)
+          ? await networkPlan(run, operation.instanceId)
+          : undefined;
         await onTarget('network.prepare', { ...ids, ipv4, ipv6, ...plan }, 'prepare the network');
         saga.push('prepare the network', () => onTarget('network.release', ids, 'release the network'));
         return {

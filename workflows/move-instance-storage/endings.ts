@@ -2,26 +2,13 @@ import { ApplicationFailure, CancellationScope, condition, isCancellation } from
 import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { describeFailure } from '../lib/failures.js';
+import { reportedPowerState } from '../lib/guest-power.js';
 import { agentStep } from '../lib/steps.js';
-import type { StorageMoveRun } from './run.js';
+import { guestOfMove, type StorageMoveRun } from './run.js';
 
 /** The guest's power state as its hypervisor reports it, or nothing when it does not answer. */
-async function reportedPower(input: MoveInstanceStorageInput) {
-  try {
-    const { power_state } = await agentStep('quick', input.operation.timing)(
-      {
-        hypervisorId: input.hypervisorId,
-        type: 'instance.state',
-        params: { instance_id: input.operation.instanceId },
-        correlationId: input.operation.correlationId,
-      },
-      'ask the guest’s power state',
-    );
-    return power_state;
-  } catch {
-    return undefined;
-  }
-}
+const reportedPower = (input: MoveInstanceStorageInput) =>
+  reportedPowerState(guestOfMove(input), 'ask the guest’s power state');
 
 /** Why the move stopped: an administrator's undo, or the step's failure. */
 function failureOf(run: StorageMoveRun, error: unknown) {

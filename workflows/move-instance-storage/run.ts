@@ -6,6 +6,7 @@ import {
   type StorageMoveState,
 } from '../../domain/storage-moves/states.js';
 import { businessFailure } from '../lib/failures.js';
+import type { GuestAt } from '../lib/guest-power.js';
 import { Saga } from '../lib/saga.js';
 import { bookkeeping } from '../lib/steps.js';
 import {
@@ -15,6 +16,14 @@ import {
   storageMoveState,
   undoStorageMove,
 } from './definitions.js';
+
+/** The moved instance's guest, on the one hypervisor a storage move runs on. */
+export const guestOfMove = ({ hypervisorId, operation }: MoveInstanceStorageInput): GuestAt => ({
+  hypervisorId,
+  instanceId: operation.instanceId,
+  correlationId: operation.correlationId,
+  timing: operation.timing,
+});
 
 /**
  * What one storage move's run knows while it runs: its state (the authority its update validators

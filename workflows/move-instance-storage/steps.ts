@@ -1,8 +1,9 @@
 import { setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
+import { askPowerState } from '../lib/guest-power.js';
 import { agentStep } from '../lib/steps.js';
-import type { StorageMoveRun } from './run.js';
+import { guestOfMove, type StorageMoveRun } from './run.js';
 
 export interface StorageMoveStep {
   readonly state: StorageMoveState;
@@ -86,10 +87,7 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
     {
       state: 'COMMITTING',
       run: async () => {
-        const { power_state } = await quick(
-          { ...task, type: 'instance.state', params: { instance_id } },
-          'ask the guest’s power state',
-        );
+        const power_state = await askPowerState(guestOfMove(input), 'ask the guest’s power state');
         await run.books.commitStorageMove({
           moveId,
           operationId: operation.operationId,

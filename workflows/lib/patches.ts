@@ -1,0 +1,58 @@
+/**
+ * Every `patched()` id the workflows use, in one place: what runs begun before it do instead, when
+ * it landed, and what retires it. A workflow calls `patched(PATCHES.<name>.id)`, never a literal
+ * (test/workflows/patches.unit.test.ts holds every call to this table).
+ *
+ * Retiring a patch (docs/operations.md, "Changing a workflow"): once no running history can be
+ * older than it (the longest a run of that type lives: a migration's recovery wait has no end, so
+ * ask Temporal with `cloudsvc workflow:replay --query`), replace `patched(id)` by
+ * `deprecatePatch(id)` and keep only the new path; once no history holds the marker either, remove
+ * the call and the entry, and the replay fixtures recorded before the patch with it.
+ */
+export const PATCHES = {
+  recordsFirewall: {
+    id: 'provision-records-firewall',
+    since: '2026-11-25',
+    before: 'provisioning did not record the firewall revision the hypervisor applied',
+  },
+  migrationSettlesFromHypervisor: {
+    id: 'migration-settles-from-hypervisor',
+    since: '2026-11-25',
+    before: 'an ending that gives the source back assumed its power state instead of asking it',
+  },
+  migrationCommitFromHypervisor: {
+    id: 'migration-commit-from-hypervisor',
+    since: '2026-11-25',
+    before: 'the commit assumed the target guest ran instead of asking it',
+  },
+  operationFailureSettlesFromHypervisor: {
+    id: 'operation-failure-settles-from-hypervisor',
+    since: '2026-11-25',
+    before: 'a failed operation put the instance back to its earlier status without asking the guest',
+  },
+  migrationCleanupOfItsOwn: {
+    id: 'migration-cleanup-of-its-own',
+    since: '2026-11-25',
+    before: 'the old source was cleaned up inside the migration, not by a workflow of its own',
+  },
+  migrationCarriesNetwork: {
+    id: 'migration-carries-network',
+    since: '2026-11-25',
+    before: 'a migration did not carry the instance network and firewall to the target',
+  },
+  migrationOutcomeInStatus: {
+    id: 'migration-outcome-in-status',
+    since: '2026-11-25',
+    before: "a rolled-back migration ended completed in Temporal's status",
+  },
+  migrationRenewalStoppedAtEnd: {
+    id: 'migration-renewal-stopped-at-end',
+    since: '2026-11-25',
+    before: 'the lease renewal was left running at the end',
+  },
+  migrationWithdrawsOffers: {
+    id: 'migration-withdraws-offers',
+    since: '2026-11-26',
+    before: "a rollback did not withdraw the source's disk offers",
+  },
+} as const satisfies Record<string, { id: string; since: string; before: string }>;
