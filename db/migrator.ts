@@ -40,6 +40,7 @@ import * as agentTaskTrace from './migrations/20261130T0100_agent_task_trace.js'
 import * as metricRollups from './migrations/20261201T0100_metric_rollups.js';
 import * as listIndexes from './migrations/20261201T0200_list_indexes.js';
 import * as instanceBootEnums from './migrations/20261202T0100_instance_boot_enums.js';
+import * as migrationInterruption from './migrations/20261202T0200_migration_interruption.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -84,6 +85,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201T0100_metric_rollups': metricRollups,
   '20261201T0200_list_indexes': listIndexes,
   '20261202T0100_instance_boot_enums': instanceBootEnums,
+  '20261202T0200_migration_interruption': migrationInterruption,
 };
 
 export interface MigrationOutcome {

@@ -10,10 +10,13 @@ import type { MigrationTasks } from './tasks.js';
 /** Runs begun before the cleanup had a workflow of its own replay with it inside. */
 const CLEANUP_OF_ITS_OWN = 'migration-cleanup-of-its-own';
 
-/** From the switchover (the point of no return) to the old source's cleanup. */
 /** Runs begun before the commit asked the target replay without the question. */
 const COMMIT_FROM_HYPERVISOR = 'migration-commit-from-hypervisor';
 
+/** Runs begun before the guest's interruption was recorded replay without recording it. */
+const RECORDS_INTERRUPTION = 'migration-records-interruption';
+
+/** From the switchover (the point of no return) to the old source's cleanup. */
 export function switchAndCommit(
   run: MigrationRun,
   input: MigrateInstanceInput,
@@ -30,6 +33,8 @@ export function switchAndCommit(
         'move the running guest',
         long,
       );
+      if (patched(RECORDS_INTERRUPTION))
+        await run.books.recordMigrationInterruption({ migrationId, interruptionMs: downtime_ms });
       return { downtime_ms };
     },
   };
@@ -43,6 +48,17 @@ export function switchAndCommit(
           { ...ids, start: input.instance.running },
           'start the guest',
         );
+        // A cold move's interruption: from the stop on the source to the start on the target, as
+        // this run saw them (SPEC.md §3: a same-IP move is not atomic; its interruption is recorded).
+        if (
+          run.sourceStoppedAt !== undefined &&
+          started.power_state === 'running' &&
+          patched(RECORDS_INTERRUPTION)
+        ) {
+          const interruptionMs = Date.now() - run.sourceStoppedAt;
+          await run.books.recordMigrationInterruption({ migrationId, interruptionMs });
+          return { power_state: started.power_state, interruption_ms: interruptionMs };
+        }
         return { power_state: started.power_state };
       },
     },
