@@ -1301,7 +1301,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke a console-gateway credential
-     * @description The gateway holding it is refused at once (gateway credentials are never cached); it stays listed as revoked. Its sessions end `gateway_lost` once its heartbeats stop. 404 when there is no such live credential.
+     * @description The gateway holding it is refused at once (gateway credentials are never cached); it stays listed as revoked. Its live sessions then end `gateway_lost`, as those of any gateway that stops heartbeating (`CONSOLE_HEARTBEAT_TIMEOUT_MS`). 404 when there is no such live credential.
      */
     delete: operations['deleteConsoleGatewayCredentialsCredential'];
     options?: never;

@@ -10,8 +10,8 @@ const route = createRoute({
   summary: 'Revoke a console-gateway credential',
   description:
     'The gateway holding it is refused at once (gateway credentials are never cached); it stays listed as ' +
-    'revoked. Its sessions end `gateway_lost` once its heartbeats stop. 404 when there is no such live ' +
-    'credential.',
+    'revoked. Its live sessions then end `gateway_lost`, as those of any gateway that stops heartbeating ' +
+    '(`CONSOLE_HEARTBEAT_TIMEOUT_MS`). 404 when there is no such live credential.',
   request: { params: uuidParam('credential') },
   responses: { 204: { description: 'Revoked.' }, ...commonErrors, ...notFoundResponse },
 });
