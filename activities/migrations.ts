@@ -8,6 +8,7 @@ import {
 } from '../db/repositories/migration-states.js';
 import {
   moveInstanceToTarget,
+  recordMigrationInterruption,
   releaseTargetReservation,
   renewMigrationLease,
 } from '../db/repositories/migrations.js';
@@ -84,6 +85,18 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
      * target, the reservations moved, the tokens void, the operation settled, the lease released,
      * the state COMPLETED with the source's retention deadline.
      */
+    /** The interruption the guest had in the move, as its run measured it. */
+    async recordMigrationInterruption(measure: {
+      migrationId: string;
+      interruptionMs: number;
+    }): Promise<void> {
+      await recordMigrationInterruption(
+        db,
+        measure.migrationId,
+        Math.max(0, Math.round(measure.interruptionMs)),
+      );
+    },
+
     async commitMigration(commit: {
       migrationId: string;
       operationId: string;

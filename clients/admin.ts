@@ -661,12 +661,25 @@ export interface components {
         requested_by: string;
         reason: string | null;
         warnings: components['schemas']['MigrationWarning'][];
+        /** @description What of the instance’s network moves with it, as it was when the migration was requested (migrations requested before private NICs and floating IPs were listed show them empty). */
         network_plan: {
           /** @example same_ip */
           mode: string;
+          /** @description Every address of the instance, its floating IPs among them; each keeps its value. */
           addresses: string[];
+          /** @description The floating IPs among `addresses`. */
+          floating_ips: string[];
+          /** @description Its NICs on private networks, each with its address and MAC. */
+          private_nics: {
+            /** Format: uuid */
+            network_uuid: string;
+            address: string;
+            mac: string;
+          }[];
           interruption_expected: boolean;
         };
+        /** @description How long the guest was unreachable in the move, measured: a cold move’s time from the stop on the source to the start on the target, a live move’s downtime as QEMU reported it. Null until the guest runs on the target, for a guest that was stopped, and for migrations begun before it was measured. */
+        interruption_ms: number | null;
         history: {
           /** @enum {string} */
           state:

@@ -1265,6 +1265,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/gateway-credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List console-gateway credentials
+     * @description Every console-gateway credential, newest first, revoked ones too: each by its hint, never the credential.
+     */
+    get: operations['getConsoleGatewayCredentials'];
+    put?: never;
+    /**
+     * Issue a console-gateway credential
+     * @description A credential (`csw_…`) for a console gateway to call the console internal API with; it belongs to no user and is refused by every other API. It is in this answer once and never again. The body may be left out.
+     */
+    post: operations['postConsoleGatewayCredentials'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/gateway-credentials/{credential}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a console-gateway credential
+     * @description The gateway holding it is refused at once (gateway credentials are never cached); it stays listed as revoked. Its live sessions then end `gateway_lost`, as those of any gateway that stops heartbeating (`CONSOLE_HEARTBEAT_TIMEOUT_MS`). 404 when there is no such live credential.
+     */
+    delete: operations['deleteConsoleGatewayCredentialsCredential'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/scheduler/dry-run': {
     parameters: {
       query?: never;
@@ -1629,15 +1673,20 @@ export interface components {
       disk_mb: number;
       primary_ipv4: string | null;
       primary_ipv6: string | null;
-      /** @example kvm */
-      virtualization: string;
       /**
+       * @description How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.
+       * @example kvm
+       * @enum {string}
+       */
+      virtualization: 'kvm';
+      /**
+       * @description Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot action, for that one boot. `network` is never listed: no guest boots from the network.
        * @example [
        *       "disk",
        *       "cdrom"
        *     ]
        */
-      boot_order: string[];
+      boot_order: ('disk' | 'cdrom' | 'network')[];
       /** @example UTC */
       timezone: string;
       /** @example 2026-11-22T01:02:03.000Z */
@@ -2803,6 +2852,45 @@ export interface components {
       };
     };
     AdminConsoleSessionRevokeRequest: Record<string, never>;
+    ConsoleGatewayCredentialList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['ConsoleGatewayCredential'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    ConsoleGatewayCredential: {
+      /** @enum {string} */
+      object: 'console_gateway_credential';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        label: string | null;
+        /** @description The credential’s first characters, to tell it apart; never the credential. */
+        hint: string;
+        revoked: boolean;
+        created_at: string;
+        revoked_at: string | null;
+      };
+    };
+    IssuedConsoleGatewayCredential: {
+      /** @enum {string} */
+      object: 'console_gateway_credential';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        label: string | null;
+        hint: string;
+        /** @description The credential, shown this once: only its hash is stored. */
+        token: string;
+      };
+    };
+    ConsoleGatewayCredentialCreate: {
+      /**
+       * @default null
+       * @example gateway eu-1
+       */
+      label?: string | null;
+    };
     SchedulerDryRun: {
       /** @enum {string} */
       object: 'scheduler_dry_run';
@@ -10667,6 +10755,241 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ConsoleSession'];
         };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getConsoleGatewayCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The credentials, in one page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsoleGatewayCredentialList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postConsoleGatewayCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ConsoleGatewayCredentialCreate'];
+      };
+    };
+    responses: {
+      /** @description The credential, shown once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedConsoleGatewayCredential'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteConsoleGatewayCredentialsCredential: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        credential: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {

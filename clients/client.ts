@@ -1762,15 +1762,20 @@ export interface components {
       disk_mb: number;
       primary_ipv4: string | null;
       primary_ipv6: string | null;
-      /** @example kvm */
-      virtualization: string;
       /**
+       * @description How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.
+       * @example kvm
+       * @enum {string}
+       */
+      virtualization: 'kvm';
+      /**
+       * @description Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot action, for that one boot. `network` is never listed: no guest boots from the network.
        * @example [
        *       "disk",
        *       "cdrom"
        *     ]
        */
-      boot_order: string[];
+      boot_order: ('disk' | 'cdrom' | 'network')[];
       /** @example UTC */
       timezone: string;
       /** @example 2026-11-22T01:02:03.000Z */

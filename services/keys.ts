@@ -1,4 +1,9 @@
-import { createCredential, revokeCredential, revokeUserKey } from '../db/repositories/credentials.js';
+import {
+  createCredential,
+  revokeConsoleGatewayCredential,
+  revokeCredential,
+  revokeUserKey,
+} from '../db/repositories/credentials.js';
 import { findUserByEmail } from '../db/repositories/users.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import type { ServiceDeps } from './context.js';
@@ -72,4 +77,12 @@ export async function revokeKeyOfUser(
   keyId: string,
 ): Promise<void> {
   if (!(await revokeUserKey(deps.db, userId, keyId))) throw notFound();
+}
+
+/** Revokes one console-gateway credential; SVC-RES-404 when there is no such live credential. */
+export async function revokeConsoleGatewayKey(
+  deps: Pick<ServiceDeps, 'db'>,
+  credentialId: string,
+): Promise<void> {
+  if (!(await revokeConsoleGatewayCredential(deps.db, credentialId))) throw notFound();
 }

@@ -1,5 +1,6 @@
 import type { Instance } from '../../db/repositories/instances.js';
-import { INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
+import { VIRTUALIZATIONS, type Virtualization } from '../../domain/catalog.js';
+import { BOOT_DEVICES, type BootDevice, INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
 import { z } from '../zod.js';
 
 export const InstanceAttributes = z
@@ -13,8 +14,17 @@ export const InstanceAttributes = z
     disk_mb: z.number().int(),
     primary_ipv4: z.string().nullable(),
     primary_ipv6: z.string().nullable(),
-    virtualization: z.string().openapi({ example: 'kvm' }),
-    boot_order: z.array(z.string()).openapi({ example: ['disk', 'cdrom'] }),
+    virtualization: z.enum(VIRTUALIZATIONS).openapi({
+      example: 'kvm',
+      description: 'How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.',
+    }),
+    boot_order: z.array(z.enum(BOOT_DEVICES)).openapi({
+      example: ['disk', 'cdrom'],
+      description:
+        'Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its ' +
+        'disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot ' +
+        'action, for that one boot. `network` is never listed: no guest boots from the network.',
+    }),
     timezone: z.string().openapi({ example: 'UTC' }),
     created_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
     updated_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
@@ -39,8 +49,8 @@ export function serializeInstance(row: NonNullable<Instance>): z.infer<typeof In
       disk_mb: row.disk_mb,
       primary_ipv4: row.primary_ipv4,
       primary_ipv6: row.primary_ipv6,
-      virtualization: row.virtualization,
-      boot_order: row.boot_order,
+      virtualization: row.virtualization as Virtualization,
+      boot_order: row.boot_order as BootDevice[],
       timezone: row.timezone,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),

@@ -60,11 +60,34 @@ export const MigrationEnvelope = z
       requested_by: z.string().openapi({ example: 'admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d' }),
       reason: z.string().nullable(),
       warnings: z.array(warning),
-      network_plan: z.object({
-        mode: z.string().openapi({ example: 'same_ip' }),
-        addresses: z.array(z.string()),
-        interruption_expected: z.boolean(),
-      }),
+      network_plan: z
+        .object({
+          mode: z.string().openapi({ example: 'same_ip' }),
+          addresses: z.array(z.string()).openapi({
+            description: 'Every address of the instance, its floating IPs among them; each keeps its value.',
+          }),
+          floating_ips: z.array(z.string()).openapi({ description: 'The floating IPs among `addresses`.' }),
+          private_nics: z
+            .array(z.object({ network_uuid: z.string().uuid(), address: z.string(), mac: z.string() }))
+            .openapi({ description: 'Its NICs on private networks, each with its address and MAC.' }),
+          interruption_expected: z.boolean(),
+        })
+        .openapi({
+          description:
+            'What of the instance’s network moves with it, as it was when the migration was requested ' +
+            '(migrations requested before private NICs and floating IPs were listed show them empty).',
+        }),
+      interruption_ms: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({
+          description:
+            'How long the guest was unreachable in the move, measured: a cold move’s time from the stop on ' +
+            'the source to the start on the target, a live move’s downtime as QEMU reported it. Null until ' +
+            'the guest runs on the target, for a guest that was stopped, and for migrations begun before it ' +
+            'was measured.',
+        }),
       history: z.array(z.object({ state: z.enum(MIGRATION_STATES), at: z.string(), detail })),
       failed_step: z.enum(MIGRATION_STATES).nullable(),
       failure: detail.nullable(),
@@ -127,6 +150,16 @@ export function temporalUiUrl(links: TemporalLinks, workflowId: string): string 
   return `${base}/namespaces/${encodeURIComponent(links.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
+
+const isPlannedNic = (nic: unknown): nic is { network_uuid: string; address: string; mac: string } =>
+  typeof nic === 'object' &&
+  nic !== null &&
+  ['network_uuid', 'address', 'mac'].every(
+    (key) => typeof (nic as Record<string, unknown>)[key] === 'string',
+  );
+
 export function serializeMigration(record: MigrationRecord, links: TemporalLinks): MigrationBody {
   const plan = record.network_plan;
   const recovery = record.recovery;
@@ -156,11 +189,12 @@ export function serializeMigration(record: MigrationRecord, links: TemporalLinks
       warnings: record.warnings.map((w) => ({ code: w.code, detail: redactText(w.detail) })),
       network_plan: {
         mode: typeof plan.mode === 'string' ? plan.mode : 'same_ip',
-        addresses: Array.isArray(plan.addresses)
-          ? plan.addresses.filter((a): a is string => typeof a === 'string')
-          : [],
+        addresses: strings(plan.addresses),
+        floating_ips: strings(plan.floating_ips),
+        private_nics: Array.isArray(plan.private_nics) ? plan.private_nics.filter(isPlannedNic) : [],
         interruption_expected: plan.interruption_expected === true,
       },
+      interruption_ms: record.interruption_ms,
       history: record.history.map((h) => ({
         state: h.state,
         at: h.at.toISOString(),

@@ -188,3 +188,27 @@ export async function revokeUserKey(db: Database, userId: string, keyId: string)
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The console-gateway credentials, newest first, revoked ones too (never their hashes). */
+export async function listConsoleGatewayCredentials(db: Database) {
+  return db
+    .selectFrom('credentials')
+    .select(['id', 'label', 'hint', 'created_at', 'revoked_at'])
+    .where('type', '=', 'console_gateway')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes one console-gateway credential; false when there is no such live credential. */
+export async function revokeConsoleGatewayCredential(db: Database, credentialId: string): Promise<boolean> {
+  const row = await db
+    .updateTable('credentials')
+    .set({ revoked_at: sql`now()` })
+    .where('id', '=', credentialId)
+    .where('type', '=', 'console_gateway')
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

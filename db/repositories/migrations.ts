@@ -112,6 +112,7 @@ const MIGRATION_COLUMNS = [
   'm.warnings',
   'm.network_plan',
   'm.failed_step',
+  'm.interruption_ms',
   'm.failure',
   'm.recovery',
   'm.retain_source_until',
@@ -339,5 +340,18 @@ export async function releaseTargetReservation(db: Database, migrationId: string
     .where('hypervisor_id', '=', migration.target_hypervisor_id)
     .where('purpose', '=', 'migration')
     .where('released_at', 'is', null)
+    .execute();
+}
+
+/** The interruption the guest had in the move, measured by its run (SPEC.md §3 "Migration modes"). */
+export async function recordMigrationInterruption(
+  db: Database,
+  migrationId: string,
+  interruptionMs: number,
+): Promise<void> {
+  await db
+    .updateTable('migrations')
+    .set({ interruption_ms: interruptionMs })
+    .where('id', '=', migrationId)
     .execute();
 }

@@ -28,6 +28,8 @@ export interface MigrationsTable {
   warnings: ColumnType<Finding<WarningCode>[], string | undefined, string>;
   network_plan: Json<Record<string, unknown>>;
   failed_step: string | null;
+  /** How long the guest was unreachable in the move: a cold move's stop-to-start, a live move's downtime. */
+  interruption_ms: number | null;
   failure: NullableJson<Record<string, unknown>>;
   recovery: NullableJson<Record<string, unknown>>;
   retain_source_until: NullableTimestamp;

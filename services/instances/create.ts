@@ -13,6 +13,7 @@ import { findUser } from '../../db/repositories/users.js';
 import type { Asker } from '../../domain/actors.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
+import { INSTANCE_BOOT_ORDER } from '../../domain/instances/statuses.js';
 import type { ServiceDeps } from '../context.js';
 import { type IdempotentAnswer, idempotently, requestHash } from '../idempotency.js';
 import { bornWithFirewallDefaults } from '../networks/firewall-defaults.js';
@@ -180,7 +181,7 @@ async function recordInstance(
     primary_ipv4: null,
     primary_ipv6: null,
     virtualization: image.virtualization,
-    boot_order: JSON.stringify(['disk', 'cdrom']),
+    boot_order: JSON.stringify(INSTANCE_BOOT_ORDER),
     timezone: request.timezone,
     source_backup_id: request.source?.backupId ?? null,
     host_requirements: JSON.stringify(plan.host_requirements),

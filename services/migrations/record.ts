@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { findImageOfInstance } from '../../db/repositories/catalog.js';
+import { desiredNetworkOf } from '../../db/repositories/instance-addresses.js';
 import type { BeginResult } from '../../db/repositories/instance-operations.js';
 import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
@@ -46,9 +47,18 @@ export async function recordMigration(
   const migrationId = request.migrationId ?? randomUUID();
   const disks = await disksToMove(deps.db, instance);
   const box = secretBox(deps.config.SECRETS_KEY);
+  // Everything of the instance's network that moves with it (the workflow carries the same, read
+  // again as it prepares the target; nothing can change it meanwhile).
+  const network = await desiredNetworkOf(deps.db, instance.id);
   const networkPlan = {
     mode: 'same_ip',
-    addresses: [instance.primary_ipv4, instance.primary_ipv6].filter((a) => a !== null),
+    addresses: network.addresses.map((a) => a.address),
+    floating_ips: network.addresses.filter((a) => a.floating).map((a) => a.address),
+    private_nics: network.nics.map((nic) => ({
+      network_uuid: nic.network_id,
+      address: nic.address,
+      mac: nic.mac,
+    })),
     interruption_expected: true,
   };
   const plan = planOperation(deps, {

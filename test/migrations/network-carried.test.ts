@@ -101,3 +101,62 @@ describe('a migration carries the network', () => {
     expect(heldBy(source.agent, id)).toEqual(after);
   });
 });
+
+describe('a migration’s network plan', () => {
+  it('lists every address, floating IP and private NIC that moves, as the Client API lists them', async () => {
+    const { id } = await t.instance();
+    expect((await t.api('POST', `/${id}/network/ips`, { family: 4 })).status).toBe(202);
+    await t.settled(id);
+    const network = await t.api('POST', '/private-networks', {
+      name: 'planned',
+      location: t.location.code,
+      cidr: '10.78.0.0/24',
+    });
+    expect(network.status).toBe(201);
+    const networkId = network.body.attributes.uuid;
+    expect((await t.api('POST', `/private-networks/${networkId}/attach`, { instance: id })).status).toBe(202);
+    await t.settled(id);
+    const floating = await t.env.admin.call('POST', '/api/application/cloudsvc/floating-ips', {
+      user: t.env.client.id,
+      location: t.location.code,
+    });
+    expect(floating.status, JSON.stringify(floating.body)).toBe(201);
+    const floatingIp = floating.body.attributes;
+    expect((await t.api('POST', `/floating-ips/${floatingIp.uuid}/attach`, { instance: id })).status).toBe(
+      202,
+    );
+    await t.settled(id);
+
+    const addresses = (await t.api('GET', `/${id}/network/ips`)).body.data.map(
+      (a: Body) => a.attributes.address,
+    );
+    expect(addresses).toHaveLength(3);
+    expect(addresses).toContain(floatingIp.address);
+    const source = t.hosts.find((h) => h.agent.hypervisor().instances[id])!;
+    const target = t.hosts.find((h) => h !== source)!;
+
+    const requested = await migrate(id, target.hypervisor.id);
+    expect(requested.status, JSON.stringify(requested.body)).toBe(202);
+    const plan = requested.body.attributes.network_plan;
+    expect([...plan.addresses].sort()).toEqual([...addresses].sort());
+    expect(plan.floating_ips).toEqual([floatingIp.address]);
+    expect(plan.private_nics).toEqual([
+      {
+        network_uuid: networkId,
+        address: '10.78.0.1',
+        mac: expect.stringMatching(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/),
+      },
+    ]);
+    expect(plan.interruption_expected).toBe(true);
+    const shown = await t.env.admin.call(
+      'GET',
+      `/admin/cloudsvc/migrations/${requested.body.attributes.uuid}`,
+    );
+    expect(shown.body.attributes.network_plan).toEqual(plan);
+    await eventually(
+      async () => (await t.settled(id)) && target.agent.hypervisor().instances[id]?.power_state === 'running',
+      60_000,
+      'the instance to run on its new hypervisor',
+    );
+  });
+});

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
+import { guestPid } from '../../agent/drivers/qemu/guest-process.js';
 import { defaultImageStore } from '../../agent/drivers/qemu/image-store.js';
 import { Qmp } from '../../agent/drivers/qemu/qmp.js';
 import { eventually } from '../support/eventually.js';
@@ -63,12 +64,26 @@ describe.runIf(!missing)('ISOs and rescue mode on a QEMU guest', () => {
     return blocks.find((b) => b.device === 'cd0')?.inserted?.file ?? null;
   };
   const count = (text: string, line: string) => text.split(line).length - 1;
+  /**
+   * What the guest's QEMU was started to boot, read from its command line: the image's kernel with
+   * the disk (`disk`), or the BIOS from the CD-ROM drive (`cdrom`).
+   */
+  const bootedFrom = (host: QemuHost, instanceId: string) => {
+    const pid = guestPid(host.state().instances[instanceId]!.dir);
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (args.includes('order=d')) return 'cdrom';
+    return args.includes('-kernel') ? 'disk' : 'unknown';
+  };
 
   it('fetches an ISO, mounts and ejects it under the running guest, boots the guest from it; then rescue mode and back', async () => {
     const location = await seed.location(env.db);
     const host = await hosts.host(location.id);
     const instance = await hosts.instanceOn(host);
     await ticksPast(host, instance.id, 2);
+    // Its boot order, read-only, is the order the hypervisor boots it in: its disk first.
+    const shown = await client('GET', `/${instance.id}`);
+    expect(shown.body.attributes.boot_order).toEqual(['disk', 'cdrom']);
+    expect(bootedFrom(host, instance.id)).toBe('disk');
 
     const added = await client('POST', `/${instance.id}/media/iso`, { name: 'installer', url: isoUrl });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
@@ -96,6 +111,7 @@ describe.runIf(!missing)('ISOs and rescue mode on a QEMU guest', () => {
       'the guest started from the ISO',
     );
     await ticksPast(host, instance.id, before + 1, 90_000);
+    expect(bootedFrom(host, instance.id)).toBe('cdrom');
     expect(await drive(host, instance.id)).toMatch(new RegExp(`${iso.uuid}\\.iso$`));
     await operation(instance.id, '/media/iso/unmount');
 
@@ -121,6 +137,7 @@ describe.runIf(!missing)('ISOs and rescue mode on a QEMU guest', () => {
     await operation(instance.id, '/rescue/exit');
     await ticksPast(host, instance.id, inRescue + 1, 60_000);
     expect(count(host.console(instance.id), 'guest: booted')).toBe(booted + 1);
+    expect(bootedFrom(host, instance.id)).toBe('disk');
     expect(count(host.console(instance.id), 'guest: started from the iso')).toBe(1);
   }, 300_000);
 });

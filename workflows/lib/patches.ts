@@ -55,4 +55,9 @@ export const PATCHES = {
     since: '2026-11-26',
     before: "a rollback did not withdraw the source's disk offers",
   },
+  migrationRecordsInterruption: {
+    id: 'migration-records-interruption',
+    since: '2026-11-28',
+    before: 'a migration did not record the interruption its guest had',
+  },
 } as const satisfies Record<string, { id: string; since: string; before: string }>;

@@ -26,6 +26,8 @@ export function switchAndCommit(
         'move the running guest',
         long,
       );
+      if (patched(PATCHES.migrationRecordsInterruption.id))
+        await run.books.recordMigrationInterruption({ migrationId, interruptionMs: downtime_ms });
       return { downtime_ms };
     },
   };
@@ -39,6 +41,17 @@ export function switchAndCommit(
           { ...ids, start: input.instance.running },
           'start the guest',
         );
+        // A cold move's interruption: from the stop on the source to the start on the target, as
+        // this run saw them (SPEC.md §3: a same-IP move is not atomic; its interruption is recorded).
+        if (
+          run.sourceStoppedAt !== undefined &&
+          started.power_state === 'running' &&
+          patched(PATCHES.migrationRecordsInterruption.id)
+        ) {
+          const interruptionMs = Date.now() - run.sourceStoppedAt;
+          await run.books.recordMigrationInterruption({ migrationId, interruptionMs });
+          return { power_state: started.power_state, interruption_ms: interruptionMs };
+        }
         return { power_state: started.power_state };
       },
     },

@@ -23,6 +23,8 @@ export class MigrationRun {
   handedOver = false;
   /** Set while a cold move has stopped the guest on the source. */
   sourceStopped = false;
+  /** When (workflow time) a cold move stopped the guest on the source: its interruption starts. */
+  sourceStoppedAt: number | undefined;
   /**
    * `lost` when a renewal found the lease no longer this migration's: the next step boundary fails
    * on it and makes it `reported`. Reported once: an operator's recovery decision, taken knowing

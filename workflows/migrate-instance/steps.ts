@@ -80,6 +80,7 @@ export function migrationSteps(
         if (strategy === 'live' || !input.instance.running) return { stopped: false };
         await power('stop', 'stop the instance');
         run.sourceStopped = true;
+        run.sourceStoppedAt = Date.now();
         saga.push('stop the source', async () => {
           await power('start', 'start the instance again');
           run.sourceStopped = false;

@@ -1,0 +1,32 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { listConsoleGatewayCredentials } from '../../../db/repositories/credentials.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
+import {
+  ConsoleGatewayCredentialEnvelope,
+  serializeConsoleGatewayCredential,
+} from '../../serializers/console-gateway-credential.js';
+
+const route = createRoute({
+  method: 'get',
+  path: '/console/gateway-credentials',
+  tags: ['Console'],
+  summary: 'List console-gateway credentials',
+  description:
+    'Every console-gateway credential, newest first, revoked ones too: each by its hint, never the credential.',
+  responses: {
+    200: jsonContent(
+      listEnvelope(ConsoleGatewayCredentialEnvelope, 'ConsoleGatewayCredentialList'),
+      'The credentials, in one page.',
+    ),
+    ...commonErrors,
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const rows = await listConsoleGatewayCredentials(c.get('deps').db);
+    const page = { page: 1, perPage: Math.max(1, rows.length) };
+    return c.json(listBody(page, rows.length, rows.map(serializeConsoleGatewayCredential)), 200);
+  });
+}
