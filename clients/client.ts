@@ -2,6 +2,26 @@
 // A route whose request or response changes changes this file in the same commit.
 
 export interface paths {
+  '/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the caller’s account
+     * @description The account the client key belongs to: its user uuid (what the provider names it by, as in a floating IP given to it), name, email, and the limits in force for it.
+     */
+    get: operations['getAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/images': {
     parameters: {
       query?: never;
@@ -1391,6 +1411,81 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    Account: {
+      /** @enum {string} */
+      object: 'account';
+      attributes: {
+        /**
+         * Format: uuid
+         * @description The caller’s user uuid: what an administrator names the account by.
+         */
+        uuid: string;
+        /** @example Ada Lovelace */
+        name: string;
+        /** @example ada@example.com */
+        email: string;
+        created_at: string;
+        limits: components['schemas']['AccountLimits'];
+      };
+    };
+    /** @description The limits in force for this account, as this panel is configured. */
+    AccountLimits: {
+      /** @description Instance creates per minute (`INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE`); past it, 429 with Retry-After. */
+      instance_creates_per_minute: number;
+      /** @description SSH keys on the account (`SSH_KEYS_MAX_PER_USER`). */
+      ssh_keys: number;
+      /** @description Volumes on the account (`MAX_VOLUMES_PER_USER`). */
+      volumes: number;
+      /** @description The largest volume, in MB (`VOLUME_MAX_SIZE_MB`). */
+      volume_max_size_mb: number;
+      /** @description Private networks on the account (`MAX_PRIVATE_NETWORKS_PER_USER`). */
+      private_networks: number;
+      /** @description Backups of one instance (`MAX_BACKUPS_PER_INSTANCE`). */
+      backups_per_instance: number;
+      /** @description Backup schedules of one instance (`MAX_BACKUP_SCHEDULES_PER_INSTANCE`). */
+      backup_schedules_per_instance: number;
+      /** @description Snapshots of one instance (`MAX_SNAPSHOTS_PER_INSTANCE`). */
+      snapshots_per_instance: number;
+      /** @description Scheduled actions of one instance (`MAX_SCHEDULED_ACTIONS_PER_INSTANCE`). */
+      scheduled_actions_per_instance: number;
+      /** @description IP addresses of one instance (`MAX_ADDRESSES_PER_INSTANCE`). */
+      addresses_per_instance: number;
+      /** @description Firewall rules of one instance (`FIREWALL_RULES_MAX`). */
+      firewall_rules_per_instance: number;
+      /** @description ISOs in one instance’s library (`MAX_ISOS_PER_INSTANCE`). */
+      isos_per_instance: number;
+      /** @description The largest ISO, in MB (`ISO_MAX_SIZE_MB`). */
+      iso_max_size_mb: number;
+      /** @description Volumes attached to one instance. */
+      volumes_per_instance: number;
+      /** @description Private networks one instance is on. */
+      private_networks_per_instance: number;
+      /** @description Live console sessions of one instance (`MAX_CONSOLE_SESSIONS_PER_INSTANCE`). */
+      console_sessions_per_instance: number;
+    };
+    Error: {
+      errors: {
+        /** @example SVC-RES-404 */
+        code: string;
+        /** @example 404 */
+        status: number;
+        /**
+         * @description Customer-safe, and says what to do: a refused field's detail starts with its path (`hostname: Required (a string).`); a 403 names the credential type the API takes; a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).
+         * @example The requested resource was not found.
+         */
+        detail: string;
+        /** @description Which field of the request the error is about: every SVC-REQ-400 of a field, and the SVC-RES-404 of a resource the body named (`{ "instance": uuid }`). */
+        source?: {
+          /**
+           * @description The path of the field in the request (`rules.0.port`, `instance`, `cursor`).
+           * @example hostname
+           */
+          field: string;
+        };
+      }[];
+      /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
+      support_id: string;
+    };
     ImageList: {
       /** @enum {string} */
       object: 'list';
@@ -1424,29 +1519,6 @@ export interface components {
         current_page: number;
         total_pages: number;
       };
-    };
-    Error: {
-      errors: {
-        /** @example SVC-RES-404 */
-        code: string;
-        /** @example 404 */
-        status: number;
-        /**
-         * @description Customer-safe, and says what to do: a refused field's detail starts with its path (`hostname: Required (a string).`); a 403 names the credential type the API takes; a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).
-         * @example The requested resource was not found.
-         */
-        detail: string;
-        /** @description Which field of the request the error is about: every SVC-REQ-400 of a field, and the SVC-RES-404 of a resource the body named (`{ "instance": uuid }`). */
-        source?: {
-          /**
-           * @description The path of the field in the request (`rules.0.port`, `instance`, `cursor`).
-           * @example hostname
-           */
-          field: string;
-        };
-      }[];
-      /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
-      support_id: string;
     };
     PlanList: {
       /** @enum {string} */
@@ -2760,6 +2832,80 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller’s account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getImages: {
     parameters: {
       query?: {
