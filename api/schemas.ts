@@ -10,8 +10,26 @@ export const ErrorEnvelope = z
       z.object({
         code: z.string().openapi({ example: 'SVC-RES-404' }),
         status: z.number().int().openapi({ example: 404 }),
-        detail: z.string().openapi({ example: 'The requested resource was not found.' }),
-        source: z.object({ field: z.string() }).optional(),
+        detail: z.string().openapi({
+          description:
+            "Customer-safe, and says what to do: a refused field's detail starts with its path " +
+            '(`hostname: Required (a string).`); a 403 names the credential type the API takes; ' +
+            'a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).',
+          example: 'The requested resource was not found.',
+        }),
+        source: z
+          .object({
+            field: z.string().openapi({
+              description: 'The path of the field in the request (`rules.0.port`, `instance`, `cursor`).',
+              example: 'hostname',
+            }),
+          })
+          .optional()
+          .openapi({
+            description:
+              'Which field of the request the error is about: every SVC-REQ-400 of a field, and the ' +
+              'SVC-RES-404 of a resource the body named (`{ "instance": uuid }`).',
+          }),
       }),
     ),
     support_id: z.string().openapi({ example: 'sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00' }),
@@ -27,7 +45,9 @@ const errorResponse = (description: string) => ({
 export const commonErrors = {
   400: errorResponse('Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON).'),
   401: errorResponse('Missing, unknown, revoked or expired credential (SVC-AUTH-401).'),
-  403: errorResponse('A credential of another type (SVC-AUTH-403).'),
+  403: errorResponse(
+    'A credential of another type (SVC-AUTH-403); the detail names the type this API takes.',
+  ),
   413: errorResponse('A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413).'),
   415: errorResponse('A request body that is not application/json (SVC-REQ-415).'),
   500: errorResponse('Unexpected error (SVC-SYS-000); quote the support_id.'),

@@ -5,6 +5,9 @@ import type { AppEnv } from './context.js';
 /** Past this many, more field errors tell a caller nothing, and a small body would buy a large answer. */
 export const MAX_FIELD_ERRORS = 100;
 
+/** The detail names its field as `source.field` does, so the detail alone says which (validation-messages.ts). */
+const named = (field: string, message: string) => ({ field, detail: `${field}: ${message}` });
+
 /**
  * zod failures become the error envelope. A path parameter that is not a UUID names no
  * resource, so it answers the same 404 as an unknown one (SPEC.md §1 conventions 1 and 2);
@@ -16,8 +19,8 @@ export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) =
   // An object's unknown fields come as one issue at the object: each is named, as a bad field is.
   const fields = result.error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), detail: 'Unknown field.' }))
-      : [{ field: issue.path.length > 0 ? issue.path.join('.') : result.target, detail: issue.message }],
+      ? issue.keys.map((key) => named([...issue.path, key].join('.'), 'Unknown field.'))
+      : [named(issue.path.length > 0 ? issue.path.join('.') : result.target, issue.message)],
   );
   throw new ApiError('SVC-REQ-400', { fields: fields.slice(0, MAX_FIELD_ERRORS) });
 };

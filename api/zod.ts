@@ -1,7 +1,12 @@
 import { z } from '@hono/zod-openapi';
+import { fieldMessage } from './validation-messages.js';
 
 // The zod instance with OpenAPI metadata, so every schema in api/ describes itself.
 export { z };
+
+// Refusals word a bad field for the caller, not in the parser's terms; zod holds one
+// configuration per process, and every API's validation reads it (validation-messages.ts).
+z.config({ customError: fieldMessage });
 
 /**
  * A schema of domain/ as a named OpenAPI component. zod 4 gives a schema its methods when it is

@@ -561,9 +561,17 @@ export interface components {
         code: string;
         /** @example 404 */
         status: number;
-        /** @example The requested resource was not found. */
+        /**
+         * @description Customer-safe, and says what to do: a refused field's detail starts with its path (`hostname: Required (a string).`); a 403 names the credential type the API takes; a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).
+         * @example The requested resource was not found.
+         */
         detail: string;
+        /** @description Which field of the request the error is about: every SVC-REQ-400 of a field, and the SVC-RES-404 of a resource the body named (`{ "instance": uuid }`). */
         source?: {
+          /**
+           * @description The path of the field in the request (`rules.0.port`, `instance`, `cursor`).
+           * @example hostname
+           */
           field: string;
         };
       }[];
@@ -1404,7 +1412,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1493,7 +1501,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1626,7 +1634,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1702,7 +1710,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1791,7 +1799,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1898,7 +1906,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2005,7 +2013,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2112,7 +2120,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2201,7 +2209,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2310,7 +2318,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2386,7 +2394,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2475,7 +2483,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2582,7 +2590,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2689,7 +2697,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2796,7 +2804,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2885,7 +2893,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2992,7 +3000,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3081,7 +3089,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3205,7 +3213,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3281,7 +3289,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3370,7 +3378,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3477,7 +3485,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3584,7 +3592,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;

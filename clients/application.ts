@@ -1409,9 +1409,17 @@ export interface components {
         code: string;
         /** @example 404 */
         status: number;
-        /** @example The requested resource was not found. */
+        /**
+         * @description Customer-safe, and says what to do: a refused field's detail starts with its path (`hostname: Required (a string).`); a 403 names the credential type the API takes; a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).
+         * @example The requested resource was not found.
+         */
         detail: string;
+        /** @description Which field of the request the error is about: every SVC-REQ-400 of a field, and the SVC-RES-404 of a resource the body named (`{ "instance": uuid }`). */
         source?: {
+          /**
+           * @description The path of the field in the request (`rules.0.port`, `instance`, `cursor`).
+           * @example hostname
+           */
           field: string;
         };
       }[];
@@ -2979,7 +2987,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3053,7 +3061,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3131,7 +3139,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3216,7 +3224,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3299,7 +3307,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3397,7 +3405,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3483,7 +3491,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3561,7 +3569,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3646,7 +3654,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3735,7 +3743,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3833,7 +3841,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3918,7 +3926,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4003,7 +4011,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4088,7 +4096,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4207,7 +4215,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4288,7 +4296,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4391,7 +4399,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4476,7 +4484,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4583,7 +4591,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4695,7 +4703,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4798,7 +4806,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4887,7 +4895,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4973,7 +4981,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5051,7 +5059,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5136,7 +5144,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5219,7 +5227,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5317,7 +5325,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5406,7 +5414,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5492,7 +5500,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5570,7 +5578,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5655,7 +5663,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5738,7 +5746,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5836,7 +5844,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5924,7 +5932,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6002,7 +6010,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6087,7 +6095,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6170,7 +6178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6268,7 +6276,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6356,7 +6364,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6446,7 +6454,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6524,7 +6532,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6609,7 +6617,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6692,7 +6700,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6791,7 +6799,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6869,7 +6877,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6952,7 +6960,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7051,7 +7059,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7131,7 +7139,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7214,7 +7222,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7292,7 +7300,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7368,7 +7376,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7457,7 +7465,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7563,7 +7571,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7641,7 +7649,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7726,7 +7734,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7815,7 +7823,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7909,7 +7917,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7998,7 +8006,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8082,7 +8090,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8170,7 +8178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8248,7 +8256,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8333,7 +8341,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8416,7 +8424,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8514,7 +8522,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8612,7 +8620,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8710,7 +8718,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8813,7 +8821,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8907,7 +8915,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9004,7 +9012,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9090,7 +9098,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9183,7 +9191,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9259,7 +9267,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9344,7 +9352,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9447,7 +9455,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9559,7 +9567,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9647,7 +9655,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9730,7 +9738,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9813,7 +9821,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9891,7 +9899,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9976,7 +9984,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10068,7 +10076,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10184,7 +10192,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10300,7 +10308,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10416,7 +10424,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10526,7 +10534,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10609,7 +10617,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10685,7 +10693,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10774,7 +10782,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11096,7 +11104,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;

@@ -2,6 +2,26 @@
 // A route whose request or response changes changes this file in the same commit.
 
 export interface paths {
+  '/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the caller’s account
+     * @description The account the client key belongs to: its user uuid (what the provider names it by, as in a floating IP given to it), name, email, and the limits in force for it.
+     */
+    get: operations['getAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/images': {
     parameters: {
       query?: never;
@@ -1391,6 +1411,81 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    Account: {
+      /** @enum {string} */
+      object: 'account';
+      attributes: {
+        /**
+         * Format: uuid
+         * @description The caller’s user uuid: what an administrator names the account by.
+         */
+        uuid: string;
+        /** @example Ada Lovelace */
+        name: string;
+        /** @example ada@example.com */
+        email: string;
+        created_at: string;
+        limits: components['schemas']['AccountLimits'];
+      };
+    };
+    /** @description The limits in force for this account, as this panel is configured. */
+    AccountLimits: {
+      /** @description Instance creates per minute (`INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE`); past it, 429 with Retry-After. */
+      instance_creates_per_minute: number;
+      /** @description SSH keys on the account (`SSH_KEYS_MAX_PER_USER`). */
+      ssh_keys: number;
+      /** @description Volumes on the account (`MAX_VOLUMES_PER_USER`). */
+      volumes: number;
+      /** @description The largest volume, in MB (`VOLUME_MAX_SIZE_MB`). */
+      volume_max_size_mb: number;
+      /** @description Private networks on the account (`MAX_PRIVATE_NETWORKS_PER_USER`). */
+      private_networks: number;
+      /** @description Backups of one instance (`MAX_BACKUPS_PER_INSTANCE`). */
+      backups_per_instance: number;
+      /** @description Backup schedules of one instance (`MAX_BACKUP_SCHEDULES_PER_INSTANCE`). */
+      backup_schedules_per_instance: number;
+      /** @description Snapshots of one instance (`MAX_SNAPSHOTS_PER_INSTANCE`). */
+      snapshots_per_instance: number;
+      /** @description Scheduled actions of one instance (`MAX_SCHEDULED_ACTIONS_PER_INSTANCE`). */
+      scheduled_actions_per_instance: number;
+      /** @description IP addresses of one instance (`MAX_ADDRESSES_PER_INSTANCE`). */
+      addresses_per_instance: number;
+      /** @description Firewall rules of one instance (`FIREWALL_RULES_MAX`). */
+      firewall_rules_per_instance: number;
+      /** @description ISOs in one instance’s library (`MAX_ISOS_PER_INSTANCE`). */
+      isos_per_instance: number;
+      /** @description The largest ISO, in MB (`ISO_MAX_SIZE_MB`). */
+      iso_max_size_mb: number;
+      /** @description Volumes attached to one instance. */
+      volumes_per_instance: number;
+      /** @description Private networks one instance is on. */
+      private_networks_per_instance: number;
+      /** @description Live console sessions of one instance (`MAX_CONSOLE_SESSIONS_PER_INSTANCE`). */
+      console_sessions_per_instance: number;
+    };
+    Error: {
+      errors: {
+        /** @example SVC-RES-404 */
+        code: string;
+        /** @example 404 */
+        status: number;
+        /**
+         * @description Customer-safe, and says what to do: a refused field's detail starts with its path (`hostname: Required (a string).`); a 403 names the credential type the API takes; a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).
+         * @example The requested resource was not found.
+         */
+        detail: string;
+        /** @description Which field of the request the error is about: every SVC-REQ-400 of a field, and the SVC-RES-404 of a resource the body named (`{ "instance": uuid }`). */
+        source?: {
+          /**
+           * @description The path of the field in the request (`rules.0.port`, `instance`, `cursor`).
+           * @example hostname
+           */
+          field: string;
+        };
+      }[];
+      /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
+      support_id: string;
+    };
     ImageList: {
       /** @enum {string} */
       object: 'list';
@@ -1424,21 +1519,6 @@ export interface components {
         current_page: number;
         total_pages: number;
       };
-    };
-    Error: {
-      errors: {
-        /** @example SVC-RES-404 */
-        code: string;
-        /** @example 404 */
-        status: number;
-        /** @example The requested resource was not found. */
-        detail: string;
-        source?: {
-          field: string;
-        };
-      }[];
-      /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
-      support_id: string;
     };
     PlanList: {
       /** @enum {string} */
@@ -2757,6 +2837,80 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller’s account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getImages: {
     parameters: {
       query?: {
@@ -2796,7 +2950,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2873,7 +3027,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2947,7 +3101,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3024,7 +3178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3102,7 +3256,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3185,7 +3339,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3274,7 +3428,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3369,7 +3523,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3458,7 +3612,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3570,7 +3724,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3686,7 +3840,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3790,7 +3944,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3868,7 +4022,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3953,7 +4107,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4036,7 +4190,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4143,7 +4297,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4259,7 +4413,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4363,7 +4517,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4441,7 +4595,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4526,7 +4680,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4618,7 +4772,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4734,7 +4888,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4850,7 +5004,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4966,7 +5120,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5072,7 +5226,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5153,7 +5307,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5256,7 +5410,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5341,7 +5495,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5448,7 +5602,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5555,7 +5709,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5654,7 +5808,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5744,7 +5898,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5834,7 +5988,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5919,7 +6073,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6004,7 +6158,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6093,7 +6247,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6191,7 +6345,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6289,7 +6443,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6383,7 +6537,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6477,7 +6631,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6574,7 +6728,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6663,7 +6817,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6767,7 +6921,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6878,7 +7032,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6991,7 +7145,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7099,7 +7253,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7194,7 +7348,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7300,7 +7454,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7389,7 +7543,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7491,7 +7645,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7590,7 +7744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7696,7 +7850,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7785,7 +7939,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7889,7 +8043,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7993,7 +8147,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8096,7 +8250,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8184,7 +8338,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8273,7 +8427,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8377,7 +8531,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8490,7 +8644,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8598,7 +8752,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8683,7 +8837,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8768,7 +8922,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8857,7 +9011,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8960,7 +9114,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9063,7 +9217,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9152,7 +9306,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9255,7 +9409,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9358,7 +9512,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9447,7 +9601,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9550,7 +9704,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9653,7 +9807,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9751,7 +9905,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9854,7 +10008,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9943,7 +10097,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10059,7 +10213,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10175,7 +10329,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10291,7 +10445,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10394,7 +10548,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10483,7 +10637,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10590,7 +10744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10696,7 +10850,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10785,7 +10939,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10887,7 +11041,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10981,7 +11135,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11070,7 +11224,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11178,7 +11332,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;

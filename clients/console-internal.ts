@@ -110,9 +110,17 @@ export interface components {
         code: string;
         /** @example 404 */
         status: number;
-        /** @example The requested resource was not found. */
+        /**
+         * @description Customer-safe, and says what to do: a refused field's detail starts with its path (`hostname: Required (a string).`); a 403 names the credential type the API takes; a 409 SVC-OP-409 comes with `Retry-After` (a fixed 3 s polling interval).
+         * @example The requested resource was not found.
+         */
         detail: string;
+        /** @description Which field of the request the error is about: every SVC-REQ-400 of a field, and the SVC-RES-404 of a resource the body named (`{ "instance": uuid }`). */
         source?: {
+          /**
+           * @description The path of the field in the request (`rules.0.port`, `instance`, `cursor`).
+           * @example hostname
+           */
           field: string;
         };
       }[];
@@ -265,7 +273,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -370,7 +378,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -466,7 +474,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -552,7 +560,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;

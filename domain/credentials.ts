@@ -16,6 +16,25 @@ export type CredentialType = keyof typeof CREDENTIAL_PREFIXES;
 
 export const CREDENTIAL_TYPES = Object.keys(CREDENTIAL_PREFIXES) as CredentialType[];
 
+/** What each type is called in what a caller reads. */
+const CREDENTIAL_NAMES: Record<CredentialType, string> = {
+  client: 'a client key',
+  application: 'an application key',
+  agent: 'an agent credential',
+  console_gateway: 'a console-gateway credential',
+  enrollment: 'an enrollment token',
+};
+
+const described = (type: CredentialType) => `${CREDENTIAL_NAMES[type]} (${CREDENTIAL_PREFIXES[type]}…)`;
+
+/**
+ * The 403 of a valid credential of another type says which type the API takes, so a caller who
+ * holds both kinds knows which to send (the 403 already tells a valid key from an unknown one).
+ */
+export function wrongCredentialDetail(expected: CredentialType, presented: CredentialType): string {
+  return `This API takes ${described(expected)}; this is ${described(presented)}.`;
+}
+
 export interface IssuedSecret {
   /** Shown to its owner once; never stored. */
   readonly token: string;

@@ -1,4 +1,11 @@
 /**
+ * The `Retry-After` of an operation conflict: a fixed polling interval, not an estimate of when
+ * the running operation ends (power actions end in seconds, a provisioning in minutes); long
+ * enough that a retrying client does not hammer the API, short enough that it rarely waits idle.
+ */
+export const OPERATION_CONFLICT_RETRY_AFTER_SECONDS = 3;
+
+/**
  * The one error catalogue (SPEC.md §7, DESIGN.md "Errors"). Every error response of every API
  * carries one of these codes, its HTTP status and its customer-safe detail, never a cause.
  */
@@ -62,7 +69,11 @@ export const ERROR_CATALOGUE = {
     detail: 'The migration lost its lease on the instance (it was not renewed in time), so it stopped.',
   },
   'SVC-CONFLICT-409': { status: 409, detail: 'The resource is not in a state that allows this action.' },
-  'SVC-OP-409': { status: 409, detail: 'Another operation on this resource is in progress.' },
+  'SVC-OP-409': {
+    status: 409,
+    detail: 'Another operation on this resource is in progress. Retry after the time given in Retry-After.',
+    retryAfterSeconds: OPERATION_CONFLICT_RETRY_AFTER_SECONDS,
+  },
   'SVC-INUSE-409': { status: 409, detail: 'The resource is in use and cannot be deleted.' },
   'SVC-QUOTA-409': { status: 409, detail: 'The limit of this kind of resource has been reached.' },
   INSTANCE_MIGRATING: {
@@ -96,7 +107,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     detail: 'This sequence number of the task was already used by a report of another kind.',
   },
-} as const satisfies Record<string, { status: number; detail: string }>;
+} as const satisfies Record<string, { status: number; detail: string; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
@@ -132,11 +143,28 @@ export class ApiError extends Error {
     this.status = entry.status;
     this.detail = options.detail ?? entry.detail;
     this.fields = options.fields ?? [];
-    this.headers = options.headers ?? {};
+    this.headers = options.headers ?? retryAfter(entry);
   }
 }
 
+/** A code that comes back by itself says when to try again, unless its thrower knows better. */
+function retryAfter(entry: (typeof ERROR_CATALOGUE)[ErrorCode]): Record<string, string> {
+  return 'retryAfterSeconds' in entry ? { 'Retry-After': String(entry.retryAfterSeconds) } : {};
+}
+
 export const notFound = (): ApiError => new ApiError('SVC-RES-404');
+
+/**
+ * The 404 of a resource the request body names (`{ "instance": uuid }`): the same for an unknown
+ * and another customer's (SPEC.md §1 convention 2), and it says which field named it, so a caller
+ * does not take it for the path's resource.
+ */
+export const notFoundIn = (field: string): ApiError =>
+  new ApiError('SVC-RES-404', {
+    fields: [
+      { field, detail: `${field}: no such resource; the uuid in ${field} names nothing you can reach.` },
+    ],
+  });
 
 /** What a domain rule answers: allowed, or refused with a catalogue code and a customer-safe detail. */
 export type Verdict = { ok: true } | { ok: false; code: ErrorCode; detail: string };

@@ -1,6 +1,7 @@
 import { requireClientKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../router.js';
+import { accountRoutes } from './account/routes.js';
 import { catalogueRoutes } from './catalogue/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';
 import { backupScheduleRoutes } from './instances/backup-schedules/routes.js';
@@ -25,6 +26,7 @@ export function clientApi() {
   app.use('*', requireClientKey, limitAuthenticatedBody);
   for (const group of [
     // Account-level paths first: registered after `/{cloudInstance}`, `/images` would be taken for an id.
+    accountRoutes,
     catalogueRoutes,
     sshKeyRoutes,
     floatingIpRoutes,

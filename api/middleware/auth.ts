@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ActiveCredential } from '../../db/repositories/credentials.js';
-import { type CredentialType, claimedType } from '../../domain/credentials.js';
+import { type CredentialType, claimedType, wrongCredentialDetail } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv, Principal } from '../context.js';
 
@@ -18,7 +18,9 @@ function requireCredential(type: CredentialType): MiddlewareHandler<AppEnv> {
     if (!credential || credential.type !== claimedType(token)) {
       throw new ApiError('SVC-AUTH-401', { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
-    if (credential.type !== type) throw new ApiError('SVC-AUTH-403');
+    if (credential.type !== type) {
+      throw new ApiError('SVC-AUTH-403', { detail: wrongCredentialDetail(type, credential.type) });
+    }
 
     c.set('principal', principalOf(credential));
     await next();

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { setResponseHeader } from './hot-path.js';
+import { MAX_REQUEST_ID_BYTES, takeRequestId } from './request-id.js';
 
-const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function hasBody(headers: Headers): boolean {
@@ -17,7 +16,7 @@ const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /**
  * Runs first on every request: binds the dependencies, takes or makes the request id (SPEC.md
- * §1 convention 3), echoes it, gives the request a logger that carries it, and refuses a body
+ * §1 convention 3, request-id.ts), echoes it, gives the request a logger that carries it, and refuses a body
  * that is not JSON before any route reads it, but an HTML form's on the paths that take one (the
  * admin pages' `takesForm`).
  */
@@ -27,12 +26,18 @@ export function requestContext(
 ): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const offered = c.req.header('x-request-id');
-    const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
+    const { id: requestId, header, generated } = takeRequestId(offered);
     const logger = deps.logger.child({ request_id: requestId });
     c.set('deps', deps);
     c.set('requestId', requestId);
     c.set('logger', logger);
-    setResponseHeader(c, 'X-Request-Id', requestId);
+    setResponseHeader(c, 'X-Request-Id', header);
+    if (generated && offered) {
+      logger.info('X-Request-Id set aside', {
+        offered_bytes: offered.length,
+        max_bytes: MAX_REQUEST_ID_BYTES,
+      });
+    }
     trace.getActiveSpan()?.setAttribute('cloudsvc.request_id', requestId);
 
     if (BODY_METHODS.has(c.req.method) && hasBody(c.req.raw.headers)) {

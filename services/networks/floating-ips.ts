@@ -8,7 +8,7 @@ import {
 import { countInstanceAddresses } from '../../db/repositories/instance-addresses.js';
 import { findInstance, findInstanceLocationId, lockInstance } from '../../db/repositories/instances.js';
 import type { Asker } from '../../domain/actors.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, notFound, notFoundIn } from '../../domain/errors.js';
 import { mayLeave, mayPlaceFloatingIp, type NetworkChange } from '../../domain/networks/addresses.js';
 import type { ServiceDeps } from '../context.js';
 import { placedInstanceInReach } from '../instances/reach.js';
@@ -41,8 +41,8 @@ const reread = async (db: Database, addressId: string) => (await findFloatingIp(
 
 /** Its owner's instance to put it on, in reach of the asker and of the same owner. */
 async function targetOf(deps: ServiceDeps, asker: Asker, address: FloatingIpRow, instanceId: string) {
-  const instance = await placedInstanceInReach(deps, asker, instanceId);
-  if (instance.user_id !== address.user_id) throw notFound();
+  const instance = await placedInstanceInReach(deps, asker, instanceId, 'instance');
+  if (instance.user_id !== address.user_id) throw notFoundIn('instance');
   return { ...instance, location_id: await findInstanceLocationId(deps.db, instance.id) };
 }
 

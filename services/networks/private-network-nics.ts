@@ -12,7 +12,7 @@ import {
   type PrivateNetworkRow,
 } from '../../db/repositories/private-networks.js';
 import type { Asker } from '../../domain/actors.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, notFoundIn } from '../../domain/errors.js';
 import { checkNicAddress, PRIVATE_NICS_PER_INSTANCE } from '../../domain/networks/private-networks.js';
 import type { ServiceDeps } from '../context.js';
 import { placedInstanceInReach } from '../instances/reach.js';
@@ -34,8 +34,8 @@ interface NicOutcome {
 /** The network and the instance of a NIC request: both the customer's, in one location. */
 async function networkAndInstance(deps: ServiceDeps, asker: Asker, request: NicRequest) {
   const network = await privateNetworkInReach(deps.db, asker, request.networkId);
-  const instance = await placedInstanceInReach(deps, asker, request.instanceId);
-  if (instance.user_id !== network.user_id) throw notFound();
+  const instance = await placedInstanceInReach(deps, asker, request.instanceId, 'instance');
+  if (instance.user_id !== network.user_id) throw notFoundIn('instance');
   if ((await findInstanceLocationId(deps.db, instance.id)) !== network.location_id)
     throw new ApiError('SVC-CONFLICT-409', {
       detail: 'The instance is in another location than the network.',

@@ -10,7 +10,7 @@ import {
   type VolumeRow,
 } from '../../db/repositories/volumes.js';
 import type { Asker } from '../../domain/actors.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, notFoundIn } from '../../domain/errors.js';
 import { fits } from '../../domain/placement.js';
 import { mayAttachVolume, VOLUMES_PER_INSTANCE } from '../../domain/volumes.js';
 import type { ServiceDeps } from '../context.js';
@@ -39,10 +39,10 @@ export async function attachVolume(
   request: AttachRequest,
 ): Promise<VolumeOutcome> {
   const volume = await volumeInReach(deps.db, asker, request.volumeId);
-  const instance = await placedInstanceInReach(deps, asker, request.instanceId);
+  const instance = await placedInstanceInReach(deps, asker, request.instanceId, 'instance');
   if (instance.user_id !== volume.user_id)
     throw asker.type === 'user'
-      ? notFound()
+      ? notFoundIn('instance')
       : new ApiError('SVC-CONFLICT-409', { detail: 'The instance is another customer’s than the volume’s.' });
   const hypervisor = await findHypervisor(deps.db, instance.hypervisor_id);
   const facts = {

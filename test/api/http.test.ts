@@ -30,11 +30,15 @@ describe('request ids', () => {
     expect(res.headers.get('x-request-id')).toBe('req-42');
   });
 
-  it('generates one when none (or an unusable one) is given', async () => {
-    const res = await t.app.request('/api/client/cloud', {
-      headers: { ...bearer(clientKey), 'X-Request-Id': 'bad id with spaces' },
+  it('keeps one with spaces, and generates one when none (or a too long one) is given', async () => {
+    const spaced = await t.app.request('/api/client/cloud', {
+      headers: { ...bearer(clientKey), 'X-Request-Id': 'id with spaces' },
     });
-    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(spaced.headers.get('x-request-id')).toBe('id with spaces');
+    const long = await t.app.request('/api/client/cloud', {
+      headers: { ...bearer(clientKey), 'X-Request-Id': 'x'.repeat(201) },
+    });
+    expect(long.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('puts the request id in every log line of the request, and the support id beside the cause', async () => {

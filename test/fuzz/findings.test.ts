@@ -133,7 +133,11 @@ describe('a body nested deeper than any route takes', () => {
     });
     expect(res.status).toBe(400);
     expect((await json(res)).errors).toEqual([
-      expect.objectContaining({ code: 'SVC-REQ-400', detail: 'Unknown field.', source: { field: 'extra' } }),
+      expect.objectContaining({
+        code: 'SVC-REQ-400',
+        detail: 'extra: Unknown field.',
+        source: { field: 'extra' },
+      }),
     ]);
   });
 });

@@ -1,0 +1,3 @@
+import * as show from './show.js';
+
+export const accountRoutes = [show];
