@@ -10865,7 +10865,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10943,7 +10943,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11017,7 +11017,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A credential of another type (SVC-AUTH-403). */
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
           [name: string]: unknown;
