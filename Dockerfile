@@ -1,4 +1,4 @@
-# cloudsvc: one image for the api, worker and migrate services (docker-compose.yml).
+# cloudsvc: one image for the api, worker, migrate and console gateway services (docker-compose.yml).
 # glibc base: the Temporal SDK's native bridge ships glibc builds only.
 
 FROM node:20-bookworm-slim AS build
@@ -30,6 +30,9 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY bin bin
+# The console gateway's credential volume (docker-compose.yml): a fresh named volume takes this
+# folder's owner and mode, so the set-up service, running as node, can write there.
+RUN install -d -o node -g node -m 700 /var/lib/cloudsvc/console-gateway
 USER node
 EXPOSE 8080
 # The worker bundles workflows from dist/workflows at start; the api listens on PORT.

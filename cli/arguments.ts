@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import type { Actor } from '../domain/actors.js';
 import { MIGRATION_MODES, type MigrationMode } from '../domain/migrations/states.js';
 import { UsageError } from './command.js';
+import { withArticle } from './words.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -10,7 +11,7 @@ export function uuidArgument(positionals: readonly string[], what: string): stri
   const [value, ...extra] = positionals;
   if (!value) throw new UsageError(`name the ${what} by its uuid`);
   if (extra.length > 0) throw new UsageError(`one ${what} at a time (also given: ${extra.join(' ')})`);
-  if (!UUID.test(value)) throw new UsageError(`${value} is not a ${what} uuid`);
+  if (!UUID.test(value)) throw new UsageError(`${value} is not ${withArticle(what)} uuid`);
   return value.toLowerCase();
 }
 

@@ -1,6 +1,7 @@
 import type { BackendDrainPlanBody } from '../api/serializers/backend-drain-plan.js';
 import type { EvacuationBody } from '../api/serializers/evacuation.js';
 import type { EvacuationPlanBody } from '../api/serializers/evacuation-plan.js';
+import { counted } from './words.js';
 
 /** The operator's view of an evacuation's plan and of an evacuation: the API's bodies, as an administrator sees them. */
 
@@ -10,12 +11,13 @@ const codes = (list: readonly { code: string }[]) => list.map((f) => f.code).joi
 export function planText(body: EvacuationPlanBody): string[] {
   const p = body.attributes;
   return [
-    `Evacuation plan of ${named(p.hypervisor)}, mode ${p.mode}: ${p.moves.length} of ${p.instances} instances can move`,
+    `Evacuation plan of ${named(p.hypervisor)}, mode ${p.mode}: ${p.moves.length} of ${counted(p.instances, 'instance')} can move`,
     ...(p.moves.length === 0 ? [] : ['Moves, in the order they start']),
     ...p.moves.map((m, i) => `  ${i + 1}. ${named(m.instance)} → ${m.target.name}, ${m.strategy}`),
     ...(p.targets.length === 0 ? [] : ['Targets']),
     ...p.targets.map(
-      (t) => `  ${named(t)}: ${t.instances} instances, ${t.memory_mb} MB memory, ${t.disk_mb} MB disk`,
+      (t) =>
+        `  ${named(t)}: ${counted(t.instances, 'instance')}, ${t.memory_mb} MB memory, ${t.disk_mb} MB disk`,
     ),
     ...(p.unmovable.length === 0 ? [] : ['Cannot move']),
     ...p.unmovable.flatMap((u) => [
@@ -33,7 +35,7 @@ export function progressLine(body: EvacuationBody): string {
   )
     .filter((s) => progress[s] > 0)
     .map((s) => `${progress[s]} ${s.replace('_', ' ')}`);
-  return `${state}: ${progress.total} instances${parts.length ? `, ${parts.join(', ')}` : ''}`;
+  return `${state}: ${counted(progress.total, 'instance')}${parts.length ? `, ${parts.join(', ')}` : ''}`;
 }
 
 export function evacuationText(body: EvacuationBody): string[] {
@@ -59,7 +61,7 @@ export function evacuationText(body: EvacuationBody): string[] {
 export function backendDrainPlanText(body: BackendDrainPlanBody): string[] {
   const p = body.attributes;
   return [
-    `Backend drain plan of ${named(p.hypervisor)}, ${p.from_backend} → ${p.to_backend}, mode ${p.mode}: ${p.moves.length} instances can move`,
+    `Backend drain plan of ${named(p.hypervisor)}, ${p.from_backend} → ${p.to_backend}, mode ${p.mode}: ${counted(p.moves.length, 'instance')} can move`,
     ...p.moves.map(
       (m, i) => `  ${i + 1}. ${named(m.instance)}: ${m.disks.map((d) => d.disk).join(', ')}, ${m.strategy}`,
     ),

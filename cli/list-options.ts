@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { INT4_MAX } from '../domain/input-bounds.js';
-import { DEFAULT_PER_PAGE, decodeCursor, type ListRequest, MAX_PER_PAGE } from '../domain/pagination.js';
+import {
+  DEFAULT_PER_PAGE,
+  decodeCursor,
+  type ListRequest,
+  MAX_PER_PAGE,
+  type PageRequest,
+} from '../domain/pagination.js';
 import { UsageError } from './command.js';
 
 /** The options every list command takes, beside its filters: as the API's list query. */
@@ -47,6 +53,27 @@ export function parseListArguments<F extends string>(argv: string[], filters: re
     string | undefined
   >;
   return { json: values.json === true, request, filters: given };
+}
+
+export const PAGE_USAGE = '[--per-page N] [--page N] [--json]';
+
+/** Parses the arguments of a list the API pages by number only (no cursor), as its `page` and `per_page`. */
+export function parsePageArguments(argv: string[]): { json: boolean; request: PageRequest } {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      json: LIST_OPTIONS.json,
+      'per-page': LIST_OPTIONS['per-page'],
+      page: LIST_OPTIONS.page,
+    },
+  });
+  return {
+    json: values.json === true,
+    request: {
+      page: count(values.page, 'page', INT4_MAX, 1),
+      perPage: count(values['per-page'], 'per-page', MAX_PER_PAGE, DEFAULT_PER_PAGE),
+    },
+  };
 }
 
 /** A filter that must be one of `allowed`. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { readRuntimeFile } from '../platform/runtime-file.js';
 import { COMMANDS } from './commands/index.js';
+import { lineWriter } from './output.js';
 import { runCli } from './run.js';
 
 // Without DATABASE_URL, the CLI works on a running `npm start` stack: its database, its Temporal,
@@ -39,6 +40,6 @@ process.exitCode = await runCli(COMMANDS, process.argv.slice(2), {
     SECRETS_KEY: env.SECRETS_KEY ?? stackSecretsKey(runtime?.secretsKeyFile),
   },
   ...(process.stdin.isTTY ? { ask } : {}),
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out: lineWriter(process.stdout),
+  err: lineWriter(process.stderr),
 });

@@ -1,4 +1,5 @@
 import type { ReplayVerdict } from '../worker/replay.js';
+import { counted } from './words.js';
 
 type FailedReplay = Extract<ReplayVerdict, { ok: false }>;
 
@@ -61,6 +62,6 @@ export function verdictTable(verdicts: readonly ReplayVerdict[]): string[] {
   const count = (result: string) => verdicts.filter((v) => resultOf(v) === result).length;
   return [
     ...lines,
-    `${verdicts.length} runs replayed: ${count('ok')} ok, ${count('NONDETERMINISM')} nondeterministic, ${count('FAILED')} failed`,
+    `${counted(verdicts.length, 'run')} replayed: ${count('ok')} ok, ${count('NONDETERMINISM')} nondeterministic, ${count('FAILED')} failed`,
   ];
 }

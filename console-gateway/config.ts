@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const ms = z.coerce.number().int().min(10);
@@ -6,7 +7,10 @@ const ms = z.coerce.number().int().min(10);
 const schema = z.object({
   /** The panel whose internal API it speaks. */
   GATEWAY_PANEL_URL: z.string().url(),
-  /** Its console-gateway credential (`csw_…`, `npm run cli -- keys:create --type console-gateway`). */
+  /**
+   * Its console-gateway credential (`csw_…`, `npm run cli -- keys:create --type console-gateway`),
+   * or the contents of GATEWAY_CREDENTIAL_FILE.
+   */
   GATEWAY_CREDENTIAL: z.string().startsWith('csw_'),
   GATEWAY_HOST: z.string().default('127.0.0.1'),
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
@@ -22,8 +26,32 @@ const schema = z.object({
 
 export type GatewayConfig = z.infer<typeof schema>;
 
-export function loadGatewayConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env) {
-  const parsed = schema.safeParse(env);
+type Environment = NodeJS.ProcessEnv | Record<string, string | undefined>;
+
+/**
+ * GATEWAY_CREDENTIAL_FILE names a file holding the credential instead, as container secrets and the
+ * compose file's set-up hand it over: a credential in the environment shows in `docker inspect`.
+ */
+function withCredentialFromFile(env: Environment): Environment {
+  const file = env.GATEWAY_CREDENTIAL_FILE;
+  if (file === undefined) return env;
+  if (env.GATEWAY_CREDENTIAL !== undefined)
+    throw new Error(
+      'invalid gateway configuration: set GATEWAY_CREDENTIAL or GATEWAY_CREDENTIAL_FILE, not both',
+    );
+  let credential: string;
+  try {
+    credential = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new Error(
+      `invalid gateway configuration: GATEWAY_CREDENTIAL_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  return { ...env, GATEWAY_CREDENTIAL: credential };
+}
+
+export function loadGatewayConfig(env: Environment = process.env) {
+  const parsed = schema.safeParse(withCredentialFromFile(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`invalid gateway configuration:\n${problems}`);

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { serializeBackendDrainPlan } from '../../api/serializers/backend-drain-plan.js';
 import { backendDrainPlan } from '../../services/evacuations/backend-plan.js';
-import { modeOption, uuidArgument } from '../arguments.js';
+import { modeOption } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { backendDrainPlanText } from '../evacuation-text.js';
+import { hypervisorByReference, referenceArgument } from '../references.js';
 import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 
 /** Read-only, zero mutations; exit 1 when an instance cannot move, so a script can test it. */
@@ -11,7 +12,7 @@ export const backendDrainPlanCommand: Command = {
   name: 'cloudsvc:backend-drain:plan',
   summary: 'Plan moving every disk off one of a hypervisor’s storage backends (read-only)',
   usage:
-    'cloudsvc:backend-drain:plan <hypervisor_uuid> --from=<backend> --to=<backend> [--mode=<mode>] [--json]',
+    'cloudsvc:backend-drain:plan <hypervisor uuid|name> --from=<backend> --to=<backend> [--mode=<mode>] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
       args: argv,
@@ -22,12 +23,12 @@ export const backendDrainPlanCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
+    const hypervisor = referenceArgument(positionals, 'hypervisor');
+    const backends = backendsOf(values);
+    const mode = modeOption(values.mode);
+    const hypervisorId = await hypervisorByReference(ctx.db(), hypervisor);
     const plan = serializeBackendDrainPlan(
-      await backendDrainPlan(await ctx.services(), {
-        hypervisorId: uuidArgument(positionals, 'hypervisor'),
-        ...backendsOf(values),
-        mode: modeOption(values.mode),
-      }),
+      await backendDrainPlan(await ctx.services(), { hypervisorId, ...backends, mode }),
     );
     if (values.json) ctx.out(JSON.stringify(plan));
     else for (const line of backendDrainPlanText(plan)) ctx.out(line);

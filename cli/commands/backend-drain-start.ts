@@ -4,12 +4,14 @@ import { shownEvacuation } from '../../api/admin/evacuations/shown.js';
 import { serializeBackendDrainPlan } from '../../api/serializers/backend-drain-plan.js';
 import { startBackendDrain } from '../../services/evacuations/backend-drain.js';
 import { backendDrainPlan } from '../../services/evacuations/backend-plan.js';
-import { modeOption, operatorActor, uuidArgument } from '../arguments.js';
+import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
 import { countOption, failureOption } from '../evacuation-options.js';
 import { backendDrainPlanText, progressLine } from '../evacuation-text.js';
+import { hypervisorByReference, referenceArgument } from '../references.js';
 import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
+import { counted } from '../words.js';
 
 /**
  * Drains one of a hypervisor's storage backends after the operator saw the plan and confirmed it
@@ -20,7 +22,7 @@ export const backendDrainStartCommand: Command = {
   name: 'cloudsvc:backend-drain:start',
   summary: 'Move every disk off one of a hypervisor’s storage backends, confirmed on the terminal',
   usage:
-    'cloudsvc:backend-drain:start <hypervisor_uuid> --from=<backend> --to=<backend> --mode=<mode> [--max-parallel=N] ' +
+    'cloudsvc:backend-drain:start <hypervisor uuid|name> --from=<backend> --to=<backend> --mode=<mode> [--max-parallel=N] ' +
     '[--on-failure=skip|retry|pause] [--max-attempts=N] [--reason=TEXT] [--force] [--dry-run] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
@@ -38,15 +40,14 @@ export const backendDrainStartCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    const request = {
-      hypervisorId: uuidArgument(positionals, 'hypervisor'),
-      ...backendsOf(values),
-      mode: modeOption(values.mode),
-    };
+    const hypervisor = referenceArgument(positionals, 'hypervisor');
+    const backends = backendsOf(values);
+    const mode = modeOption(values.mode);
     const maxParallel = countOption(values['max-parallel'], 'max-parallel', 64);
     const maxAttempts = countOption(values['max-attempts'], 'max-attempts', 10);
     const onFailure = failureOption(values['on-failure']);
     if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal('backend drain');
+    const request = { hypervisorId: await hypervisorByReference(ctx.db(), hypervisor), ...backends, mode };
     const deps = await ctx.services();
     const note = values.json ? ctx.err : ctx.out;
     const plan = serializeBackendDrainPlan(await backendDrainPlan(deps, request));
@@ -56,7 +57,7 @@ export const backendDrainStartCommand: Command = {
       note('Dry run: nothing was started or changed.');
       return EXIT.ok;
     }
-    const question = `Move the disks of ${plan.attributes.moves.length} instances from ${request.from} to ${request.to}?`;
+    const question = `Move the disks of ${counted(plan.attributes.moves.length, 'instance')} from ${request.from} to ${request.to}?`;
     if (!(await confirmed(ctx, 'backend drain', question, values.force))) {
       note('Not started.');
       return EXIT.failed;

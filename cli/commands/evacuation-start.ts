@@ -6,11 +6,13 @@ import { serializeEvacuationPlan } from '../../api/serializers/evacuation-plan.j
 import { ACTIVE_EVACUATION_STATES } from '../../domain/evacuations/states.js';
 import { evacuationPlan } from '../../services/evacuations/plan.js';
 import { startEvacuation } from '../../services/evacuations/start.js';
-import { modeOption, operatorActor, uuidArgument } from '../arguments.js';
+import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
 import { countOption, failureOption } from '../evacuation-options.js';
 import { evacuationText, planText, progressLine } from '../evacuation-text.js';
+import { hypervisorByReference, referenceArgument } from '../references.js';
+import { counted } from '../words.js';
 
 const POLL_MS = 1000;
 
@@ -23,7 +25,7 @@ export const evacuationStartCommand: Command = {
   name: 'cloudsvc:evacuation:start',
   summary: 'Drain a hypervisor: plan, confirm, put it in maintenance and migrate its instances away',
   usage:
-    'cloudsvc:evacuation:start <hypervisor_uuid> --mode=<mode> [--max-parallel=N] [--max-per-target=N] ' +
+    'cloudsvc:evacuation:start <hypervisor uuid|name> --mode=<mode> [--max-parallel=N] [--max-per-target=N] ' +
     '[--on-failure=skip|retry|pause] [--max-attempts=N] [--reason=TEXT] [--force] [--dry-run] [--no-wait] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
@@ -42,13 +44,14 @@ export const evacuationStartCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    const hypervisorId = uuidArgument(positionals, 'hypervisor');
+    const reference = referenceArgument(positionals, 'hypervisor');
     const mode = modeOption(values.mode);
     const maxParallel = countOption(values['max-parallel'], 'max-parallel', 64);
     const maxParallelPerTarget = countOption(values['max-per-target'], 'max-per-target', 64);
     const maxAttempts = countOption(values['max-attempts'], 'max-attempts', 10);
     const onFailure = failureOption(values['on-failure']);
     if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal('evacuation');
+    const hypervisorId = await hypervisorByReference(ctx.db(), reference);
     const deps = await ctx.services();
     const note = values.json ? ctx.err : ctx.out;
 
@@ -60,7 +63,7 @@ export const evacuationStartCommand: Command = {
       return EXIT.ok;
     }
     const { hypervisor, moves, instances } = plan.attributes;
-    const question = `Put ${hypervisor.name} in maintenance and move ${moves.length} of its ${instances} instances away?`;
+    const question = `Put ${hypervisor.name} in maintenance and move ${moves.length} of its ${counted(instances, 'instance')} away?`;
     if (!(await confirmed(ctx, 'evacuation', question, values.force))) {
       note('Not started.');
       return EXIT.failed;

@@ -9,6 +9,7 @@ import {
 import { evacuationPlanCommand } from './evacuation-plan.js';
 import { evacuationStartCommand } from './evacuation-start.js';
 import { evacuationStatusCommand } from './evacuation-status.js';
+import { hypervisorsListCommand } from './hypervisors-list.js';
 import { instancesListCommand } from './instances-list.js';
 import { keysCreate } from './keys-create.js';
 import { keysRevoke } from './keys-revoke.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   keysCreate,
   keysRevoke,
   workflowReplay,
+  hypervisorsListCommand,
   instancesListCommand,
   migrationsListCommand,
   migrationPreflightCommand,

@@ -5,12 +5,14 @@ import { INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
 import { optionalUuid } from '../arguments.js';
 import type { Command } from '../command.js';
 import { enumFilter, LIST_USAGE, parseListArguments, table } from '../list-options.js';
+import { optionalHypervisor } from '../references.js';
+import { counted } from '../words.js';
 
 /** Every tenant's instances, as `GET /api/application/cloudsvc/instances` lists them, same filters. */
 export const instancesListCommand: Command = {
   name: 'cloudsvc:instances:list',
-  summary: "List every tenant's instances, newest first, with placement and running operation",
-  usage: `cloudsvc:instances:list [--user U] [--hypervisor H] [--location L] [--status S] [--suspended true|false] ${LIST_USAGE}`,
+  summary: 'List every tenant’s instances, newest first, with placement and running operation',
+  usage: `cloudsvc:instances:list [--user U] [--hypervisor uuid|name] [--location L] [--status S] [--suspended true|false] ${LIST_USAGE}`,
   async run(argv, ctx) {
     const { json, request, filters } = parseListArguments(argv, [
       'user',
@@ -20,11 +22,12 @@ export const instancesListCommand: Command = {
       'suspended',
     ]);
     const suspended = enumFilter(filters.suspended, 'suspended', ['true', 'false'] as const);
+    const db = ctx.db();
     const page = await listAllInstances(
-      ctx.db(),
+      db,
       {
         userId: optionalUuid(filters.user, 'user'),
-        hypervisorId: optionalUuid(filters.hypervisor, 'hypervisor'),
+        hypervisorId: await optionalHypervisor(db, filters.hypervisor, 'hypervisor'),
         locationId: optionalUuid(filters.location, 'location'),
         status: enumFilter(filters.status, 'status', INSTANCE_STATUSES),
         ...(suspended ? { suspended: suspended === 'true' } : {}),
@@ -47,8 +50,12 @@ export const instancesListCommand: Command = {
     ]);
     for (const line of table(['UUID', 'NAME', 'STATUS', 'LOCATION', 'HYPERVISOR', 'USER', 'OPERATION'], rows))
       ctx.out(line);
-    const total = body.meta.pagination ? ` of ${body.meta.pagination.total}` : '';
-    ctx.out(`${body.data.length}${total} instance(s)`);
+    const { pagination } = body.meta;
+    ctx.out(
+      pagination
+        ? `${body.data.length} of ${counted(pagination.total, 'instance')}`
+        : counted(body.data.length, 'instance'),
+    );
     if (body.meta.cursor.next) ctx.out(`next: --cursor ${body.meta.cursor.next}`);
     return undefined;
   },

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { findMigrationHealth } from '../../db/repositories/migrations.js';
 import type { ServiceDeps } from '../../services/context.js';
 import { type Command, EXIT } from '../command.js';
+import { counted } from '../words.js';
 
 // Temporal's enum values (temporal.api.enums.v1): a normal task queue, its workflow and activity sides.
 const TASK_QUEUE_KIND_NORMAL = 1;
@@ -95,7 +96,7 @@ export const migrationHealthCommand: Command = {
       ctx.out(`Migration health: ${healthy ? 'healthy' : 'UNHEALTHY'}`);
       ctx.out(
         worker.reachable
-          ? `  workers            polling ${worker.task_queue}: ${worker.workflow_pollers} workflow, ${worker.activity_pollers} activity poller(s)`
+          ? `  workers            polling ${worker.task_queue}: ${counted(worker.workflow_pollers, 'workflow poller')}, ${counted(worker.activity_pollers, 'activity poller')}`
           : `  workers            NONE polling ${worker.task_queue}${worker.error ? ` (${worker.error})` : ''}`,
       );
       ctx.out(`  recovery required  ${recoveryRequired}`);

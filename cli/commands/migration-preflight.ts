@@ -1,15 +1,17 @@
 import { parseArgs } from 'node:util';
 import { serializePreflight } from '../../api/serializers/migration.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
-import { modeOption, optionalUuid, uuidArgument } from '../arguments.js';
+import { modeOption } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { preflightText } from '../migration-text.js';
+import { instanceByReference, optionalHypervisor, referenceArgument } from '../references.js';
 
 /** SPEC.md §4: read-only, zero mutations; exit 1 when blocked, so a script can test it. */
 export const migrationPreflightCommand: Command = {
   name: 'cloudsvc:migration:preflight',
   summary: 'Check whether an instance can migrate: blockers, warnings, strategies, candidates (read-only)',
-  usage: 'cloudsvc:migration:preflight <instance_uuid> [--target=<hypervisor_uuid>] [--mode=<mode>] [--json]',
+  usage:
+    'cloudsvc:migration:preflight <instance uuid|name> [--target=<hypervisor uuid|name>] [--mode=<mode>] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
       args: argv,
@@ -20,11 +22,12 @@ export const migrationPreflightCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    const instanceId = uuidArgument(positionals, 'instance');
+    const instance = referenceArgument(positionals, 'instance');
+    const mode = modeOption(values.mode);
     const request = {
-      instanceId,
-      targetId: optionalUuid(values.target, 'target'),
-      mode: modeOption(values.mode),
+      instanceId: await instanceByReference(ctx.db(), instance),
+      targetId: await optionalHypervisor(ctx.db(), values.target, 'target'),
+      mode,
     };
     const report = serializePreflight(await migrationPreflight(await ctx.services(), request));
     if (values.json) ctx.out(JSON.stringify(report));

@@ -7,10 +7,11 @@ import type { ServiceDeps } from '../../services/context.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
 import { getMigration } from '../../services/migrations/reads.js';
 import { requestMigration } from '../../services/migrations/request.js';
-import { modeOption, operatorActor, optionalUuid, uuidArgument } from '../arguments.js';
+import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
 import { historyLine, preflightText } from '../migration-text.js';
+import { instanceByReference, optionalHypervisor, referenceArgument } from '../references.js';
 
 /** Where watching stops: the migration succeeded, ended, or waits for an operator. */
 const SETTLED: readonly MigrationState[] = ['COMPLETED', 'CLEANED_UP', 'ROLLED_BACK', 'RECOVERY_REQUIRED'];
@@ -39,7 +40,7 @@ export const migrationStartCommand: Command = {
   name: 'cloudsvc:migration:start',
   summary: 'Request and start a migration, confirmed on the terminal, and show its states live',
   usage:
-    'cloudsvc:migration:start <instance_uuid> --mode=<mode> [--target=<hypervisor_uuid>] [--force] [--dry-run] ' +
+    'cloudsvc:migration:start <instance uuid|name> --mode=<mode> [--target=<hypervisor uuid|name>] [--force] [--dry-run] ' +
     '[--no-wait] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
@@ -54,11 +55,12 @@ export const migrationStartCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    const instanceId = uuidArgument(positionals, 'instance');
-    const targetId = optionalUuid(values.target, 'target');
+    const instance = referenceArgument(positionals, 'instance');
     const mode = modeOption(values.mode);
     // Known before any work: this command line cannot start a migration.
     if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal('migration');
+    const instanceId = await instanceByReference(ctx.db(), instance);
+    const targetId = await optionalHypervisor(ctx.db(), values.target, 'target');
     const deps = await ctx.services();
     // Progress and notes go where they do not mix with the JSON a script reads.
     const note = values.json ? ctx.err : ctx.out;

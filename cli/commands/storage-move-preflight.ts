@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { serializeStorageMovePreflight } from '../../api/serializers/storage-move.js';
 import { readStorageMovePreflight } from '../../services/storage-moves/preflight.js';
-import { modeOption, uuidArgument } from '../arguments.js';
+import { modeOption } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
+import { instanceByReference, referenceArgument } from '../references.js';
 import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 import { storagePreflightText } from '../storage-move-text.js';
 
@@ -11,7 +12,7 @@ export const storageMovePreflightCommand: Command = {
   name: 'cloudsvc:storage-move:preflight',
   summary: 'Check whether an instance’s disks can move to another storage backend (read-only)',
   usage:
-    'cloudsvc:storage-move:preflight <instance_uuid> --from=<backend> --to=<backend> [--mode=<mode>] [--json]',
+    'cloudsvc:storage-move:preflight <instance uuid|name> --from=<backend> --to=<backend> [--mode=<mode>] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
       args: argv,
@@ -22,11 +23,10 @@ export const storageMovePreflightCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    const request = {
-      instanceId: uuidArgument(positionals, 'instance'),
-      ...backendsOf(values),
-      mode: modeOption(values.mode),
-    };
+    const instance = referenceArgument(positionals, 'instance');
+    const backends = backendsOf(values);
+    const mode = modeOption(values.mode);
+    const request = { instanceId: await instanceByReference(ctx.db(), instance), ...backends, mode };
     const { report } = await readStorageMovePreflight(await ctx.services(), request);
     const body = serializeStorageMovePreflight(request.instanceId, request, report);
     if (values.json) ctx.out(JSON.stringify(body));

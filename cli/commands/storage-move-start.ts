@@ -6,9 +6,10 @@ import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { getStorageMove } from '../../services/storage-moves/control.js';
 import { readStorageMovePreflight } from '../../services/storage-moves/preflight.js';
 import { requestStorageMove } from '../../services/storage-moves/request.js';
-import { modeOption, operatorActor, uuidArgument } from '../arguments.js';
+import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
+import { instanceByReference, referenceArgument } from '../references.js';
 import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 import { storageHistoryLine, storageMoveText, storagePreflightText } from '../storage-move-text.js';
 
@@ -31,7 +32,7 @@ export const storageMoveStartCommand: Command = {
   summary:
     'Move an instance’s disks to another storage backend, confirmed on the terminal, and show its states',
   usage:
-    'cloudsvc:storage-move:start <instance_uuid> --from=<backend> --to=<backend> --mode=<mode> [--reason=TEXT] ' +
+    'cloudsvc:storage-move:start <instance uuid|name> --from=<backend> --to=<backend> --mode=<mode> [--reason=TEXT] ' +
     '[--force] [--dry-run] [--no-wait] [--json]',
   async run(argv, ctx) {
     const { positionals, values } = parseArgs({
@@ -47,12 +48,11 @@ export const storageMoveStartCommand: Command = {
         json: { type: 'boolean', default: false },
       },
     });
-    const request = {
-      instanceId: uuidArgument(positionals, 'instance'),
-      ...backendsOf(values),
-      mode: modeOption(values.mode),
-    };
+    const instance = referenceArgument(positionals, 'instance');
+    const backends = backendsOf(values);
+    const mode = modeOption(values.mode);
     if (!values['dry-run'] && !values.force && !ctx.ask) throw noTerminal('storage move');
+    const request = { instanceId: await instanceByReference(ctx.db(), instance), ...backends, mode };
     const deps = await ctx.services();
     const note = values.json ? ctx.err : ctx.out;
     const { report } = await readStorageMovePreflight(deps, request);

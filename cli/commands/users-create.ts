@@ -27,7 +27,7 @@ export const usersCreate: Command = {
       );
     } catch (error) {
       if (error instanceof ApiError && error.code === 'SVC-CONFLICT-409')
-        throw new UsageError(`a user with email ${values.email} exists`);
+        throw new UsageError(`a user with email ${values.email} exists already`);
       throw error;
     }
     ctx.out(

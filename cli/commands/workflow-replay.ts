@@ -61,7 +61,7 @@ export const workflowReplay: Command = {
       if (workflowId || values['run-id']) throw new UsageError('a query, or a workflow id: not both');
       const limit = values.limit === undefined ? DEFAULT_LIMIT : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1)
-        throw new UsageError('--limit must be a whole number from 1');
+        throw new UsageError('--limit must be a whole number, 1 or more');
       return replayQuery(ctx, values.query, limit, values.json);
     }
     if (!workflowId) throw new UsageError('name the workflow by its id, or give --query');

@@ -168,3 +168,9 @@ export async function listHypervisorNames(db: Database) {
     .orderBy('id')
     .execute();
 }
+
+/** The hypervisor of this name (names are unique), or undefined. */
+export async function findHypervisorIdByName(db: Database, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('hypervisors').select('id').where('name', '=', name).executeTakeFirst();
+  return row?.id;
+}

@@ -193,3 +193,27 @@ export async function findInstanceLocationId(db: Database, instanceId: string): 
     .executeTakeFirstOrThrow();
   return row.location_id;
 }
+
+/**
+ * Live instances with exactly this name, of every user, oldest first: a name is its owner's label,
+ * unique nowhere (not even per user), so an operator's name may match several. At most `limit`.
+ */
+export async function findInstancesNamed(db: Database, name: string, limit: number) {
+  return db
+    .selectFrom('instances')
+    .innerJoin('users', 'users.id', 'instances.user_id')
+    .leftJoin('hypervisors', 'hypervisors.id', 'instances.hypervisor_id')
+    .select([
+      'instances.id',
+      'instances.status',
+      'instances.created_at',
+      'users.email as user_email',
+      'hypervisors.name as hypervisor_name',
+    ])
+    .where('instances.name', '=', name)
+    .where('instances.deleted_at', 'is', null)
+    .orderBy('instances.created_at')
+    .orderBy('instances.id')
+    .limit(limit)
+    .execute();
+}

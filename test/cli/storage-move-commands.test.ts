@@ -106,7 +106,7 @@ describe('cloudsvc:storage-move:preflight, start and status', () => {
       .executeTakeFirstOrThrow();
     const plan = await cli(['cloudsvc:backend-drain:plan', hypervisor_id!, '--from=local', '--to=nfs']);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain(`local → nfs, mode AUTO: 1 instances can move`);
+    expect(plan.stdout).toContain(`local → nfs, mode AUTO: 1 instance can move`);
     const dry = await cli([
       'cloudsvc:backend-drain:start',
       hypervisor_id!,

@@ -156,7 +156,7 @@ describe('cloudsvc workflow:replay', () => {
       expect(good.code, good.stderr).toBe(0);
       expect(good.stdout).toMatch(/^RESULT +TYPE +WORKFLOW ID +RUN ID/);
       expect(good.stdout).toMatch(/\nok +provisionInstance +instance-provision-/);
-      expect(good.stdout).toContain('1 runs replayed: 1 ok, 0 nondeterministic, 0 failed');
+      expect(good.stdout).toContain('1 run replayed: 1 ok, 0 nondeterministic, 0 failed');
 
       // A run of the same instance made by a changed powerInstance: the query now finds one that fails.
       const workflowId = await alteredRun(instance.id);

@@ -2,39 +2,29 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadGatewayConfig } from '../../console-gateway/config.js';
 import { SEARCH_ATTRIBUTE_TYPE, SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { loadConfig } from '../../platform/config.js';
 import { COMPOSE_HAPROXY, haproxyConfig } from '../../scripts/prod/proxy.js';
+import { composeProject } from '../support/compose-file.js';
 
 /**
- * No Docker engine runs here, so the production shape is checked against the code it runs:
+ * No Docker engine runs here, so the production shape (with .env.example's settings, as the
+ * containers get it) is checked against the code it runs:
  * each service's command names a file the build produces, its environment is configuration the
  * code reads and accepts, and services start in dependency order.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge: true }) as {
-  services: Record<
-    string,
-    {
-      image?: string;
-      build?: string;
-      command?: string[];
-      environment?: Record<string, string>;
-      depends_on?: Record<string, { condition: string }> | string[];
-      volumes?: string[];
-      ports?: string[];
-      healthcheck?: { test?: string[] };
-      deploy?: { replicas?: number };
-    }
-  >;
-};
+const compose = composeProject();
 const dockerfile = readFileSync(`${root}Dockerfile`, 'utf8');
 const ours = Object.entries(compose.services).filter(([, s]) => s.build === '.');
 
 describe('docker-compose.yml', () => {
-  it('has the production shape: PostgreSQL, Temporal on it, its UI, and our migrate, api and worker behind a proxy', () => {
+  it('has the production shape: PostgreSQL, Temporal on it, its UI, our migrate, api and worker behind a proxy, and the console gateway', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
       'api',
+      'console-gateway',
+      'console-gateway-credential',
       'migrate',
       'postgres',
       'proxy',
@@ -48,8 +38,14 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs, in each of our services, a file the Dockerfile build produces from a source that exists', () => {
-    expect(ours.map(([name]) => name).sort()).toEqual(['api', 'migrate', 'worker']);
-    for (const [name, service] of ours) {
+    expect(ours.map(([name]) => name).sort()).toEqual([
+      'api',
+      'console-gateway',
+      'console-gateway-credential',
+      'migrate',
+      'worker',
+    ]);
+    for (const [name, service] of ours.filter(([name]) => name !== 'console-gateway-credential')) {
       const [node, entry] = service.command ?? [];
       expect(node, name).toBe('node');
       expect(entry, name).toMatch(/^dist\/.+\.js$/);
@@ -70,16 +66,54 @@ describe('docker-compose.yml', () => {
         (e) =>
           e.isDirectory() &&
           !e.name.startsWith('.') &&
-          !['node_modules', 'dist', 'test', 'test-results', 'docker', 'bin', 'lint', 'docs'].includes(e.name),
+          ![
+            'node_modules',
+            'dist',
+            'test',
+            'test-results',
+            'docker',
+            'bin',
+            'lint',
+            'docs',
+            'tools',
+          ].includes(e.name),
       )
       .map((e) => e.name);
     expect(sources.filter((f) => !build.include.includes(f))).toEqual([]);
   });
 
   it('gives our services configuration the code accepts', () => {
-    for (const [name, service] of ours) {
+    for (const [name, service] of ours.filter(([name]) => name !== 'console-gateway')) {
       expect(() => loadConfig(service.environment as NodeJS.ProcessEnv), name).not.toThrow();
     }
+    // The gateway's credential is the file its set-up service writes (test/deploy/compose-credential.test.ts).
+    const { GATEWAY_CREDENTIAL_FILE, ...gateway } = compose.services['console-gateway']?.environment ?? {};
+    expect(GATEWAY_CREDENTIAL_FILE).toBe('/var/lib/cloudsvc/console-gateway/credential');
+    const config = loadGatewayConfig({ ...gateway, GATEWAY_CREDENTIAL: 'csw_placeholder' });
+    // It speaks to the panel through the proxy, as stack:prod's gateway does.
+    expect(config.GATEWAY_PANEL_URL).toBe('http://proxy:8080');
+    expect(config.GATEWAY_HOST).toBe('0.0.0.0');
+  });
+
+  it('hands the console gateway the credential its set-up issued, read-only, and the API its address', () => {
+    const gateway = compose.services['console-gateway']!;
+    expect(gateway.depends_on).toEqual({
+      'console-gateway-credential': { condition: 'service_completed_successfully' },
+      proxy: { condition: 'service_started' },
+    });
+    const setUp = compose.services['console-gateway-credential']!;
+    expect(setUp.volumes).toEqual(['console-gateway-credential:/var/lib/cloudsvc/console-gateway']);
+    expect(gateway.volumes).toEqual(['console-gateway-credential:/var/lib/cloudsvc/console-gateway:ro']);
+    expect(dockerfile).toContain('install -d -o node -g node -m 700 /var/lib/cloudsvc/console-gateway');
+    expect(compose.services.api?.environment?.CONSOLE_GATEWAY_URL).toBe('ws://localhost:8081/connect');
+    expect(gateway.environment?.GATEWAY_PORT).toBe('8081');
+    expect(gateway.ports).toEqual(['8081:8081']);
+  });
+
+  it('restarts every long-running service, as stack:prod supervises its parts', () => {
+    const oneShot = ['migrate', 'temporal-setup', 'console-gateway-credential'];
+    for (const [name, service] of Object.entries(compose.services))
+      expect(service.restart, name).toBe(oneShot.includes(name) ? undefined : 'unless-stopped');
   });
 
   it('starts api and worker only after migrations succeeded and Temporal is set up', () => {
@@ -112,16 +146,20 @@ describe('docker-compose.yml', () => {
     expect(script).toContain(`--type ${SEARCH_ATTRIBUTE_TYPE}`);
   });
 
-  it('publishes only the API beyond this machine: the Temporal UI and PostgreSQL on loopback', () => {
+  it('publishes only the API and the console gateway beyond this machine: the Temporal UI and PostgreSQL on loopback', () => {
     const published = Object.entries(compose.services).flatMap(([name, s]) =>
       (s.ports ?? []).map((port) => ({ name, port })),
     );
-    expect(published.map((p) => p.name).sort()).toEqual(['postgres', 'proxy', 'temporal-ui']);
+    expect(published.map((p) => p.name).sort()).toEqual([
+      'console-gateway',
+      'postgres',
+      'proxy',
+      'temporal-ui',
+    ]);
     expect(compose.services.proxy?.ports).toEqual(['8080:8080']);
-    for (const { name, port } of published.filter((p) => p.name !== 'proxy')) {
-      // host_ip:host_port:container_port (the host port may be ${VAR:-default}); without a host
-      // address Docker binds every interface.
-      expect(port, name).toMatch(/^127\.0\.0\.1:(\d+|\$\{[A-Z_]+:-\d+\}):\d+$/);
+    for (const { name, port } of published.filter((p) => !['proxy', 'console-gateway'].includes(p.name))) {
+      // host_ip:host_port:container_port; without a host address Docker binds every interface.
+      expect(port, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
     }
     expect(compose.services['temporal-ui']?.ports).toEqual(['127.0.0.1:8233:8080']);
   });
