@@ -39,6 +39,8 @@ import * as adminSessions from './migrations/20261129T0100_admin_sessions.js';
 import * as agentTaskTrace from './migrations/20261130T0100_agent_task_trace.js';
 import * as metricRollups from './migrations/20261201T0100_metric_rollups.js';
 import * as listIndexes from './migrations/20261201T0200_list_indexes.js';
+import * as withheldCapabilities from './migrations/20261202T0100_withheld_capabilities.js';
+import * as guestInventory from './migrations/20261202T0200_guest_inventory.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -82,6 +84,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261130T0100_agent_task_trace': agentTaskTrace,
   '20261201T0100_metric_rollups': metricRollups,
   '20261201T0200_list_indexes': listIndexes,
+  '20261202T0100_withheld_capabilities': withheldCapabilities,
+  '20261202T0200_guest_inventory': guestInventory,
 };
 
 export interface MigrationOutcome {
