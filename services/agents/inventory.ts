@@ -1,3 +1,4 @@
+import type { Database } from '../../db/database.js';
 import { recordActivity } from '../../db/repositories/activity-log.js';
 import {
   correctGuest,
@@ -5,6 +6,7 @@ import {
   listPlacedInstances,
   lockHypervisorForInventory,
   markInventoryReported,
+  type PlacedInstanceRow,
   type ReportedGuest,
   replaceUnknownGuests,
 } from '../../db/repositories/guest-inventory.js';
@@ -42,71 +44,22 @@ export async function acceptInventory(
   agent: AgentActor,
   guests: readonly InventoryGuest[],
 ): Promise<InventoryOutcome> {
-  const reported = new Map(guests.map((g) => [g.instanceId, g.powerState]));
+  const reported: Reported = new Map(guests.map((g) => [g.instanceId, g.powerState]));
   const hypervisorId = agent.hypervisorId;
   const outcome = await deps.db.transaction().execute(async (trx) => {
     if (!(await lockHypervisorForInventory(trx, hypervisorId)))
       return { corrected: 0, deferred: 0, unknown: [], newlySeen: [] };
-    const settleMs = deps.config.GUEST_INVENTORY_SETTLE_MS;
-    const placed = await listPlacedInstances(trx, hypervisorId, settleMs);
-    let corrected = 0;
-    let deferred = 0;
-    for (const instance of placed) {
-      if (instance.busy) continue;
-      const facts = {
-        status: instance.status,
-        drift: instance.guest_drift,
-        reported: reported.get(instance.id) ?? null,
-      };
-      const correction = guestCorrection(facts);
-      if (!correction) continue;
-      const flagOnly = clearsFlagOnly(facts, correction);
-      if (!flagOnly && instance.settling) {
-        deferred += 1;
-        continue;
-      }
-      const changed = await correctGuest(trx, {
-        instanceId: instance.id,
-        hypervisorId,
-        expected: { status: instance.status, drift: instance.guest_drift },
-        correction,
-        stillForMs: flagOnly ? null : settleMs,
-      });
-      if (!changed) continue;
-      corrected += 1;
-      await recordActivity(trx, {
-        instanceId: instance.id,
-        userId: instance.user_id,
-        actor: ACTOR,
-        event: correction.event,
-        detail: {
-          status: correction.status,
-          previous_status: instance.status,
-          guest_drift: correction.drift,
-          reported_power_state: facts.reported,
-          hypervisor_id: hypervisorId,
-        },
-      });
-    }
-
-    const placedIds = new Set(placed.map((i) => i.id));
-    const others = [...reported.keys()].filter((id) => !placedIds.has(id));
-    // A guest of an instance placed elsewhere is a migration's copy (kept on the old source until
-    // its cleanup, or arriving): the migration owns it. Unknown is a guest no instance names.
-    const known = await knownInstanceIds(trx, others);
-    const unknown: ReportedGuest[] = others
-      .filter((id) => !known.has(id))
-      .map((id) => ({ guestUuid: id, powerState: reported.get(id)! }));
-    const newlySeen = await replaceUnknownGuests(trx, hypervisorId, unknown);
-    for (const guest of newlySeen) {
-      await recordActivity(trx, {
-        actor: ACTOR,
-        event: 'hypervisor.unknown_guest',
-        detail: { hypervisor_id: hypervisorId, guest_uuid: guest.guestUuid, power_state: guest.powerState },
-      });
-    }
+    const placed = await listPlacedInstances(trx, hypervisorId, deps.config.GUEST_INVENTORY_SETTLE_MS);
+    const counts = await correctPlaced(
+      trx,
+      hypervisorId,
+      placed,
+      reported,
+      deps.config.GUEST_INVENTORY_SETTLE_MS,
+    );
+    const unknown = await recordUnknownGuests(trx, hypervisorId, placed, reported);
     await markInventoryReported(trx, hypervisorId);
-    return { corrected, deferred, unknown, newlySeen };
+    return { ...counts, ...unknown };
   });
   for (const guest of outcome.newlySeen) {
     deps.logger.warn('hypervisor holds a guest the panel does not know', {
@@ -121,4 +74,82 @@ export async function acceptInventory(
     unknown: outcome.unknown.length,
     deferred: outcome.deferred,
   };
+}
+
+type Reported = ReadonlyMap<string, PowerState>;
+
+/** Corrects each placed instance the report contradicts, with its activity entry. */
+async function correctPlaced(
+  trx: Database,
+  hypervisorId: string,
+  placed: readonly PlacedInstanceRow[],
+  reported: Reported,
+  settleMs: number,
+) {
+  let corrected = 0;
+  let deferred = 0;
+  for (const instance of placed) {
+    if (instance.busy) continue;
+    const facts = {
+      status: instance.status,
+      drift: instance.guest_drift,
+      reported: reported.get(instance.id) ?? null,
+    };
+    const correction = guestCorrection(facts);
+    if (!correction) continue;
+    const flagOnly = clearsFlagOnly(facts, correction);
+    if (!flagOnly && instance.settling) {
+      deferred += 1;
+      continue;
+    }
+    const changed = await correctGuest(trx, {
+      instanceId: instance.id,
+      hypervisorId,
+      expected: { status: instance.status, drift: instance.guest_drift },
+      correction,
+      stillForMs: flagOnly ? null : settleMs,
+    });
+    if (!changed) continue;
+    corrected += 1;
+    await recordActivity(trx, {
+      instanceId: instance.id,
+      userId: instance.user_id,
+      actor: ACTOR,
+      event: correction.event,
+      detail: {
+        status: correction.status,
+        previous_status: instance.status,
+        guest_drift: correction.drift,
+        reported_power_state: facts.reported,
+        hypervisor_id: hypervisorId,
+      },
+    });
+  }
+  return { corrected, deferred };
+}
+
+/** Keeps the guests no instance names, and writes an activity entry for each seen the first time. */
+async function recordUnknownGuests(
+  trx: Database,
+  hypervisorId: string,
+  placed: readonly PlacedInstanceRow[],
+  reported: Reported,
+) {
+  const placedIds = new Set(placed.map((i) => i.id));
+  const others = [...reported.keys()].filter((id) => !placedIds.has(id));
+  // A guest of an instance placed elsewhere is a migration's copy (kept on the old source until
+  // its cleanup, or arriving): the migration owns it. Unknown is a guest no instance names.
+  const known = await knownInstanceIds(trx, others);
+  const unknown: ReportedGuest[] = others
+    .filter((id) => !known.has(id))
+    .map((id) => ({ guestUuid: id, powerState: reported.get(id)! }));
+  const newlySeen = await replaceUnknownGuests(trx, hypervisorId, unknown);
+  for (const guest of newlySeen) {
+    await recordActivity(trx, {
+      actor: ACTOR,
+      event: 'hypervisor.unknown_guest',
+      detail: { hypervisor_id: hypervisorId, guest_uuid: guest.guestUuid, power_state: guest.powerState },
+    });
+  }
+  return { unknown, newlySeen };
 }
