@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger.js';
 import { inSpan, startTracing, type Tracing } from '../platform/tracing.js';
 import type { AgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
+import { GuestInventory } from './guest-inventory.js';
 import { CredentialRefused, PanelClient, sleep } from './panel-client.js';
 import { RunningSteps } from './running-steps.js';
 import { StateFile } from './state-file.js';
@@ -21,7 +22,7 @@ interface SavedCredential {
 /**
  * The reference agent: enrolls once (keeping its credential in a file), then heartbeats,
  * long-polls for tasks, runs up to AGENT_CONCURRENCY of them at once on the driver, and sends
- * metric samples. It ends when stopped, or when the panel refuses its credential (revoked).
+ * metric samples and the inventory of the guests it holds. It ends when stopped, or when the panel refuses its credential (revoked).
  */
 export class Agent {
   readonly #stop = new AbortController();
@@ -29,6 +30,7 @@ export class Agent {
   readonly #credentialFile: StateFile<SavedCredential | null>;
   readonly #tracing: Tracing | undefined;
   readonly #steps: RunningSteps;
+  readonly #inventory: GuestInventory;
   #settings: AgentSettings | undefined;
   #fatal: Error | undefined;
   hypervisorId: string | undefined;
@@ -42,6 +44,7 @@ export class Agent {
     this.#credentialFile = new StateFile(join(config.AGENT_STATE_DIR, 'credential.json'), () => null);
     this.#tracing = startTracing(config, 'cloudsvc-agent');
     this.#steps = new RunningSteps(logger);
+    this.#inventory = new GuestInventory(driver, this.#panel, config.AGENT_INVENTORY_INTERVAL_MS);
   }
 
   /** Runs until stopped; rejects with the reason when the agent cannot go on. */
@@ -51,6 +54,10 @@ export class Agent {
       this.#every(
         () => this.#settings!.heartbeat_interval_ms,
         () => this.#heartbeat(),
+      ),
+      this.#every(
+        () => this.#settings!.heartbeat_interval_ms,
+        () => this.#inventory.report(),
       ),
       this.#every(
         () => this.config.AGENT_METRICS_INTERVAL_MS,

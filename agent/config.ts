@@ -26,6 +26,11 @@ const schema = z.object({
   AGENT_ENROLLMENT_TOKEN: z.string().optional(),
   AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   AGENT_METRICS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The guests the host holds go to the panel at start, whenever they change (looked at locally
+   * every heartbeat) and at least this often: not with every heartbeat, which stays cheap.
+   */
+  AGENT_INVENTORY_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
   AGENT_CAPABILITIES: z
     .string()
     .default('live_migration,console_serial')

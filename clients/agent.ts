@@ -42,6 +42,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The guests the hypervisor holds
+     * @description Every guest the hypervisor really holds (up to 4096), with its power state: send it at start, whenever it changes, and at least every few minutes. The panel compares it with the instances placed on this hypervisor, leaving out any under a running operation or migration and any whose record changed within GUEST_INVENTORY_SETTLE_MS: an instance with no guest here goes to `error` with `guest_drift: "missing"`, a running one whose guest is stopped to `stopped` with `guest_drift: "stopped"`, and a later inventory that shows the guest running puts it back to `running` and clears the flag. Each change is an activity entry. A guest that names no instance is listed for administrators (`GET /hypervisors/{uuid}/unknown-guests`). Nothing is started, stopped or deleted on the hypervisor. The same inventory twice changes nothing more.
+     */
+    post: operations['postInventory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/metrics': {
     parameters: {
       query?: never;
@@ -264,6 +284,27 @@ export interface components {
         disk_mb: number;
       };
     };
+    InventoryAck: {
+      /** @enum {string} */
+      object: 'agent_inventory_ack';
+      attributes: {
+        received: number;
+        /** @description Instances whose status or guest flag this report changed. */
+        corrected: number;
+        /** @description Guests that name no instance of the panel. */
+        unknown: number;
+        /** @description Instances the report contradicts whose record changed within GUEST_INVENTORY_SETTLE_MS: left for a later report. While it is above 0, send the next look even if nothing changed. */
+        deferred: number;
+      };
+    };
+    InventoryRequest: {
+      guests: {
+        /** Format: uuid */
+        instance_uuid: string;
+        /** @enum {string} */
+        power_state: 'running' | 'stopped';
+      }[];
+    };
     MetricsAck: {
       /** @enum {string} */
       object: 'agent_metrics_ack';
@@ -482,6 +523,84 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['HeartbeatAck'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postInventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InventoryRequest'];
+      };
+    };
+    responses: {
+      /** @description Compared. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryAck'];
         };
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */

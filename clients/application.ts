@@ -111,7 +111,7 @@ export interface paths {
     head?: never;
     /**
      * Update a hypervisor
-     * @description Changes name, location, capacity, capabilities (such as `live_migration`) or storage backends.
+     * @description Changes name, location, capacity, declared or withheld capabilities (such as `live_migration`) or storage backends. The panel uses what the agent reports less `withheld_capabilities`.
      */
     patch: operations['patchHypervisorsHypervisor'];
     trace?: never;
@@ -190,6 +190,26 @@ export interface paths {
      * @description Sends the agent a task that changes nothing (`hypervisor.probe`) through the whole task path and waits up to 15 s for its answer. 409 (SVC-HV-409) when the agent does not answer in time.
      */
     post: operations['postHypervisorsHypervisorProbe'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/hypervisors/{hypervisor}/unknown-guests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Guests the hypervisor holds that the panel does not know
+     * @description From its agent’s latest inventory: guests that name no instance of the panel (never created by it, or left behind by a deleted one), oldest sighting first. Each was also written to the activity log (`hypervisor.unknown_guest`) when first seen. The panel never touches them: stop or remove them on the host once you know what they are. A guest of an instance placed on another hypervisor (a migration’s copy) is not listed. Every guest of one hypervisor on one page.
+     */
+    get: operations['getHypervisorsHypervisorUnknownGuests'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1483,7 +1503,12 @@ export interface components {
         /** @enum {string} */
         status: 'pending' | 'online' | 'unreachable' | 'revoked';
         maintenance: boolean;
+        /** @description What the administrator declared at registration; used only until the agent first reports its own. */
         capabilities: string[];
+        /** @description Capabilities the administrator takes away from what the agent reports. */
+        withheld_capabilities: string[];
+        /** @description What the panel uses (migration preflight, consoles): `agent.reported_capabilities` less `withheld_capabilities`; `capabilities` less the withheld ones before the first heartbeat. */
+        effective_capabilities: string[];
         storage_backends: string[];
         capacity: {
           cpu_cores: number;
@@ -1500,6 +1525,8 @@ export interface components {
           version: string | null;
           reported_capabilities: string[] | null;
           last_seen_at: string | null;
+          /** @description When the agent last sent the guests it holds (`POST /agent/inventory`); guests that name no instance are listed by `GET /hypervisors/{uuid}/unknown-guests`. */
+          inventory_reported_at: string | null;
           enrolled_at: string | null;
         };
         created_at: string;
@@ -1513,8 +1540,25 @@ export interface components {
       cpu_cores: number;
       memory_mb: number;
       disk_mb: number;
-      /** @default [] */
+      /**
+       * @description What the host can do, as declared before its agent reports: from the first heartbeat on, what the agent reports is used instead.
+       * @default []
+       */
       capabilities?: (
+        | 'live_migration'
+        | 'console_serial'
+        | 'console_graphical'
+        | 'cpu_host_passthrough'
+        | 'gpu_passthrough'
+        | 'pci_passthrough'
+        | 'numa_pinning'
+        | 'hugepages'
+      )[];
+      /**
+       * @description Capabilities the panel must not use even when the agent reports them (say, no live migration to this host).
+       * @default []
+       */
+      withheld_capabilities?: (
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
@@ -1538,7 +1582,19 @@ export interface components {
       cpu_cores?: number;
       memory_mb?: number;
       disk_mb?: number;
+      /** @description What the host can do, as declared before its agent reports: from the first heartbeat on, what the agent reports is used instead. */
       capabilities?: (
+        | 'live_migration'
+        | 'console_serial'
+        | 'console_graphical'
+        | 'cpu_host_passthrough'
+        | 'gpu_passthrough'
+        | 'pci_passthrough'
+        | 'numa_pinning'
+        | 'hugepages'
+      )[];
+      /** @description Capabilities the panel must not use even when the agent reports them (say, no live migration to this host). */
+      withheld_capabilities?: (
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
@@ -1573,6 +1629,27 @@ export interface components {
         /** @description From the task’s dispatch to its completion seen by the workflow. */
         round_trip_ms: number;
         instances: number;
+      };
+    };
+    UnknownGuestList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['UnknownGuest'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    UnknownGuest: {
+      /** @enum {string} */
+      object: 'unknown_guest';
+      attributes: {
+        /**
+         * Format: uuid
+         * @description The id the agent holds the guest by.
+         */
+        uuid: string;
+        /** @enum {string} */
+        power_state: 'running' | 'stopped';
+        first_seen_at: string;
+        last_seen_at: string;
       };
     };
     PlacedInstanceList: {
@@ -1697,6 +1774,13 @@ export interface components {
       boot_order: ('disk' | 'cdrom' | 'network')[];
       /** @example UTC */
       timezone: string;
+      /**
+       * @description What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.
+       * @enum {string|null}
+       */
+      guest_drift: 'missing' | 'stopped' | null;
+      /** @example null */
+      guest_drift_since: string | null;
       /** @example 2026-11-22T01:02:03.000Z */
       created_at: string;
       /** @example 2026-11-22T01:02:03.000Z */
@@ -4116,6 +4200,91 @@ export interface operations {
       };
       /** @description The agent did not answer in time (SVC-HV-409). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getHypervisorsHypervisorUnknownGuests: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        hypervisor: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The unknown guests. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnknownGuestList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -560,7 +560,7 @@ export interface paths {
     };
     /**
      * Instance diagnostics
-     * @description What a customer may know of the instance’s health: whether its hypervisor answers the panel, the operation under way, whether it is being migrated, and the last failure with a customer-safe message. Nothing of the hypervisor itself (its name, address or internals) is shown.
+     * @description What a customer may know of the instance’s health: whether its hypervisor answers the panel, the operation under way, whether it is being migrated, what the hypervisor last reported against the panel’s record (`guest_drift`), and the last failure with a customer-safe message. Nothing of the hypervisor itself (its name, address or internals) is shown.
      */
     get: operations['getCloudInstanceDiagnostics'];
     put?: never;
@@ -1858,6 +1858,13 @@ export interface components {
       boot_order: ('disk' | 'cdrom' | 'network')[];
       /** @example UTC */
       timezone: string;
+      /**
+       * @description What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.
+       * @enum {string|null}
+       */
+      guest_drift: 'missing' | 'stopped' | null;
+      /** @example null */
+      guest_drift_since: string | null;
       /** @example 2026-11-22T01:02:03.000Z */
       created_at: string;
       /** @example 2026-11-22T01:02:03.000Z */
@@ -2044,6 +2051,12 @@ export interface components {
         agent_reachable: boolean;
         agent_last_seen_at: string | null;
         migrating: boolean;
+        /**
+         * @description What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.
+         * @enum {string|null}
+         */
+        guest_drift: 'missing' | 'stopped' | null;
+        guest_drift_since: string | null;
         pending_operation: {
           /** Format: uuid */
           uuid: string;

@@ -41,6 +41,8 @@ import * as metricRollups from './migrations/20261201T0100_metric_rollups.js';
 import * as listIndexes from './migrations/20261201T0200_list_indexes.js';
 import * as instanceBootEnums from './migrations/20261202T0100_instance_boot_enums.js';
 import * as migrationInterruption from './migrations/20261202T0200_migration_interruption.js';
+import * as withheldCapabilities from './migrations/20261202T0300_withheld_capabilities.js';
+import * as guestInventory from './migrations/20261202T0400_guest_inventory.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -86,6 +88,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201T0200_list_indexes': listIndexes,
   '20261202T0100_instance_boot_enums': instanceBootEnums,
   '20261202T0200_migration_interruption': migrationInterruption,
+  '20261202T0300_withheld_capabilities': withheldCapabilities,
+  '20261202T0400_guest_inventory': guestInventory,
 };
 
 export interface MigrationOutcome {

@@ -2,9 +2,10 @@ import type { ColumnType, Generated, Insertable } from 'kysely';
 import type { BackupState, SnapshotState } from '../domain/backups.js';
 import type { Virtualization } from '../domain/catalog.js';
 import type { HypervisorStatus } from '../domain/hypervisors.js';
+import type { GuestDrift } from '../domain/instances/guest-inventory.js';
 import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
-import type { InstanceStatus } from '../domain/instances/statuses.js';
+import type { InstanceStatus, PowerState } from '../domain/instances/statuses.js';
 import type { AddressState } from '../domain/networks/addresses.js';
 import type { ReservationPurpose } from '../domain/reservations.js';
 import type { AdminSessionsTable } from './schema/admin-sessions.js';
@@ -100,6 +101,10 @@ export interface HypervisorsTable {
   free_disk_mb: number | null;
   agent_version: string | null;
   reported_capabilities: NullableJson<string[]>;
+  /** Capabilities the administrator takes away from what the agent reports. */
+  withheld_capabilities: ColumnType<string[], string | undefined, string>;
+  /** When its agent last sent the guests it holds (api/agent/inventory.ts). */
+  inventory_reported_at: NullableTimestamp;
   last_seen_at: NullableTimestamp;
   enrolled_at: NullableTimestamp;
   architecture: Generated<string>;
@@ -161,6 +166,9 @@ export interface InstancesTable {
   firewall_enabled: Generated<boolean>;
   firewall_revision: Generated<number>;
   firewall_applied_revision: Generated<number>;
+  /** What its hypervisor's inventory contradicted (domain/instances/guest-inventory.ts); null: nothing. */
+  guest_drift: GuestDrift | null;
+  guest_drift_since: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
@@ -337,7 +345,16 @@ export interface ActivityLogTable {
   created_at: Timestamp;
 }
 
+export interface UnknownGuestsTable {
+  hypervisor_id: string;
+  guest_uuid: string;
+  power_state: PowerState;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
 export interface DB {
+  unknown_guests: UnknownGuestsTable;
   users: UsersTable;
   locations: LocationsTable;
   plans: PlansTable;

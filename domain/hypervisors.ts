@@ -22,3 +22,23 @@ export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
  */
 export const HYPERVISOR_STATUSES = ['pending', 'online', 'unreachable', 'revoked'] as const;
 export type HypervisorStatus = (typeof HYPERVISOR_STATUSES)[number];
+
+/** The three lists a hypervisor's capabilities are judged from. */
+export interface CapabilityLists {
+  /** What the administrator declared at registration: stands in until the agent first reports. */
+  readonly configured: readonly string[];
+  /** What the agent's latest heartbeat said its host can do; null before its first heartbeat. */
+  readonly reported: readonly string[] | null;
+  /** What the administrator takes away, whatever the agent says. */
+  readonly withheld: readonly string[];
+}
+
+/**
+ * The capabilities the panel uses (migration preflight, consoles): what the agent reports, less
+ * what the administrator withholds. The agent knows its host (a QEMU that cannot move a guest
+ * live, no KVM for CPU passthrough); an administrator can only take away, not add.
+ */
+export function effectiveCapabilities(lists: CapabilityLists): string[] {
+  const offered = lists.reported ?? lists.configured;
+  return offered.filter((c) => !lists.withheld.includes(c));
+}

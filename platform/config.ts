@@ -71,6 +71,11 @@ const schema = z.object({
   ADMIN_LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   AGENT_POLL_MAX_WAIT_MS: ms.default(20_000),
   HYPERVISOR_UNREACHABLE_AFTER_MS: ms.default(60_000),
+  /**
+   * An agent's inventory changes an instance's status only once its record has been still this long:
+   * an inventory taken just before an operation ended would otherwise undo what the operation did.
+   */
+  GUEST_INVENTORY_SETTLE_MS: ms.max(3_600_000).default(30_000),
   /** Raw metric samples; the 5-minute and 1-hour rollups keep the longer past (domain/metrics/). */
   METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).default(48),
   METRICS_5M_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),

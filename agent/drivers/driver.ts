@@ -29,6 +29,12 @@ export interface InstanceSample {
   readonly net_tx_bytes: number;
 }
 
+/** A guest the hypervisor really holds, as its inventory reports it (POST /agent/inventory). */
+export interface GuestReport {
+  readonly instance_uuid: string;
+  readonly power_state: 'running' | 'stopped';
+}
+
 /**
  * The hypervisor edge. Every operation must be idempotent: a task whose agent died mid-way is
  * offered again, and executing it twice must leave the hypervisor as executing it once.
@@ -37,6 +43,11 @@ export interface HypervisorDriver {
   execute(type: AgentTaskType, params: unknown, ctx: TaskContext): Promise<Record<string, unknown>>;
   freeCapacity(): Capacity;
   sample(now: Date): InstanceSample[];
+  /**
+   * The guests the host really holds, looked at afresh (not what the driver last did to them): the
+   * panel corrects its records from it. Cheap enough to call every heartbeat.
+   */
+  guests(): Promise<GuestReport[]>;
 }
 
 /** A failure the driver understood: reported to the panel with its code. */

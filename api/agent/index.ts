@@ -4,6 +4,7 @@ import { AGENT_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
 import * as enroll from './enroll.js';
 import * as heartbeat from './heartbeat.js';
+import * as inventory from './inventory.js';
 import * as metrics from './metrics.js';
 import * as reports from './reports.js';
 import * as nextTask from './tasks-next.js';
@@ -15,6 +16,7 @@ export function agentApi() {
   app.use('/enroll', limitUnauthenticatedBody);
   app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], requireAgentCredential));
   app.use('*', exceptUnder(AGENT_BASE, ['/enroll'], limitAuthenticatedBody));
-  for (const route of [enroll, heartbeat, metrics, nextTask, reports, redeemTransfer]) route.register(app);
+  for (const route of [enroll, heartbeat, inventory, metrics, nextTask, reports, redeemTransfer])
+    route.register(app);
   return app;
 }

@@ -1,5 +1,5 @@
 import type { Hypervisor } from '../../db/repositories/hypervisors.js';
-import { HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
+import { effectiveCapabilities, HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
 import { z } from '../zod.js';
 
 const capacity = z.object({
@@ -17,7 +17,18 @@ export const HypervisorEnvelope = z
       location_uuid: z.string().uuid(),
       status: z.enum(HYPERVISOR_STATUSES),
       maintenance: z.boolean(),
-      capabilities: z.array(z.string()),
+      capabilities: z.array(z.string()).openapi({
+        description:
+          'What the administrator declared at registration; used only until the agent first reports its own.',
+      }),
+      withheld_capabilities: z
+        .array(z.string())
+        .openapi({ description: 'Capabilities the administrator takes away from what the agent reports.' }),
+      effective_capabilities: z.array(z.string()).openapi({
+        description:
+          'What the panel uses (migration preflight, consoles): `agent.reported_capabilities` less ' +
+          '`withheld_capabilities`; `capabilities` less the withheld ones before the first heartbeat.',
+      }),
       storage_backends: z.array(z.string()),
       capacity,
       free: capacity
@@ -27,6 +38,14 @@ export const HypervisorEnvelope = z
         version: z.string().nullable(),
         reported_capabilities: z.array(z.string()).nullable(),
         last_seen_at: z.string().nullable(),
+        inventory_reported_at: z
+          .string()
+          .nullable()
+          .openapi({
+            description:
+              'When the agent last sent the guests it holds (`POST /agent/inventory`); guests that name no ' +
+              'instance are listed by `GET /hypervisors/{uuid}/unknown-guests`.',
+          }),
         enrolled_at: z.string().nullable(),
       }),
       created_at: z.string(),
@@ -48,6 +67,12 @@ export function serializeHypervisor(row: Hypervisor): z.infer<typeof HypervisorE
       status: row.status,
       maintenance: row.maintenance,
       capabilities: row.capabilities,
+      withheld_capabilities: row.withheld_capabilities,
+      effective_capabilities: effectiveCapabilities({
+        configured: row.capabilities,
+        reported: row.reported_capabilities,
+        withheld: row.withheld_capabilities,
+      }),
       storage_backends: row.storage_backends,
       capacity: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
       free: reported
@@ -57,6 +82,7 @@ export function serializeHypervisor(row: Hypervisor): z.infer<typeof HypervisorE
         version: row.agent_version,
         reported_capabilities: row.reported_capabilities,
         last_seen_at: iso(row.last_seen_at),
+        inventory_reported_at: iso(row.inventory_reported_at),
         enrolled_at: iso(row.enrolled_at),
       },
       created_at: row.created_at.toISOString(),

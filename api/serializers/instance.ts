@@ -1,5 +1,6 @@
 import type { Instance } from '../../db/repositories/instances.js';
 import { VIRTUALIZATIONS, type Virtualization } from '../../domain/catalog.js';
+import { GUEST_DRIFTS } from '../../domain/instances/guest-inventory.js';
 import { BOOT_DEVICES, type BootDevice, INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
 import { z } from '../zod.js';
 
@@ -26,6 +27,16 @@ export const InstanceAttributes = z
         'action, for that one boot. `network` is never listed: no guest boots from the network.',
     }),
     timezone: z.string().openapi({ example: 'UTC' }),
+    guest_drift: z
+      .enum(GUEST_DRIFTS)
+      .nullable()
+      .openapi({
+        description:
+          "What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the " +
+          'instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is ' +
+          '`stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.',
+      }),
+    guest_drift_since: z.string().nullable().openapi({ example: null }),
     created_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
     updated_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
   })
@@ -52,6 +63,8 @@ export function serializeInstance(row: NonNullable<Instance>): z.infer<typeof In
       virtualization: row.virtualization as Virtualization,
       boot_order: row.boot_order as BootDevice[],
       timezone: row.timezone,
+      guest_drift: row.guest_drift,
+      guest_drift_since: row.guest_drift_since?.toISOString() ?? null,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     },

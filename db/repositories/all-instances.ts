@@ -42,6 +42,8 @@ function withColumns(query: ReturnType<typeof live>) {
     'i.virtualization',
     'i.boot_order',
     'i.timezone',
+    'i.guest_drift',
+    'i.guest_drift_since',
     'i.plan_id',
     'i.image_id',
     'i.suspended_at',

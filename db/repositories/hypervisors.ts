@@ -19,7 +19,9 @@ const HYPERVISOR_COLUMNS = [
   'free_disk_mb',
   'agent_version',
   'reported_capabilities',
+  'withheld_capabilities',
   'last_seen_at',
+  'inventory_reported_at',
   'enrolled_at',
   'created_at',
   'updated_at',
@@ -53,6 +55,7 @@ export interface HypervisorFields {
   readonly diskMb: number;
   readonly capabilities: readonly string[];
   readonly storageBackends: readonly string[];
+  readonly withheldCapabilities?: readonly string[];
 }
 
 export async function insertHypervisor(db: Database, fields: HypervisorFields) {
@@ -66,6 +69,7 @@ export async function insertHypervisor(db: Database, fields: HypervisorFields) {
       disk_mb: fields.diskMb,
       capabilities: JSON.stringify(fields.capabilities),
       storage_backends: JSON.stringify(fields.storageBackends),
+      withheld_capabilities: JSON.stringify(fields.withheldCapabilities ?? []),
     })
     .returning(HYPERVISOR_COLUMNS)
     .executeTakeFirstOrThrow();
@@ -89,6 +93,9 @@ export async function updateHypervisor(
       ...(fields.storageBackends === undefined
         ? {}
         : { storage_backends: JSON.stringify(fields.storageBackends) }),
+      ...(fields.withheldCapabilities === undefined
+        ? {}
+        : { withheld_capabilities: JSON.stringify(fields.withheldCapabilities) }),
       ...(fields.maintenance === undefined ? {} : { maintenance: fields.maintenance }),
     })
     .where('id', '=', id)

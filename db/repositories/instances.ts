@@ -20,6 +20,8 @@ const INSTANCE_COLUMNS = [
   'virtualization',
   'boot_order',
   'timezone',
+  'guest_drift',
+  'guest_drift_since',
   'created_at',
   'updated_at',
 ] as const;

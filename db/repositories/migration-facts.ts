@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { effectiveCapabilities } from '../../domain/hypervisors.js';
 import type { HypervisorFacts, InstanceFacts } from '../../domain/migrations/preflight.js';
 import type { Database } from '../database.js';
 
@@ -77,6 +78,8 @@ interface HypervisorFactRow {
   status: string;
   maintenance: boolean;
   capabilities: string[];
+  reported_capabilities: string[] | null;
+  withheld_capabilities: string[];
   storage_backends: string[];
   architecture: string;
   virtualization: string;
@@ -92,13 +95,7 @@ interface HypervisorFactRow {
 export async function hypervisorMigrationFacts(db: Database): Promise<HypervisorFacts[]> {
   const { rows } = await sql<HypervisorFactRow>`
     select h.id, h.name, h.location_id, h.status, h.maintenance,
-           -- What the administrator configured, less what the agent says its host cannot do
-           -- (QEMU without working live migration, no KVM for CPU passthrough) once it has said.
-           case when h.reported_capabilities is null then h.capabilities
-                else (select coalesce(jsonb_agg(c.value), '[]'::jsonb)
-                        from jsonb_array_elements(h.capabilities) c
-                       where h.reported_capabilities @> jsonb_build_array(c.value))
-           end as capabilities,
+           h.capabilities, h.reported_capabilities, h.withheld_capabilities,
            h.storage_backends,
            h.architecture, h.virtualization, h.cpu_cores, h.memory_mb, h.disk_mb,
            coalesce(r.cpu, 0)::int as reserved_cpu, coalesce(r.memory, 0)::int as reserved_memory,
@@ -115,7 +112,11 @@ export async function hypervisorMigrationFacts(db: Database): Promise<Hypervisor
     locationId: r.location_id,
     status: r.status,
     maintenance: r.maintenance,
-    capabilities: r.capabilities,
+    capabilities: effectiveCapabilities({
+      configured: r.capabilities,
+      reported: r.reported_capabilities,
+      withheld: r.withheld_capabilities,
+    }),
     storageBackends: r.storage_backends,
     architecture: r.architecture,
     virtualization: r.virtualization,

@@ -2,6 +2,7 @@ import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import type { Instance } from '../../db/repositories/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import { type ConsoleKind, offeredConsoles } from '../../domain/console/sessions.js';
+import { effectiveCapabilities } from '../../domain/hypervisors.js';
 import type { ServiceDeps } from '../context.js';
 import { instanceInReach } from '../instances/reach.js';
 
@@ -25,7 +26,15 @@ export async function consoleOffer(
     : undefined;
   return {
     instance,
-    kinds: offeredConsoles(hypervisor?.reported_capabilities ?? []),
+    kinds: offeredConsoles(
+      hypervisor
+        ? effectiveCapabilities({
+            configured: [],
+            reported: hypervisor.reported_capabilities ?? [],
+            withheld: hypervisor.withheld_capabilities,
+          })
+        : [],
+    ),
     available: deps.config.CONSOLE_GATEWAY_URL !== undefined,
   };
 }

@@ -83,7 +83,10 @@ describe('POST /instances/{instance}/migrations/preflight', () => {
 
   it('names every blocker: LIVE_REQUIRED against a target without live migration, in maintenance', async () => {
     const { target, instance } = await pair();
-    await updateHypervisor(env.db, target.id, { capabilities: [], maintenance: true });
+    await updateHypervisor(env.db, target.id, {
+      withheldCapabilities: ['live_migration'],
+      maintenance: true,
+    });
     const answer = await call('POST', `/instances/${instance.id}/migrations/preflight`, {
       target_hypervisor_uuid: target.id,
       mode: 'LIVE_REQUIRED',

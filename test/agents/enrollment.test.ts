@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findHypervisor, markSilentHypervisorsUnreachable } from '../../db/repositories/hypervisors.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -113,6 +114,58 @@ describe('heartbeat and revocation', () => {
     expect(shown.attributes.agent.version).toBe('9.9.9');
     expect(shown.attributes.agent.reported_capabilities).toEqual(['live_migration']);
     expect(shown.attributes.agent.last_seen_at).toMatch(/Z$/);
+  });
+
+  it('uses the capabilities its agent reports, less the ones an administrator withholds', async () => {
+    // Registered declaring nothing, as a new host usually is: its agent's report alone makes it a live target.
+    const created = await t.app.request('/api/application/cloudsvc/hypervisors', {
+      method: 'POST',
+      headers: jsonHeaders(appKey),
+      body: JSON.stringify({
+        name: `hv-${randomUUID().slice(0, 8)}`,
+        location_uuid: (await seed.location(t.db)).id,
+        cpu_cores: 8,
+        memory_mb: 16384,
+        disk_mb: 100000,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const hv = (await json(created)).attributes;
+    expect(hv).toMatchObject({ capabilities: [], withheld_capabilities: [], effective_capabilities: [] });
+    const liveTarget = async () =>
+      (await hypervisorMigrationFacts(t.db)).find((h) => h.id === hv.uuid)?.capabilities;
+    expect(await liveTarget()).toEqual([]);
+
+    const { credential } = (await json(await enroll(await issueToken(hv.uuid)))).attributes;
+    expect((await heartbeat(credential)).status).toBe(200);
+    const shown = async () =>
+      (
+        await json(
+          await t.app.request(`/api/application/cloudsvc/hypervisors/${hv.uuid}`, {
+            headers: bearer(appKey),
+          }),
+        )
+      ).attributes;
+    expect((await shown()).effective_capabilities).toEqual(['live_migration']);
+    expect(await liveTarget()).toEqual(['live_migration']);
+
+    // Withheld, the capability is gone whatever the agent says; given back, it returns.
+    const withhold = (list: string[]) =>
+      t.app.request(`/api/application/cloudsvc/hypervisors/${hv.uuid}`, {
+        method: 'PATCH',
+        headers: jsonHeaders(appKey),
+        body: JSON.stringify({ withheld_capabilities: list }),
+      });
+    expect((await withhold(['live_migration'])).status).toBe(200);
+    expect((await heartbeat(credential)).status).toBe(200);
+    expect(await shown()).toMatchObject({
+      withheld_capabilities: ['live_migration'],
+      effective_capabilities: [],
+    });
+    expect(await liveTarget()).toEqual([]);
+    expect((await withhold([])).status).toBe(200);
+    expect(await liveTarget()).toEqual(['live_migration']);
+    expect((await withhold(['teleport'])).status).toBe(400);
   });
 
   it('revoke-agent ends the credential at once', async () => {

@@ -55,7 +55,7 @@ describe('cloudsvc:migration:preflight', () => {
       attributes: { ok: true, mode: 'COLD', strategy: 'cold', source: { uuid: source.id } },
     });
 
-    await updateHypervisor(env.db, target.id, { capabilities: [] });
+    await updateHypervisor(env.db, target.id, { withheldCapabilities: ['live_migration'] });
     const blocked = await cli([
       'cloudsvc:migration:preflight',
       instance.id,

@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
 import { openRelay } from '../../console/relay.js';
 import {
   type Capacity,
   DriverFailure,
+  type GuestReport,
   type HypervisorDriver,
   type InstanceSample,
   type TaskContext,
@@ -191,6 +193,14 @@ export class QemuDriver implements HypervisorDriver {
 
   freeCapacity(): Capacity {
     return this.#guests.freeCapacity();
+  }
+
+  /** Each guest of the state file whose directory is there, running if its QEMU process says it runs. */
+  async guests(): Promise<GuestReport[]> {
+    const held = Object.entries(this.#guests.state.instances).filter(([, i]) => existsSync(i.dir));
+    return Promise.all(
+      held.map(async ([id, i]) => ({ instance_uuid: id, power_state: await this.#guests.powerState(i.dir) })),
+    );
   }
 
   sample(now: Date): InstanceSample[] {

@@ -6,6 +6,7 @@ import { sleep } from '../../panel-client.js';
 import {
   type Capacity,
   DriverFailure,
+  type GuestReport,
   type HypervisorDriver,
   type InstanceSample,
   type TaskContext,
@@ -153,6 +154,10 @@ export class SimulatedDriver implements HypervisorDriver {
 
   freeCapacity(): Capacity {
     return this.#host.freeCapacity();
+  }
+
+  async guests(): Promise<GuestReport[]> {
+    return this.#host.guestsOnFile();
   }
 
   sample(now: Date): InstanceSample[] {

@@ -3,7 +3,7 @@ import type { AgentTaskType } from '../../../domain/agent-tasks.js';
 import { fitsIn, freeCapacity, type Resources } from '../../../domain/capacity.js';
 import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
-import { type Capacity, DriverFailure } from '../driver.js';
+import { type Capacity, DriverFailure, type GuestReport } from '../driver.js';
 import { volumesMb } from './migration-volumes.js';
 import {
   type SimulatedBackupStore,
@@ -84,6 +84,17 @@ export class SimulatedHost {
       ...arriving,
       ...volumes,
     ]);
+  }
+
+  /**
+   * The instances as the state file holds them now, read afresh: the file is the simulated host,
+   * so a guest taken out of it (by hand, or by a test playing a host that lost it) is gone.
+   */
+  guestsOnFile(): GuestReport[] {
+    return Object.entries(this.#file.read().instances).map(([id, i]) => ({
+      instance_uuid: id,
+      power_state: i.power_state,
+    }));
   }
 
   fits(need: Resources): boolean {

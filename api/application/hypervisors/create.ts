@@ -29,6 +29,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       memoryMb: body.memory_mb,
       diskMb: body.disk_mb,
       capabilities: unique(body.capabilities),
+      withheldCapabilities: unique(body.withheld_capabilities),
       storageBackends: unique(body.storage_backends),
     });
     return c.json(serializeHypervisor(row), 201);

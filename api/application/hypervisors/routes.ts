@@ -5,6 +5,7 @@ import * as setMaintenance from './maintenance.js';
 import * as probe from './probe.js';
 import * as revokeAgent from './revoke-agent.js';
 import * as show from './show.js';
+import * as unknownGuests from './unknown-guests.js';
 import * as update from './update.js';
 
 export const hypervisorRoutes = [
@@ -16,4 +17,5 @@ export const hypervisorRoutes = [
   issueEnrollmentToken,
   revokeAgent,
   probe,
+  unknownGuests,
 ];

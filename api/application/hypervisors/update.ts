@@ -24,7 +24,8 @@ const route = createRoute({
   tags: ['Hypervisors'],
   summary: 'Update a hypervisor',
   description:
-    'Changes name, location, capacity, capabilities (such as `live_migration`) or storage backends.',
+    'Changes name, location, capacity, declared or withheld capabilities (such as `live_migration`) or storage ' +
+    'backends. The panel uses what the agent reports less `withheld_capabilities`.',
   request: { params: uuidParam('hypervisor'), body: jsonBody(HypervisorUpdate) },
   responses: {
     200: jsonContent(HypervisorEnvelope, 'The updated hypervisor.'),
@@ -46,6 +47,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         memoryMb: body.memory_mb,
         diskMb: body.disk_mb,
         capabilities: body.capabilities && unique(body.capabilities),
+        withheldCapabilities: body.withheld_capabilities && unique(body.withheld_capabilities),
         storageBackends: body.storage_backends && unique(body.storage_backends),
       },
     });

@@ -5,6 +5,7 @@ import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
 import type { AppEnv } from '../../context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { InstanceAttributes } from '../../serializers/instance.js';
 import { z } from '../../zod.js';
 import { callersInstance } from './callers-instance.js';
 
@@ -18,6 +19,8 @@ const DiagnosticsEnvelope = z
         .openapi({ description: 'Whether the instance’s hypervisor is answering the panel now.' }),
       agent_last_seen_at: z.string().nullable(),
       migrating: z.boolean(),
+      guest_drift: InstanceAttributes.shape.guest_drift,
+      guest_drift_since: z.string().nullable(),
       pending_operation: z
         .object({ uuid: z.string().uuid(), operation: z.enum(INSTANCE_OPERATIONS), since: z.string() })
         .nullable(),
@@ -40,7 +43,8 @@ const route = createRoute({
   summary: 'Instance diagnostics',
   description:
     'What a customer may know of the instance’s health: whether its hypervisor answers the panel, the ' +
-    'operation under way, whether it is being migrated, and the last failure with a customer-safe message. ' +
+    'operation under way, whether it is being migrated, what the hypervisor last reported against the panel’s ' +
+    'record (`guest_drift`), and the last failure with a customer-safe message. ' +
     'Nothing of the hypervisor itself (its name, address or internals) is shown.',
   request: { params: uuidParam('cloudInstance') },
   responses: {
@@ -65,6 +69,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
           agent_reachable: facts.hypervisor_status === 'online',
           agent_last_seen_at: facts.hypervisor_last_seen_at?.toISOString() ?? null,
           migrating: facts.migrating,
+          guest_drift: instance.guest_drift,
+          guest_drift_since: instance.guest_drift_since?.toISOString() ?? null,
           pending_operation:
             facts.running_id && facts.running_kind && facts.running_since
               ? {
