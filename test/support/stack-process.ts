@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import { eventually } from './eventually.js';
 export interface StackProcess {
   readonly child: ChildProcess;
   readonly output: string[];
+  /** Its data folder (CLOUDSVC_DATA_DIR), in every one of its processes' environments. */
+  readonly dataDir?: string;
 }
 
 /**
@@ -37,7 +39,11 @@ export async function startStackProcess(
   });
   child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
-  const started = { child, output };
+  const started = {
+    child,
+    output,
+    ...(settings.CLOUDSVC_DATA_DIR && { dataDir: settings.CLOUDSVC_DATA_DIR }),
+  };
   endsWithTheTest(started);
   const banner = await eventually(
     () => {
@@ -52,8 +58,7 @@ export async function startStackProcess(
     throw new Error(`${error.message}\n--- what it printed ---\n${output.join('')}`);
   });
   return {
-    child,
-    output,
+    ...started,
     banner,
     /** The first word after a label of the banner (`Client key`, `API base URL`, …). */
     field: (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(banner)?.[1] ?? '',
@@ -125,12 +130,37 @@ export function running(pid: number): boolean {
 }
 
 /**
+ * The processes whose environment names `dataDir` as theirs: a stack's, found even once they have
+ * lost their parent (an npm that died without passing its signal on).
+ */
+export function processesOfDataFolder(dataDir: string): number[] {
+  const mark = `\0CLOUDSVC_DATA_DIR=${dataDir}\0`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return `\0${readFileSync(`/proc/${pid}/environ`, 'utf8')}`.includes(mark);
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
  * Ends a stack, whatever state it is in: Ctrl-C to its group, then, what is still running a minute
- * later (the embedded PostgreSQL runs in a group of its own), SIGKILL. Nothing once it has ended.
+ * later (the embedded PostgreSQL runs in a group of its own; an orphan in none), SIGKILL. Nothing
+ * once it has ended.
  */
 export async function endStack(started: StackProcess): Promise<void> {
   const pid = started.child.pid!;
-  const family = [pid, ...descendants(pid).map((d) => d.pid)];
+  const family = [
+    ...new Set([
+      pid,
+      ...descendants(pid).map((d) => d.pid),
+      ...(started.dataDir ? processesOfDataFolder(started.dataDir) : []),
+    ]),
+  ].filter((p) => p !== process.pid);
   if (!family.some(running)) return;
   const closed =
     started.child.exitCode !== null && started.child.stdout!.closed
@@ -139,7 +169,8 @@ export async function endStack(started: StackProcess): Promise<void> {
   try {
     process.kill(-pid, 'SIGINT');
   } catch {
-    // The group has ended: what is left runs in groups of its own.
+    // The group has ended: what is left runs in groups of its own, or none.
+    for (const left of family.filter(running)) process.kill(left, 'SIGINT');
   }
   await Promise.race([closed, new Promise((r) => setTimeout(r, 60_000))]);
   await eventually(() => !family.some(running), 30_000, 'the stack to end').catch(() => {
