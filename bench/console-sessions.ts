@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { createCredential } from '../db/repositories/credentials.js';
-import { freePort, waitForPort } from '../platform/ports.js';
+import { waitForPort } from '../platform/ports.js';
 import { runningInstance } from './bench-instance.js';
 import type { ApiRounds } from './parts/api-rounds.js';
 import type { BenchStack } from './stack.js';
@@ -41,7 +41,7 @@ export async function runConsoleSessions(
 ): Promise<ConsoleTimes> {
   const times = { firstByteMs: [] as number[], cutMs: [] as number[], failures: [] as string[] };
   const credential = (await createCredential(stack.db, { type: 'console_gateway', label: 'bench' })).token;
-  const port = await freePort();
+  const port = stack.ports.consoleGateway;
   const gateway = stack.launch('console-gateway/main.ts', {
     GATEWAY_PANEL_URL: input.apiUrl,
     GATEWAY_CREDENTIAL: credential,

@@ -21,7 +21,8 @@ import { insertUser } from '../db/repositories/users.js';
 import { createScratchDatabase } from '../db/scratch-database.js';
 import { type Config, configWith } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
-import { freePort, waitForPort } from '../platform/ports.js';
+import { freeStackBase, waitForPort } from '../platform/ports.js';
+import { type StackPorts, stackPorts } from '../platform/stack-ports.js';
 import { connectTemporal } from '../platform/temporal.js';
 import { startTemporalDevServer } from '../platform/temporal-dev-server.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -58,6 +59,8 @@ export interface BenchStack {
   readonly env: Record<string, string>;
   readonly api: ChildProcess;
   readonly apiPort: number;
+  /** Every port of the bench's stack, on a base of its own (platform/stack-ports.ts). */
+  readonly ports: StackPorts;
   readonly apiUrl: string;
   readonly user: { id: string };
   readonly location: { id: string; code: string };
@@ -85,7 +88,12 @@ export async function startBenchStack(
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   const scratch = await createScratchDatabase(serverUrl, 'cloudsvc_bench');
   const databaseUrl = scratch.url;
-  const temporalServer = await startTemporalDevServer({ port: await freePort() });
+  const ports = stackPorts(await freeStackBase());
+  const temporalServer = await startTemporalDevServer({
+    port: ports.temporal,
+    httpPort: ports.temporalHttp,
+    metricsPort: ports.temporalMetrics,
+  });
   const { db, close: closeDb } = createDatabase({ url: databaseUrl, poolSize: 2, namedStatements: false });
   const children: ChildProcess[] = [];
   const teardown: (() => Promise<unknown>)[] = [];
@@ -149,14 +157,14 @@ export async function startBenchStack(
       // opens for the agent: the API and the worker need the same key.
       SECRETS_KEY: randomBytes(32).toString('base64'),
     };
-    const apiPort = await freePort();
+    const apiPort = ports.api;
     // The creates come faster than a customer may make them: the rate limit would refuse most.
     const api = launch(
       'api/main.ts',
       {
         ...env,
         PORT: String(apiPort),
-        METRICS_PORT: '0',
+        METRICS_PORT: String(ports.metrics),
         INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: '1000000',
         // bench:scale enrolls a fleet of 500 agents from this one address.
         ENROLLMENT_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -190,6 +198,7 @@ export async function startBenchStack(
       env,
       api,
       apiPort,
+      ports,
       apiUrl,
       user,
       location,

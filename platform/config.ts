@@ -3,9 +3,11 @@ import { NETWORK_ADDRESSES_MAX } from '../domain/agent-tasks.js';
 import { INT4_MAX } from '../domain/input-bounds.js';
 import { invalidNetwork } from '../domain/media/iso-sources.js';
 import { FIREWALL_RULES_CEILING } from '../domain/networks/firewall.js';
+import { STACK_PORT_OFFSETS } from './stack-ports.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const ms = z.coerce.number().int().nonnegative();
+const port = z.coerce.number().int().min(0).max(65535);
 
 /**
  * Every server-side configuration variable, in one place (docs/configuration.md lists them).
@@ -19,7 +21,7 @@ const schema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('cloudsvc'),
   HOST: z.string().default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: port.default(8080),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Proxies in front of the API that append to X-Forwarded-For; 0 takes the socket's address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(16).default(0),
@@ -32,14 +34,17 @@ const schema = z.object({
   AGENT_TASK_HEARTBEAT_TIMEOUT_MS: ms.default(30_000),
   AGENT_TASK_PICKUP_TIMEOUT_MS: ms.default(5 * 60 * 1000),
   TEMPORAL_RPC_TIMEOUT_MS: ms.default(5_000),
-  /** The API's /metrics (Prometheus), on a port of its own beside PORT (0: any free port). */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** The API's /metrics (Prometheus), on a port of its own beside PORT (0: any free port); PORT+3 unless set. */
+  METRICS_PORT: port.optional(),
   /** How long each check of /readyz may take before it counts as failing. */
   READINESS_TIMEOUT_MS: ms.min(100).default(2_000),
-  /** The worker's own HTTP port, for its /healthz and /readyz (0: any free port). */
-  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8082),
-  /** Where the worker's Temporal SDK serves its own Prometheus metrics (`host:port`; empty: nowhere). */
-  WORKER_SDK_METRICS_ADDRESS: z.string().default('127.0.0.1:9465'),
+  /** The worker's own HTTP port, for its /healthz and /readyz (0: any free port); PORT+2 unless set. */
+  WORKER_HTTP_PORT: port.optional(),
+  /**
+   * Where the worker's Temporal SDK serves its own Prometheus metrics (`host:port`; empty: nowhere);
+   * 127.0.0.1:PORT+4 unless set (nowhere when PORT is 0).
+   */
+  WORKER_SDK_METRICS_ADDRESS: z.string().optional(),
   /** OpenTelemetry traces, exported over OTLP/HTTP (docs/operations.md "Traces"). */
   TRACING_ENABLED: bool.default(false),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318'),
@@ -144,10 +149,37 @@ const schema = z.object({
   CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
 });
 
-export type Config = z.infer<typeof schema>;
+/**
+ * The ports not set take their place beside PORT by the stacks' one rule (platform/stack-ports.ts),
+ * so that processes on another PORT move all of their listeners with it.
+ */
+const withPorts = schema.transform((settings, context) => {
+  const beside = (name: string, offset: number) => {
+    const derived = settings.PORT === 0 ? 0 : settings.PORT + offset;
+    if (derived > 65535)
+      context.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `PORT+${offset} is beyond 65535: set ${name}`,
+      });
+    return derived;
+  };
+  const sdkAddress = () => {
+    const sdkPort = beside('WORKER_SDK_METRICS_ADDRESS', STACK_PORT_OFFSETS.workerSdkMetrics);
+    return sdkPort === 0 ? '' : `127.0.0.1:${sdkPort}`;
+  };
+  return {
+    ...settings,
+    METRICS_PORT: settings.METRICS_PORT ?? beside('METRICS_PORT', STACK_PORT_OFFSETS.metrics),
+    WORKER_HTTP_PORT: settings.WORKER_HTTP_PORT ?? beside('WORKER_HTTP_PORT', STACK_PORT_OFFSETS.worker),
+    WORKER_SDK_METRICS_ADDRESS: settings.WORKER_SDK_METRICS_ADDRESS ?? sdkAddress(),
+  };
+});
+
+export type Config = z.infer<typeof withPorts>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = withPorts.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`invalid configuration:\n${problems}`);

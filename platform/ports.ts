@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import { STACK_PORT_SPAN } from './stack-ports.js';
 
 /** Whether `port` can be listened on at `host` right now; 0 asks the system for any free one. */
 function bindable(port: number, host: string): Promise<number | undefined> {
@@ -45,20 +46,21 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 /**
- * A free port whose neighbours at `offsets` above it are free too, for a stack that takes the
- * ports next to the one it is given (the production shape's two APIs at PORT+11 and +12).
+ * A base for a stack (PORT) whose every port (platform/stack-ports.ts) is free now: a test's or the
+ * bench's stack beside any other. Below the ephemeral range, as freePort, and low enough for the
+ * production shape's Temporal server, whose membership ports must stay under 32768.
  */
-export async function freePortWithNeighbours(
-  offsets: readonly number[],
-  host = '127.0.0.1',
-): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await freePort(host);
+export async function freeStackBase(host = '127.0.0.1'): Promise<number> {
+  const top = Math.min(ephemeralFloor(), 32_768) - STACK_PORT_SPAN;
+  const low = Math.max(1024, top - 12_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const base = low + Math.floor(Math.random() * (top - low));
     let free = true;
-    for (const offset of offsets) free = free && (await bindable(port + offset, host)) !== undefined;
-    if (free) return port;
+    for (let offset = 0; free && offset < STACK_PORT_SPAN; offset++)
+      free = (await bindable(base + offset, host)) !== undefined;
+    if (free) return base;
   }
-  throw new Error(`no free port on ${host} with free neighbours at +${offsets.join(', +')}`);
+  throw new Error(`no ${STACK_PORT_SPAN} free ports in a row on ${host}`);
 }
 
 export async function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {

@@ -1,16 +1,34 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_TYPE, SEARCH_ATTRIBUTES } from '../domain/search-attributes.js';
+import { diesWithParent } from './parent-death.js';
 import { waitForPort } from './ports.js';
 
-const run = promisify(execFile);
-
-/** The Temporal CLI, from scripts/temporal-cli.sh (which may build it once, taking minutes). */
-export async function temporalCli(): Promise<string> {
+/**
+ * The Temporal CLI, from scripts/temporal-cli.sh (which may build it once, taking minutes). What
+ * the script says of its work (a build, a wait for another's) goes to `progress` line by line.
+ */
+export async function temporalCli(progress: (line: string) => void = () => {}): Promise<string> {
   const script = fileURLToPath(new URL('../scripts/temporal-cli.sh', import.meta.url));
-  const { stdout } = await run('bash', [script], { maxBuffer: 1 << 20, timeout: 30 * 60 * 1000 });
+  const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let pending = '';
+  let said = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    said += chunk.toString();
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) progress(line);
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (pending) progress(pending);
+  if (code !== 0) throw new Error(`scripts/temporal-cli.sh failed (exit code ${code}): ${said.trim()}`);
   const path = stdout.trim().split('\n').pop();
   if (!path) throw new Error('scripts/temporal-cli.sh printed no path');
   return path;
@@ -32,10 +50,15 @@ export interface DevServerOptions {
   readonly port: number;
   /** Web UI port; the UI is off without one. */
   readonly uiPort?: number;
+  /** Its HTTP API's and its /metrics' ports; free ones of the system's choosing without them. */
+  readonly httpPort?: number;
+  readonly metricsPort?: number;
   /** SQLite file that keeps workflows across restarts; in memory without one. */
   readonly dbFile?: string;
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
   readonly stdio?: 'ignore' | 'inherit';
+  /** What obtaining the Temporal CLI says (temporalCli). */
+  readonly progress?: (line: string) => void;
 }
 
 export interface DevServer {
@@ -47,18 +70,22 @@ export interface DevServer {
 
 /** Starts `temporal server start-dev` on loopback and waits until its frontend answers. */
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
-  const cli = await temporalCli();
+  const cli = await temporalCli(options.progress);
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port)];
   args.push('--log-level', options.logLevel ?? 'error');
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
+  if (options.httpPort) args.push('--http-port', String(options.httpPort));
+  if (options.metricsPort) args.push('--metrics-port', String(options.metricsPort));
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   for (const [key, value] of Object.entries(LOW_LATENCY_DYNAMIC_CONFIG))
     args.push('--dynamic-config-value', `${key}=${value}`);
   for (const name of Object.values(SEARCH_ATTRIBUTES))
     args.push('--search-attribute', `${name}=${SEARCH_ATTRIBUTE_TYPE}`);
 
-  const child = spawn(cli, args, { stdio: options.stdio ?? 'ignore' });
+  // It stops with whoever started it, even one killed outright (a test run, npm start).
+  const tied = diesWithParent(cli, args);
+  const child = spawn(tied.program, tied.args, { stdio: options.stdio ?? 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const early = exited.then(() => {
     throw new Error(`temporal server start-dev exited early (exit code ${child.exitCode})`);

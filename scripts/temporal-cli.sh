@@ -29,12 +29,21 @@ MSG
   exit 1
 fi
 
-echo "Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with go install (once; cached in ${cache_root})..." >&2
 mkdir -p "${cache_root}"
-# A lock keeps two entry points started at once from building into the same folder.
+# A lock keeps two entry points started at once from building into the same folder: the second
+# says that it waits, and takes the first one's build.
 exec 9>"${cache_root}.lock"
-flock 9
+if ! flock -n 9; then
+  echo "Waiting for another build of the Temporal CLI ${TEMPORAL_CLI_VERSION} to finish (it holds ${cache_root}.lock)..." >&2
+  flock 9
+fi
 if [ ! -x "${cached}" ]; then
-  GOBIN="${cache_root}" GOFLAGS="-trimpath" go install "github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}" >&2
+  log="${cache_root}.build.log"
+  echo "Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with go install (once, a few minutes; cached in ${cache_root}, log in ${log})..." >&2
+  if ! GOBIN="${cache_root}" GOFLAGS="-trimpath" go install "github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}" >"${log}" 2>&1; then
+    tail -n 20 "${log}" >&2
+    echo "Building the Temporal CLI failed (the whole log: ${log})" >&2
+    exit 1
+  fi
 fi
 echo "${cached}"

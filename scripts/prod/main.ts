@@ -4,7 +4,8 @@
  * two API processes behind HAProxy's round robin; the console gateway; simulated hypervisors'
  * agents (STACK_HYPERVISORS, two by default), through the proxy. Each part is supervised: one
  * that dies is started again. docker-compose.yml is the container form of the same shape.
- * Ctrl-C stops everything; the next start finds the same data (CLOUDSVC_DATA_DIR, .data/prod).
+ * Ctrl-C stops everything, as does SIGTERM or SIGINT to npm or to this process, or the end of
+ * whoever started it; the next start finds the same data (CLOUDSVC_DATA_DIR, .data/prod).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { DEMO, type DemoKeys, demoHypervisor, seedDemo } from '../../db/seeds/demo.js';
 import { configWith } from '../../platform/config.js';
+import { stopWhenOrphaned } from '../../platform/parent-death.js';
 import { waitForPort } from '../../platform/ports.js';
 import { agentName, startAgent } from '../start/agents.js';
 import { Children } from '../start/children.js';
@@ -19,26 +21,24 @@ import { consoleGatewayUrl, startConsoleGateway } from '../start/console-gateway
 import { openDatabase, type StackDatabase } from '../start/database.js';
 import { demoInstance } from '../start/demo-instance.js';
 import { secretsKey } from '../start/secrets-key.js';
-import { data, env, logs, ports, say } from '../start/settings.js';
+import { data, env, logs, ports, say, sayIgnoredPortSettings } from '../start/settings.js';
 import { stopOnce } from '../start/stop-once.js';
 import { startProxy } from './proxy.js';
 import { startTemporalServer } from './temporal.js';
 
 /**
- * Two of each process, on ports after the single stack's: the proxy takes PORT, the APIs PORT+11
- * and +12 (metrics on METRICS_PORT+11 and +12), the workers' probes WORKER_HTTP_PORT+11 and +12
- * (their SDK's metrics on METRICS_PORT+21 and +22).
+ * Two of each process, each on its port of the stack's (platform/stack-ports.ts): the proxy takes
+ * PORT, the APIs and their metrics, the workers' probes and their SDK's metrics the ports after it.
  */
-const metricsPort = Number(env.METRICS_PORT ?? 9464);
 const APIS = [1, 2].map((n) => ({
   name: `api-${n}`,
-  port: ports.api + 10 + n,
-  metrics: metricsPort + 10 + n,
+  port: ports.replicaApis[n - 1]!,
+  metrics: ports.replicaApiMetrics[n - 1]!,
 }));
 const WORKERS = [1, 2].map((n) => ({
   name: `worker-${n}`,
-  port: ports.worker + 10 + n,
-  sdk: metricsPort + 20 + n,
+  port: ports.replicaWorkers[n - 1]!,
+  sdk: ports.replicaWorkerSdkMetrics[n - 1]!,
 }));
 
 /** Simulated hypervisors, each with its agent (STACK_HYPERVISORS, 2 by default: one to migrate to). */
@@ -69,6 +69,11 @@ async function main() {
   mkdirSync(logs, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  stopWhenOrphaned((parent) => {
+    say(`the process that started the production shape (pid ${parent}) has ended`);
+    void stopAll(0);
+  });
+  sayIgnoredPortSettings();
 
   // 1. PostgreSQL (DATABASE_URL, or the embedded one), holding cloudsvc's and Temporal's databases.
   database = await openDatabase();

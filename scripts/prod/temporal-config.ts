@@ -18,11 +18,16 @@ export function temporalServerConfig(options: {
 }): string {
   const { postgres, frontendPort } = options;
   // The other services' ports follow the frontend's, as Temporal's own layouts do (7233: history
-  // 7234, matching 7235, worker 7239, HTTP 7243), each membership port 300 below its service's.
+  // 7234, matching 7235, worker 7239, HTTP 7243), each membership port 20 above its service's: all
+  // within the stack's ports (platform/stack-ports.ts), none shared with a stack on another base.
   const port = (offset: number) => frontendPort + offset;
+  const membership = (grpc: number) => grpc + 20;
   // Temporal records membership ports in a smallint column: one above 32767 stops the server.
-  if (port(6) - 300 > 32_767 || frontendPort < 1_024 + 300) {
-    throw new Error(`TEMPORAL_PORT ${frontendPort} puts Temporal's membership ports out of 1024–32767`);
+  if (membership(port(6)) > 32_767) {
+    throw new Error(
+      `the Temporal server on ${frontendPort} puts its membership ports above 32767 (Temporal keeps them ` +
+        'as a smallint): start the production shape with a lower PORT',
+    );
   }
   const datastore = (database: string, connections: number) => `
       sql:
@@ -38,7 +43,7 @@ export function temporalServerConfig(options: {
   const service = (grpc: number, http?: number) => `
     rpc:
       grpcPort: ${grpc}
-      membershipPort: ${grpc - 300}
+      membershipPort: ${membership(grpc)}
       bindOnLocalHost: true${http ? `\n      httpPort: ${http}` : ''}`;
   return `# Written by npm run stack:prod (scripts/prod/temporal-config.ts) at each start.
 log:

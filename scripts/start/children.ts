@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { diesWithParent } from '../../platform/parent-death.js';
 import { env, logs, root, say } from './settings.js';
 
 /** The first wait before a crashed child is started again; it doubles up to the last. */
@@ -53,7 +54,9 @@ export class Children {
 
   #spawn(name: string, command: Command): ChildProcess {
     const log = createWriteStream(join(logs, `${name}.log`), { flags: 'a' });
-    const child = spawn(command.program, command.args, {
+    // Sent SIGTERM if the supervisor itself dies without stopping it (a SIGKILL): no orphan.
+    const tied = diesWithParent(command.program, command.args);
+    const child = spawn(tied.program, tied.args, {
       cwd: root,
       env: { ...env, ...command.env },
       stdio: ['ignore', 'pipe', 'pipe'],

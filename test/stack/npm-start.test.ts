@@ -2,18 +2,29 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { freePort, isPortOpen } from '../../platform/ports.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeStackBase, isPortOpen } from '../../platform/ports.js';
+import { STACK_PORT_SPAN, type StackPorts, stackPorts } from '../../platform/stack-ports.js';
 import { applicationApi, clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startOtlpCollector } from '../support/otlp-collector.js';
-import { dataFolder, descendantRunning, startStackProcess, stopStack } from '../support/stack-process.js';
+import {
+  dataFolder,
+  descendantRunning,
+  descendants,
+  endStack,
+  listenersOf,
+  running,
+  startStackProcess,
+  stopStack,
+} from '../support/stack-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Started {
   child: ChildProcess;
   output: string[];
+  ports: StackPorts;
   apiUrl: string;
   clientKey: string;
   applicationKey: string;
@@ -23,31 +34,22 @@ interface Started {
   planAndLocation: string;
 }
 
-/** `npm start` exactly as the README shows it, on its own ports and data folder, with the embedded database. */
+/** `npm start` exactly as the README shows it, on its own base port and data folder, with the embedded database. */
 async function npmStart(
   dataDir: string,
-  ports: Record<string, number>,
+  base: number,
   settings: Record<string, string> = {},
 ): Promise<Started> {
   const started = await startStackProcess(
     ['start'],
-    {
-      CLOUDSVC_DATA_DIR: dataDir,
-      PORT: String(ports.api),
-      TEMPORAL_PORT: String(ports.temporal),
-      TEMPORAL_UI_PORT: String(ports.ui),
-      EMBEDDED_DB_PORT: String(ports.db),
-      CONSOLE_GATEWAY_PORT: String(ports.gateway),
-      WORKER_HTTP_PORT: String(ports.worker),
-      METRICS_PORT: String(ports.metrics),
-      ...settings,
-    },
+    { CLOUDSVC_DATA_DIR: dataDir, PORT: String(base), ...settings },
     150_000,
   );
   const demo = /Demo instance\s+(\S+) \((\w+)\)/.exec(started.banner);
   return {
     child: started.child,
     output: started.output,
+    ports: stackPorts(base),
     apiUrl: started.field('API base URL'),
     clientKey: started.field('Client key'),
     applicationKey: started.field('Application key'),
@@ -57,29 +59,69 @@ async function npmStart(
   };
 }
 
-describe('npm start', () => {
-  it('starts the stack, serves the printed keys, restarts a crashed child, stops everything on Ctrl-C and keeps its data', {
-    timeout: 300_000,
-  }, async () => {
-    const dataDir = dataFolder();
-    const ports = {
-      api: await freePort(),
-      temporal: await freePort(),
-      ui: await freePort(),
-      db: await freePort(),
-      gateway: await freePort(),
-      worker: await freePort(),
-      metrics: await freePort(),
-    };
+/** The ports npm start listens on: each where the one rule puts it (platform/stack-ports.ts). */
+const listened = (p: StackPorts) => [
+  p.api,
+  p.consoleGateway,
+  p.worker,
+  p.metrics,
+  p.workerSdkMetrics,
+  p.database,
+  p.temporal,
+  p.temporalUi,
+  p.temporalHttp,
+  p.temporalMetrics,
+];
 
-    // The first start traces, to a collector's OTLP receiver; the second does not.
-    const collector = await startOtlpCollector();
-    const first = await npmStart(dataDir, ports, {
-      TRACING_ENABLED: 'true',
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-    });
+/** Every process of a stack, npm's included, and the ones that run the Temporal dev server. */
+function family(stack: Started) {
+  const all = [{ pid: stack.child.pid!, args: 'npm' }, ...descendants(stack.child.pid!)];
+  return { all, temporal: all.filter((p) => / server start-dev /.test(p.args)).map((p) => p.pid) };
+}
+
+/** Every process and port of a stack are gone. */
+async function gone(pids: readonly number[], ports: StackPorts) {
+  await eventually(() => !pids.some(running), 30_000, 'every process of the stack to end');
+  for (const port of listened(ports)) expect(await isPortOpen(port), `port ${port}`).toBe(false);
+}
+
+/**
+ * One stack, the first, runs through the file: a second starts beside it in a test that fails
+ * on purpose, and the first is then ended as a process manager ends it and started again.
+ */
+const dataDir = dataFolder();
+const collector = await startOtlpCollector();
+let first: Started;
+beforeAll(async () => {
+  // The first start traces, to a collector's OTLP receiver; the restart does not.
+  first = await npmStart(dataDir, await freeStackBase(), {
+    TRACING_ENABLED: 'true',
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+  });
+}, 180_000);
+afterAll(async () => {
+  if (first) await endStack(first);
+  await collector.close();
+});
+
+describe('npm start', () => {
+  it('starts the stack, every listener on its port from PORT, serves the printed keys and restarts a crashed child', {
+    timeout: 180_000,
+  }, async () => {
+    const { ports } = first;
     expect(first.output.join('')).toContain(`Traces            ${collector.url}/v1/traces (OTLP/HTTP)`);
-    expect(first.output.join('')).toContain(`Temporal UI       http://127.0.0.1:${ports.ui}`);
+    expect(first.output.join('')).toContain(`Temporal UI       http://127.0.0.1:${ports.temporalUi}`);
+    // The Temporal CLI is there already: nothing says it is built.
+    expect(first.output.join('')).not.toContain('Building the Temporal CLI');
+    // Every process of the stack listens only on its ports, the Temporal dev server's own services
+    // (free ports of the system's choosing) aside; the worker's SDK metrics among them.
+    const { all, temporal } = family(first);
+    const outside = listenersOf(all.map((p) => p.pid)).filter(
+      (l) => !temporal.includes(l.pid) && (l.port < ports.base || l.port >= ports.base + STACK_PORT_SPAN),
+    );
+    expect(outside).toEqual([]);
+    for (const port of listened(ports)) expect(await isPortOpen(port), `port ${port}`).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${ports.workerSdkMetrics}/metrics`)).status).toBe(200);
     // The banner shows the demo instance once it runs, and the codes the README's examples use.
     expect(first.demoStatus).toBe('running');
     expect(first.planAndLocation).toBe('demo-small, demo-1');
@@ -91,8 +133,6 @@ describe('npm start', () => {
     expect(demo).toMatchObject({ name: 'demo-instance', uuid: first.demoInstance, status: 'running' });
     const hypervisors = await applicationApi(first.apiUrl, first.applicationKey).GET('/hypervisors');
     expect(hypervisors.data!.data[0]!.attributes).toMatchObject({ name: 'demo-hv-1', status: 'online' });
-    // The console gateway runs beside the API, which offers the demo instance's serial console.
-    expect(await isPortOpen(ports.gateway)).toBe(true);
     // The worker's probes answer: it runs, polling its task queue.
     const workerReady = await fetch(`http://127.0.0.1:${ports.worker}/readyz`);
     expect(workerReady.status, await workerReady.clone().text()).toBe(200);
@@ -153,18 +193,54 @@ describe('npm start', () => {
     );
     const services = new Set(collector.lineage(agentTask).map((s) => s.service));
     expect([...services].sort()).toEqual(['cloudsvc-agent', 'cloudsvc-api', 'cloudsvc-worker']);
+  });
 
-    expect(await stopStack(first)).toContain('stopped.');
-    await collector.close();
-    for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
+  /** What the next test finds of this one's stack: its processes and ports. */
+  let second: { pids: number[]; ports: StackPorts; failedOnPurpose: boolean } | undefined;
 
-    const second = await npmStart(dataDir, ports);
-    expect(second.clientKey).toBe(first.clientKey);
-    expect(second.demoInstance).toBe(demo.uuid);
-    const again = await clientApi(second.apiUrl, second.clientKey).GET('/');
-    expect(again.data!.data.map((d) => d.attributes.uuid)).toEqual([demo.uuid]);
-    expect(await stopStack(second)).toContain('stopped.');
-    for (const port of Object.values(ports)) expect(await isPortOpen(port)).toBe(false);
+  it.fails('(fails on purpose) a second stack runs beside the first on another PORT, every port moved with it', {
+    timeout: 180_000,
+  }, async () => {
+    const other = await npmStart(dataFolder(), await freeStackBase());
+    second = { pids: family(other).all.map((p) => p.pid), ports: other.ports, failedOnPurpose: false };
+    for (const stack of [first, other]) {
+      expect((await clientApi(stack.apiUrl, stack.clientKey).GET('/')).response.status).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${stack.ports.worker}/readyz`);
+      expect(ready.status, await ready.text()).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${stack.ports.workerSdkMetrics}/metrics`)).status).toBe(200);
+    }
+    second.pids = family(other).all.map((p) => p.pid);
+    second.failedOnPurpose = true;
+    throw new Error('this test fails on purpose, its stack running: the next one finds nothing of it');
+  });
+
+  it('a test that fails stops everything it started', async () => {
+    expect(second?.failedOnPurpose).toBe(true);
+    await gone(second!.pids, second!.ports);
+    // The first stack, beside it, runs on.
+    expect((await fetch(`http://127.0.0.1:${first.ports.api}/readyz`)).status).toBe(200);
+  });
+
+  it("stops everything on a process manager's SIGTERM to npm, and the next start finds the same data", {
+    timeout: 240_000,
+  }, async () => {
+    const { all } = family(first);
+    process.kill(first.child.pid!, 'SIGTERM');
+    await gone(
+      all.map((p) => p.pid),
+      first.ports,
+    );
+    expect(first.output.join('')).toContain('stopped.');
+
+    const again = await npmStart(dataDir, first.ports.base);
+    expect(again.clientKey).toBe(first.clientKey);
+    expect(again.demoInstance).toBe(first.demoInstance);
+    const listed = await clientApi(again.apiUrl, again.clientKey).GET('/');
+    expect(listed.data!.data.map((d) => d.attributes.uuid)).toEqual([first.demoInstance]);
+    // Ctrl-C: the terminal's SIGINT to the whole group.
+    const pids = family(again).all.map((p) => p.pid);
+    expect(await stopStack(again)).toContain('stopped.');
+    await gone(pids, again.ports);
   });
 
   it('refuses a data folder of the old embedded default, saying what to do, and leaves it as it was', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freePort, isPortOpen } from '../../platform/ports.js';
+import { freeStackBase, isPortOpen } from '../../platform/ports.js';
+import { type StackPorts, stackPorts } from '../../platform/stack-ports.js';
 import { clientApi } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { skipWithoutShape } from '../support/prod-shape/needs.js';
@@ -7,21 +8,11 @@ import { dataFolder, listeningPid, startStackProcess, stopStack } from '../suppo
 
 const skipped = skipWithoutShape('the production shape test');
 
-/** `npm run stack:prod` on ports of its own (each part's ports follow these) and its own data folder. */
-async function stackProd(
-  ports: Record<'api' | 'worker' | 'temporal' | 'db' | 'gateway' | 'metrics', number>,
-) {
+/** `npm run stack:prod` on a base port of its own (every part's port follows it) and its own data folder. */
+async function stackProd(ports: StackPorts) {
   const started = await startStackProcess(
     ['run', 'stack:prod'],
-    {
-      CLOUDSVC_DATA_DIR: dataFolder(),
-      PORT: String(ports.api),
-      WORKER_HTTP_PORT: String(ports.worker),
-      TEMPORAL_PORT: String(ports.temporal),
-      EMBEDDED_DB_PORT: String(ports.db),
-      CONSOLE_GATEWAY_PORT: String(ports.gateway),
-      METRICS_PORT: String(ports.metrics),
-    },
+    { CLOUDSVC_DATA_DIR: dataFolder(), PORT: String(ports.base) },
     240_000,
   );
   return { ...started, clientKey: started.field('Client key'), demoInstance: started.field('Demo instance') };
@@ -31,20 +22,11 @@ describe.skipIf(skipped)('the production shape (npm run stack:prod)', () => {
   it('serves through HAProxy from two APIs and two workers on the Temporal server; one of each killed, it goes on', {
     timeout: 420_000,
   }, async () => {
-    // Temporal's services take the ports after its frontend's, and their membership ports 300
-    // below (which Temporal keeps as a smallint, so under 32768): a block far from the others.
-    const ports = {
-      api: await freePort(),
-      worker: await freePort(),
-      temporal: 20_000 + Math.floor(Math.random() * 12_000),
-      db: await freePort(),
-      gateway: await freePort(),
-      metrics: await freePort(),
-    };
+    const ports = stackPorts(await freeStackBase());
     const stack = await stackProd(ports);
     let printed = '';
-    const apiPorts = [ports.api + 11, ports.api + 12];
-    const workerPorts = [ports.worker + 11, ports.worker + 12];
+    const apiPorts = ports.replicaApis;
+    const workerPorts = ports.replicaWorkers;
     try {
       expect(stack.output.join('')).toContain('Temporal server');
       const customer = clientApi(`http://127.0.0.1:${ports.api}`, stack.clientKey);
@@ -52,7 +34,7 @@ describe.skipIf(skipped)('the production shape (npm run stack:prod)', () => {
 
       // The proxy spreads requests over both APIs: each one's request histogram counts some.
       for (let i = 0; i < 10; i++) expect((await customer.GET('/')).response.status).toBe(200);
-      for (const port of [ports.metrics + 11, ports.metrics + 12]) {
+      for (const port of ports.replicaApiMetrics) {
         const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         expect(metrics).toMatch(
           /cloudsvc_http_request_duration_seconds_count\{method="GET",route="\/api\/client\/cloud\/?"/,
@@ -88,7 +70,7 @@ describe.skipIf(skipped)('the production shape (npm run stack:prod)', () => {
       printed = await stopStack(stack);
     }
     expect(printed).toContain('stopped.');
-    for (const port of [ports.api, ...apiPorts, ...workerPorts, ports.temporal, ports.db])
+    for (const port of [ports.api, ...apiPorts, ...workerPorts, ports.temporal, ports.database])
       expect(await isPortOpen(port)).toBe(false);
   });
 });

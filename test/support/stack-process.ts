@@ -1,20 +1,27 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import { diesWithParent } from '../../platform/parent-death.js';
 import { eventually } from './eventually.js';
 
 /** A stack started as its user starts it (`npm start`, `npm run stack:prod`), and what it printed. */
 export interface StackProcess {
   readonly child: ChildProcess;
   readonly output: string[];
+  /** Its data folder (CLOUDSVC_DATA_DIR), in every one of its processes' environments. */
+  readonly dataDir?: string;
 }
 
 /**
  * `npm <args>` as its user runs it, with the embedded database and Temporal of its own (never the
  * run's), in its own process group (so that `stopStack` can signal the group as a terminal's Ctrl-C
- * does); resolves with what it printed once its banner's last line is out.
+ * does); resolves with what it printed once its banner's last line is out. Nothing of it outlives
+ * the test that started it: a start that fails is stopped before the failure is told, the test's
+ * end stops what is still running (a failed assertion included), and npm is sent SIGTERM if this
+ * process dies first.
  */
 export async function startStackProcess(
   args: readonly string[],
@@ -23,7 +30,8 @@ export async function startStackProcess(
 ): Promise<StackProcess & { banner: string; field(label: string): string }> {
   const output: string[] = [];
   const { DATABASE_URL: _external, TEMPORAL_ADDRESS: _cluster, ...env } = process.env;
-  const child = spawn('npm', [...args], {
+  const npm = diesWithParent('npm', args);
+  const child = spawn(npm.program, npm.args, {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: { ...env, ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,6 +39,12 @@ export async function startStackProcess(
   });
   child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+  const started = {
+    child,
+    output,
+    ...(settings.CLOUDSVC_DATA_DIR && { dataDir: settings.CLOUDSVC_DATA_DIR }),
+  };
+  endsWithTheTest(started);
   const banner = await eventually(
     () => {
       const all = output.join('');
@@ -39,14 +53,25 @@ export async function startStackProcess(
     },
     timeoutMs,
     `npm ${args.join(' ')}`,
-  );
+  ).catch(async (error: Error) => {
+    await endStack(started);
+    throw new Error(`${error.message}\n--- what it printed ---\n${output.join('')}`);
+  });
   return {
-    child,
-    output,
+    ...started,
     banner,
     /** The first word after a label of the banner (`Client key`, `API base URL`, …). */
     field: (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(banner)?.[1] ?? '',
   };
+}
+
+/** Inside a test, the stack is ended with it, whatever its outcome; a suite's hook ends its own. */
+function endsWithTheTest(started: StackProcess): void {
+  try {
+    onTestFinished(() => endStack(started), 90_000);
+  } catch {
+    // Started outside a test (beforeAll): the suite's afterAll stops it.
+  }
 }
 
 /** A data folder of its own; PostgreSQL runs as the postgres user when tests run as root, so it must be able to enter. */
@@ -93,4 +118,77 @@ export async function stopStack(started: StackProcess): Promise<string> {
   process.kill(-started.child.pid!, 'SIGINT');
   await exited;
   return started.output.join('');
+}
+
+/** Whether the process `pid` still runs (and is no zombie). */
+export function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The processes whose environment names `dataDir` as theirs: a stack's, found even once they have
+ * lost their parent (an npm that died without passing its signal on).
+ */
+export function processesOfDataFolder(dataDir: string): number[] {
+  const mark = `\0CLOUDSVC_DATA_DIR=${dataDir}\0`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return `\0${readFileSync(`/proc/${pid}/environ`, 'utf8')}`.includes(mark);
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
+ * Ends a stack, whatever state it is in: Ctrl-C to its group, then, what is still running a minute
+ * later (the embedded PostgreSQL runs in a group of its own; an orphan in none), SIGKILL. Nothing
+ * once it has ended.
+ */
+export async function endStack(started: StackProcess): Promise<void> {
+  const pid = started.child.pid!;
+  const family = [
+    ...new Set([
+      pid,
+      ...descendants(pid).map((d) => d.pid),
+      ...(started.dataDir ? processesOfDataFolder(started.dataDir) : []),
+    ]),
+  ].filter((p) => p !== process.pid);
+  if (!family.some(running)) return;
+  const closed =
+    started.child.exitCode !== null && started.child.stdout!.closed
+      ? Promise.resolve()
+      : new Promise<void>((r) => started.child.once('close', () => r()));
+  try {
+    process.kill(-pid, 'SIGINT');
+  } catch {
+    // The group has ended: what is left runs in groups of its own, or none.
+    for (const left of family.filter(running)) process.kill(left, 'SIGINT');
+  }
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 60_000))]);
+  await eventually(() => !family.some(running), 30_000, 'the stack to end').catch(() => {
+    for (const left of family.filter(running)) process.kill(left, 'SIGKILL');
+  });
+}
+
+/** The loopback TCP ports each of `pids` listens on (`ss`, from iproute2). */
+export function listenersOf(pids: readonly number[]): { pid: number; port: number }[] {
+  const wanted = new Set(pids);
+  return execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' })
+    .split('\n')
+    .flatMap((line) => {
+      // LISTEN, its queues, then the local address (`127.0.0.1:8080`, `[::1]:8080`, `*:8080`).
+      const port = Number(line.trim().split(/\s+/)[3]?.split(':').pop());
+      return [...line.matchAll(/pid=(\d+)/g)]
+        .map((m) => Number(m[1]))
+        .filter((pid) => wanted.has(pid))
+        .map((pid) => ({ pid, port }));
+    });
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StackPorts } from '../../../platform/stack-ports.js';
 import { eventually } from '../eventually.js';
 import { descendants, listeningPid } from '../stack-process.js';
 
@@ -21,15 +22,15 @@ export type Part =
 export function shapeParts(options: {
   readonly stackPid: number;
   readonly folder: string;
-  readonly ports: { readonly api: number; readonly worker: number; readonly temporal: number };
+  readonly ports: StackPorts;
   readonly agents: readonly Part[];
 }) {
   const { ports, folder } = options;
   const listening: Partial<Record<Part, number>> = {
-    'api-1': ports.api + 11,
-    'api-2': ports.api + 12,
-    'worker-1': ports.worker + 11,
-    'worker-2': ports.worker + 12,
+    'api-1': ports.replicaApis[0],
+    'api-2': ports.replicaApis[1],
+    'worker-1': ports.replicaWorkers[0],
+    'worker-2': ports.replicaWorkers[1],
     temporal: ports.temporal,
     haproxy: ports.api,
   };

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SimulatedState, simulatedStatePath } from '../../../agent/drivers/simulated/state.js';
 import { createDatabase, type Database } from '../../../db/database.js';
-import { freePort, freePortWithNeighbours } from '../../../platform/ports.js';
+import { freeStackBase } from '../../../platform/ports.js';
+import { stackPorts } from '../../../platform/stack-ports.js';
 import { agentName } from '../../../scripts/start/agents.js';
 import { adminApi, applicationApi, clientApi } from '../clients.js';
 import { dataFolder, startStackProcess, stopStack } from '../stack-process.js';
@@ -38,15 +39,8 @@ export async function startProdShape(
   if (shapeMissing.length > 0) throw new Error(`the production shape needs ${shapeMissing.join(' and ')}`);
   const folder = dataFolder();
   const postgres = await restartablePostgres(join(folder, 'postgres-server'));
-  // stack:prod takes ports next to those it is given (scripts/prod/main.ts): the APIs at PORT+11 and
-  // +12, the workers' probes at WORKER_HTTP_PORT+11 and +12, metrics at METRICS_PORT+11, +12, +21, +22.
-  const ports = {
-    api: await freePortWithNeighbours([11, 12]),
-    worker: await freePortWithNeighbours([11, 12]),
-    metrics: await freePortWithNeighbours([11, 12, 21, 22]),
-    // Under 32768 with its membership ports 300 below (Temporal keeps them as a smallint).
-    temporal: 20_000 + Math.floor(Math.random() * 12_000),
-  };
+  // Every port of stack:prod follows PORT (platform/stack-ports.ts): one base with all of them free.
+  const ports = stackPorts(await freeStackBase());
   // The agents' way to the proxy, through a link the test can cut (a partition).
   const link = options.agentLink ? await startLink(ports.api) : undefined;
   const stack = await startStackProcess(
@@ -54,11 +48,7 @@ export async function startProdShape(
     {
       CLOUDSVC_DATA_DIR: folder,
       DATABASE_URL: postgres.url,
-      PORT: String(ports.api),
-      WORKER_HTTP_PORT: String(ports.worker),
-      TEMPORAL_PORT: String(ports.temporal),
-      CONSOLE_GATEWAY_PORT: String(await freePort()),
-      METRICS_PORT: String(ports.metrics),
+      PORT: String(ports.base),
       ...(options.quickTiming !== false && QUICK_TIMING),
       ...(link && { AGENT_PANEL_URL: link.url }),
       ...settings,
@@ -100,7 +90,7 @@ export async function startProdShape(
     ...parts,
     /** An API process's metrics, as Prometheus would scrape them. */
     metricsOf: async (part: 'api-1' | 'api-2') =>
-      (await fetch(`http://127.0.0.1:${ports.metrics + (part === 'api-1' ? 11 : 12)}/metrics`)).text(),
+      (await fetch(`http://127.0.0.1:${ports.replicaApiMetrics[part === 'api-1' ? 0 : 1]}/metrics`)).text(),
     /** PostgreSQL stopped and started again (restartablePostgres). */
     restartDatabase: postgres.restart,
     /** The instances a simulated hypervisor holds, as its agent last wrote them. */
