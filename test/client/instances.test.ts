@@ -37,6 +37,8 @@ describe('GET /api/client/cloud/{cloudInstance}', () => {
         virtualization: 'kvm',
         boot_order: ['disk', 'cdrom'],
         timezone: 'UTC',
+        guest_drift: null,
+        guest_drift_since: null,
         created_at: instance.created_at.toISOString(),
         updated_at: instance.updated_at.toISOString(),
       },
