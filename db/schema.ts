@@ -5,7 +5,7 @@ import type { HypervisorStatus } from '../domain/hypervisors.js';
 import type { GuestDrift } from '../domain/instances/guest-inventory.js';
 import type { HostRequirement } from '../domain/instances/host-requirements.js';
 import type { InstanceOperation, OperationState } from '../domain/instances/operations.js';
-import type { InstanceStatus, PowerState } from '../domain/instances/statuses.js';
+import type { InstanceStatus } from '../domain/instances/statuses.js';
 import type { AddressState } from '../domain/networks/addresses.js';
 import type { ReservationPurpose } from '../domain/reservations.js';
 import type { AdminSessionsTable } from './schema/admin-sessions.js';
@@ -34,6 +34,7 @@ import type { PrivateNetworkNicsTable, PrivateNetworksTable } from './schema/pri
 import type { ProviderRunsTable, ProvidersTable } from './schema/providers.js';
 import type { ScheduledActionsTable } from './schema/scheduled-actions.js';
 import type { StorageMoveEventsTable, StorageMovesTable } from './schema/storage-moves.js';
+import type { UnknownGuestsTable } from './schema/unknown-guests.js';
 import type { VolumesTable } from './schema/volumes.js';
 
 export type { AgentTaskReportsTable, AgentTasksTable } from './schema/agent-tasks.js';
@@ -343,14 +344,6 @@ export interface ActivityLogTable {
   detail: Json<Record<string, unknown>>;
   correlation_id: string | null;
   created_at: Timestamp;
-}
-
-export interface UnknownGuestsTable {
-  hypervisor_id: string;
-  guest_uuid: string;
-  power_state: PowerState;
-  first_seen_at: Timestamp;
-  last_seen_at: Timestamp;
 }
 
 export interface DB {
