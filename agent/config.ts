@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
+import { tracingSettings } from '../platform/tracing.js';
 import { ACCELERATOR_SETTINGS } from './drivers/qemu/accelerator.js';
 import { defaultImageStore } from './drivers/qemu/image-store.js';
 import { GUEST_NETWORKS } from './drivers/qemu/network/guest-network.js';
@@ -133,11 +134,7 @@ const schema = z.object({
     .pipe(z.record(z.string(), z.string().min(1))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** OpenTelemetry traces of the tasks it runs, over OTLP/HTTP, as the panel's processes do. */
-  TRACING_ENABLED: z
-    .enum(['true', 'false', '1', '0'])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318'),
+  ...tracingSettings,
 });
 
 export type AgentConfig = z.infer<typeof schema>;

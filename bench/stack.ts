@@ -28,6 +28,7 @@ import { startTemporalDevServer } from '../platform/temporal-dev-server.js';
 import type { ServiceDeps } from '../services/context.js';
 import { installRuntimeLogger } from '../worker/runtime-logger.js';
 import { createWorker } from '../worker/worker.js';
+import { startOtlpSink } from './otlp-sink.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const POOL_SIZE = 10;
@@ -158,6 +159,20 @@ export async function startBenchStack(
       SECRETS_KEY: randomBytes(32).toString('base64'),
     };
     const apiPort = ports.api;
+    // BENCH_TRACING=exporting: the API traces every request and exports to a collector the bench
+    // runs (otlp-sink.ts), as a provider who turns traces on runs it; `off` (the default) as shipped.
+    const tracing = process.env.BENCH_TRACING ?? 'off';
+    if (tracing !== 'off' && tracing !== 'exporting')
+      throw new Error(`BENCH_TRACING: off or exporting, not ${tracing}`);
+    const sink = tracing === 'exporting' ? await startOtlpSink() : undefined;
+    if (sink) {
+      teardown.push(async () => {
+        console.log(
+          `  tracing: the collector took ${sink.batches()} batches, ${(sink.bytes() / 1e6).toFixed(1)} MB`,
+        );
+        await sink.close();
+      });
+    }
     // The creates come faster than a customer may make them: the rate limit would refuse most.
     const api = launch(
       'api/main.ts',
@@ -173,6 +188,7 @@ export async function startBenchStack(
         CONSOLE_GATEWAY_URL: 'ws://127.0.0.1:9/connect',
         MAX_CONSOLE_SESSIONS_PER_INSTANCE: '1000',
         CONSOLE_INTERNAL_RATE_LIMIT_PER_MINUTE: '1000000',
+        ...(sink ? { TRACING_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : {}),
       },
       { probed: true },
     );

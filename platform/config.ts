@@ -4,6 +4,7 @@ import { INT4_MAX } from '../domain/input-bounds.js';
 import { invalidNetwork } from '../domain/media/iso-sources.js';
 import { FIREWALL_RULES_CEILING } from '../domain/networks/firewall.js';
 import { STACK_PORT_OFFSETS } from './stack-ports.js';
+import { tracingSettings } from './tracing.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const ms = z.coerce.number().int().nonnegative();
@@ -46,8 +47,7 @@ const schema = z.object({
    */
   WORKER_SDK_METRICS_ADDRESS: z.string().optional(),
   /** OpenTelemetry traces, exported over OTLP/HTTP (docs/operations.md "Traces"). */
-  TRACING_ENABLED: bool.default(false),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318'),
+  ...tracingSettings,
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
   /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
   SECRETS_KEY: z.string().optional(),

@@ -10,14 +10,35 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type SpanProcessor,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
+import { z } from 'zod';
 
-/** What turns traces on, read by every process's configuration (docs/operations.md "Traces"). */
-export interface TracingSettings {
-  readonly TRACING_ENABLED: boolean;
+/**
+ * What turns traces on, in every process's configuration (platform/config.ts, agent/config.ts;
+ * docs/operations.md "Traces").
+ */
+export const tracingSettings = {
+  TRACING_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** The collector's OTLP/HTTP base URL; spans go to `<endpoint>/v1/traces`. */
-  readonly OTEL_EXPORTER_OTLP_ENDPOINT: string;
-}
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().default('http://127.0.0.1:4318'),
+  /**
+   * The share of the traces a process begins that are recorded and exported, 0 to 1; a trace
+   * continued from another process (a `traceparent`) keeps the decision it was begun with, so a
+   * request's trace is whole or absent. Every request traced costs the API a third of its peak.
+   */
+  TRACING_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
+};
+
+export type TracingSettings = z.infer<z.ZodObject<typeof tracingSettings>>;
 
 /** One process's traces: its tracer, and what the Temporal worker plugin exports workflow spans with. */
 export interface Tracing {
@@ -100,7 +121,10 @@ export function startTracing(settings: TracingSettings, service: string): Tracin
     url: `${settings.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces`,
   });
   const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 });
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
+  const sampler = new ParentBasedSampler({
+    root: new TraceIdRatioBasedSampler(settings.TRACING_SAMPLE_RATIO),
+  });
+  const provider = new BasicTracerProvider({ resource, sampler, spanProcessors: [processor] });
   return {
     tracer: provider.getTracer('cloudsvc'),
     resource,

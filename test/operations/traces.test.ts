@@ -84,6 +84,40 @@ describe('traces', { timeout: 120_000 }, () => {
     }
   });
 
+  it('at TRACING_SAMPLE_RATIO=0 record no trace a request begins, and keep one a caller began and sampled', async () => {
+    const tracing = {
+      TRACING_ENABLED: 'true',
+      TRACING_SAMPLE_RATIO: '0',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    };
+    const before = collector.spans.length;
+    const t = await startStack({ agents: true, config: tracing });
+    try {
+      const { hypervisor } = await t.hypervisorWithAgent(tracing);
+      const instance = await t.provisionedInstance(hypervisor);
+      const unsampled = await stopped(t, instance.id);
+      // A caller's sampled trace (a proxy's, a customer's tooling) is continued, whatever the ratio.
+      const traceId = randomUUID().replaceAll('-', '');
+      const res = await t.call(t.client, 'GET', `/api/client/cloud/${instance.id}`, undefined, {
+        traceparent: `00-${traceId}-${'1'.repeat(16)}-01`,
+      });
+      expect(res.status).toBe(200);
+      await eventually(
+        () => collector.spans.find((s) => s.traceId === traceId && s.service === 'cloudsvc-api'),
+        20_000,
+        "the API's span of the caller's sampled trace",
+      );
+      // Past the exporters' one-second batch: nothing of the power action came.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const since = collector.spans.slice(before);
+      expect(since.some((s) => s.attributes['cloudsvc.request_id'] === unsampled)).toBe(false);
+      // Only the caller's trace was recorded: neither the provisioning nor the power action.
+      expect(new Set(since.map((s) => s.traceId))).toEqual(new Set([traceId]));
+    } finally {
+      await t.close();
+    }
+  });
+
   it('are off by default: a power action exports no span and queues its task with no traceparent', async () => {
     const before = collector.spans.length;
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
