@@ -1221,11 +1221,43 @@ export interface paths {
      */
     get: operations['getIsos'];
     put?: never;
-    post?: never;
+    /**
+     * Add an ISO to an instance’s library
+     * @description As its owner would (`POST /api/client/cloud/{cloudInstance}/media/iso`): the same URL rules, names unique in the library, at most `MAX_ISOS_PER_INSTANCE`; the instance’s hypervisor fetches it. Answered 201 `fetching`, then `available` or `failed`; logged in the owner’s activity with the administrator as the actor.
+     */
+    post: operations['postIsos'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/isos/{iso}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show an ISO
+     * @description One ISO of any instance’s library, as the list shows it: whose it is, where it is kept, what arrived or why its fetch failed, whether it is mounted.
+     */
+    get: operations['getIsosIso'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an ISO
+     * @description The ISO is `deleting` while the hypervisor that keeps it removes its file (task `iso.delete`), then gone (404); if the hypervisor does not, it is as it was. Not while it is mounted: unmount it first. Logged in the owner’s activity with the administrator as the actor.
+     */
+    delete: operations['deleteIsosIso'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename an ISO
+     * @description Only its name changes, checked as on an add; nothing reaches its hypervisor. The same name again changes nothing. Logged in the owner’s activity with the administrator as the actor.
+     */
+    patch: operations['patchIsosIso'];
     trace?: never;
   };
   '/console/sessions': {
@@ -2871,10 +2903,10 @@ export interface components {
         /** @description Where it was fetched from. */
         url: string;
         /**
-         * @description `fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`).
+         * @description `fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`), `deleting` while the hypervisor removes it (then it is gone).
          * @enum {string}
          */
-        state: 'fetching' | 'available' | 'failed';
+        state: 'fetching' | 'available' | 'failed' | 'deleting';
         /** @description Its size once fetched. */
         size_mb: number | null;
         /** @description The SHA-256 of what arrived, to compare with its publisher’s. */
@@ -2898,6 +2930,30 @@ export interface components {
          */
         hypervisor: string;
       };
+    };
+    AdminAddIsoRequest: {
+      /**
+       * Format: uuid
+       * @description The instance whose library it joins.
+       */
+      instance: string;
+      /**
+       * @description Unique in the instance’s library.
+       * @example debian-12-netinst
+       */
+      name: string;
+      /**
+       * @description An `https` URL (`http` too where the provider allows it) whose host is public: private, loopback, link-local and metadata addresses are refused, here and again where the hypervisor connects.
+       * @example https://cdimage.debian.org/debian-cd/current/amd64/iso-cd/debian-12.8.0-amd64-netinst.iso
+       */
+      url: string;
+    };
+    AdminRenameIsoRequest: {
+      /**
+       * @description Unique in the instance’s library.
+       * @example debian-12-netinst
+       */
+      name: string;
     };
     ConsoleSessionList: {
       /** @enum {string} */
@@ -10668,7 +10724,7 @@ export interface operations {
         /** @description Only this instance’s library. */
         instance?: string;
         /** @description Only ISOs in this state (`failed`: what to look at). */
-        state?: 'fetching' | 'available' | 'failed';
+        state?: 'fetching' | 'available' | 'failed' | 'deleting';
       };
       header?: never;
       path?: never;
@@ -10705,6 +10761,397 @@ export interface operations {
       };
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postIsos: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminAddIsoRequest'];
+      };
+    };
+    responses: {
+      /** @description The ISO was added and is being fetched. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminIso'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such instance (SVC-RES-404, `source.field` `instance`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The name is taken in the library, or the instance is not placed (SVC-CONFLICT-409); the library is full (SVC-QUOTA-409). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getIsosIso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        iso: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ISO. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminIso'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteIsosIso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        iso: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted: the ISO is `deleting`. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminIso'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The ISO is in its instance’s CD-ROM drive (ISO_MOUNTED); an operation is changing the drive (SVC-OP-409); the ISO is still being fetched, or being deleted already (SVC-CONFLICT-409). Nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchIsosIso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        iso: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminRenameIsoRequest'];
+      };
+    };
+    responses: {
+      /** @description The ISO, renamed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminIso'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The name is taken in the library, or the ISO is being deleted (SVC-CONFLICT-409). */
+      409: {
         headers: {
           [name: string]: unknown;
         };

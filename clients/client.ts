@@ -2631,10 +2631,10 @@ export interface components {
         /** @description Where it was fetched from. */
         url: string;
         /**
-         * @description `fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`).
+         * @description `fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`), `deleting` while the hypervisor removes it (then it is gone).
          * @enum {string}
          */
-        state: 'fetching' | 'available' | 'failed';
+        state: 'fetching' | 'available' | 'failed' | 'deleting';
         /** @description Its size once fetched. */
         size_mb: number | null;
         /** @description The SHA-256 of what arrived, to compare with its publisher’s. */
@@ -2651,7 +2651,10 @@ export interface components {
       };
     };
     AddIsoRequest: {
-      /** @example debian-12-netinst */
+      /**
+       * @description Unique in the instance’s library.
+       * @example debian-12-netinst
+       */
       name: string;
       /**
        * @description An `https` URL (`http` too where the provider allows it) whose host is public: private, loopback, link-local and metadata addresses are refused, here and again where the hypervisor connects.

@@ -43,6 +43,7 @@ import * as instanceBootEnums from './migrations/20261202T0100_instance_boot_enu
 import * as migrationInterruption from './migrations/20261202T0200_migration_interruption.js';
 import * as withheldCapabilities from './migrations/20261202T0300_withheld_capabilities.js';
 import * as guestInventory from './migrations/20261202T0400_guest_inventory.js';
+import * as isoDeletes from './migrations/20261202T0500_iso_deletes.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261202T0200_migration_interruption': migrationInterruption,
   '20261202T0300_withheld_capabilities': withheldCapabilities,
   '20261202T0400_guest_inventory': guestInventory,
+  '20261202T0500_iso_deletes': isoDeletes,
 };
 
 export interface MigrationOutcome {

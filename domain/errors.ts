@@ -76,6 +76,10 @@ export const ERROR_CATALOGUE = {
   },
   'SVC-INUSE-409': { status: 409, detail: 'The resource is in use and cannot be deleted.' },
   'SVC-QUOTA-409': { status: 409, detail: 'The limit of this kind of resource has been reached.' },
+  ISO_MOUNTED: {
+    status: 409,
+    detail: 'The ISO is in its instance’s CD-ROM drive; unmount it first.',
+  },
   INSTANCE_MIGRATING: {
     status: 409,
     detail: 'The instance is being migrated; try again once the migration ends.',

@@ -24,6 +24,9 @@ export const providerRunWorkflowId = (kind: string, providerId: string, runId: s
 /** The fetch of an ISO into an instance's library: one per ISO. */
 export const isoFetchWorkflowId = (isoId: string) => `iso-fetch-${isoId}`;
 
+/** A removal of an ISO's file from its hypervisor (a failed one may be asked again: a new id). */
+export const isoDeleteWorkflowId = (isoId: string, nonce: string) => `iso-delete-${isoId}-${nonce}`;
+
 /** A console session's stream, opened once: its id the session's. */
 export const consoleStreamWorkflowId = (sessionId: string) => `console-stream-${sessionId}`;
 

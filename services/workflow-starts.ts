@@ -70,6 +70,8 @@ const START_POLICIES: Record<
   changeRescueMode: INSTANCE_OPERATION,
   // One run per ISO, its id the ISO's: a repeated start joins it.
   fetchIso: INSTANCE_OPERATION,
+  // One run per removal; the ISO's `deleting` state keeps a second from starting beside it.
+  deleteIso: INSTANCE_OPERATION,
   // One run per console session, its id the session's: a repeated start joins it.
   openConsoleStream: INSTANCE_OPERATION,
   // One run per removal; the volume's `deleting` state keeps a second from starting beside it.

@@ -9,6 +9,7 @@ export { changeRescueMode } from './change-rescue-mode.js';
 export { checkProvider } from './check-provider.js';
 export { deleteBackup } from './delete-backup.js';
 export { deleteInstance } from './delete-instance.js';
+export { deleteIso } from './delete-iso.js';
 export { deleteSnapshot } from './delete-snapshot.js';
 export { deleteVolume } from './delete-volume.js';
 export { detachVolume } from './detach-volume.js';

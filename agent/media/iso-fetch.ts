@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -69,6 +69,19 @@ function answer(params: FetchParams, signal: AbortSignal): Promise<IncomingMessa
   });
 }
 
+/** Where a fetch writes before its file is complete. */
+const partialOf = (target: string) => `${target}.partial`;
+
+/**
+ * Removes the ISO's file and what a fetch cut off by a crash left beside it; whether there was
+ * anything to remove.
+ */
+export function removeIsoFile(target: string): boolean {
+  const held = [target, partialOf(target)].filter((file) => existsSync(file));
+  for (const file of held) rmSync(file, { force: true });
+  return held.length > 0;
+}
+
 /**
  * Fetches the ISO at `params.url` into `target` (written beside it and renamed in, so a fetch cut
  * off never passes for an ISO), hashing it on the way; at most `max_mb`. No redirect is followed:
@@ -104,7 +117,7 @@ export async function fetchIso(
     throw new DriverFailure('ISO_TOO_LARGE', `the ISO is larger than ${params.max_mb} MB`, false);
   }
   mkdirSync(dirname(target), { recursive: true });
-  const partial = `${target}.partial`;
+  const partial = partialOf(target);
   const hash = createHash('sha256');
   let bytes = 0;
   try {

@@ -11,7 +11,8 @@ export const IsoEnvelope = z
       url: z.string().openapi({ description: 'Where it was fetched from.' }),
       state: z.enum(ISO_STATES).openapi({
         description:
-          '`fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`).',
+          '`fetching` while the hypervisor downloads it, `available` once it has it, `failed` (see `error`), ' +
+          '`deleting` while the hypervisor removes it (then it is gone).',
       }),
       size_mb: z.number().int().nullable().openapi({ description: 'Its size once fetched.' }),
       sha256: z

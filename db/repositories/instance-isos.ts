@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import type { InstanceOperation } from '../../domain/instances/operation-kinds.js';
+import type { IsoState } from '../../domain/media/isos.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -119,6 +121,67 @@ export async function settleIso(
 
 export async function deleteIso(db: Database, id: string): Promise<void> {
   await db.deleteFrom('instance_isos').where('id', '=', id).execute();
+}
+
+/** A new name, unless the ISO is being deleted; the row as it is then (none: no such ISO, or deleting). */
+export async function renameIso(db: Database, id: string, name: string) {
+  const renamed = await db
+    .updateTable('instance_isos')
+    .set({ name, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('state', '!=', 'deleting')
+    .returning('id')
+    .executeTakeFirst();
+  return renamed ? findIso(db, id) : undefined;
+}
+
+/**
+ * The ISO locked for a change of its state, with the operation running on its instance (null:
+ * none). The instance's row is locked first, as an operation's start locks it, so a mount and a
+ * delete of its library take turns and each sees what the other did: by a statement of its own,
+ * so that the operation is read with a fresh snapshot (a locking read that waited re-reads the
+ * row it locked, but not an operation row committed meanwhile).
+ */
+export async function lockIsoWithDrive(trx: Database, id: string) {
+  if (!trx.isTransaction) throw new Error('lockIsoWithDrive runs inside a transaction');
+  const seen = await findIso(trx, id);
+  if (!seen) return undefined;
+  await sql`select 1 from instances where id = ${seen.instance_id} for no key update`.execute(trx);
+  const instance = await trx
+    .selectFrom('instances')
+    .leftJoin('instance_operations', 'instance_operations.id', 'instances.operation_id')
+    .select('instance_operations.kind')
+    .where('instances.id', '=', seen.instance_id)
+    .executeTakeFirst();
+  const iso = await isos(trx).where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!iso) return undefined;
+  return { iso, runningOperation: (instance?.kind ?? null) as InstanceOperation | null };
+}
+
+/** The ISO locked against a delete while an operation of its instance is begun on it. */
+export async function lockIsoShared(trx: Database, id: string) {
+  if (!trx.isTransaction) throw new Error('lockIsoShared runs inside a transaction');
+  return isos(trx).where('id', '=', id).forShare().executeTakeFirst();
+}
+
+/** Compare-and-set of the ISO's state: whether it was in `from` and is `to` now. */
+export async function moveIso(
+  db: Database,
+  id: string,
+  change: { from: readonly IsoState[]; to: IsoState },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('instance_isos')
+    .set({ state: change.to, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('state', 'in', change.from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The ISO its hypervisor removed goes from the library; only one being deleted. */
+export async function deleteDeletingIso(db: Database, id: string): Promise<void> {
+  await db.deleteFrom('instance_isos').where('id', '=', id).where('state', '=', 'deleting').execute();
 }
 
 /** The ISO in the instance's CD-ROM drive from now on; none (null) empties it. */

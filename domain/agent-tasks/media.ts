@@ -30,6 +30,15 @@ export const MEDIA_TASKS = {
     params: z.object({ instance_id: instanceId, iso_id: z.string().uuid().nullable() }),
     result: z.object({ iso_id: z.string().uuid().nullable() }),
   },
+  /**
+   * The ISO is no longer in the instance's library on this hypervisor: its file removed. One that is
+   * gone already (or whose instance left the host) is done; one in the drive is refused. The result
+   * says whether this run removed anything.
+   */
+  'iso.delete': {
+    params: z.object({ instance_id: instanceId, iso_id: z.string().uuid() }),
+    result: z.object({ deleted: z.boolean() }),
+  },
   /** The guest (re)starts from its CD-ROM drive, holding this ISO; it boots from its disk again after. */
   'iso.boot': {
     params: z.object({ instance_id: instanceId, iso_id: z.string().uuid() }),

@@ -1,4 +1,5 @@
-import { findIso, findMountedIso, type IsoRow } from '../../db/repositories/instance-isos.js';
+import type { Database } from '../../db/database.js';
+import { findIso, findMountedIso, type IsoRow, lockIsoShared } from '../../db/repositories/instance-isos.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
@@ -33,6 +34,16 @@ async function availableIso(
 }
 
 /**
+ * Checked again in the operation's own transaction, the ISO's row held: a delete begun since the
+ * check above (domain/media/isos.ts mayDeleteIso) has the ISO `deleting`, and this one waits for it.
+ */
+const stillAvailable = (isoId: string) => async (trx: Database) => {
+  const iso = await lockIsoShared(trx, isoId);
+  if (iso?.state !== 'available')
+    throw new ApiError('SVC-CONFLICT-409', { detail: 'The ISO is being deleted.' });
+};
+
+/**
  * Puts an ISO of the library in the instance's CD-ROM drive (`iso_mount`), or empties the drive
  * (`iso_unmount`, `isoId` null). Accepted false when the drive holds that already.
  */
@@ -45,14 +56,19 @@ export async function changeIsoMount(
   if (request.isoId !== null) await availableIso(deps, instance, request.isoId);
   const previous = (await findMountedIso(deps.db, instance.id))?.id ?? null;
   if (previous === request.isoId) return { accepted: false };
-  await beginInstanceOperation(deps, asker, {
-    instanceId: instance.id,
-    hypervisorId: instance.hypervisor_id,
-    kind: request.isoId ? 'iso_mount' : 'iso_unmount',
-    workflowType: 'changeIsoMount',
-    input: (operation) => ({ operation, isoId: request.isoId, previousIsoId: previous }),
-    correlationId: request.correlationId,
-  });
+  await beginInstanceOperation(
+    deps,
+    asker,
+    {
+      instanceId: instance.id,
+      hypervisorId: instance.hypervisor_id,
+      kind: request.isoId ? 'iso_mount' : 'iso_unmount',
+      workflowType: 'changeIsoMount',
+      input: (operation) => ({ operation, isoId: request.isoId, previousIsoId: previous }),
+      correlationId: request.correlationId,
+    },
+    request.isoId === null ? undefined : stillAvailable(request.isoId),
+  );
   return { accepted: true };
 }
 
@@ -64,12 +80,17 @@ export async function bootFromIso(
 ): Promise<void> {
   const instance = await placedInstanceInReach(deps, asker, request.instanceId);
   await availableIso(deps, instance, request.isoId);
-  await beginInstanceOperation(deps, asker, {
-    instanceId: instance.id,
-    hypervisorId: instance.hypervisor_id,
-    kind: 'iso_boot',
-    workflowType: 'bootIso',
-    input: (operation) => ({ operation, isoId: request.isoId }),
-    correlationId: request.correlationId,
-  });
+  await beginInstanceOperation(
+    deps,
+    asker,
+    {
+      instanceId: instance.id,
+      hypervisorId: instance.hypervisor_id,
+      kind: 'iso_boot',
+      workflowType: 'bootIso',
+      input: (operation) => ({ operation, isoId: request.isoId }),
+      correlationId: request.correlationId,
+    },
+    stillAvailable(request.isoId),
+  );
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { recordActivity } from '../../db/repositories/activity-log.js';
 import { deleteIso, findIso, type IsoRow, insertIsoWithin } from '../../db/repositories/instance-isos.js';
 import { type Asker, actorName } from '../../domain/actors.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import { checkIsoUrl } from '../../domain/media/iso-sources.js';
 import { isoFetchWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';
@@ -18,9 +19,16 @@ import { startWorkflow, stepTiming } from '../workflow-starts.js';
 export async function addIso(
   deps: ServiceDeps,
   asker: Asker,
-  request: { instanceId: string; name: string; url: string; correlationId: string | null },
+  request: {
+    instanceId: string;
+    name: string;
+    url: string;
+    correlationId: string | null;
+    /** The body's field that named the instance (an administrator's add), for its 404. */
+    instanceField?: string;
+  },
 ): Promise<IsoRow> {
-  const instance = await placedInstanceInReach(deps, asker, request.instanceId);
+  const instance = await placedInstanceInReach(deps, asker, request.instanceId, request.instanceField);
   const { config } = deps;
   const source = checkIsoUrl(request.url, {
     allowHttp: config.ISO_ALLOW_HTTP,
@@ -42,14 +50,8 @@ export async function addIso(
         throw new ApiError('SVC-QUOTA-409', {
           detail: `An instance’s library holds at most ${config.MAX_ISOS_PER_INSTANCE} ISOs.`,
         });
-      await recordActivity(trx, {
-        instanceId: instance.id,
-        userId: instance.user_id,
-        actor: actorName(asker),
-        event: 'iso.added',
-        detail: { iso_id: iso.id, name: iso.name, url: iso.url },
-        correlationId: request.correlationId,
-      });
+      const added = { id: iso.id, instance_id: iso.instanceId, user_id: iso.userId, name: iso.name };
+      await recordIsoActivity(trx, asker, 'iso.added', added, request.correlationId, { url: iso.url });
     });
   } catch (error) {
     if (isUniqueViolation(error))
@@ -84,4 +86,30 @@ export async function addIso(
     throw new ApiError('SVC-SYS-503', { cause: error });
   }
   return (await findIso(deps.db, iso.id))!;
+}
+
+/** An ISO an asker may act on: one of a customer's own libraries, any for an administrator; 404 otherwise. */
+export async function isoInReach(db: Database, asker: Asker, isoId: string): Promise<IsoRow> {
+  const iso = await findIso(db, isoId);
+  if (!iso || (asker.type === 'user' && iso.user_id !== asker.userId)) throw notFound();
+  return iso;
+}
+
+/** A line in the ISO's instance's activity log, whoever acted. */
+export function recordIsoActivity(
+  db: Database,
+  asker: Asker,
+  event: string,
+  iso: Pick<IsoRow, 'id' | 'instance_id' | 'user_id' | 'name'>,
+  correlationId: string | null,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  return recordActivity(db, {
+    instanceId: iso.instance_id,
+    userId: iso.user_id,
+    actor: actorName(asker),
+    event,
+    detail: { iso_id: iso.id, name: iso.name, ...detail },
+    correlationId,
+  });
 }

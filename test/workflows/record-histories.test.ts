@@ -19,6 +19,7 @@ import { scheduledActionScheduleId } from '../../domain/instances/scheduled-acti
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import {
   consoleStreamWorkflowId,
+  isoDeleteWorkflowId,
   isoFetchWorkflowId,
   providerRunWorkflowId,
 } from '../../domain/workflow-ids.js';
@@ -35,6 +36,7 @@ import { deleteInstance, rebuildInstance, regeneratePassword } from '../../servi
 import { provisionInstance } from '../../services/instances/provision.js';
 import { changeRescueMode } from '../../services/instances/rescue.js';
 import { createScheduledAction } from '../../services/instances/scheduled-actions.js';
+import { deleteLibraryIso } from '../../services/media/iso-delete.js';
 import { bootFromIso, changeIsoMount } from '../../services/media/iso-mounts.js';
 import { addIso } from '../../services/media/isos.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
@@ -628,7 +630,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
 
-  it('fetchIso, changeIsoMount and bootIso: fetched and refused; mounted, refused and ejected; booted', async () => {
+  it('fetchIso, changeIsoMount, bootIso and deleteIso: fetched and refused; mounted, refused and ejected; booted; removed and refused', async () => {
     const server = createServer((req, res) =>
       req.url === '/a.iso' ? res.end('an iso') : res.writeHead(404).end(),
     );
@@ -639,6 +641,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       const instance = await env.provisionedInstance(hypervisor);
       const customer = { type: 'user' as const, userId: env.client.id };
       let fetchedIsoId: string | undefined;
+      let failedIsoId: string | undefined;
       const deps = {
         ...env.deps,
         config: { ...env.deps.config, ISO_ALLOW_HTTP: true, ISO_ALLOWED_NETWORKS: ['127.0.0.0/8'] },
@@ -655,6 +658,7 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
         });
         await record(name, isoFetchWorkflowId(iso.id));
         if (path === '/a.iso') fetchedIsoId = iso.id;
+        else failedIsoId = iso.id;
       }
       const latest = async () => (await env.latestOperation(instance.id)).workflow_id;
       const onInstance = { instanceId: instance.id, correlationId: null };
@@ -668,6 +672,27 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
       await bootFromIso(env.deps, customer, { ...onInstance, isoId: fetchedIsoId! });
       await record('bootIso-booted', await latest());
       expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
+      // The failed ISO deleted: its hypervisor refuses once, then removes it.
+      const admin = { type: 'admin' as const, userId: env.admin.id };
+      agent.armFault('iso.delete', { mode: 'fail-permanently' });
+      const recordedDeletes: string[] = [];
+      for (const name of ['deleteIso-refused', 'deleteIso-removed']) {
+        await deleteLibraryIso(env.deps, admin, { isoId: failedIsoId!, correlationId: null });
+        const prefix = isoDeleteWorkflowId(failedIsoId!, '');
+        const run = await eventually(
+          async () => {
+            for await (const w of env.temporal.workflow.list({
+              query: `WorkflowType = 'deleteIso' AND WorkflowId STARTS_WITH '${prefix}'`,
+            }))
+              if (!recordedDeletes.includes(w.workflowId)) return w.workflowId;
+            return undefined;
+          },
+          15_000,
+          'the delete run',
+        );
+        recordedDeletes.push(run);
+        await record(name, run);
+      }
     } finally {
       server.close();
     }

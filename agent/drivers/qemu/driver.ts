@@ -19,7 +19,7 @@ import { resizeGuestDisk } from './disk-resize.js';
 import { guestAlive } from './guest-process.js';
 import { type QemuConfig, QemuGuests } from './guests.js';
 import { ImageStore } from './image-store.js';
-import { bootGuestIso, fetchGuestIso, mountGuestIso } from './media.js';
+import { bootGuestIso, deleteGuestIso, fetchGuestIso, mountGuestIso } from './media.js';
 import { GuestMetrics } from './metrics.js';
 import { MigrationSource } from './migration-source.js';
 import {
@@ -108,6 +108,7 @@ export class QemuDriver implements HypervisorDriver {
       'iso.fetch': (p, ctx) => fetchGuestIso(guests, as<'iso.fetch'>(p), ctx.signal),
       'iso.mount': (p) => mountGuestIso(guests, as<'iso.mount'>(p)),
       'iso.boot': (p) => bootGuestIso(guests, as<'iso.boot'>(p)),
+      'iso.delete': async (p) => deleteGuestIso(guests, as<'iso.delete'>(p)),
       'rescue.enter': (p) => changeGuestRescue(guests, as<'rescue.enter'>(p), true),
       'rescue.exit': (p) => changeGuestRescue(guests, as<'rescue.exit'>(p), false),
       'console.open': async (p, ctx) => {

@@ -1,5 +1,5 @@
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
-import { fetchIso } from '../../media/iso-fetch.js';
+import { fetchIso, removeIsoFile } from '../../media/iso-fetch.js';
 import { DriverFailure } from '../driver.js';
 import { guestAlive, guestFiles, killGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
@@ -22,6 +22,27 @@ export async function fetchGuestIso(
   instance.isos = { ...instance.isos, [p.iso_id]: fetched };
   guests.save();
   return fetched;
+}
+
+/**
+ * The ISO's file and its entry in the guest's library are gone; gone already (or the guest with its
+ * directory, when it left this host) is done, `deleted` false. The ISO in the drive is refused: a
+ * running guest has the file open, and a stopped one boots with it.
+ */
+export function deleteGuestIso(guests: QemuGuests, p: AgentTaskParams<'iso.delete'>) {
+  const instance = guests.state.instances[p.instance_id];
+  if (!instance) return { deleted: false };
+  if ((instance.mounted_iso ?? null) === p.iso_id)
+    throw new DriverFailure('ISO_MOUNTED', 'the ISO is in the guest’s CD-ROM drive; eject it first', false);
+  const file = guestFiles(instance.dir).iso(p.iso_id);
+  const listed = instance.isos?.[p.iso_id] !== undefined;
+  if (!removeIsoFile(file) && !listed) return { deleted: false };
+  if (instance.isos) {
+    const { [p.iso_id]: _gone, ...kept } = instance.isos;
+    instance.isos = kept;
+  }
+  guests.save();
+  return { deleted: true };
 }
 
 function fetched(instance: QemuInstance, isoId: string): void {

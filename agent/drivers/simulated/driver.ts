@@ -28,7 +28,7 @@ import { resizeDisk } from './disks.js';
 import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
 import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPassword } from './instances.js';
-import { bootIso, fetchInstanceIso, mountIso } from './media.js';
+import { bootIso, deleteInstanceIso, fetchInstanceIso, mountIso } from './media.js';
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import { applyFirewall, applyNetwork } from './network.js';
 import { changeRescue } from './rescue.js';
@@ -96,6 +96,7 @@ export class SimulatedDriver implements HypervisorDriver {
       },
       'iso.mount': (p) => mountIso(host, as<'iso.mount'>(p)),
       'iso.boot': (p) => bootIso(host, as<'iso.boot'>(p)),
+      'iso.delete': (p) => deleteInstanceIso(host, as<'iso.delete'>(p)),
       'rescue.enter': (p) => changeRescue(host, as<'rescue.enter'>(p), true),
       'rescue.exit': (p) => changeRescue(host, as<'rescue.exit'>(p), false),
       'network.apply': (p) => applyNetwork(host, as<'network.apply'>(p)),

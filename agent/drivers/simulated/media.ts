@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
-import { fetchIso } from '../../media/iso-fetch.js';
+import { fetchIso, removeIsoFile } from '../../media/iso-fetch.js';
 import { DriverFailure } from '../driver.js';
 import type { SimulatedHost } from './host.js';
 
@@ -17,14 +17,36 @@ export async function fetchInstanceIso(
   const instance = host.existing(p.instance_id);
   const held = instance.isos?.[p.iso_id];
   if (held) return held;
-  const fetched = await fetchIso(
-    p,
-    join(host.config.AGENT_STATE_DIR, 'isos', p.instance_id, `${p.iso_id}.iso`),
-    signal,
-  );
+  const fetched = await fetchIso(p, isoFile(host, p.instance_id, p.iso_id), signal);
   instance.isos = { ...instance.isos, [p.iso_id]: fetched };
   host.record('iso.fetch', p.instance_id, `${p.iso_id}: ${fetched.size_mb} MB`);
   return fetched;
+}
+
+const isoFile = (host: SimulatedHost, instanceId: string, isoId: string) =>
+  join(host.config.AGENT_STATE_DIR, 'isos', instanceId, `${isoId}.iso`);
+
+/**
+ * The ISO's file and its entry in the instance's library are gone; gone already (or the instance
+ * with them) is done, and `deleted` false. The ISO in the drive is refused: the guest may read it.
+ */
+export function deleteInstanceIso(host: SimulatedHost, p: AgentTaskParams<'iso.delete'>) {
+  const instance = host.state.instances[p.instance_id];
+  if (instance && (instance.mounted_iso ?? null) === p.iso_id)
+    throw new DriverFailure(
+      'ISO_MOUNTED',
+      'the ISO is in the instance’s CD-ROM drive; eject it first',
+      false,
+    );
+  const file = isoFile(host, p.instance_id, p.iso_id);
+  const listed = instance?.isos?.[p.iso_id] !== undefined;
+  if (!removeIsoFile(file) && !listed) return { deleted: false };
+  if (instance?.isos) {
+    const { [p.iso_id]: _gone, ...kept } = instance.isos;
+    instance.isos = kept;
+  }
+  host.record('iso.delete', p.instance_id, p.iso_id);
+  return { deleted: true };
 }
 
 /** A deleted instance's ISOs go with it. */

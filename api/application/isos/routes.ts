@@ -1,3 +1,7 @@
+import * as create from './create.js';
+import * as remove from './delete.js';
 import * as list from './list.js';
+import * as show from './show.js';
+import * as update from './update.js';
 
-export const isoRoutes = [list];
+export const isoRoutes = [list, create, show, update, remove];

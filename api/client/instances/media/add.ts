@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { text } from '../../../../domain/input-bounds.js';
-import { ISO_URL_MAX } from '../../../../domain/media/iso-sources.js';
 import { addIso } from '../../../../services/media/isos.js';
 import type { AppEnv } from '../../../context.js';
+import { isoNameField, isoUrlField } from '../../../isos/fields.js';
 import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
@@ -16,17 +15,7 @@ import {
 import { IsoEnvelope, serializeIso } from '../../../serializers/iso.js';
 import { z } from '../../../zod.js';
 
-const Body = z
-  .strictObject({
-    name: text({ max: 64, trim: true }).openapi({ example: 'debian-12-netinst' }),
-    url: text({ max: ISO_URL_MAX }).openapi({
-      description:
-        'An `https` URL (`http` too where the provider allows it) whose host is public: private, loopback, ' +
-        'link-local and metadata addresses are refused, here and again where the hypervisor connects.',
-      example: 'https://cdimage.debian.org/debian-cd/current/amd64/iso-cd/debian-12.8.0-amd64-netinst.iso',
-    }),
-  })
-  .openapi('AddIsoRequest');
+const Body = z.strictObject({ name: isoNameField(), url: isoUrlField() }).openapi('AddIsoRequest');
 
 const route = createRoute({
   method: 'post',
