@@ -15,7 +15,7 @@ import type { Database } from '../database.js';
  */
 export type ArtifactKind = 'backup' | 'snapshot';
 
-const TABLES = { backup: 'instance_backups', snapshot: 'instance_snapshots' } as const;
+export const ARTIFACT_TABLES = { backup: 'instance_backups', snapshot: 'instance_snapshots' } as const;
 /** The states that hold space: what MAX_BACKUPS_PER_INSTANCE and MAX_SNAPSHOTS_PER_INSTANCE count. */
 const COUNTED = { backup: BACKUP_STATES_COUNTED, snapshot: SNAPSHOT_STATES_COUNTED } as const;
 
@@ -25,7 +25,7 @@ export async function countArtifactsHeld(
   instanceId: string,
 ): Promise<number> {
   const row = await db
-    .selectFrom(TABLES[kind])
+    .selectFrom(ARTIFACT_TABLES[kind])
     .select(sql<string>`count(*)`.as('n'))
     .where('instance_id', '=', instanceId)
     .where(sql<boolean>`state = any(${[...COUNTED[kind]]}::text[])`)
@@ -45,7 +45,7 @@ export async function failArtifactsInCreation(
   error: { code: string; message: string },
 ): Promise<void> {
   await db
-    .updateTable(TABLES[kind])
+    .updateTable(ARTIFACT_TABLES[kind])
     .set({ state: 'failed', error: JSON.stringify(error), completed_at: sql`now()` })
     .where('instance_id', '=', instanceId)
     .where('state', '=', 'creating')
@@ -79,7 +79,7 @@ export async function moveArtifact(
   const from: readonly string[] = move.from;
   const leaves = (state: string) => from.includes(state) && move.to !== state;
   const result = await db
-    .updateTable(TABLES[kind])
+    .updateTable(ARTIFACT_TABLES[kind])
     .set({
       state: move.to,
       ...(move.sizeMb === undefined ? {} : { size_mb: move.sizeMb }),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { BACKUP_ACTIONS, type BackupAction, type BackupState } from '../../domain/backups.js';
-import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { type ArtifactRow, artifactRows, type TakeGuard } from './artifact-rows.js';
 import { type BackupMove, moveArtifact } from './artifacts.js';
 
 const BACKUP_COLUMNS = [
@@ -19,54 +19,20 @@ const BACKUP_COLUMNS = [
   'verified_at',
 ] as const;
 
-export type BackupRow = NonNullable<Awaited<ReturnType<typeof findBackupOfInstance>>>;
+const backups = artifactRows('backup', BACKUP_COLUMNS, BACKUP_ACTIONS);
 
-export async function insertBackup(
+export type BackupRow = ArtifactRow<'backup', typeof BACKUP_COLUMNS>;
+
+export const insertBackup = (
   db: Database,
   backup: { id: string; instanceId: string; userId: string; name: string; policyId: string | null },
-): Promise<BackupRow> {
-  return db
-    .insertInto('instance_backups')
-    .values({
-      id: backup.id,
-      instance_id: backup.instanceId,
-      user_id: backup.userId,
-      name: backup.name,
-      policy_id: backup.policyId,
-    })
-    .returning(BACKUP_COLUMNS)
-    .executeTakeFirstOrThrow();
-}
+): Promise<BackupRow> => backups.insert(db, backup, { policy_id: backup.policyId });
 
 /** One backup of one instance; a deleted backup, or another instance's, is none. */
-export async function findBackupOfInstance(db: Database, instanceId: string, backupId: string) {
-  return db
-    .selectFrom('instance_backups')
-    .select(BACKUP_COLUMNS)
-    .where('id', '=', backupId)
-    .where('instance_id', '=', instanceId)
-    .where('state', '<>', 'deleted')
-    .executeTakeFirst();
-}
+export const findBackupOfInstance = backups.findOfInstance;
 
 /** The instance's backups, newest first, deleted ones left out. */
-export async function listBackupsOfInstance(db: Database, instanceId: string, page: PageRequest) {
-  const base = db
-    .selectFrom('instance_backups')
-    .where('instance_id', '=', instanceId)
-    .where('state', '<>', 'deleted');
-  const [rows, total] = await Promise.all([
-    base
-      .select(BACKUP_COLUMNS)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute(),
-    base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
-}
+export const listBackupsOfInstance = backups.listOfInstance;
 
 /**
  * The compare-and-set that takes a backup for a customer's action (domain/backups.ts
@@ -74,26 +40,22 @@ export async function listBackupsOfInstance(db: Database, instanceId: string, pa
  * unprotected and not the source of an instance still being provisioned from it. Returns whether
  * it was taken (moved to the action's state).
  */
-export async function takeBackupFor(
+export const takeBackupFor = (
   db: Database,
   backup: { id: string; instance_id: string; state: BackupState },
   action: BackupAction,
-): Promise<boolean> {
-  const rule = BACKUP_ACTIONS[action];
-  if (!(rule.from as readonly BackupState[]).includes(backup.state)) return false;
-  let query = db
-    .updateTable('instance_backups')
-    .set({ state: rule.to })
-    .where('id', '=', backup.id)
-    .where('instance_id', '=', backup.instance_id)
-    .where('state', '=', backup.state);
-  if (action === 'delete') query = query.where('protected', '=', false).where(notRestoringNew);
-  return (await query.executeTakeFirst()).numUpdatedRows > 0n;
-}
+): Promise<boolean> => backups.takeFor(db, backup, action, action === 'delete' ? deletable : undefined);
 
-/** No instance is still being provisioned from the backup (a restore as a new instance reads it). */
-const notRestoringNew = sql<boolean>`not exists (
-  select 1 from instances i where i.source_backup_id = instance_backups.id and i.status = 'provisioning')`;
+/**
+ * A delete takes only an unprotected backup that no instance is still being provisioned from (a
+ * restore as a new instance reads it).
+ */
+const deletable: TakeGuard = (eb) =>
+  eb.and([
+    eb('protected', '=', false),
+    sql<boolean>`not exists (
+  select 1 from instances i where i.source_backup_id = instance_backups.id and i.status = 'provisioning')`,
+  ]);
 
 /** Moves a backup on by compare-and-set on its state (see moveArtifact). */
 export const moveBackup = (db: Database, { backupId, ...move }: BackupMove) =>
