@@ -25,6 +25,7 @@ import { agentName, qemuUnavailable, startAgent } from './agents.js';
 import { printBanner } from './banner.js';
 import { Children } from './children.js';
 import { consoleGatewayUrl, startConsoleGateway } from './console-gateway.js';
+import { dataDriverNotice } from './data-driver.js';
 import { openDatabase, refuseOldEmbeddedData, type StackDatabase } from './database.js';
 import { demoInstance } from './demo-instance.js';
 import { guestsLeft, guestsLeftNotice } from './guests-left.js';
@@ -111,6 +112,8 @@ async function main() {
     if (missing) say(`AGENT_DRIVER=qemu: ${missing}; the demo runs on the simulated driver instead.`);
     realGuests = !missing;
   }
+  const driverChanged = dataDriverNotice(data, realGuests ? 'qemu' : 'simulated');
+  if (driverChanged) say(driverChanged);
   const demo = await seedDemo(db, knownKeys, { realGuests });
   writeFileSync(keysFile, `${JSON.stringify(demo.keys, null, 2)}\n`, { mode: 0o600 });
 
@@ -162,6 +165,7 @@ async function main() {
     plan: DEMO.plan.code,
     location: DEMO.location.code,
   });
+  if (driverChanged) say(driverChanged);
 }
 
 main().catch((error: unknown) => {
