@@ -1,7 +1,8 @@
-import { fitsIn, freeCapacity, type Resources } from '../../../domain/capacity.js';
+import { fitsIn, type Resources } from '../../../domain/capacity.js';
 import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure } from '../driver.js';
+import { hostFreeCapacity } from '../host-capacity.js';
 import type { AcceleratorChoice } from './accelerator.js';
 import {
   type GuestShape,
@@ -12,7 +13,6 @@ import {
   runStatus,
 } from './guest-process.js';
 import type { ImageStore } from './image-store.js';
-import { volumesMb } from './incoming-volumes.js';
 import { BridgedNetwork } from './network/bridged-network.js';
 import { guestMac } from './network/guest-network.js';
 import { PendingResetWatches } from './pending-password.js';
@@ -109,22 +109,13 @@ export class QemuGuests {
     return incoming;
   }
 
-  /** The host's size less its instances, the guests arriving by migration and the volumes (domain/capacity.ts). */
+  /** The host's size less its instances, the guests arriving by migration and the volumes (host-capacity.ts). */
   freeCapacity(): Capacity {
-    // An arriving guest holds its disk and its volumes' until it lands: then they count as this host's.
-    const arriving = Object.values(this.state.incoming)
-      .filter((i) => !i.started)
-      .map((i) => ({ ...i, disk_mb: i.disk_mb + volumesMb(i) }));
-    const volumes = Object.values(this.state.volumes ?? {}).map((v) => ({
-      cpu_cores: 0,
-      memory_mb: 0,
-      disk_mb: v.size_mb,
-    }));
-    return freeCapacity(this.config.AGENT_CAPACITY, [
-      ...Object.values(this.state.instances),
-      ...arriving,
-      ...volumes,
-    ]);
+    return hostFreeCapacity(this.config.AGENT_CAPACITY, {
+      instances: Object.values(this.state.instances),
+      incoming: Object.values(this.state.incoming),
+      volumes: Object.values(this.state.volumes ?? {}),
+    });
   }
 
   fits(need: Resources): boolean {

@@ -1,6 +1,7 @@
-import type { IncomingVolume, QemuIncoming } from './state.js';
+import type { IncomingVolume } from './state.js';
 
-// The volumes a migrating guest brings, as its target first hears of them: the room they take here.
+// The volumes a migrating guest brings, as its target first hears of them (the room they take
+// here: ../host-capacity.ts arrivalRoom).
 
 /** The volumes that come with the guest, from `migration.prepare_target`, none arrived yet. */
 export const expectedVolumes = (volumes: readonly { volume_id: string; size_mb: number }[] = []) =>
@@ -10,7 +11,3 @@ export const expectedVolumes = (volumes: readonly { volume_id: string; size_mb: 
       { size_mb: v.size_mb, endpoint: null, checksum: null, slot: null },
     ]),
   );
-
-/** The disk room the expected volumes take. */
-export const volumesMb = (incoming: Pick<QemuIncoming, 'volumes'>) =>
-  Object.values(incoming.volumes ?? {}).reduce((sum, v) => sum + v.size_mb, 0);

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { volumeOfDisk } from '../../../domain/migrations/disks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
+import { arrivalRoom } from '../host-capacity.js';
 import { sha256File } from './disk-files.js';
 import { freePort, guestAlive, guestFiles, killGuest, runStatus } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
-import { expectedVolumes, volumesMb } from './incoming-volumes.js';
+import { expectedVolumes } from './incoming-volumes.js';
 import {
   arrivingVolumes,
   discardVolumes,
@@ -30,7 +31,7 @@ export async function prepareTarget(guests: QemuGuests, p: AgentTaskParams<'migr
     // A target without the guest's image could never boot it: refused before anything moves.
     if (p.image) guests.images.get(p.image);
     const volumes = expectedVolumes(p.volumes);
-    if (!guests.fits({ ...p, disk_mb: p.disk_mb + volumesMb({ volumes }) }))
+    if (!guests.fits(arrivalRoom({ ...p, volumes })))
       throw new DriverFailure('INSUFFICIENT_CAPACITY', 'the target lacks the capacity', false);
     const dir = join(guests.config.AGENT_STATE_DIR, 'incoming', p.migration_id);
     mkdirSync(dir, { recursive: true });
