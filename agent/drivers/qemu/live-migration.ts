@@ -2,7 +2,7 @@ import { DriverFailure, type TaskContext } from '../driver.js';
 import { currentNode } from './block-nodes.js';
 import { sleep } from './guest-process.js';
 import type { Qmp } from './qmp.js';
-import type { IncomingPorts } from './transfer-bodies.js';
+import type { IncomingPorts } from './state.js';
 
 /** A disk of the guest mirrored into the target's: its node here and the export it goes to there. */
 export interface MirroredDisk {

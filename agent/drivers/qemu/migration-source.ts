@@ -11,7 +11,7 @@ import { guestAlive, guestFiles, killGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
 import { moveLive } from './live-migration.js';
 import { exportVolume, mirroredDisks, offerVolume, removeMovedVolumes } from './migration-volumes.js';
-import { passwordHandoff } from './password.js';
+import { passwordHandoff } from './password-handoff.js';
 import { Qmp } from './qmp.js';
 import { setupHandoff } from './setup-handoff.js';
 import { secretMatches, TransferChannel } from './transfer-channel.js';

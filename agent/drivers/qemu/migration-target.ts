@@ -16,7 +16,7 @@ import {
   transferVolume,
   verifyVolume,
 } from './migration-volumes.js';
-import { receivePasswordHandoff } from './password.js';
+import { receivePasswordHandoff } from './password-handoff.js';
 import { Qmp } from './qmp.js';
 import { receiveSetupHandoff } from './setup-handoff.js';
 import type { QemuIncoming, QemuInstance } from './state.js';

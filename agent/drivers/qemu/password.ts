@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import { askGuestForTask } from './guest-channel.js';
 import { guestAlive, guestFiles } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
-import {
-  dropPendingReset,
-  keepPendingReset,
-  pendingReset,
-  receivePendingReset,
-  settlePendingReset,
-} from './pending-password.js';
+import { dropPendingReset, keepPendingReset, settlePendingReset } from './pending-password.js';
 import { passwordSalt, sha512Crypt } from './sha512-crypt.js';
-import type { QemuExport, QemuIncoming, QemuInstance } from './state.js';
-import type { PasswordHandoff } from './transfer-bodies.js';
+import type { QemuInstance } from './state.js';
 
 /**
  * The root password, hashed here (SHA-512 crypt), so the plaintext goes no further than this
@@ -63,38 +56,4 @@ export function writeFirstPassword(guests: QemuGuests, instance: QemuInstance, p
   const hash = passwordHash(guests, instance, password);
   writeFileSync(guestFiles(instance.dir).rootHash, hash, { mode: 0o600 });
   return hash;
-}
-
-/**
- * What the guest's root password needs besides its disk, for a migration's target (see
- * PasswordHandoffBody): a disk that never booted needs its first password's hash, a guest reset
- * while stopped its waiting reset. Served to the holder of the endpoint's secret only, like the disk.
- */
-export function passwordHandoff(guests: QemuGuests, offered: QemuExport): PasswordHandoff | undefined {
-  const instance = guests.state.instances[offered.instance_id];
-  const dir = offered.dir ?? instance?.dir;
-  if (!dir || !existsSync(dir)) return undefined;
-  settlePendingReset(dir);
-  const { rootHash } = guestFiles(dir);
-  return {
-    first_boot_hash: existsSync(rootHash) ? readFileSync(rootHash, 'utf8').trim() : null,
-    pending_reset: pendingReset(dir) ?? null,
-    password_key: (instance?.dir === dir ? instance.password_key : undefined) ?? null,
-  };
-}
-
-/** The source's handoff, put where the arriving guest's boots read it. */
-export function receivePasswordHandoff(
-  guests: QemuGuests,
-  incoming: QemuIncoming,
-  handoff: PasswordHandoff,
-): void {
-  const { rootHash } = guestFiles(incoming.dir);
-  if (handoff.first_boot_hash) writeFileSync(rootHash, handoff.first_boot_hash, { mode: 0o600 });
-  else rmSync(rootHash, { force: true });
-  if (handoff.pending_reset) receivePendingReset(incoming.dir, handoff.pending_reset);
-  else dropPendingReset(incoming.dir);
-  incoming.password_key = handoff.password_key;
-  incoming.password_received = true;
-  guests.save();
 }

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { AgentTaskParams, GuestAddresses } from '../../../domain/agent-tasks.js';
 import type { GuestNetworkSet } from './network/guest-interfaces.js';
-import type { IncomingPorts } from './transfer-bodies.js';
 
 /** The instance's firewall as `firewall.apply` gave it: its revision, the toggle and the rules. */
 export type GuestFirewallSet = Omit<AgentTaskParams<'firewall.apply'>, 'instance_id'>;
@@ -70,6 +69,17 @@ export interface QemuStorageMove {
   switched: boolean;
   /** The old copy, kept until the cleanup. */
   retained?: string;
+}
+
+/**
+ * Where an arriving guest waits for a live migration, as its target tells the source
+ * (transfer-bodies.ts IncomingPortsBody): its memory comes to `migration_port`, its disks are
+ * mirrored into the NBD export on `nbd_port`.
+ */
+export interface IncomingPorts {
+  readonly host: string;
+  readonly migration_port: number;
+  readonly nbd_port: number;
 }
 
 /** A guest arriving by migration, by migration id; its network and firewall come with `network.prepare`. */

@@ -5,14 +5,8 @@ import { GuestAddresses } from '../../../domain/agent-tasks.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
 import { VOLUMES_PER_INSTANCE } from '../../../domain/volumes.js';
 
-/** What the target tells the source once its guest waits for a live migration. */
-export interface IncomingPorts {
-  readonly host: string;
-  readonly migration_port: number;
-  readonly nbd_port: number;
-}
-
 const port = z.number().int().min(1).max(65_535);
+/** What the target tells the source once its guest waits for a live migration (IncomingPorts). */
 export const IncomingPortsBody = z.object({
   host: z.string().min(1).max(255),
   migration_port: port,

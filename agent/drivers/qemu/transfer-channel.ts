@@ -2,12 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { promises as streams } from 'node:stream';
-import {
-  type IncomingPorts,
-  IncomingPortsBody,
-  type PasswordHandoff,
-  type SetupHandoff,
-} from './transfer-bodies.js';
+import type { IncomingPorts } from './state.js';
+import { IncomingPortsBody, type PasswordHandoff, type SetupHandoff } from './transfer-bodies.js';
 
 /** The source's side: what it offers for one migration, found by the secret of its endpoint. */
 export interface ChannelHandlers {

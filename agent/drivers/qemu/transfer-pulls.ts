@@ -4,7 +4,8 @@ import { request } from 'node:http';
 import { promises as streams } from 'node:stream';
 import type { z } from 'zod';
 import { DriverFailure } from '../driver.js';
-import { type IncomingPorts, type PasswordHandoff, PasswordHandoffBody } from './transfer-bodies.js';
+import type { IncomingPorts } from './state.js';
+import { type PasswordHandoff, PasswordHandoffBody } from './transfer-bodies.js';
 
 // The target's side of the migration listener: what it pulls from the source, and what it tells it.
 
