@@ -68,7 +68,7 @@ export class SimulatedHost {
     return instance;
   }
 
-  /** The host's size less its instances, the guests arriving by migration and the volumes (host-capacity.ts). */
+  /** The host's size less its instances, the guests arriving by migration and the volumes (agent/drivers/host-capacity.ts). */
   freeCapacity(): Capacity {
     return hostFreeCapacity(this.config.AGENT_CAPACITY, {
       instances: Object.values(this.state.instances),
