@@ -9,14 +9,8 @@ import { BridgedNetwork } from '../network/bridged-network.js';
 import { guestMac } from '../network/guest-network.js';
 import { PendingResetWatches } from '../password/pending-password.js';
 import type { AcceleratorChoice } from './accelerator.js';
-import {
-  type GuestShape,
-  guestAlive,
-  guestFiles,
-  killGuest,
-  launchGuest,
-  runStatus,
-} from './guest-process.js';
+import { type GuestShape, launchGuest } from './guest-launch.js';
+import { guestAlive, guestFiles, killGuest, runStatus } from './guest-process.js';
 import {
   type GuestWiring,
   type QemuIncoming,

@@ -7,7 +7,7 @@ import { Qmp } from './qmp.js';
 import type { QemuInstance } from './state.js';
 
 // The instance's ISO library on this host, in its guest's directory (so it goes with the guest),
-// and its CD-ROM drive (guest-process.ts): fetched, mounted, booted from.
+// and its CD-ROM drive (guest-launch.ts): fetched, mounted, booted from.
 
 /** Fetches the ISO into the guest's library (the agent's fetcher, with its address checks); once. */
 export async function fetchGuestIso(
