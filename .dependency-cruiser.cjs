@@ -55,6 +55,34 @@ module.exports = {
       },
     },
     {
+      name: 'qemu-rooms-wired-by-the-entry',
+      severity: 'error',
+      comment:
+        'The QEMU driver is in rooms (docs/qemu.md). guests/, disks/, artifacts/, password/ and network/ ' +
+        'are what a guest is made of and may lean on each other; migration/, storage-moves/ and console/ ' +
+        'stand on them and are reached from driver.ts alone, which wires the rooms together: no other ' +
+        'room imports them ($1 is the importing file’s own room, which may).',
+      from: { path: '^agent/drivers/qemu/([^/]+)/' },
+      to: {
+        path: '^agent/drivers/qemu/(migration|storage-moves|console)/',
+        pathNot: '^agent/drivers/qemu/$1/',
+      },
+    },
+    {
+      name: 'qemu-driver-from-outside',
+      severity: 'error',
+      comment:
+        'Outside its folder the product reaches the QEMU driver through its root (driver.ts, availability.ts) ' +
+        'and the few settings and probes the agent’s configuration and start-up name; the rest of a room ' +
+        'is the room’s own. The tests, which read the hypervisor’s state, are not held to it.',
+      from: { path: PRODUCT, pathNot: '^agent/drivers/qemu/' },
+      to: {
+        path: '^agent/drivers/qemu/',
+        pathNot:
+          '^agent/drivers/qemu/([^/]+|guests/(accelerator|guest-process)|artifacts/image-store|network/guest-network)\\.ts$',
+      },
+    },
+    {
       name: 'api-cli-no-records',
       severity: 'error',
       comment: 'api/ and cli/ write through one service call: db/records/ is for services and activities.',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AGENT_TASK_TYPES } from '../domain/agent-tasks.js';
 import { HYPERVISOR_CAPABILITIES } from '../domain/hypervisors.js';
 import { tracingSettings } from '../platform/tracing.js';
-import { ACCELERATOR_SETTINGS } from './drivers/qemu/accelerator.js';
-import { defaultImageStore } from './drivers/qemu/image-store.js';
+import { defaultImageStore } from './drivers/qemu/artifacts/image-store.js';
+import { ACCELERATOR_SETTINGS } from './drivers/qemu/guests/accelerator.js';
 import { GUEST_NETWORKS } from './drivers/qemu/network/guest-network.js';
 
 export const FAULT_MODES = [

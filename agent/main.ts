@@ -3,7 +3,7 @@ import { Agent } from './agent.js';
 import { loadAgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
 import { QemuDriver } from './drivers/qemu/driver.js';
-import { liveMigrationWorks } from './drivers/qemu/guest-process.js';
+import { liveMigrationWorks } from './drivers/qemu/guests/guest-process.js';
 import { SimulatedDriver } from './drivers/simulated/driver.js';
 
 // `npm run agent`: the reference agent, with the simulated driver or QEMU (AGENT_DRIVER).

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { type AcceleratorChoice, probeAccelerator } from '../agent/drivers/qemu/accelerator.js';
 import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
+import { type AcceleratorChoice, probeAccelerator } from '../agent/drivers/qemu/guests/accelerator.js';
 import { createDatabase } from '../db/database.js';
 import { startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
@@ -107,7 +107,7 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** The accelerator every real guest of the run boots under, probed once (agent/drivers/qemu/accelerator.ts). */
+/** The accelerator every real guest of the run boots under, probed once (agent/drivers/qemu/guests/accelerator.ts). */
 async function probeOnce(): Promise<AcceleratorChoice> {
   const image = qemuGuestsMissing() ? undefined : configuredImage(FAST_IMAGE);
   if (!image) return { accelerator: 'tcg', reason: 'no QEMU guests here' };

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { guestPid } from '../../agent/drivers/qemu/guest-process.js';
+import { guestPid } from '../../agent/drivers/qemu/guests/guest-process.js';
 
 /** A QEMU guest of the demo's agents, by its folder (its instance, or the migration it arrived by). */
 export interface GuestLeft {

@@ -11,8 +11,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
 import { configuredImage, FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
+import { probeAccelerator } from '../../agent/drivers/qemu/guests/accelerator.js';
 import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { DEMO, type DemoKeys, seedDemo } from '../../db/seeds/demo.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bootKernel, PROBE_BOUND_MS, probeAccelerator } from '../../agent/drivers/qemu/accelerator.js';
 import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { bootKernel, PROBE_BOUND_MS, probeAccelerator } from '../../agent/drivers/qemu/guests/accelerator.js';
 import { qemuAccelerator } from '../support/qemu-hosts.js';
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBIAN_IMAGE, debianGuestMissing } from '../../agent/drivers/qemu/availability.js';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalog.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

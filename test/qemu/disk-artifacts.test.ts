@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config.js';
 import { FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../support/eventually.js';
 import { createParams, qemuAccelerator, stopDrivers, taskContext } from '../support/qemu-hosts.js';

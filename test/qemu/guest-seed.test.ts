@@ -10,7 +10,7 @@ import {
   replaceSeedNetwork,
   seedDocuments,
   writeSeed,
-} from '../../agent/drivers/qemu/guest-seed.js';
+} from '../../agent/drivers/qemu/guests/guest-seed.js';
 import { guestInterfaces, interfaceLines } from '../../agent/drivers/qemu/network/guest-interfaces.js';
 import { userNetdev } from '../../agent/drivers/qemu/network/guest-network.js';
 

@@ -7,7 +7,7 @@ import { loadAgentConfig } from '../../agent/config.js';
 import type { TaskContext } from '../../agent/drivers/driver.js';
 import { FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { QemuDriver } from '../../agent/drivers/qemu/driver.js';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { guestMac } from '../../agent/drivers/qemu/network/guest-network.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../support/eventually.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { eventually } from '../support/eventually.js';
 import { bearer } from '../support/http.js';
 import {

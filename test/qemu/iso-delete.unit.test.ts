@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DriverFailure } from '../../agent/drivers/driver.js';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
-import { type QemuConfig, QemuGuests } from '../../agent/drivers/qemu/guests.js';
-import { ImageStore } from '../../agent/drivers/qemu/image-store.js';
-import { deleteGuestIso } from '../../agent/drivers/qemu/media.js';
-import { qemuStatePath } from '../../agent/drivers/qemu/state.js';
+import { ImageStore } from '../../agent/drivers/qemu/artifacts/image-store.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
+import { type QemuConfig, QemuGuests } from '../../agent/drivers/qemu/guests/guests.js';
+import { deleteGuestIso } from '../../agent/drivers/qemu/guests/media.js';
+import { qemuStatePath } from '../../agent/drivers/qemu/guests/state.js';
 
 /**
  * The QEMU driver's `iso.delete` on a host of files in a temporary directory (no guest is booted:

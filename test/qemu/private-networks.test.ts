@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgedNetworkMissing, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
+import { Qmp } from '../../agent/drivers/qemu/guests/qmp.js';
 import { privateBridge } from '../../agent/drivers/qemu/network/private-nics.js';
-import { Qmp } from '../../agent/drivers/qemu/qmp.js';
 import { bridgedHost, publicAddress } from '../support/bridged-host.js';
 import { eventually } from '../support/eventually.js';
 

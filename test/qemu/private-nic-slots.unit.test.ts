@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SetupHandoffBody } from '../../agent/drivers/qemu/migration/transfer-bodies.js';
 import { privateNicArguments, privateNicChanges } from '../../agent/drivers/qemu/network/private-nics.js';
-import { SetupHandoffBody } from '../../agent/drivers/qemu/transfer-bodies.js';
 
 /** The slots of private NICs, which a live migration's target must repeat exactly. */
 const [one, two] = [randomUUID(), randomUUID()];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordSalt, sha512Crypt } from '../../agent/drivers/qemu/sha512-crypt.js';
+import { passwordSalt, sha512Crypt } from '../../agent/drivers/qemu/password/sha512-crypt.js';
 
 describe('SHA-512 crypt', () => {
   it('gives the hashes of the algorithm’s specification and of OpenSSL', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { askGuest } from '../../agent/drivers/qemu/guest-channel.js';
+import { askGuest } from '../../agent/drivers/qemu/guests/guest-channel.js';
 import { eventually } from '../support/eventually.js';
 import { type QemuHost, qemuHosts, stoppedCount, ticksPast } from '../support/qemu-hosts.js';
 import { seed } from '../support/seed.js';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { guestFiles } from '../../agent/drivers/qemu/guest-process.js';
+import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { guestsLeft, guestsLeftNotice } from '../../scripts/start/guests-left.js';
 import { eventually } from '../support/eventually.js';
 import { running } from '../support/stack-process.js';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { defaultImageStore, type GuestImage, ImageStore } from './image-store.js';
+import { defaultImageStore, type GuestImage, ImageStore } from './artifacts/image-store.js';
 
 const hasCommand = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
 /** For commands without a version flag that exits 0: whether it runs at all. */

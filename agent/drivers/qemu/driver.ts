@@ -10,18 +10,22 @@ import {
   type InstanceSample,
   type TaskContext,
 } from '../driver.js';
-import { chooseAccelerator } from './accelerator.js';
-import { artifactTask } from './artifact-tasks.js';
-import { ArtifactShelf } from './artifacts.js';
-import { guestConsole } from './console.js';
-import { createGuest, rebuildGuest } from './create.js';
-import { resizeGuestDisk } from './disk-resize.js';
-import { guestAlive } from './guest-process.js';
-import { type QemuConfig, QemuGuests } from './guests.js';
-import { ImageStore } from './image-store.js';
-import { bootGuestIso, deleteGuestIso, fetchGuestIso, mountGuestIso } from './media.js';
-import { GuestMetrics } from './metrics.js';
-import { MigrationSource } from './migration-source.js';
+import { artifactTask } from './artifacts/artifact-tasks.js';
+import { ArtifactShelf } from './artifacts/artifacts.js';
+import { ImageStore } from './artifacts/image-store.js';
+import { guestConsole } from './console/console.js';
+import { resizeGuestDisk } from './disks/disk-resize.js';
+import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './disks/volumes.js';
+import { chooseAccelerator } from './guests/accelerator.js';
+import { createGuest, rebuildGuest } from './guests/create.js';
+import { guestAlive } from './guests/guest-process.js';
+import { type QemuConfig, QemuGuests } from './guests/guests.js';
+import { bootGuestIso, deleteGuestIso, fetchGuestIso, mountGuestIso } from './guests/media.js';
+import { GuestMetrics } from './guests/metrics.js';
+import { deleteGuest, powerGuest } from './guests/power.js';
+import { changeGuestRescue } from './guests/rescue.js';
+import type { QemuState } from './guests/state.js';
+import { MigrationSource } from './migration/migration-source.js';
 import {
   defineTarget,
   discardTarget,
@@ -31,31 +35,28 @@ import {
   startTarget,
   transferDisk,
   verifyDisk,
-} from './migration-target.js';
+} from './migration/migration-target.js';
 import { applyFirewall, applyNetwork } from './network/tasks.js';
-import { setPassword } from './password.js';
-import { settlePendingReset } from './pending-password.js';
-import { deleteGuest, powerGuest } from './power.js';
-import { changeGuestRescue } from './rescue.js';
-import type { QemuState } from './state.js';
+import { setPassword } from './password/password.js';
+import { settlePendingReset } from './password/pending-password.js';
 import {
   abortCopy as abortStorageCopy,
   copyToBackend,
   verifyCopy as verifyStorageCopy,
-} from './storage-copies.js';
-import { cleanUpOldDisk, revertToBackend, switchToBackend } from './storage-switches.js';
-import { attachVolume, createVolume, deleteVolume, detachVolume, resizeVolume } from './volumes.js';
+} from './storage-moves/storage-copies.js';
+import { cleanUpOldDisk, revertToBackend, switchToBackend } from './storage-moves/storage-switches.js';
 
 type Params = Record<string, unknown>;
 type Handler = (p: Params, ctx: TaskContext) => Promise<Record<string, unknown>>;
 
 /**
  * A real hypervisor: one QEMU process per guest, controlled over QMP, its qcow2 disk copied from
- * its image's (image-store.ts), told of itself by a cloud-init seed (guest-seed.ts). Everything it knows is in files under AGENT_STATE_DIR (its state
- * file, and per guest its directory with the pid file and QMP socket), so a restarted agent finds
- * its guests running where it left them. Every task is idempotent: it looks at what is there
- * (the disk, the process) before it changes anything. The tasks are in the files beside this one,
- * by group; this class holds them together, one task per guest at a time.
+ * its image's (artifacts/image-store.ts), told of itself by a cloud-init seed (guests/guest-seed.ts).
+ * Everything it knows is in files under AGENT_STATE_DIR (its state file, and per guest its
+ * directory with the pid file and QMP socket), so a restarted agent finds its guests running where
+ * it left them. Every task is idempotent: it looks at what is there (the disk, the process) before
+ * it changes anything. The tasks are in the rooms beside this file, one folder per concern
+ * (docs/qemu.md); this class alone wires the rooms together, one task per guest at a time.
  */
 export class QemuDriver implements HypervisorDriver {
   readonly #guests: QemuGuests;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { AgentTaskType } from '../../../domain/agent-tasks.js';
-import { fitsIn, freeCapacity, type Resources } from '../../../domain/capacity.js';
+import { fitsIn, type Resources } from '../../../domain/capacity.js';
 import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure, type GuestReport } from '../driver.js';
-import { volumesMb } from './migration-volumes.js';
+import { hostFreeCapacity } from '../host-capacity.js';
 import {
   type SimulatedBackupStore,
   type SimulatedInstance,
@@ -68,22 +68,13 @@ export class SimulatedHost {
     return instance;
   }
 
-  /** The host's size less its instances, the guests arriving by migration and the volumes (domain/capacity.ts). */
+  /** The host's size less its instances, the guests arriving by migration and the volumes (agent/drivers/host-capacity.ts). */
   freeCapacity(): Capacity {
-    // An arriving guest holds its disk and its volumes' until it lands: then they count as this host's.
-    const arriving = Object.values(this.state.incoming ?? {})
-      .filter((i) => !i.started)
-      .map((i) => ({ ...i, disk_mb: i.disk_mb + volumesMb(i) }));
-    const volumes = Object.values(this.state.volumes ?? {}).map((v) => ({
-      cpu_cores: 0,
-      memory_mb: 0,
-      disk_mb: v.size_mb,
-    }));
-    return freeCapacity(this.config.AGENT_CAPACITY, [
-      ...Object.values(this.state.instances),
-      ...arriving,
-      ...volumes,
-    ]);
+    return hostFreeCapacity(this.config.AGENT_CAPACITY, {
+      instances: Object.values(this.state.instances),
+      incoming: Object.values(this.state.incoming ?? {}),
+      volumes: Object.values(this.state.volumes ?? {}),
+    });
   }
 
   /**

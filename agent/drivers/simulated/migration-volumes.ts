@@ -26,10 +26,6 @@ function expected(incoming: IncomingInstance, volumeId: string) {
 export const expectedVolumes = (volumes: AgentTaskParams<'migration.prepare_target'>['volumes']) =>
   Object.fromEntries((volumes ?? []).map((v) => [v.volume_id, { size_mb: v.size_mb, arrived: null }]));
 
-/** The disk room the prepared volumes take. */
-export const volumesMb = (incoming: Pick<IncomingInstance, 'volumes'>) =>
-  Object.values(incoming.volumes ?? {}).reduce((sum, v) => sum + v.size_mb, 0);
-
 export function exportVolume(state: MigrationState, instanceId: string, volumeId: string) {
   const volume = state.volumes?.[volumeId];
   if (!volume || volume.instance_id !== instanceId || volume.slot === null)

@@ -1,5 +1,6 @@
 import type { TaskContext } from '../driver.js';
 import { DriverFailure } from '../driver.js';
+import { arrivalRoom } from '../host-capacity.js';
 import { DISK_TASKS } from './migration-disks.js';
 import {
   type Applied,
@@ -10,13 +11,7 @@ import {
   ownInstance,
   type TaskHandlers,
 } from './migration-tasks.js';
-import {
-  discardVolumes,
-  expectedVolumes,
-  landVolumes,
-  removeMovedVolumes,
-  volumesMb,
-} from './migration-volumes.js';
+import { discardVolumes, expectedVolumes, landVolumes, removeMovedVolumes } from './migration-volumes.js';
 import type { MigrationState } from './state.js';
 
 export { isMigrationTask, type MigrationTaskType } from './migration-tasks.js';
@@ -34,7 +29,7 @@ const MIGRATION_TASKS: TaskHandlers<MigrationTaskType> = {
   'migration.prepare_target': (state, p, _ctx, fits) => {
     if (!state.incoming[p.migration_id]) {
       const volumes = expectedVolumes(p.volumes);
-      if (!fits({ ...p, disk_mb: p.disk_mb + volumesMb({ volumes }) }))
+      if (!fits(arrivalRoom({ ...p, volumes })))
         throw new DriverFailure('INSUFFICIENT_CAPACITY', 'the target lacks the capacity', false);
       state.incoming[p.migration_id] = {
         instance_id: p.instance_id,

@@ -1,5 +1,5 @@
 import type { GuestAddresses } from '../../../../domain/agent-tasks.js';
-import type { GuestWiring, PluggedNic } from '../state.js';
+import type { GuestWiring, PluggedNic } from '../guests/state.js';
 import { unwireGuest, wireGuest } from './guest-wiring.js';
 import { HostNetwork, type TapCounters, tapName } from './host-network.js';
 import type { TappedNic } from './private-nics.js';

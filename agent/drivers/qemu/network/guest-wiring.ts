@@ -1,5 +1,5 @@
 import type { GuestAddresses } from '../../../../domain/agent-tasks.js';
-import type { GuestWiring } from '../state.js';
+import type { GuestWiring } from '../guests/state.js';
 import { FIREWALL_TABLE, firewallRemovalScript, firewallScript } from './guest-firewall.js';
 import type { GuestNetworkSet } from './guest-interfaces.js';
 import type { HostNetwork } from './host-network.js';

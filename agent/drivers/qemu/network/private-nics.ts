@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../../domain/networks/private-networks.js';
 import { DriverFailure } from '../../driver.js';
-import { Qmp } from '../qmp.js';
-import type { PluggedNic } from '../state.js';
+import { Qmp } from '../guests/qmp.js';
+import type { PluggedNic } from '../guests/state.js';
 import type { HostNetwork } from './host-network.js';
 
 type PrivateNic = AgentTaskParams<'network.apply'>['nics'][number];

@@ -1,9 +1,9 @@
 import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../../driver.js';
-import { askGuestForTask } from '../guest-channel.js';
-import { guestAlive, guestFiles } from '../guest-process.js';
-import { replaceSeedNetwork } from '../guest-seed.js';
-import type { QemuGuests } from '../guests.js';
+import { askGuestForTask } from '../guests/guest-channel.js';
+import { guestAlive, guestFiles } from '../guests/guest-process.js';
+import { replaceSeedNetwork } from '../guests/guest-seed.js';
+import type { QemuGuests } from '../guests/guests.js';
 import type { BridgedNetwork } from './bridged-network.js';
 import { FIREWALL_TABLE, firewallScript } from './guest-firewall.js';
 import { guestInterfaces, interfaceLines } from './guest-interfaces.js';
