@@ -1,8 +1,9 @@
 import type { Database } from '../../db/database.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
-import { type MigrationPolicy, type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
+import { type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
+import type { MovePolicy } from '../../domain/moves/preflight.js';
 import type { Config } from '../../platform/config.js';
 import type { ServiceDeps } from '../context.js';
 
@@ -14,7 +15,7 @@ export interface PreflightRequest {
 
 export const migrationPolicy = (
   config: Pick<Config, 'MIGRATION_AUTO_LIVE' | 'MIGRATION_TRANSFER_MB_PER_S' | 'MIGRATION_LONG_TRANSFER_S'>,
-): MigrationPolicy => ({
+): MovePolicy => ({
   autoLive: config.MIGRATION_AUTO_LIVE,
   transferMbPerSecond: config.MIGRATION_TRANSFER_MB_PER_S,
   longTransferSeconds: config.MIGRATION_LONG_TRANSFER_S,
