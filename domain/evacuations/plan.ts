@@ -4,13 +4,13 @@ import {
   type Finding,
   type HypervisorFacts,
   type InstanceFacts,
-  type MigrationPolicy,
   type PreflightReport,
   preflight,
   resourcesMoving,
   type WarningCode,
 } from '../migrations/preflight.js';
 import type { MigrationMode, MigrationStrategy } from '../migrations/states.js';
+import type { MovePolicy } from '../moves/preflight.js';
 
 /** An instance on the node to drain, as preflight judges it. */
 export interface Evacuee {
@@ -64,7 +64,7 @@ export function planEvacuation(input: {
   hypervisors: readonly HypervisorFacts[];
   instances: readonly Evacuee[];
   mode: MigrationMode;
-  policy: MigrationPolicy;
+  policy: MovePolicy;
 }): EvacuationPlan {
   const planned = new Map<string, Resources>();
   const counts = new Map<string, number>();

@@ -1,7 +1,18 @@
 import type { Resources } from '../capacity.js';
 import type { HostRequirement } from '../instances/host-requirements.js';
+import {
+  type Finding,
+  MOVE_WARNINGS,
+  type MovePolicy,
+  strategyFor,
+  strategyWarnings,
+  transferWarnings,
+} from '../moves/preflight.js';
 import { fits } from '../placement.js';
 import type { MigrationMode, MigrationStrategy } from './states.js';
+
+// The API, the schema and the evacuations read findings as the migration preflight gives them.
+export type { Finding };
 
 /**
  * Migration compatibility and preflight (SPEC.md §3 "Migration modes" and §7 rule 5): pure rules
@@ -37,21 +48,16 @@ export const BLOCKERS = {
 export type BlockerCode = keyof typeof BLOCKERS;
 export const BLOCKER_CODES = Object.keys(BLOCKERS) as [BlockerCode, ...BlockerCode[]];
 
+/** The warnings every move gives (domain/moves/preflight.ts), and the one of a change of host. */
 export const WARNINGS = {
-  LIVE_FALLBACK_TO_COLD:
-    'Live migration is not possible to this target; the move will be cold (the instance stops).',
-  COLD_MOVE_STOPS_INSTANCE: 'A cold move stops the running instance until it starts on the target.',
+  LIVE_FALLBACK_TO_COLD: MOVE_WARNINGS.LIVE_FALLBACK_TO_COLD,
+  COLD_MOVE_STOPS_INSTANCE: MOVE_WARNINGS.COLD_MOVE_STOPS_INSTANCE,
   SAME_IP_INTERRUPTION:
     'The instance keeps its addresses; the network is briefly interrupted while routes move.',
-  LONG_TRANSFER: 'The disk transfer is estimated to take long.',
+  LONG_TRANSFER: MOVE_WARNINGS.LONG_TRANSFER,
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 export const WARNING_CODES = Object.keys(WARNINGS) as [WarningCode, ...WarningCode[]];
-
-export interface Finding<C extends string> {
-  readonly code: C;
-  readonly detail: string;
-}
 
 /** The blocker each host requirement makes. */
 const HOST_BOUND: Record<HostRequirement, BlockerCode> = {
@@ -93,33 +99,6 @@ export interface HypervisorFacts {
   readonly reserved: Resources;
 }
 
-export interface MigrationPolicy {
-  /** Whether AUTO may choose live (MIGRATION_AUTO_LIVE). */
-  readonly autoLive: boolean;
-  /** Disk throughput assumed for the transfer estimate, MB/s. */
-  readonly transferMbPerSecond: number;
-  /** An estimate above this is warned about, seconds. */
-  readonly longTransferSeconds: number;
-}
-
-/** The strategy a mode gives with a target: undefined when the mode cannot be met. */
-export function strategyFor(
-  mode: MigrationMode,
-  targetLive: boolean,
-  policy: MigrationPolicy,
-): MigrationStrategy | undefined {
-  switch (mode) {
-    case 'LIVE_REQUIRED':
-      return targetLive ? 'live' : undefined;
-    case 'LIVE_IF_POSSIBLE':
-      return targetLive ? 'live' : 'cold';
-    case 'AUTO':
-      return targetLive && policy.autoLive ? 'live' : 'cold';
-    case 'COLD':
-      return 'cold';
-  }
-}
-
 /** What the target must have room for: the instance, its volumes' disks included. */
 export const resourcesMoving = (instance: InstanceFacts): Resources => ({
   ...instance.resources,
@@ -148,7 +127,7 @@ export function targetBlockers(
   source: HypervisorFacts,
   target: HypervisorFacts,
   mode: MigrationMode,
-  policy: MigrationPolicy,
+  policy: MovePolicy,
 ): Finding<BlockerCode>[] {
   const found: BlockerCode[] = [];
   if (target.id === source.id) found.push('TARGET_IS_SOURCE');
@@ -173,23 +152,14 @@ export function warningsFor(
   instance: InstanceFacts,
   mode: MigrationMode,
   strategy: MigrationStrategy,
-  policy: MigrationPolicy,
+  policy: MovePolicy,
 ): Finding<WarningCode>[] {
-  const found: Finding<WarningCode>[] = [];
-  if (mode === 'LIVE_IF_POSSIBLE' && strategy === 'cold')
-    found.push({ code: 'LIVE_FALLBACK_TO_COLD', detail: WARNINGS.LIVE_FALLBACK_TO_COLD });
-  if (strategy === 'cold' && instance.status === 'running')
-    found.push({ code: 'COLD_MOVE_STOPS_INSTANCE', detail: WARNINGS.COLD_MOVE_STOPS_INSTANCE });
-  // Addresses stay with the instance: a cross-node move of the same IPs is not atomic.
-  found.push({ code: 'SAME_IP_INTERRUPTION', detail: WARNINGS.SAME_IP_INTERRUPTION });
-  const { disk_mb } = resourcesMoving(instance);
-  const seconds = Math.ceil(disk_mb / policy.transferMbPerSecond);
-  if (seconds > policy.longTransferSeconds)
-    found.push({
-      code: 'LONG_TRANSFER',
-      detail: `${WARNINGS.LONG_TRANSFER} About ${seconds} s for ${disk_mb} MB.`,
-    });
-  return found;
+  return [
+    ...strategyWarnings(mode, strategy, instance.status),
+    // Addresses stay with the instance: a cross-node move of the same IPs is not atomic.
+    { code: 'SAME_IP_INTERRUPTION', detail: WARNINGS.SAME_IP_INTERRUPTION },
+    ...transferWarnings(resourcesMoving(instance).disk_mb, policy),
+  ];
 }
 
 export interface PreflightReport {
@@ -219,7 +189,7 @@ export function preflight(input: {
   hypervisors: readonly HypervisorFacts[];
   mode: MigrationMode;
   targetId?: string;
-  policy: MigrationPolicy;
+  policy: MovePolicy;
 }): PreflightReport {
   const { instance, source, mode, policy } = input;
   const own = instanceBlockers(instance);

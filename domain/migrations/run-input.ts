@@ -1,13 +1,10 @@
-import type { OperationContext } from '../operation-context.js';
-import type { MigrationStrategy } from './states.js';
+import type { MoveRunInput } from '../moves/run-input.js';
 
 /** What a migration's run is given by the service that requested it (services/migrations/record.ts). */
-export interface MigrateInstanceInput {
+export interface MigrateInstanceInput extends MoveRunInput {
   readonly migrationId: string;
-  readonly operation: OperationContext;
   readonly sourceHypervisorId: string;
   readonly targetHypervisorId: string;
-  readonly strategy: MigrationStrategy;
   readonly instance: {
     readonly hostname: string;
     readonly cpu_cores: number;
@@ -31,6 +28,5 @@ export interface MigrateInstanceInput {
     readonly sizeMb: number;
     readonly transferToken: string;
   }[];
-  readonly leaseTtlMs: number;
   readonly retainSourceMs: number;
 }

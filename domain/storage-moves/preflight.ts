@@ -1,14 +1,13 @@
+import { type HypervisorFacts, type InstanceFacts, instanceBlockers } from '../migrations/preflight.js';
 import {
   type Finding,
-  type HypervisorFacts,
-  type InstanceFacts,
-  instanceBlockers,
-  type MigrationPolicy,
+  type MovePolicy,
+  type MoveWarningCode,
   strategyFor,
-  WARNINGS,
-  type WarningCode,
-} from '../migrations/preflight.js';
-import type { MigrationMode, MigrationStrategy } from '../migrations/states.js';
+  strategyWarnings,
+  transferWarnings,
+} from '../moves/preflight.js';
+import type { MoveMode, MoveStrategy } from '../moves/states.js';
 import { fits } from '../placement.js';
 
 /** What keeps an instance's disks from moving to another backend; every one is reported. */
@@ -40,12 +39,12 @@ export interface DiskFacts {
 
 export interface StorageMoveReport {
   readonly ok: boolean;
-  readonly mode: MigrationMode;
-  readonly strategy: MigrationStrategy | null;
+  readonly mode: MoveMode;
+  readonly strategy: MoveStrategy | null;
   /** The disks that would move: those on `from`. */
   readonly disks: DiskFacts[];
   readonly blockers: Finding<StorageBlockerCode>[];
-  readonly warnings: Finding<WarningCode>[];
+  readonly warnings: Finding<MoveWarningCode>[];
 }
 
 const INSTANCE_CODES: readonly StorageBlockerCode[] = [
@@ -66,8 +65,8 @@ export function storageMovePreflight(input: {
   disks: readonly DiskFacts[];
   from: string;
   to: string;
-  mode: MigrationMode;
-  policy: MigrationPolicy;
+  mode: MoveMode;
+  policy: MovePolicy;
 }): StorageMoveReport {
   const { instance, hypervisor, from, to, mode, policy } = input;
   const found: StorageBlockerCode[] = instanceBlockers(instance).flatMap(({ code }) =>
@@ -86,17 +85,10 @@ export function storageMovePreflight(input: {
       found.push('INSUFFICIENT_CAPACITY');
     if (strategy === null) found.push('LIVE_NOT_SUPPORTED');
   }
-  const warnings: Finding<WarningCode>[] = [];
-  if (strategy === 'cold' && mode === 'LIVE_IF_POSSIBLE')
-    warnings.push({ code: 'LIVE_FALLBACK_TO_COLD', detail: WARNINGS.LIVE_FALLBACK_TO_COLD });
-  if (strategy === 'cold' && instance.status === 'running')
-    warnings.push({ code: 'COLD_MOVE_STOPS_INSTANCE', detail: WARNINGS.COLD_MOVE_STOPS_INSTANCE });
-  const seconds = Math.ceil(sizeMb / policy.transferMbPerSecond);
-  if (seconds > policy.longTransferSeconds)
-    warnings.push({
-      code: 'LONG_TRANSFER',
-      detail: `${WARNINGS.LONG_TRANSFER} About ${seconds} s for ${sizeMb} MB.`,
-    });
+  const warnings = [
+    ...(strategy ? strategyWarnings(mode, strategy, instance.status) : []),
+    ...transferWarnings(sizeMb, policy),
+  ];
   const blockers = [...new Set(found)].map((code) => ({ code, detail: STORAGE_BLOCKERS[code] }));
   return { ok: blockers.length === 0, mode, strategy, disks, blockers, warnings };
 }

@@ -1,11 +1,12 @@
 import type { Verdict } from '../errors.js';
-import type { MigrationMode, MigrationStrategy, RecoveryDecision } from '../migrations/states.js';
+import { mayRecover, mayUndo } from '../moves/control.js';
+import { type MoveStrategy, moveMachine, type RecoveryDecision } from '../moves/states.js';
 
 /**
  * A storage move takes an instance's disks from one storage backend to another on the same
- * hypervisor, with the migration's rule: the old copy stays authoritative until the switch, and is
- * kept for the retention window after the commit. Live, the guest runs on while its disks are
- * mirrored and switched; cold, a running guest is stopped for the copy and started after.
+ * hypervisor, a kind of move (domain/moves/): the old copy stays authoritative until the switch,
+ * and is kept for the retention window after the commit. Live, the guest runs on while its disks
+ * are mirrored and switched; cold, a running guest is stopped for the copy and started after.
  */
 export const STORAGE_MOVE_STATES = [
   'REQUESTED',
@@ -24,23 +25,18 @@ export const STORAGE_MOVE_STATES = [
 ] as const;
 export type StorageMoveState = (typeof STORAGE_MOVE_STATES)[number];
 
-export type { MigrationMode as StorageMoveMode, MigrationStrategy as StorageMoveStrategy };
+/** What shapes a storage move's path: its strategy, and whether the guest ran when it was asked. */
+export interface StorageMoveOptions {
+  readonly strategy: MoveStrategy;
+  readonly guestRunning: boolean;
+}
 
 /** The steps of the happy path; a cold move of a running guest stops it first and starts it after. */
-export function storageMovePath(strategy: MigrationStrategy, guestRunning: boolean): StorageMoveState[] {
+export function storageMovePath(strategy: MoveStrategy, guestRunning: boolean): StorageMoveState[] {
   const cold = strategy === 'cold' && guestRunning;
-  return [
-    'REQUESTED',
-    ...(cold ? (['STOPPING_GUEST'] as const) : []),
-    'COPYING',
-    'VERIFYING',
-    'SWITCHING',
-    ...(cold ? (['STARTING_GUEST'] as const) : []),
-    'COMMITTING',
-    'COMPLETED',
-    'CLEANING_UP',
-    'CLEANED_UP',
-  ];
+  return STORAGE_MOVE_STATES.slice(0, STORAGE_MOVE_STATES.indexOf('CLEANED_UP') + 1).filter(
+    (state) => cold || (state !== 'STOPPING_GUEST' && state !== 'STARTING_GUEST'),
+  );
 }
 
 /**
@@ -50,78 +46,36 @@ export function storageMovePath(strategy: MigrationStrategy, guestRunning: boole
  */
 export const STORAGE_POINT_OF_NO_RETURN: StorageMoveState = 'SWITCHING';
 
-const AFTER_SWITCH: readonly StorageMoveState[] = [
-  'SWITCHING',
-  'STARTING_GUEST',
-  'COMMITTING',
-  'COMPLETED',
-  'CLEANING_UP',
-  'CLEANED_UP',
-  'RECOVERY_REQUIRED',
-];
-export const isPastSwitch = (state: StorageMoveState) => AFTER_SWITCH.includes(state);
+export const storageMoveMachine = moveMachine<StorageMoveState, StorageMoveOptions>({
+  states: STORAGE_MOVE_STATES,
+  order: storageMovePath('cold', true),
+  pointOfNoReturn: STORAGE_POINT_OF_NO_RETURN,
+  path: ({ strategy, guestRunning }) => storageMovePath(strategy, guestRunning),
+  variants: [
+    { strategy: 'live', guestRunning: true },
+    { strategy: 'cold', guestRunning: true },
+    { strategy: 'cold', guestRunning: false },
+  ],
+});
 
-export const STORAGE_MOVE_ENDED: readonly StorageMoveState[] = [
-  'COMPLETED',
-  'CLEANING_UP',
-  'CLEANED_UP',
-  'ROLLING_BACK',
-  'ROLLED_BACK',
-];
+/** Whether a storage move in `state` has reached the switch (RECOVERY_REQUIRED always has). */
+export const isPastSwitch = (state: StorageMoveState): boolean =>
+  storageMoveMachine.isPastPointOfNoReturn(state);
 
 /** Cancel and rollback: before the switch only, with a reason. */
-export function mayUndoStorageMove(state: StorageMoveState, reason: string): Verdict {
-  if (STORAGE_MOVE_ENDED.includes(state))
-    return { ok: false, code: 'MIGRATION_FINISHED', detail: `The storage move is ${state}.` };
-  if (isPastSwitch(state))
-    return {
-      ok: false,
-      code: 'MIGRATION_PAST_POINT_OF_NO_RETURN',
-      detail: `The storage move is ${state}, past its point of no return; use recovery instead.`,
-    };
-  if (!reason.trim()) return { ok: false, code: 'SVC-REQ-400', detail: 'A reason is required.' };
-  return { ok: true };
-}
+export const mayUndoStorageMove = (state: StorageMoveState, reason: string): Verdict =>
+  mayUndo({ state, pastPointOfNoReturn: isPastSwitch(state) }, reason, 'storage move');
 
 /** An operator's decision: only in RECOVERY_REQUIRED; an outcome needs a reason; after the commit only a retry. */
-export function mayRecoverStorageMove(
+export const mayRecoverStorageMove = (
   move: { state: StorageMoveState; committed: boolean },
   decision: RecoveryDecision,
   reason: string,
-): Verdict {
-  if (move.state !== 'RECOVERY_REQUIRED')
-    return { ok: false, code: 'MIGRATION_NOT_RECOVERABLE', detail: `The storage move is ${move.state}.` };
-  if (move.committed && decision !== 'retry')
-    return {
-      ok: false,
-      code: 'MIGRATION_NOT_RECOVERABLE',
-      detail: 'The new copies are authoritative since the commit; only the cleanup can be retried.',
-    };
-  if (decision !== 'retry' && !reason.trim())
-    return { ok: false, code: 'SVC-REQ-400', detail: 'A reason is required.' };
-  return { ok: true };
-}
-
-/** The happy path's states in order, every strategy's (a live move skips the guest's stop and start). */
-const FORWARD = STORAGE_MOVE_STATES.filter(
-  (s) => !['ROLLING_BACK', 'ROLLED_BACK', 'RECOVERY_REQUIRED'].includes(s),
-);
+): Verdict => mayRecover(move, decision, reason, 'storage move');
 
 /**
  * The states a storage move may be in when `to` is written (a compare-and-set where its state is
- * written): the happy path only goes forward; ROLLING_BACK only before the switch; ROLLED_BACK
- * after a rollback or an operator's decision; RECOVERY_REQUIRED only from the switch on; and an
- * operator's retry re-enters a step from RECOVERY_REQUIRED. `to` itself: a step may be written twice.
+ * written), whatever its strategy: the machine's table (domain/moves/states.ts).
  */
-export function storageStatesBefore(to: StorageMoveState): StorageMoveState[] {
-  switch (to) {
-    case 'ROLLING_BACK':
-      return [...FORWARD.filter((s) => !isPastSwitch(s)), 'ROLLING_BACK'];
-    case 'ROLLED_BACK':
-      return ['ROLLING_BACK', 'RECOVERY_REQUIRED', 'ROLLED_BACK'];
-    case 'RECOVERY_REQUIRED':
-      return [...FORWARD.filter((s) => isPastSwitch(s) && s !== 'CLEANED_UP'), 'RECOVERY_REQUIRED'];
-    default:
-      return [...FORWARD.slice(0, FORWARD.indexOf(to) + 1), 'RECOVERY_REQUIRED'];
-  }
-}
+export const storageStatesBefore = (to: StorageMoveState): StorageMoveState[] =>
+  storageMoveMachine.statesBeforeAny(to);

@@ -7,7 +7,7 @@ import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { Finding, HypervisorFacts } from '../../domain/migrations/preflight.js';
 import { preflight } from '../../domain/migrations/preflight.js';
 import type { ServiceDeps } from '../context.js';
-import { migrationPolicy } from '../migrations/preflight.js';
+import { movePolicy } from '../moves/settings.js';
 import { readStorageMovePreflight } from '../storage-moves/preflight.js';
 
 export type Judged =
@@ -73,7 +73,7 @@ export async function judgeEvacuee(
       source,
       hypervisors: among,
       mode: policy.mode,
-      policy: migrationPolicy(deps.config),
+      policy: movePolicy(deps.config),
     });
   const anywhere = judge(hypervisors);
   if (!anywhere.ok) {

@@ -7,7 +7,7 @@ import { notFound } from '../../domain/errors.js';
 import { type EvacuationPlan, planEvacuation } from '../../domain/evacuations/plan.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import type { ServiceDeps } from '../context.js';
-import { migrationPolicy } from '../migrations/preflight.js';
+import { movePolicy } from '../moves/settings.js';
 
 export interface EvacuationPlanReport extends EvacuationPlan {
   readonly hypervisor: { readonly id: string; readonly name: string };
@@ -35,7 +35,7 @@ export async function evacuationPlan(
     hypervisors,
     instances: instances.map(({ row, facts }) => ({ id: row.id, name: row.name, facts })),
     mode: request.mode,
-    policy: migrationPolicy(deps.config),
+    policy: movePolicy(deps.config),
   });
   return { ...plan, hypervisor: { id: hypervisor.id, name: hypervisor.name }, instances: instances.length };
 }

@@ -1,10 +1,10 @@
 import type { Database } from '../../db/database.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
-import { type MigrationPolicy, type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
+import { type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
-import type { Config } from '../../platform/config.js';
 import type { ServiceDeps } from '../context.js';
+import { movePolicy } from '../moves/settings.js';
 
 export interface PreflightRequest {
   readonly instanceId: string;
@@ -12,18 +12,10 @@ export interface PreflightRequest {
   readonly mode: MigrationMode;
 }
 
-export const migrationPolicy = (
-  config: Pick<Config, 'MIGRATION_AUTO_LIVE' | 'MIGRATION_TRANSFER_MB_PER_S' | 'MIGRATION_LONG_TRANSFER_S'>,
-): MigrationPolicy => ({
-  autoLive: config.MIGRATION_AUTO_LIVE,
-  transferMbPerSecond: config.MIGRATION_TRANSFER_MB_PER_S,
-  longTransferSeconds: config.MIGRATION_LONG_TRANSFER_S,
-});
-
 /** The facts preflight judges, read (only read) from the database. */
 export async function readPreflight(
   db: Database,
-  config: Parameters<typeof migrationPolicy>[0],
+  config: Parameters<typeof movePolicy>[0],
   request: PreflightRequest,
 ) {
   const instance = await instanceMigrationFacts(db, request.instanceId);
@@ -37,7 +29,7 @@ export async function readPreflight(
         hypervisors,
         mode: request.mode,
         ...(request.targetId ? { targetId: request.targetId } : {}),
-        policy: migrationPolicy(config),
+        policy: movePolicy(config),
       })
     : {
         ok: false,

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { findImageOfInstance } from '../../db/repositories/catalog.js';
 import { desiredNetworkOf } from '../../db/repositories/instance-addresses.js';
 import type { BeginResult } from '../../db/repositories/instance-operations.js';
-import { insertMigration, takeMigrationLease } from '../../db/repositories/migrations.js';
+import { insertMigration } from '../../db/repositories/migrations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
-import { ApiError } from '../../domain/errors.js';
 import type { PreflightReport } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import { secretBox } from '../../platform/secrets.js';
 import type { ServiceDeps } from '../context.js';
-import { type PlannedOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
+import { type PlannedOperation, planOperation } from '../instances/operations.js';
+import { holdInstanceForMove } from '../moves/record.js';
+import { moveTimings } from '../moves/settings.js';
 import { readPreflight } from './preflight.js';
 import { disksToMove, holdTarget } from './target-holds.js';
 
@@ -29,8 +30,8 @@ export interface RecordedMigration {
 }
 
 /**
- * The database half of a request: the preflight's blockers, or the migration recorded (operation,
- * lease, row, the target's holds) and its run's input planned, with nothing started. An
+ * The database half of a request: the preflight's blockers, or the migration recorded (the hold
+ * every move takes, services/moves/record.ts; its row, the target's holds) and its run's input planned, with nothing started. An
  * evacuation's run records its moves with it and starts each as its child (`migrationId` given, so
  * a retried step finds the migration the first attempt recorded).
  */
@@ -50,6 +51,7 @@ export async function recordMigration(
   // Everything of the instance's network that moves with it (the workflow carries the same, read
   // again as it prepares the target; nothing can change it meanwhile).
   const network = await desiredNetworkOf(deps.db, instance.id);
+  const { leaseTtlMs, retainMs } = moveTimings(deps.config);
   const networkPlan = {
     mode: 'same_ip',
     addresses: network.addresses.map((a) => a.address),
@@ -88,21 +90,18 @@ export async function recordMigration(
         sizeMb: v.sizeMb,
         transferToken: box.seal(v.token),
       })),
-      leaseTtlMs: deps.config.MIGRATION_LEASE_TTL_MS,
-      retainSourceMs: deps.config.MIGRATION_SOURCE_RETENTION_MS,
+      leaseTtlMs,
+      retainSourceMs: retainMs,
     }),
     correlationId: request.correlationId,
   });
 
   const begun = await deps.db.transaction().execute(async (trx) => {
-    const recorded = await recordPlannedOperation(trx, actor, plan);
-    const leased = await takeMigrationLease(trx, {
-      instanceId: instance.id,
-      migrationId,
-      holder: `migration ${migrationId} (${actorName(actor)})`,
-      ttlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+    const recorded = await holdInstanceForMove(trx, actor, plan, {
+      id: migrationId,
+      noun: 'migration',
+      ttlMs: leaseTtlMs,
     });
-    if (!leased) throw new ApiError('INSTANCE_MIGRATING');
     await insertMigration(trx, {
       id: migrationId,
       instanceId: instance.id,

@@ -1,12 +1,11 @@
 import { endUnstartedMigration } from '../../db/records/migrations.js';
 import { listMigrationsRetainingOn } from '../../db/repositories/migration-facts.js';
 import type { Actor } from '../../domain/actors.js';
-import { ApiError } from '../../domain/errors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { cleanUpNow } from '../../workflows/migrate-instance/definitions.js';
 import type { ServiceDeps } from '../context.js';
-import { launchOperation } from '../instances/operations.js';
+import { launchMove, refuseBlocked } from '../moves/request.js';
 import { type MigrationRequest, recordMigration } from './record.js';
 
 /**
@@ -45,23 +44,12 @@ export async function requestMigration(
   const recorded = await recordMigration(deps, actor, request);
   if ('blocked' in recorded) {
     const codes = recorded.blocked.map((b) => b.code);
-    if (codes.includes('INSTANCE_MIGRATING')) throw new ApiError('INSTANCE_MIGRATING');
-    if (codes.includes('CLEANUP_PENDING') && request.targetId)
+    if (!codes.includes('INSTANCE_MIGRATING') && codes.includes('CLEANUP_PENDING') && request.targetId)
       await hurryCleanups(deps, request.instanceId, request.targetId);
-    throw new ApiError('MIGRATION_BLOCKED', {
-      detail: `The migration is blocked: ${codes.join(', ')}. Run the preflight for details.`,
-    });
+    refuseBlocked('migration', recorded.blocked);
   }
-  const { migrationId, plan, begun } = recorded;
-  // Committed. A start refused now (the workflow service does not answer) refuses the request as
-  // every other write does: 503, the operation abandoned and what the migration took given back.
-  // A start lost to a crash after this point is made by the reconciler from the recorded input.
-  try {
-    await launchOperation(deps, plan, begun, 'revert');
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'SVC-SYS-503')
-      await endUnstartedMigration(deps.db, migrationId, WORKFLOW_UNAVAILABLE);
-    throw error;
-  }
-  return { migrationId, workflowId: plan.workflowId };
+  await launchMove(deps, recorded, () =>
+    endUnstartedMigration(deps.db, recorded.migrationId, WORKFLOW_UNAVAILABLE),
+  );
+  return { migrationId: recorded.migrationId, workflowId: recorded.plan.workflowId };
 }

@@ -1,11 +1,12 @@
 import { findStorageMove, type StorageMoveRecord } from '../../db/repositories/storage-move-reads.js';
-import { type Actor, actorName } from '../../domain/actors.js';
-import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
-import type { RecoveryDecision } from '../../domain/migrations/states.js';
+import type { Actor } from '../../domain/actors.js';
+import { notFound } from '../../domain/errors.js';
+import { committedBefore } from '../../domain/moves/control.js';
+import type { RecoveryDecision } from '../../domain/moves/states.js';
 import { mayRecoverStorageMove, mayUndoStorageMove } from '../../domain/storage-moves/states.js';
 import { recoverStorageMove, undoStorageMove } from '../../workflows/move-instance-storage/definitions.js';
 import type { ServiceDeps } from '../context.js';
-import { apiErrorOfUpdate } from '../workflow-failures.js';
+import { decideMove, undoMove } from '../moves/control.js';
 
 export async function getStorageMove(
   deps: Pick<ServiceDeps, 'db'>,
@@ -16,16 +17,10 @@ export async function getStorageMove(
   return move;
 }
 
-function refuseUnless(verdict: Verdict): void {
-  if (!verdict.ok) throw new ApiError(verdict.code, { detail: verdict.detail });
-}
-
-const committedBefore = (move: StorageMoveRecord) => move.history.some((h) => h.state === 'COMPLETED');
-
 /**
- * Cancels or rolls back a storage move: before the switch only; the run undoes what it did, in
- * reverse. Past it, or once it ended, refused with a code that says so. The run decides (its
- * update validator asks the same rule against its own state).
+ * Cancels or rolls back a storage move, as any move (services/moves/control.ts): before the switch
+ * only; the run undoes what it did, in reverse. Past it, or once it ended, refused with a code that
+ * says so.
  */
 export async function undoStorageMoveWith(
   deps: ServiceDeps,
@@ -33,16 +28,16 @@ export async function undoStorageMoveWith(
   request: { moveId: string; kind: 'cancel' | 'rollback'; reason: string },
 ): Promise<StorageMoveRecord> {
   const move = await getStorageMove(deps, request.moveId);
-  refuseUnless(mayUndoStorageMove(move.state, request.reason));
-  try {
-    await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
-      deps.temporal.workflow.getHandle(move.workflow_id).executeUpdate(undoStorageMove, {
-        args: [{ kind: request.kind, reason: request.reason, actor: actorName(actor) }],
-      }),
-    );
-  } catch (error) {
-    throw apiErrorOfUpdate(error);
-  }
+  await undoMove(
+    deps,
+    actor,
+    {
+      workflowId: move.workflow_id,
+      verdict: mayUndoStorageMove(move.state, request.reason),
+      update: undoStorageMove,
+    },
+    request,
+  );
   return getStorageMove(deps, request.moveId);
 }
 
@@ -53,21 +48,16 @@ export async function recoverStorageMoveWith(
   request: { moveId: string; decision: RecoveryDecision; reason: string },
 ): Promise<StorageMoveRecord> {
   const move = await getStorageMove(deps, request.moveId);
-  refuseUnless(
-    mayRecoverStorageMove(
-      { state: move.state, committed: committedBefore(move) },
-      request.decision,
-      request.reason,
-    ),
+  const committed = committedBefore(move.failed_step);
+  await decideMove(
+    deps,
+    actor,
+    {
+      run: move.workflow_id,
+      verdict: mayRecoverStorageMove({ state: move.state, committed }, request.decision, request.reason),
+      update: recoverStorageMove,
+    },
+    request,
   );
-  try {
-    await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
-      deps.temporal.workflow.getHandle(move.workflow_id).executeUpdate(recoverStorageMove, {
-        args: [{ decision: request.decision, reason: request.reason, actor: actorName(actor) }],
-      }),
-    );
-  } catch (error) {
-    throw apiErrorOfUpdate(error);
-  }
   return getStorageMove(deps, request.moveId);
 }

@@ -2,16 +2,16 @@ import { listInstanceDisks } from '../../db/repositories/instance-disks.js';
 import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
-import type { MigrationMode } from '../../domain/migrations/states.js';
+import type { MoveMode } from '../../domain/moves/states.js';
 import { type StorageMoveReport, storageMovePreflight } from '../../domain/storage-moves/preflight.js';
 import type { ServiceDeps } from '../context.js';
-import { migrationPolicy } from '../migrations/preflight.js';
+import { movePolicy } from '../moves/settings.js';
 
 export interface StorageMoveRequest {
   readonly instanceId: string;
   readonly from: StorageBackend;
   readonly to: StorageBackend;
-  readonly mode: MigrationMode;
+  readonly mode: MoveMode;
 }
 
 /** The facts a storage move's preflight judges, read (only read), and its report. */
@@ -33,7 +33,7 @@ export async function readStorageMovePreflight(
     from: request.from,
     to: request.to,
     mode: request.mode,
-    policy: migrationPolicy(deps.config),
+    policy: movePolicy(deps.config),
   });
   return { instance: instance.row, hypervisor, report };
 }

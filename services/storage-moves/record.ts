@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { BeginResult } from '../../db/repositories/instance-operations.js';
-import { takeMigrationLease } from '../../db/repositories/migrations.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
 import { insertStorageMove } from '../../db/repositories/storage-moves.js';
 import { type Actor, actorName } from '../../domain/actors.js';
@@ -8,7 +7,9 @@ import { ApiError } from '../../domain/errors.js';
 import { fits } from '../../domain/placement.js';
 import type { StorageMoveReport } from '../../domain/storage-moves/preflight.js';
 import type { ServiceDeps } from '../context.js';
-import { type PlannedOperation, planOperation, recordPlannedOperation } from '../instances/operations.js';
+import { type PlannedOperation, planOperation } from '../instances/operations.js';
+import { holdInstanceForMove } from '../moves/record.js';
+import { moveTimings } from '../moves/settings.js';
 import { readStorageMovePreflight, type StorageMoveRequest } from './preflight.js';
 
 export interface StorageMoveAsk extends StorageMoveRequest {
@@ -26,8 +27,8 @@ export interface RecordedStorageMove {
 
 /**
  * The database half of a storage move's request: the preflight's blockers, or in one transaction
- * the operation's compare-and-set, the instance's exclusive lease (the one migrations take: one
- * move of an instance at a time, of either kind) and the move's record, with its run's input
+ * the hold every move takes on its instance (services/moves/record.ts: one move of an instance at
+ * a time, of either kind), the move's record and the room for its new copies, with its run's input
  * planned and nothing started.
  */
 export async function recordStorageMove(
@@ -39,6 +40,7 @@ export async function recordStorageMove(
   if (!report.ok || !hypervisor || !report.strategy) return { blocked: report.blockers };
   const moveId = request.moveId ?? randomUUID();
   const strategy = report.strategy;
+  const { leaseTtlMs, retainMs } = moveTimings(deps.config);
   const plan = planOperation(deps, {
     instanceId: instance.id,
     hypervisorId: hypervisor.id,
@@ -53,20 +55,17 @@ export async function recordStorageMove(
       strategy,
       guestRunning: instance.status === 'running',
       disks: report.disks.map((d) => d.disk),
-      leaseTtlMs: deps.config.MIGRATION_LEASE_TTL_MS,
-      retainMs: deps.config.MIGRATION_SOURCE_RETENTION_MS,
+      leaseTtlMs,
+      retainMs,
     }),
     correlationId: request.correlationId,
   });
   const begun = await deps.db.transaction().execute(async (trx) => {
-    const recorded = await recordPlannedOperation(trx, actor, plan);
-    const leased = await takeMigrationLease(trx, {
-      instanceId: instance.id,
-      migrationId: moveId,
-      holder: `storage move ${moveId} (${actorName(actor)})`,
-      ttlMs: deps.config.MIGRATION_LEASE_TTL_MS,
+    const recorded = await holdInstanceForMove(trx, actor, plan, {
+      id: moveId,
+      noun: 'storage move',
+      ttlMs: leaseTtlMs,
     });
-    if (!leased) throw new ApiError('INSTANCE_MIGRATING');
     await insertStorageMove(trx, {
       id: moveId,
       instanceId: instance.id,

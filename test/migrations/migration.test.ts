@@ -302,6 +302,31 @@ describe("Temporal's own status tells the outcome", () => {
     expect((await findMigration(env.db, cancelled.migrationId))?.state).toBe('ROLLED_BACK');
   });
 
+  it('rolled back by an administrator: failed with ROLLED_BACK_BY_OPERATOR at once, without waiting for a cancel', async () => {
+    const slow = await pair({
+      targetEnv: { AGENT_SIM_LATENCY_MS: '{"default":0,"migration.prepare_target":3000}' },
+    });
+    const rolled = await migrate(slow.instance.id, slow.target.hypervisor.id);
+    await stateOf(rolled.migrationId, 'PREPARING_TARGET');
+    const asked = Date.now();
+    await rollBackMigration(env.deps, admin, {
+      migrationId: rolled.migrationId,
+      kind: 'rollback',
+      reason: 'wrong target',
+    });
+    const error = await env.temporal.workflow
+      .getHandle(rolled.workflowId)
+      .result()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(Date.now() - asked).toBeLessThan(20_000);
+    expect((error as WorkflowFailedError).cause).toMatchObject({ type: 'ROLLED_BACK_BY_OPERATOR' });
+    expect((await env.temporal.workflow.getHandle(rolled.workflowId).describe()).status.name).toBe('FAILED');
+    expect((await findMigration(env.db, rolled.migrationId))?.state).toBe('ROLLED_BACK');
+  });
+
   it('finds the runs waiting for an operator by CloudsvcMigrationState', async () => {
     const { target, instance } = await pair();
     target.agent.armFault('migration.start_target', { mode: 'fail-permanently', times: 1 });
@@ -496,6 +521,45 @@ describe('recovery decisions', () => {
     await expect(
       recoverMigrationWith(env.deps, admin, { migrationId, decision: 'retry', reason: '' }),
     ).rejects.toMatchObject({ code: 'MIGRATION_NOT_RECOVERABLE' });
+  });
+  it('source_authoritative the target does not carry out changes nothing: the migration waits for the next decision', async () => {
+    const { source, target, instance } = await pair();
+    target.agent.armFault('migration.start_target', { mode: 'fail-permanently' });
+    const { migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id);
+    await stateOf(migrationId, 'RECOVERY_REQUIRED');
+    target.agent.armFault('migration.discard_target', { mode: 'fail-permanently' });
+    await recoverMigrationWith(env.deps, admin, {
+      migrationId,
+      decision: 'source_authoritative',
+      reason: 'the source copy is the good one',
+    });
+    const waiting = await eventually(
+      async () => {
+        const m = await findMigration(env.db, migrationId);
+        const message = String((m?.failure as { message?: unknown } | null)?.message);
+        return m?.state === 'RECOVERY_REQUIRED' && message.includes('migration.discard_target')
+          ? m
+          : undefined;
+      },
+      20_000,
+      'the refused decision to wait again',
+    );
+    expect(waiting.failed_step).toBe('STARTING_TARGET');
+    // Still held, still where it was: nothing was given back.
+    expect(await leaseOf(env.db, instance.id)).toBeDefined();
+    expect((await instanceRow(instance.id)).operation_id).not.toBeNull();
+    await recoverMigrationWith(env.deps, admin, {
+      migrationId,
+      decision: 'source_authoritative',
+      reason: 'the target answers again',
+    });
+    expect(await migrationEnd(env, workflowId)).toEqual({ state: 'ROLLED_BACK' });
+    expect(await instanceRow(instance.id)).toMatchObject({
+      hypervisor_id: source.hypervisor.id,
+      operation_id: null,
+    });
+    expect(target.agent.hypervisor().instances[instance.id]).toBeUndefined();
+    expect(await leaseOf(env.db, instance.id)).toBeUndefined();
   });
 });
 

@@ -60,4 +60,33 @@ export const PATCHES = {
     since: '2026-11-28',
     before: 'a migration did not record the interruption its guest had',
   },
+  migrationRefusedDecisionWaits: {
+    id: 'migration-refused-decision-waits',
+    since: '2026-11-28',
+    before:
+      "an operator's source_authoritative whose target did not discard its copy ended ROLLED_BACK all the same (the move kit: a refused decision leaves the move waiting)",
+  },
+  migrationRollbackEndsAtOnce: {
+    id: 'migration-rollback-ends-at-once',
+    since: '2026-11-28',
+    before:
+      "an administrator's rollback (not a cancel) ended the run only after 30 s of waiting for a Temporal cancel",
+  },
+  storageMoveLeaseRenewal: {
+    id: 'storage-move-lease-renewal',
+    since: '2026-11-28',
+    before:
+      'a storage move renewed its lease on a timer of its own that the commit cut short (move-instance-storage/lease-before-the-kit.ts)',
+  },
+  storageMoveLeaseLossReportedOnce: {
+    id: 'storage-move-lease-loss-reported-once',
+    since: '2026-11-28',
+    before:
+      'a storage move that lost its lease failed on it at every step until the commit, so past the switch only source_authoritative could end it',
+  },
+  storageMoveOutcomeInStatus: {
+    id: 'storage-move-outcome-in-status',
+    since: '2026-11-28',
+    before: "a cancelled storage move ended failed in Temporal's status (type CANCELLED), not cancelled",
+  },
 } as const satisfies Record<string, { id: string; since: string; before: string }>;

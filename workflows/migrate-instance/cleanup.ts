@@ -1,9 +1,8 @@
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationStrategy } from '../../domain/migrations/states.js';
+import { awaitRecovery } from '../lib/moves/recovery.js';
 import { cleanUpNow } from './definitions.js';
-import { awaitRecovery } from './endings.js';
-import { installHandlers } from './handlers.js';
 import { MigrationRun } from './run.js';
 import { migrationTasks } from './tasks.js';
 
@@ -26,7 +25,7 @@ export async function cleanUpMigrationSource(
   const run = new MigrationRun(input.migrationId);
   run.state = 'COMPLETED';
   run.committed = true;
-  installHandlers(run, input.strategy);
+  run.installControls(input.strategy);
   let now = false;
   setHandler(cleanUpNow, () => {
     now = true;
@@ -45,7 +44,7 @@ export async function cleanUpMigrationSource(
         run.show('CLEANED_UP');
         return { state: 'CLEANED_UP' };
       } catch (error) {
-        // After the commit only a retry is possible (domain/migrations/control.ts).
+        // After the commit only a retry is possible (domain/moves/control.ts).
         await awaitRecovery(run, 'CLEANING_UP', error);
       }
     }

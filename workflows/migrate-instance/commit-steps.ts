@@ -3,10 +3,10 @@ import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js'
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { reportedPowerState } from '../lib/guest-power.js';
+import { stepFailure } from '../lib/moves/run.js';
 import { PATCHES } from '../lib/patches.js';
 import { cleanUpMigrationSource } from './cleanup.js';
-import type { MigrationRun } from './run.js';
-import { type Step, stepFailure } from './step.js';
+import type { MigrationRun, MigrationStep } from './run.js';
 import type { MigrationTasks } from './tasks.js';
 
 /** From the switchover (the point of no return) to the old source's cleanup. */
@@ -14,10 +14,10 @@ export function switchAndCommit(
   run: MigrationRun,
   input: MigrateInstanceInput,
   tasks: MigrationTasks,
-): Step[] {
+): MigrationStep[] {
   const { migrationId, operation } = input;
   const { onSource, onTarget, ids, long } = tasks;
-  const live: Step = {
+  const live: MigrationStep = {
     state: 'LIVE_MIGRATING',
     run: async () => {
       const { downtime_ms } = await onSource(

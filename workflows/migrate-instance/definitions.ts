@@ -1,29 +1,18 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { MigrationState, RecoveryDecision } from '../../domain/migrations/states.js';
+import { defineSignal } from '@temporalio/workflow';
+import type { MigrationState } from '../../domain/migrations/states.js';
+import { moveControls } from '../lib/moves/controls.js';
+
+export type { RecoveryRequest, UndoRequest } from '../lib/moves/controls.js';
 
 /**
- * How the panel talks to a running migration: validated Temporal Updates, so a refused request
- * (past the point of no return, nothing to recover) is refused by the workflow that knows its own
- * state, and an accepted one is in its history.
+ * How the panel talks to a running migration: a move's validated updates and query
+ * (workflows/lib/moves/controls.ts), under the names running migrations' histories carry.
  */
-export interface RollbackRequest {
-  readonly kind: 'cancel' | 'rollback';
-  readonly reason: string;
-  readonly actor: string;
-}
-
-export interface RecoveryRequest {
-  readonly decision: RecoveryDecision;
-  readonly reason: string;
-  readonly actor: string;
-}
-
-export const rollbackMigration = defineUpdate<{ state: MigrationState }, [RollbackRequest]>(
-  'rollbackMigration',
-);
-export const recoverMigration = defineUpdate<{ state: MigrationState }, [RecoveryRequest]>(
-  'recoverMigration',
-);
-export const migrationState = defineQuery<MigrationState>('migrationState');
+export const migrationControls = moveControls<MigrationState>({
+  undo: 'rollbackMigration',
+  recover: 'recoverMigration',
+  state: 'migrationState',
+});
+export const { undo: rollbackMigration, recover: recoverMigration } = migrationControls;
 /** Asks a retained source copy's cleanup to run now (a migration back to that host needs it gone). */
 export const cleanUpNow = defineSignal('cleanUpNow');

@@ -1,9 +1,9 @@
 import { patched } from '@temporalio/workflow';
 import { ROOT_DISK, volumeDisk } from '../../domain/migrations/disks.js';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
+import { stepFailure } from '../lib/moves/run.js';
 import { PATCHES } from '../lib/patches.js';
-import type { MigrationRun } from './run.js';
-import { type Step, stepFailure } from './step.js';
+import type { MigrationRun, MigrationStep } from './run.js';
 import type { MigrationTasks } from './tasks.js';
 
 /** One disk the migration moves, with the sealed token its target redeems for it. */
@@ -28,7 +28,11 @@ const movingDisks = (input: MigrateInstanceInput): MovingDisk[] => [
  * TRANSFERRING and VERIFYING_DISK: every disk offered by the source, pulled by the target with
  * its own single-use token, then checksummed there against the source's offer.
  */
-export function diskSteps(run: MigrationRun, input: MigrateInstanceInput, tasks: MigrationTasks): Step[] {
+export function diskSteps(
+  run: MigrationRun,
+  input: MigrateInstanceInput,
+  tasks: MigrationTasks,
+): MigrationStep[] {
   const { onSource, onTarget, ids, long } = tasks;
   const disks = movingDisks(input);
   const offered = new Map<string, string>();

@@ -1,51 +1,49 @@
-import {
-  CancellationScope,
-  condition,
-  isCancellation,
-  patched,
-  setCurrentDetails,
-} from '@temporalio/workflow';
+import { patched } from '@temporalio/workflow';
 import type { PowerState } from '../../domain/instances/statuses.js';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { describeFailure } from '../lib/failures.js';
 import { reportedPowerState } from '../lib/guest-power.js';
+import type { RecoveryRequest } from '../lib/moves/controls.js';
+import { endRolledBack, type RolledBack, rollBack } from '../lib/moves/endings.js';
 import { PATCHES } from '../lib/patches.js';
-import type { RecoveryRequest } from './definitions.js';
-import type { RolledBack } from './outcome.js';
 import type { MigrationRun } from './run.js';
 import type { MigrationTasks } from './tasks.js';
 
+/** A migration's end once it gave the source back: runs begun before its outcome showed in Temporal's status returned it. */
+export type MigrationEnd = { state: 'ROLLED_BACK' };
+
 /**
- * Before the point of no return: the undos run in reverse (the saga), the untouched source stays
- * authoritative (restarted if the migration stopped it), and the migration ends ROLLED_BACK, as
- * cancelled when an administrator asked for it.
+ * How a rolled-back migration ends (lib/moves/endings.ts). Runs begun before the outcome showed in
+ * Temporal's status return ROLLED_BACK as a result; in runs begun before a rollback (not a cancel)
+ * ended at once, it waits 30 s for a Temporal cancel that only a cancel brings.
  */
-export async function rollBack(
+async function end(ending: RolledBack & { byOperator: boolean }, cancelRequested: () => boolean) {
+  if (!patched(PATCHES.migrationOutcomeInStatus.id)) return { state: 'ROLLED_BACK' } as const;
+  const cancelled =
+    ending.cancelled || (ending.byOperator && !patched(PATCHES.migrationRollbackEndsAtOnce.id));
+  return endRolledBack({ ...ending, cancelled }, cancelRequested);
+}
+
+/**
+ * Before the point of no return: the undos in reverse, the untouched source authoritative
+ * (restarted if the migration stopped it), the migration ROLLED_BACK, as cancelled when an
+ * administrator asked for it.
+ */
+export async function rollBackMigration(
   run: MigrationRun,
   input: MigrateInstanceInput,
   tasks: MigrationTasks,
+  cancelRequested: () => boolean,
   failedStep: MigrationState,
   error: unknown,
-): Promise<RolledBack> {
-  return CancellationScope.nonCancellable(async () => {
-    const asked = run.rollbackRequest;
-    const cancelled = asked !== undefined && isCancellation(error);
-    const failure =
-      cancelled && asked
-        ? {
-            code: asked.kind === 'cancel' ? 'CANCELLED' : 'ROLLED_BACK_BY_OPERATOR',
-            message: asked.reason,
-            by: asked.actor,
-          }
-        : describeFailure(error);
-    await run.enter('ROLLING_BACK', { failed_step: failedStep, ...failure }, { failedStep, failure });
-    const compensation = await run.saga.compensate();
+): Promise<MigrationEnd> {
+  const ending = await rollBack(run, failedStep, error, async ({ failure, compensation, undone }) => {
     const reported = await sourcePowerState(tasks);
     await run.books.finishRollback({
       migrationId: input.migrationId,
       operationId: input.operation.operationId,
-      cancelled,
+      cancelled: undone !== undefined,
       detail: {
         failed_step: failedStep,
         ...failure,
@@ -55,72 +53,47 @@ export async function rollBack(
       },
       ...(reported ? { sourcePowerState: reported } : {}),
     });
-    run.show('ROLLED_BACK');
-    return { code: failure.code, message: failure.message, cancelled };
   });
-}
-
-/**
- * At or after the point of no return: the run enters RECOVERY_REQUIRED and waits, for as long as
- * it takes, for an operator's decision, which it records and returns. It never restarts the
- * source by itself.
- */
-export async function awaitRecovery(
-  run: MigrationRun,
-  failedStep: MigrationState,
-  error: unknown,
-): Promise<RecoveryRequest> {
-  const failure = describeFailure(error);
-  await CancellationScope.nonCancellable(() =>
-    run.enter('RECOVERY_REQUIRED', { failed_step: failedStep, ...failure }, { failedStep, failure }),
-  );
-  setCurrentDetails(
-    `**Migration state:** RECOVERY_REQUIRED — ${failedStep} failed: ${failure.code}. Waiting for an operator.`,
-  );
-  await condition(() => run.recovery !== undefined);
-  const decision = run.recovery!;
-  run.recovery = undefined;
-  const by = { decision: decision.decision, reason: decision.reason, by: decision.actor };
-  await run.books.recordMigrationState({
-    migrationId: run.migrationId,
-    state: 'RECOVERY_REQUIRED',
-    detail: by,
-    recovery: { ...by, failed_step: failedStep },
-  });
-  return decision;
+  return end({ ...ending, byOperator: ending.undone !== undefined }, cancelRequested);
 }
 
 /**
  * The operator recorded the source as authoritative: the target's copy is thrown away, the source
- * keeps its guest (only the copies it offered go), and the migration ends ROLLED_BACK.
+ * keeps its guest (only the copies it offered go), and the migration ends ROLLED_BACK. A target
+ * that does not discard its copy (its guest may run there) refuses the decision: the migration
+ * waits for the next one, as it was. Runs begun before that ended ROLLED_BACK all the same.
  */
 export async function keepTheSource(
   run: MigrationRun,
   input: MigrateInstanceInput,
   tasks: MigrationTasks,
+  cancelRequested: () => boolean,
   decision: RecoveryRequest,
-): Promise<void> {
-  await CancellationScope.nonCancellable(async () => {
-    await tasks
-      .onTarget('migration.discard_target', tasks.ids, 'discard the target copy')
-      .catch(() => undefined);
-    if (patched(PATCHES.migrationWithdrawsOffers.id))
-      await tasks.onSource('disk.withdraw', tasks.ids, 'withdraw the offered disks').catch(() => undefined);
-    const reported = await sourcePowerState(tasks);
-    await run.books.finishRollback({
-      migrationId: input.migrationId,
-      operationId: input.operation.operationId,
-      cancelled: false,
-      detail: {
-        decision: decision.decision,
-        reason: decision.reason,
-        by: decision.actor,
-        ...reportedDetail(reported),
-      },
-      ...(reported ? { sourcePowerState: reported } : {}),
-    });
+  error: unknown,
+): Promise<{ ended: MigrationEnd } | { refused: unknown }> {
+  try {
+    await tasks.onTarget('migration.discard_target', tasks.ids, 'discard the target copy');
+  } catch (failure) {
+    if (patched(PATCHES.migrationRefusedDecisionWaits.id)) return { refused: failure };
+  }
+  if (patched(PATCHES.migrationWithdrawsOffers.id))
+    await tasks.onSource('disk.withdraw', tasks.ids, 'withdraw the offered disks').catch(() => undefined);
+  const reported = await sourcePowerState(tasks);
+  await run.books.finishRollback({
+    migrationId: input.migrationId,
+    operationId: input.operation.operationId,
+    cancelled: false,
+    detail: {
+      decision: decision.decision,
+      reason: decision.reason,
+      by: decision.actor,
+      ...reportedDetail(reported),
+    },
+    ...(reported ? { sourcePowerState: reported } : {}),
   });
   run.show('ROLLED_BACK');
+  const ending = { ...describeFailure(error), cancelled: false, byOperator: false };
+  return { ended: await end(ending, cancelRequested) };
 }
 
 /**

@@ -1,56 +1,49 @@
-import { CancellationScope, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import type { MigrationState } from '../../domain/migrations/states.js';
+import { mayRecover, mayRollBack } from '../../domain/migrations/control.js';
+import type { MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
-import { Saga } from '../lib/saga.js';
+import { installMoveControls } from '../lib/moves/controls.js';
+import { MoveRun, type MoveStep, type StateChange } from '../lib/moves/run.js';
 import { bookkeeping } from '../lib/steps.js';
-import type { RecoveryRequest, RollbackRequest } from './definitions.js';
+import { migrationControls } from './definitions.js';
 
 export type Books = ReturnType<typeof bookkeeping>;
+export type MigrationStep = MoveStep<MigrationState>;
 
 /**
- * What one migration run knows while it runs: its state (the authority its update validators ask),
- * what an administrator asked of it, the saga of its undos, and the scope of its forward steps,
- * which a cancel or rollback cancels.
+ * What one migration run knows while it runs: a move's run (workflows/lib/moves/run.ts), written
+ * through the migration's own bookkeeping, and what a change of host adds (the source's stop, the
+ * cleanup handed over).
  */
-export class MigrationRun {
-  state: MigrationState = 'REQUESTED';
-  rollbackRequest: RollbackRequest | undefined;
-  recovery: RecoveryRequest | undefined;
-  finished = false;
-  /** Set once COMMITTING made the target authoritative. */
-  committed = false;
+export class MigrationRun extends MoveRun<MigrationState> {
   /** Set once the committed migration handed its source's cleanup to a workflow of its own. */
   handedOver = false;
   /** Set while a cold move has stopped the guest on the source. */
   sourceStopped = false;
   /** When (workflow time) a cold move stopped the guest on the source: its interruption starts. */
   sourceStoppedAt: number | undefined;
-  /**
-   * `lost` when a renewal found the lease no longer this migration's: the next step boundary fails
-   * on it and makes it `reported`. Reported once: an operator's recovery decision, taken knowing
-   * it, is not refused again for the same loss.
-   */
-  lease: 'held' | 'lost' | 'reported' = 'held';
-  readonly saga = new Saga();
-  readonly forward = new CancellationScope();
   readonly books: Books = bookkeeping();
 
-  constructor(readonly migrationId: string) {}
-
-  /** Shows `state` in Temporal (search attribute, current details) without writing it. */
-  show(state: MigrationState, details = `**Migration state:** ${state}`): void {
-    this.state = state;
-    upsertSearchAttributes({ [SEARCH_ATTRIBUTES.migrationState]: [state] });
-    setCurrentDetails(details);
+  constructor(readonly migrationId: string) {
+    super({ label: 'Migration state', attribute: SEARCH_ATTRIBUTES.migrationState });
   }
 
-  /** Enters `state`: shown, and written (a compare-and-set on the states allowed before it). */
-  async enter(
-    state: MigrationState,
-    detail: Record<string, unknown> = {},
-    extra: object = {},
-  ): Promise<void> {
-    this.show(state);
-    await this.books.recordMigrationState({ migrationId: this.migrationId, state, detail, ...extra });
+  /** The run's answers to the panel, asked against its own state with the migration's point of no return. */
+  installControls(strategy: MigrationStrategy): void {
+    installMoveControls(this, migrationControls, {
+      mayUndo: (state, reason) => mayRollBack({ state, strategy }, reason),
+      mayRecover,
+    });
+  }
+
+  protected record(state: MigrationState, change: StateChange): Promise<void> {
+    return this.books.recordMigrationState({ migrationId: this.migrationId, state, detail: {}, ...change });
+  }
+
+  annotate(state: MigrationState, detail: Record<string, unknown>): Promise<void> {
+    return this.books.recordMigrationState({ migrationId: this.migrationId, state, detail, annotate: true });
+  }
+
+  renewLease(ttlMs: number): Promise<boolean> {
+    return this.books.renewMigrationLease({ migrationId: this.migrationId, ttlMs });
   }
 }

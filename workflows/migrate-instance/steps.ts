@@ -3,8 +3,7 @@ import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js'
 import { PATCHES } from '../lib/patches.js';
 import { switchAndCommit } from './commit-steps.js';
 import { diskSteps } from './disk-steps.js';
-import type { MigrationRun } from './run.js';
-import type { Step } from './step.js';
+import type { MigrationRun, MigrationStep } from './run.js';
 import type { MigrationTasks } from './tasks.js';
 
 /**
@@ -15,14 +14,14 @@ export function migrationSteps(
   run: MigrationRun,
   input: MigrateInstanceInput,
   tasks: MigrationTasks,
-): Step[] {
+): MigrationStep[] {
   const { migrationId, operation, strategy } = input;
   const { books, saga } = run;
   const { onSource, onTarget, ids } = tasks;
   const power = (action: 'start' | 'stop', summary: string) =>
     onSource('instance.power', { instance_id: operation.instanceId, action }, summary);
 
-  const beforeTheSwitch: Step[] = [
+  const beforeTheSwitch: MigrationStep[] = [
     {
       state: 'READY',
       run: async () => void (await books.renewMigrationLease({ migrationId, ttlMs: input.leaseTtlMs })),

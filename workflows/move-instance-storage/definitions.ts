@@ -1,27 +1,13 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { RecoveryDecision } from '../../domain/migrations/states.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
+import { moveControls } from '../lib/moves/controls.js';
 
 /**
- * How the panel talks to a running storage move: validated Temporal Updates, as a migration's
- * (workflows/migrate-instance/definitions.ts): refused by the run that knows its own state.
+ * How the panel talks to a running storage move: a move's validated updates and query
+ * (workflows/lib/moves/controls.ts), under the names running storage moves' histories carry.
  */
-export interface StorageUndoRequest {
-  readonly kind: 'cancel' | 'rollback';
-  readonly reason: string;
-  readonly actor: string;
-}
-
-export interface StorageRecoveryRequest {
-  readonly decision: RecoveryDecision;
-  readonly reason: string;
-  readonly actor: string;
-}
-
-export const undoStorageMove = defineUpdate<{ state: StorageMoveState }, [StorageUndoRequest]>(
-  'undoStorageMove',
-);
-export const recoverStorageMove = defineUpdate<{ state: StorageMoveState }, [StorageRecoveryRequest]>(
-  'recoverStorageMove',
-);
-export const storageMoveState = defineQuery<StorageMoveState>('storageMoveState');
+export const storageMoveControls = moveControls<StorageMoveState>({
+  undo: 'undoStorageMove',
+  recover: 'recoverStorageMove',
+  state: 'storageMoveState',
+});
+export const { undo: undoStorageMove, recover: recoverStorageMove } = storageMoveControls;

@@ -1,79 +1,53 @@
-import { ApplicationFailure, CancellationScope, condition, isCancellation } from '@temporalio/workflow';
+import { patched } from '@temporalio/workflow';
 import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { describeFailure } from '../lib/failures.js';
 import { reportedPowerState } from '../lib/guest-power.js';
+import { endRolledBack, type RolledBack, rollBack, rolledBackFailure } from '../lib/moves/endings.js';
+import { PATCHES } from '../lib/patches.js';
 import { agentStep } from '../lib/steps.js';
 import { guestOfMove, type StorageMoveRun } from './run.js';
 
 /** The guest's power state as its hypervisor reports it, or nothing when it does not answer. */
-const reportedPower = (input: MoveInstanceStorageInput) =>
-  reportedPowerState(guestOfMove(input), 'ask the guest’s power state');
+const reportedPower = async (input: MoveInstanceStorageInput) => {
+  const reported = await reportedPowerState(guestOfMove(input), 'ask the guest’s power state');
+  return reported ? { reported } : {};
+};
 
-/** Why the move stopped: an administrator's undo, or the step's failure. */
-function failureOf(run: StorageMoveRun, error: unknown) {
-  if (run.undo)
-    return {
-      code: run.undo.kind === 'cancel' ? 'CANCELLED' : 'ROLLED_BACK_BY_OPERATOR',
-      message: run.undo.reason,
-      by: run.undo.actor,
-    };
-  return describeFailure(error);
-}
-
-/** Ends the run as what happened: a failure with the code as its type, so Temporal shows it. */
-function ended(failure: { code: string; message: string }): never {
-  throw ApplicationFailure.create({
-    type: failure.code,
-    message: `ROLLED_BACK: ${failure.message}`,
-    nonRetryable: true,
-    details: [{ state: 'ROLLED_BACK' }],
-  });
+/**
+ * How a rolled-back storage move ends (lib/moves/endings.ts): cancelled in Temporal's status when an
+ * administrator's cancel ended it. Runs begun before that ended failed, with CANCELLED as the type.
+ */
+async function end(ending: RolledBack, cancelRequested: () => boolean): Promise<never> {
+  if (!patched(PATCHES.storageMoveOutcomeInStatus.id)) throw rolledBackFailure(ending);
+  return endRolledBack(ending, cancelRequested);
 }
 
 /**
  * Before the switch: the undos in reverse (the copies removed, a stopped guest started), the old
  * copies authoritative as they always were, the operation settled with the guest's reported state.
  */
-export async function rollBack(
+export async function rollBackStorageMove(
   run: StorageMoveRun,
   input: MoveInstanceStorageInput,
-  step: StorageMoveState,
+  cancelRequested: () => boolean,
+  failedStep: StorageMoveState,
   error: unknown,
 ): Promise<never> {
-  const failure = failureOf(run, error);
-  return CancellationScope.nonCancellable(async () => {
-    await run.enter('ROLLING_BACK', { failedStep: step, failure });
-    const report = await run.saga.compensate();
+  const ending = await rollBack(run, failedStep, error, async ({ failure, compensation, undone }) => {
+    const reported = await reportedPower(input);
     await run.books.endRolledBackStorageMove({
       moveId: input.moveId,
       operationId: input.operation.operationId,
-      outcome: run.undo?.kind === 'cancel' ? 'cancelled' : 'failed',
-      failure: { ...failure, ...(report.failed.length ? { compensations_failed: report.failed } : {}) },
-      ...(await reportedPower(input).then((p) => (p ? { reported: p } : {}))),
+      outcome: undone?.kind === 'cancel' ? 'cancelled' : 'failed',
+      failure: {
+        ...failure,
+        ...(compensation.failed.length ? { compensations_failed: compensation.failed } : {}),
+      },
+      ...reported,
     });
-    run.state = 'ROLLED_BACK';
-    return ended(failure);
   });
-}
-
-/**
- * From the switch on: the run waits in RECOVERY_REQUIRED for an operator's decision (retry the
- * step, the new copies are authoritative, or the old ones are) and never decides by itself.
- */
-export async function awaitRecovery(run: StorageMoveRun, step: StorageMoveState, error: unknown) {
-  const failure = describeFailure(error);
-  run.recovery = undefined;
-  await run.enter('RECOVERY_REQUIRED', { failedStep: step, failure });
-  await condition(() => run.recovery !== undefined);
-  const recovery = run.recovery!;
-  await run.books.recordStorageMoveState({
-    moveId: run.input.moveId,
-    state: 'RECOVERY_REQUIRED',
-    detail: { decision: recovery.decision },
-    recovery: { ...recovery, by: recovery.actor, failed_step: step },
-  });
-  return recovery.decision;
+  return end(ending, cancelRequested);
 }
 
 /**
@@ -84,6 +58,7 @@ export async function awaitRecovery(run: StorageMoveRun, step: StorageMoveState,
 export async function keepTheOldCopies(
   run: StorageMoveRun,
   input: MoveInstanceStorageInput,
+  cancelRequested: () => boolean,
   error: unknown,
 ): Promise<{ refused: unknown }> {
   const quick = agentStep('quick', input.operation.timing);
@@ -110,7 +85,6 @@ export async function keepTheOldCopies(
         `remove the new copy of ${disk}`,
       );
   } catch (refused) {
-    if (isCancellation(refused)) throw refused;
     return { refused };
   }
   const failure = describeFailure(error);
@@ -119,8 +93,8 @@ export async function keepTheOldCopies(
     operationId: input.operation.operationId,
     outcome: 'failed',
     failure,
-    ...(await reportedPower(input).then((p) => (p ? { reported: p } : {}))),
+    ...(await reportedPower(input)),
   });
-  run.state = 'ROLLED_BACK';
-  return ended(failure);
+  run.show('ROLLED_BACK');
+  return end({ ...failure, cancelled: false }, cancelRequested);
 }

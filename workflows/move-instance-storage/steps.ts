@@ -2,13 +2,11 @@ import { setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { askPowerState } from '../lib/guest-power.js';
+import type { MoveStep } from '../lib/moves/run.js';
 import { agentStep } from '../lib/steps.js';
 import { guestOfMove, type StorageMoveRun } from './run.js';
 
-export interface StorageMoveStep {
-  readonly state: StorageMoveState;
-  run(): Promise<void>;
-}
+export type StorageMoveStep = MoveStep<StorageMoveState>;
 
 /**
  * The steps of a storage move (SPEC.md §1), each pushing its undo as it succeeds: a cold move of a
@@ -35,6 +33,7 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
             run: async () => {
               await power('stop');
               run.saga.push('stop the guest', () => power('start'));
+              return undefined;
             },
           },
         ]
@@ -58,6 +57,7 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
             ),
           );
         }
+        return undefined;
       },
     },
     {
@@ -68,6 +68,7 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
             { ...task, type: 'storage.verify', params: { ...onMove, disk } },
             `verify the copy of ${disk}`,
           );
+        return undefined;
       },
     },
     {
@@ -81,6 +82,7 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
           },
           `switch the guest to ${input.to}`,
         );
+        return undefined;
       },
     },
     ...(cold ? [{ state: 'STARTING_GUEST' as const, run: () => power('start').then(() => undefined) }] : []),
@@ -95,7 +97,8 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
           reported: power_state,
         });
         run.committed = true;
-        run.state = 'COMPLETED';
+        run.show('COMPLETED');
+        return undefined;
       },
     },
     {
@@ -112,6 +115,7 @@ export function storageMoveSteps(run: StorageMoveRun, input: MoveInstanceStorage
             `remove the old copy of ${disk}`,
           );
         await run.enter('CLEANED_UP');
+        return undefined;
       },
     },
   ];

@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, sleep } from '@temporalio/workflow';
-import type { MigrationRun } from './run.js';
+import type { MoveRun } from './run.js';
 
 export interface LeaseRenewal {
   /** Ends the renewal: its wait is cut short, a renewal under way is let finish. */
@@ -7,13 +7,13 @@ export interface LeaseRenewal {
 }
 
 /**
- * Renews the migration's lease every third of its time to live, for as long as the run holds the
+ * Renews the move's lease every third of its time to live, for as long as the run holds the
  * instance (RECOVERY_REQUIRED included): until the commit or the run's end. A renewal that finds
  * the lease gone (it expired and was taken, or was removed) marks the run, which stops at its next
- * step boundary (migrate-instance.ts): another operation may already hold the instance. `stop`
- * lets the run end with nothing of it pending in Temporal.
+ * step boundary before the commit (MoveRun.checkLease): another operation may already hold the
+ * instance. `stop` lets the run end with nothing of it pending in Temporal.
  */
-export function renewLeaseWhileHeld(run: MigrationRun, leaseTtlMs: number): LeaseRenewal {
+export function renewLeaseWhileHeld<S extends string>(run: MoveRun<S>, leaseTtlMs: number): LeaseRenewal {
   const holding = () => !run.finished && !run.committed;
   const waiting = new CancellationScope();
   const renewing = CancellationScope.cancellable(async () => {
@@ -25,10 +25,7 @@ export function renewLeaseWhileHeld(run: MigrationRun, leaseTtlMs: number): Leas
         throw error;
       }
       if (!holding()) break;
-      const held = await CancellationScope.nonCancellable(() =>
-        run.books.renewMigrationLease({ migrationId: run.migrationId, ttlMs: leaseTtlMs }),
-      );
-      if (!held && run.lease === 'held') run.lease = 'lost';
+      if (!(await CancellationScope.nonCancellable(() => run.renewLease(leaseTtlMs)))) run.leaseGone();
     }
   });
   renewing.catch(() => {});

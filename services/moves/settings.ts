@@ -1,0 +1,23 @@
+import type { MovePolicy } from '../../domain/moves/preflight.js';
+import type { Config } from '../../platform/config.js';
+
+// What every kind of move reads of the configuration. The settings keep the names they were given
+// when migrations were the only kind (docs/configuration.md `MIGRATION_*`); they hold for storage
+// moves too, and this is the one place that reads them.
+
+/** The policy a move's preflight judges with. */
+export const movePolicy = (
+  config: Pick<Config, 'MIGRATION_AUTO_LIVE' | 'MIGRATION_TRANSFER_MB_PER_S' | 'MIGRATION_LONG_TRANSFER_S'>,
+): MovePolicy => ({
+  autoLive: config.MIGRATION_AUTO_LIVE,
+  transferMbPerSecond: config.MIGRATION_TRANSFER_MB_PER_S,
+  longTransferSeconds: config.MIGRATION_LONG_TRANSFER_S,
+});
+
+/** How long a move's lease lives between renewals, and how long its old copy is kept after the commit. */
+export const moveTimings = (
+  config: Pick<Config, 'MIGRATION_LEASE_TTL_MS' | 'MIGRATION_SOURCE_RETENTION_MS'>,
+): { leaseTtlMs: number; retainMs: number } => ({
+  leaseTtlMs: config.MIGRATION_LEASE_TTL_MS,
+  retainMs: config.MIGRATION_SOURCE_RETENTION_MS,
+});
