@@ -12,7 +12,7 @@ import { describeFailure } from './failures.js';
 import { reportedPowerState } from './guest-power.js';
 import { PATCHES } from './patches.js';
 import { Saga } from './saga.js';
-import { agentStep, bookkeeping } from './steps.js';
+import { bookkeeping } from './steps.js';
 
 export interface OperationOutcome<T> {
   /**
