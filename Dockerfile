@@ -19,6 +19,7 @@ COPY platform platform
 COPY scripts scripts
 COPY services services
 COPY web web
+COPY wire wire
 COPY worker worker
 COPY workflows workflows
 RUN npm run build && npm prune --omit=dev

@@ -2,6 +2,13 @@ import { httpInstrumentationMiddleware } from '@hono/otel';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ApiError } from '../domain/errors.js';
 import { adminPages, takesForm } from '../web/admin/index.js';
+import {
+  ADMIN_BASE,
+  AGENT_BASE,
+  APPLICATION_BASE,
+  CLIENT_BASE,
+  CONSOLE_INTERNAL_BASE,
+} from '../wire/paths.js';
 import { adminApi } from './admin/index.js';
 import { agentApi } from './agent/index.js';
 import { applicationApi } from './application/index.js';
@@ -14,7 +21,6 @@ import { registerHealth } from './health.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { requestContext } from './middleware/request-context.js';
 import { type DocumentName, registerOpenApi } from './openapi.js';
-import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
 import { registerReference } from './reference/routes.js';
 import { createApiRouter } from './router.js';
 

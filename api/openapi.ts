@@ -1,6 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  ADMIN_BASE,
+  AGENT_BASE,
+  APPLICATION_BASE,
+  CLIENT_BASE,
+  CONSOLE_INTERNAL_BASE,
+} from '../wire/paths.js';
 import type { AppEnv } from './context.js';
-import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
 
 const VERSION = '0.1.0';
 const ERRORS =

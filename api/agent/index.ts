@@ -1,6 +1,6 @@
+import { AGENT_BASE } from '../../wire/paths.js';
 import { requireAgentCredential } from '../middleware/auth.js';
 import { limitAuthenticatedBody, limitUnauthenticatedBody } from '../middleware/body-limit.js';
-import { AGENT_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
 import * as enroll from './enroll.js';
 import * as heartbeat from './heartbeat.js';

@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { REPORT_BODIES, ReportAckBody } from '../../domain/agent-protocol.js';
 import { acceptReport, type Report } from '../../services/agents/task-reports.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,8 +9,10 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../schemas.js';
-import { component } from '../zod.js';
+} from '../../wire/schemas.js';
+import { component } from '../../wire/zod.js';
+import type { AppEnv } from '../context.js';
+import { agentActor } from '../principals.js';
 
 const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
   started:

@@ -1,6 +1,6 @@
+import { APPLICATION_BASE } from '../../wire/paths.js';
 import { requireApplicationKey } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
-import { APPLICATION_BASE } from '../paths.js';
 import { createApiRouter, exceptUnder } from '../router.js';
 import { consoleSessionRoutes } from './console/routes.js';
 import { firewallRoutes } from './firewall/routes.js';

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { gatewayHeartbeat } from '../../services/console/gateway.js';
+import { jsonContent, optionalJsonBody } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
 import type { AppEnv } from '../context.js';
 import { gatewayCredentialId } from '../principals.js';
-import { jsonContent, optionalJsonBody } from '../schemas.js';
-import { z } from '../zod.js';
 import { internalErrors } from './errors.js';
 
 /** The most sessions one gateway reports holding in one heartbeat. */

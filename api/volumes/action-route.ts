@@ -2,8 +2,6 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Asker } from '../../domain/actors.js';
 import type { ServiceDeps } from '../../services/context.js';
 import type { VolumeOutcome } from '../../services/storage/volumes.js';
-import type { AppEnv } from '../context.js';
-import { adminActor, customerActor } from '../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -13,14 +11,16 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../schemas.js';
+} from '../../wire/schemas.js';
 import {
   AdminVolumeEnvelope,
   serializeAdminVolume,
   serializeVolume,
   VolumeEnvelope,
-} from '../serializers/volume.js';
-import type { z } from '../zod.js';
+} from '../../wire/serializers/volume.js';
+import type { z } from '../../wire/zod.js';
+import type { AppEnv } from '../context.js';
+import { adminActor, customerActor } from '../principals.js';
 
 export interface VolumeActionRequest<B> {
   readonly volumeId: string;

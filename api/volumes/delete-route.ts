@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findVolume } from '../../db/repositories/volumes.js';
 import { deleteVolume } from '../../services/storage/volume-delete.js';
-import type { AppEnv } from '../context.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,7 +8,8 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../schemas.js';
+} from '../../wire/schemas.js';
+import type { AppEnv } from '../context.js';
 import { SIDES } from './action-route.js';
 
 /**

@@ -23,6 +23,7 @@ const FOLDERS = [
   'scripts',
   'services',
   'web',
+  'wire',
   'worker',
   'workflows',
 ];

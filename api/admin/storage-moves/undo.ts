@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { undoStorageMoveWith } from '../../../services/storage-moves/control.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { ReasonBody } from '../../../wire/requests/migration-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,9 +9,10 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../serializers/storage-move.js';
-import { ReasonBody } from '../migrations/fields.js';
+} from '../../../wire/schemas.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
 
 /** Cancel and rollback: the same request to the move's run; they differ in the outcome recorded. */
 function routeFor(kind: 'cancel' | 'rollback') {

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { revokeConsoleGatewayKey } from '../../../services/keys.js';
+import { commonErrors, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import type { AppEnv } from '../../context.js';
-import { commonErrors, notFoundResponse, uuidParam } from '../../schemas.js';
 
 const route = createRoute({
   method: 'delete',

@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { changeFirewall } from '../../../services/networks/firewall.js';
-import type { AppEnv } from '../../context.js';
-import { Enabled, Rules } from '../../firewall-request.js';
-import { adminActor } from '../../principals.js';
+import { Enabled, Rules } from '../../../wire/requests/firewall.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +10,11 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../serializers/firewall.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
+import { z } from '../../../wire/zod.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
 
 const route = createRoute({
   method: 'put',

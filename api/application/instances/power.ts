@@ -2,9 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
 import { requestPowerAction } from '../../../services/instances/power.js';
-import type { AppEnv } from '../../context.js';
-import { POWER_RULES, PowerBody } from '../../power-request.js';
-import { adminActor } from '../../principals.js';
+import { POWER_RULES, PowerBody } from '../../../wire/requests/power.js';
 import {
   commonErrors,
   conflictResponse,
@@ -13,8 +11,13 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { PlacedInstanceEnvelope, serializePlacedInstance } from '../../serializers/placed-instance.js';
+} from '../../../wire/schemas.js';
+import {
+  PlacedInstanceEnvelope,
+  serializePlacedInstance,
+} from '../../../wire/serializers/placed-instance.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findIpPool, listPoolAddresses } from '../../../db/repositories/ip-pools.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
 import {
   commonErrors,
   jsonContent,
@@ -10,8 +9,9 @@ import {
   notFoundResponse,
   PageQuery,
   uuidParam,
-} from '../../schemas.js';
-import { PoolAddressEnvelope, serializePoolAddress } from '../../serializers/ip-pool.js';
+} from '../../../wire/schemas.js';
+import { PoolAddressEnvelope, serializePoolAddress } from '../../../wire/serializers/ip-pool.js';
+import type { AppEnv } from '../../context.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { startProviderRun } from '../../../services/providers/runs.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,8 +8,10 @@ import {
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../serializers/provider.js';
+} from '../../../wire/schemas.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import type { AppEnv } from '../../context.js';
+import { adminActor } from '../../principals.js';
 import { ProviderCredentialFields } from './fields.js';
 
 const route = createRoute({

@@ -2,8 +2,6 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { FloatingIpRow } from '../../../db/repositories/floating-ips.js';
 import type { Asker } from '../../../domain/actors.js';
 import type { ServiceDeps } from '../../../services/context.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -13,9 +11,11 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { FloatingIpEnvelope, serializeFloatingIp } from '../../serializers/floating-ip.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import { z } from '../../../wire/zod.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 
 const InstanceBody = z
   .object({

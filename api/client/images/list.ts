@@ -1,6 +1,6 @@
 import { listImages } from '../../../db/repositories/images.js';
+import { ImageEnvelope, serializeImage } from '../../../wire/serializers/image.js';
 import { catalogueListRoute } from '../../catalogue-list-route.js';
-import { ImageEnvelope, serializeImage } from '../../serializers/image.js';
 
 export const { register } = catalogueListRoute({
   path: '/images',

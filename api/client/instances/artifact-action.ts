@@ -1,16 +1,16 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Actor } from '../../../domain/actors.js';
 import type { ServiceDeps } from '../../../services/context.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
   jsonContent,
   notFoundResponse,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import type { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import type { z } from '../../../wire/zod.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 import { backupParams } from './backups/params.js';
 import { snapshotParams } from './snapshots/params.js';
 

@@ -1,5 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { createInstance } from '../../../services/instances/create.js';
+import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { z } from '../../../wire/zod.js';
 import type { AppEnv } from '../../context.js';
 import {
   IdempotencyHeader,
@@ -10,9 +13,6 @@ import {
   setOrderHeaders,
 } from '../../instance-order.js';
 import { customerActor, customerId } from '../../principals.js';
-import { commonErrors, jsonBody, jsonContent } from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
-import { z } from '../../zod.js';
 
 const CreateBody = z.strictObject(InstanceOrderFields).openapi('CreateInstanceRequest');
 

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteInstance } from '../../../services/instances/lifecycle.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,8 +7,10 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+} from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 
 const route = createRoute({
   method: 'delete',

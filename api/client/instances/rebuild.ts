@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { rebuildInstance } from '../../../services/instances/lifecycle.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,9 +7,11 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { z } from '../../../wire/zod.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 
 const RebuildBody = z
   .object({

@@ -4,8 +4,6 @@ import type { PrivateNetworkRow } from '../../../db/repositories/private-network
 import type { Asker } from '../../../domain/actors.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
 import type { ServiceDeps } from '../../../services/context.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -15,12 +13,14 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
+} from '../../../wire/schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../serializers/private-network.js';
-import { z } from '../../zod.js';
+} from '../../../wire/serializers/private-network.js';
+import { z } from '../../../wire/zod.js';
+import type { AppEnv } from '../../context.js';
+import { customerActor } from '../../principals.js';
 
 const instance = z
   .string()

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteSshKey } from '../../../services/ssh-keys.js';
+import { commonErrors, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
-import { commonErrors, notFoundResponse, uuidParam } from '../../schemas.js';
 
 const route = createRoute({
   method: 'delete',

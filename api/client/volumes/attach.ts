@@ -1,6 +1,6 @@
 import { attachVolume } from '../../../services/storage/volume-attachments.js';
-import { INSTANCE_HELD } from '../../schemas.js';
-import { attachConflicts, VolumeAttachBody } from '../../volume-request.js';
+import { attachConflicts, VolumeAttachBody } from '../../../wire/requests/volume.js';
+import { INSTANCE_HELD } from '../../../wire/schemas.js';
 import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({

@@ -1,6 +1,6 @@
 import { detachVolume } from '../../../services/storage/volume-detach.js';
-import { INSTANCE_HELD } from '../../schemas.js';
-import { VolumeDetachBody } from '../../volume-request.js';
+import { VolumeDetachBody } from '../../../wire/requests/volume.js';
+import { INSTANCE_HELD } from '../../../wire/schemas.js';
 import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({

@@ -1,6 +1,6 @@
 import { resizeVolume } from '../../../services/storage/volume-resize.js';
-import { INSTANCE_HELD } from '../../schemas.js';
-import { resizeConflicts, VolumeResizeBody } from '../../volume-request.js';
+import { resizeConflicts, VolumeResizeBody } from '../../../wire/requests/volume.js';
+import { INSTANCE_HELD } from '../../../wire/schemas.js';
 import { volumeAction } from '../../volumes/action-route.js';
 
 export const { register } = volumeAction({

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { createBackupSchedule } from '../../../../services/backups/schedules.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,8 +8,13 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { BackupScheduleEnvelope, serializeBackupSchedule } from '../../../serializers/backup-schedule.js';
+} from '../../../../wire/schemas.js';
+import {
+  BackupScheduleEnvelope,
+  serializeBackupSchedule,
+} from '../../../../wire/serializers/backup-schedule.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 import { CreateScheduleBody } from './bodies.js';
 
 const route = createRoute({

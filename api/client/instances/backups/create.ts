@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
 import { createBackup } from '../../../../services/backups/backups.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +9,11 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 const CreateBackupBody = z
   .object({

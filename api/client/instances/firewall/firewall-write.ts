@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { changeFirewall, type FirewallChange } from '../../../../services/networks/firewall.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +9,11 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../serializers/firewall.js';
-import type { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
+import type { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 import type { FirewallPath } from './bodies.js';
 
 /**

@@ -1,5 +1,5 @@
-import { Enabled, Rules } from '../../../firewall-request.js';
-import { z } from '../../../zod.js';
+import { Enabled, Rules } from '../../../../wire/requests/firewall.js';
+import { z } from '../../../../wire/zod.js';
 import { firewallWrite } from './firewall-write.js';
 
 export const { register } = firewallWrite({

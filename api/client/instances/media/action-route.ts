@@ -2,8 +2,6 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
 import type { Asker } from '../../../../domain/actors.js';
 import type { ServiceDeps } from '../../../../services/context.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -14,9 +12,11 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IsoListEnvelope, serializeIso } from '../../../serializers/iso.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 /** An ISO of the instance's library, by its uuid. */
 export const IsoChoice = z

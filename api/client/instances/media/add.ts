@@ -2,8 +2,6 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { text } from '../../../../domain/input-bounds.js';
 import { ISO_URL_MAX } from '../../../../domain/media/iso-sources.js';
 import { addIso } from '../../../../services/media/isos.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +10,11 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IsoEnvelope, serializeIso } from '../../../serializers/iso.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { IsoEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 const Body = z
   .strictObject({

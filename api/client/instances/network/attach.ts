@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { attachAddress } from '../../../../services/networks/addresses.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +9,11 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../serializers/ip-address.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 const AttachAddressBody = z
   .object({

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { detachAddress } from '../../../../services/networks/addresses.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,8 +7,10 @@ import {
   jsonContent,
   notFoundResponse,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../serializers/ip-address.js';
+} from '../../../../wire/schemas.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 import { addressParams } from './params.js';
 
 const route = createRoute({

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { changeRescueMode, rescueStatus } from '../../../../services/instances/rescue.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +9,11 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { RescueEnvelope, serializeRescue } from '../../../serializers/rescue.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 /** `POST /{cloudInstance}/rescue/<enter|exit>`: 202 with the rescue status, the operation begun. */
 export function rescueAction(spec: {

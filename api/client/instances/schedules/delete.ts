@@ -1,8 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteScheduledActionOf } from '../../../../services/instances/scheduled-actions.js';
+import {
+  commonErrors,
+  notFoundResponse,
+  uuidParam,
+  workflowUnavailableResponse,
+} from '../../../../wire/schemas.js';
 import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
-import { commonErrors, notFoundResponse, uuidParam, workflowUnavailableResponse } from '../../../schemas.js';
 
 const route = createRoute({
   method: 'delete',

@@ -1,9 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { revealPassword } from '../../../../services/instances/passwords.js';
+import {
+  commonErrors,
+  ErrorEnvelope,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../../../../wire/schemas.js';
+import { z } from '../../../../wire/zod.js';
 import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
-import { commonErrors, ErrorEnvelope, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
-import { z } from '../../../zod.js';
 
 const PasswordEnvelope = z
   .object({

@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
 import { createSnapshot } from '../../../../services/backups/snapshots.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +10,11 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../serializers/snapshot.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 const CreateSnapshotBody = z
   .object({

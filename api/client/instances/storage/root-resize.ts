@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
 import { growRootDisk } from '../../../../services/storage/root-disk.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +10,14 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { InstanceStorageEnvelope, serializeInstanceStorage } from '../../../serializers/instance-storage.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import {
+  InstanceStorageEnvelope,
+  serializeInstanceStorage,
+} from '../../../../wire/serializers/instance-storage.js';
+import { z } from '../../../../wire/zod.js';
+import type { AppEnv } from '../../../context.js';
+import { customerActor } from '../../../principals.js';
 
 const Body = z
   .strictObject({
