@@ -15,6 +15,7 @@ COPY clients clients
 COPY console-gateway console-gateway
 COPY db db
 COPY domain domain
+COPY http http
 COPY platform platform
 COPY scripts scripts
 COPY services services

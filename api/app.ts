@@ -1,6 +1,8 @@
 import { httpInstrumentationMiddleware } from '@hono/otel';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ApiError } from '../domain/errors.js';
+import type { AppDeps, AppEnv } from '../http/context.js';
+import { respondWithError } from '../http/error-envelope.js';
 import { adminPages, takesForm } from '../web/admin/index.js';
 import {
   ADMIN_BASE,
@@ -15,8 +17,6 @@ import { applicationApi } from './application/index.js';
 import { clientApi } from './client/index.js';
 import { consoleInternalApi } from './console-internal/index.js';
 import { registerConsolePage } from './console-page/routes.js';
-import type { AppDeps, AppEnv } from './context.js';
-import { respondWithError } from './error-envelope.js';
 import { registerHealth } from './health.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { requestContext } from './middleware/request-context.js';

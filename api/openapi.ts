@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/context.js';
 import {
   ADMIN_BASE,
   AGENT_BASE,
@@ -6,7 +7,6 @@ import {
   CLIENT_BASE,
   CONSOLE_INTERNAL_BASE,
 } from '../wire/paths.js';
-import type { AppEnv } from './context.js';
 
 const VERSION = '0.1.0';
 const ERRORS =

@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentCredentialBody } from '../../domain/agent-protocol.js';
 import { text } from '../../domain/input-bounds.js';
+import { clientIp } from '../../http/client-ip.js';
+import type { AppEnv } from '../../http/context.js';
 import { enrollAgent } from '../../services/agents/enroll.js';
 import {
   commonErrors,
@@ -10,8 +12,6 @@ import {
   unauthenticatedBodyLimitResponse,
 } from '../../wire/schemas.js';
 import { component, z } from '../../wire/zod.js';
-import { clientIp } from '../client-ip.js';
-import type { AppEnv } from '../context.js';
 import { agentSettings } from './settings.js';
 
 const EnrollRequest = z

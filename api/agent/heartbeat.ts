@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { HeartbeatAckBody } from '../../domain/agent-protocol.js';
 import { HYPERVISOR_CAPABILITIES } from '../../domain/hypervisors.js';
 import { int4, text } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { component, z } from '../../wire/zod.js';
-import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 import { agentSettings } from './settings.js';
 

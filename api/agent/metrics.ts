@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { int4, real } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptMetrics } from '../../services/agents/metrics.js';
 import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
-import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 
 // bigint columns: JSON numbers stay exact up to 2^53.

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { REPORT_BODIES, ReportAckBody } from '../../domain/agent-protocol.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptReport, type Report } from '../../services/agents/task-reports.js';
 import {
   commonErrors,
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../../wire/schemas.js';
 import { component } from '../../wire/zod.js';
-import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 
 const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {

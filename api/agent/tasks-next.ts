@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentTaskBody, stepKey } from '../../domain/agent-protocol.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
 import { commonErrors, jsonContent } from '../../wire/schemas.js';
 import { component, z } from '../../wire/zod.js';
-import type { AppEnv } from '../context.js';
 import { agentActor } from '../principals.js';
 
 const AgentTask = component(AgentTaskBody, 'AgentTask');

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { HostRequirement } from '../../domain/instances/host-requirements.js';
+import type { AppEnv } from '../../http/context.js';
 import type { ServiceDeps } from '../../services/context.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../wire/schemas.js';
 import {
@@ -7,7 +8,6 @@ import {
   HostRequirementsEnvelope,
   serializeHostRequirements,
 } from '../../wire/serializers/host-requirements.js';
-import type { AppEnv } from '../context.js';
 
 /**
  * `PUT /<resources>/{<param>}/host-requirements`: the instance's and the plan's routes differ only

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../http/context.js';
 import { gatewayHeartbeat } from '../../services/console/gateway.js';
 import { jsonContent, optionalJsonBody } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
-import type { AppEnv } from '../context.js';
 import { gatewayCredentialId } from '../principals.js';
 import { internalErrors } from './errors.js';
 

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'hono';
+import type { AppEnv } from '../../http/context.js';
 import { countGatewayRequest } from '../../services/console/gateway-rate-limit.js';
-import type { AppEnv } from '../context.js';
 import { requireGatewayCredential } from '../middleware/auth.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { gatewayCredentialId } from '../principals.js';

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Asker } from '../../domain/actors.js';
+import type { AppEnv } from '../../http/context.js';
 import type { ServiceDeps } from '../../services/context.js';
 import type { VolumeOutcome } from '../../services/storage/volumes.js';
 import {
@@ -19,7 +20,6 @@ import {
   VolumeEnvelope,
 } from '../../wire/serializers/volume.js';
 import type { z } from '../../wire/zod.js';
-import type { AppEnv } from '../context.js';
 import { adminActor, customerActor } from '../principals.js';
 
 export interface VolumeActionRequest<B> {

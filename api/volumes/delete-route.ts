@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findVolume } from '../../db/repositories/volumes.js';
+import type { AppEnv } from '../../http/context.js';
 import { deleteVolume } from '../../services/storage/volume-delete.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../wire/schemas.js';
-import type { AppEnv } from '../context.js';
 import { SIDES } from './action-route.js';
 
 /**

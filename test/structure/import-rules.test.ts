@@ -19,6 +19,7 @@ const FOLDERS = [
   'console-gateway',
   'db',
   'domain',
+  'http',
   'platform',
   'scripts',
   'services',

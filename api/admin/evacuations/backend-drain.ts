@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { startBackendDrain } from '../../../services/evacuations/backend-drain.js';
 import { showEvacuation } from '../../../services/evacuations/show.js';
 import {
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 import { storageMoveFields } from '../storage-moves/fields.js';
 import { EvacuationRequestBody, policyOfBody } from './fields.js';

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { backendDrainPlan } from '../../../services/evacuations/backend-plan.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import {
@@ -6,7 +7,6 @@ import {
   serializeBackendDrainPlan,
 } from '../../../wire/serializers/backend-drain-plan.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { storageMoveFields } from '../storage-moves/fields.js';
 
 const Body = z.strictObject(storageMoveFields).openapi('BackendDrainPlanRequest');

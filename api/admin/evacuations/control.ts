@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { EvacuationControl } from '../../../domain/evacuations/states.js';
+import type { AppEnv } from '../../../http/context.js';
 import { controlEvacuation } from '../../../services/evacuations/control.js';
 import { showEvacuation } from '../../../services/evacuations/show.js';
 import {
@@ -12,7 +13,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 import { ControlBody } from './fields.js';
 

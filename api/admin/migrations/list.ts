@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { listMigrationPage } from '../../../services/migrations/reads.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { migrationFilterFields, migrationFiltersOf } from '../../../wire/requests/migration-filters.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
-import type { AppEnv } from '../../context.js';
 
 const route = createRoute({
   method: 'get',

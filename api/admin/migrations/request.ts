@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { getMigration } from '../../../services/migrations/reads.js';
 import { requestMigration } from '../../../services/migrations/request.js';
 import { migrationMode, reason, targetHypervisor } from '../../../wire/requests/migration-fields.js';
@@ -13,7 +14,6 @@ import {
 } from '../../../wire/schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const MigrationRequestBody = z

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { rollBackMigration } from '../../../services/migrations/control.js';
 import { ReasonBody } from '../../../wire/requests/migration-fields.js';
 import {
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 /**

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { readStorageMovePreflight } from '../../../services/storage-moves/preflight.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import {
@@ -6,7 +7,6 @@ import {
   serializeStorageMovePreflight,
 } from '../../../wire/serializers/storage-move.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { storageMoveFields } from './fields.js';
 
 const PreflightBody = z.strictObject(storageMoveFields).openapi('StorageMovePreflightRequest');

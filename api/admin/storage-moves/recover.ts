@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { RECOVERY_DECISIONS } from '../../../domain/migrations/states.js';
+import type { AppEnv } from '../../../http/context.js';
 import { recoverStorageMoveWith } from '../../../services/storage-moves/control.js';
 import { reason } from '../../../wire/requests/migration-fields.js';
 import {
@@ -13,7 +14,6 @@ import {
 } from '../../../wire/schemas.js';
 import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const RecoveryBody = z

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { requestStorageMove } from '../../../services/storage-moves/request.js';
 import { reason } from '../../../wire/requests/migration-fields.js';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../../../wire/schemas.js';
 import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 import { storageMoveFields } from './fields.js';
 

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { undoStorageMoveWith } from '../../../services/storage-moves/control.js';
 import { ReasonBody } from '../../../wire/requests/migration-fields.js';
 import {
@@ -11,7 +12,6 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 /** Cancel and rollback: the same request to the move's run; they differ in the outcome recorded. */

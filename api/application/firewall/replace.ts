@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { changeFirewall } from '../../../services/networks/firewall.js';
 import { Enabled, Rules } from '../../../wire/requests/firewall.js';
 import {
@@ -13,7 +14,6 @@ import {
 } from '../../../wire/schemas.js';
 import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const route = createRoute({

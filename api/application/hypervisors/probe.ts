@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { PROBE_TIMEOUT_MS, probeHypervisor } from '../../../services/hypervisors/probe.js';
 import {
   commonErrors,
@@ -8,7 +9,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 
 const ProbeResult = z
   .object({

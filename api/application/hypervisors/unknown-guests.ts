@@ -3,6 +3,7 @@ import { listUnknownGuests } from '../../../db/repositories/guest-inventory.js';
 import { findHypervisor } from '../../../db/repositories/hypervisors.js';
 import { notFound } from '../../../domain/errors.js';
 import { POWER_STATES } from '../../../domain/instances/statuses.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -12,7 +13,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 
 const UnknownGuest = z
   .object({

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editHypervisor } from '../../../services/hypervisors/edit.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
-import type { AppEnv } from '../../context.js';
 import { HypervisorFields, unique } from './fields.js';
 
 const HypervisorUpdate = HypervisorFields.partial()

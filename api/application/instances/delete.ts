@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { deleteInstance } from '../../../services/instances/lifecycle.js';
 import {
   commonErrors,
@@ -10,7 +11,6 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const route = createRoute({

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listAllInstances } from '../../../db/repositories/all-instances.js';
 import { INSTANCE_STATUSES } from '../../../domain/instances/statuses.js';
+import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import {
@@ -8,7 +9,6 @@ import {
   serializePlacedInstance,
 } from '../../../wire/serializers/placed-instance.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 
 const InstanceListQuery = keysetQuery({
   user: z.string().uuid().optional().openapi({ description: 'Instances of this user.' }),

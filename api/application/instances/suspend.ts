@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { suspendInstance } from '../../../services/instances/suspension.js';
 import {
   commonErrors,
@@ -14,7 +15,6 @@ import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
 } from '../../../wire/serializers/placed-instance.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const route = createRoute({

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findIpPool, listPoolAddresses } from '../../../db/repositories/ip-pools.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { PoolAddressEnvelope, serializePoolAddress } from '../../../wire/serializers/ip-pool.js';
-import type { AppEnv } from '../../context.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import type { AppEnv } from '../../../http/context.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
 import { CreatePrivateNetworkBody } from '../../../wire/requests/private-network.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
@@ -8,7 +9,6 @@ import {
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const Body = CreatePrivateNetworkBody.extend({

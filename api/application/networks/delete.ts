@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { deletePrivateNetwork } from '../../../services/networks/private-networks.js';
 import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const route = createRoute({

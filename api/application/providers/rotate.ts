@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { startProviderRun } from '../../../services/providers/runs.js';
 import {
   commonErrors,
@@ -10,7 +11,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 import { ProviderCredentialFields } from './fields.js';
 

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listProviderRuns } from '../../../db/repositories/provider-run-lists.js';
 import { findProvider } from '../../../db/repositories/providers.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -12,7 +13,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
-import type { AppEnv } from '../../context.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editProvider } from '../../../services/providers/providers.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
-import type { AppEnv } from '../../context.js';
 import { ProviderUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listCapacityReservations } from '../../../db/repositories/reservation-lists.js';
 import { RESERVATION_PURPOSES, RESERVATION_STATES } from '../../../domain/reservations.js';
+import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import {
@@ -8,7 +9,6 @@ import {
   serializeCapacityReservation,
 } from '../../../wire/serializers/reservation.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 
 const Query = keysetQuery({
   hypervisor: z.string().uuid().optional().openapi({ description: 'Room held on this hypervisor.' }),

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findTaskWithOperation } from '../../../db/repositories/agent-task-lists.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { cancelTask } from '../../../services/tasks/cancel.js';
 import {
   commonErrors,
@@ -11,7 +12,6 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
-import type { AppEnv } from '../../context.js';
 
 const route = createRoute({
   method: 'post',

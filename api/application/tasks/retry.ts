@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { retryTask } from '../../../services/tasks/retry.js';
 import {
   commonErrors,
@@ -15,7 +16,6 @@ import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
 } from '../../../wire/serializers/placed-instance.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const route = createRoute({

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listUserKeys } from '../../../db/repositories/credentials.js';
 import { findUser } from '../../../db/repositories/users.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -11,7 +12,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/user.js';
-import type { AppEnv } from '../../context.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editUser } from '../../../services/users.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 import { UserUpdateFields } from './fields.js';
 

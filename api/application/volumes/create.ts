@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createVolume } from '../../../services/storage/volumes.js';
 import { CreateVolumeBody } from '../../../wire/requests/volume.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { adminActor } from '../../principals.js';
 
 const Body = CreateVolumeBody.extend({

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { FloatingIpRow } from '../../../db/repositories/floating-ips.js';
 import type { Asker } from '../../../domain/actors.js';
+import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import {
   commonErrors,
@@ -14,7 +15,6 @@ import {
 } from '../../../wire/schemas.js';
 import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 
 const InstanceBody = z

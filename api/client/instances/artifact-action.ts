@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Actor } from '../../../domain/actors.js';
+import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import type { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 import { backupParams } from './backups/params.js';
 import { snapshotParams } from './snapshots/params.js';

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '../../../db/database.js';
 import type { KeysetPage } from '../../../db/keyset.js';
 import type { ListRequest, PageRequest } from '../../../domain/pagination.js';
+import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import {
   commonErrors,
@@ -13,7 +14,6 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import type { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { callersInstance } from './callers-instance.js';
 
 /**

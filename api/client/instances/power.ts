@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { requestPowerAction } from '../../../services/instances/power.js';
 import { POWER_RULES, PowerBody } from '../../../wire/requests/power.js';
 import {
@@ -11,7 +12,6 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 
 const route = createRoute({

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { rebuildInstance } from '../../../services/instances/lifecycle.js';
 import {
   commonErrors,
@@ -10,7 +11,6 @@ import {
 } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 
 const RebuildBody = z

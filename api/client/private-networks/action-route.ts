@@ -3,6 +3,7 @@ import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics
 import type { PrivateNetworkRow } from '../../../db/repositories/private-networks.js';
 import type { Asker } from '../../../domain/actors.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
+import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import {
   commonErrors,
@@ -19,7 +20,6 @@ import {
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 
 const instance = z

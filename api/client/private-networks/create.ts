@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import type { AppEnv } from '../../../http/context.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
 import { CreatePrivateNetworkBody } from '../../../wire/requests/private-network.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
@@ -7,7 +8,6 @@ import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 
 const route = createRoute({

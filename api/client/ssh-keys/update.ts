@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { renameSshKey } from '../../../services/ssh-keys.js';
 import {
   commonErrors,
@@ -10,7 +11,6 @@ import {
 } from '../../../wire/schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
 import { z } from '../../../wire/zod.js';
-import type { AppEnv } from '../../context.js';
 import { customerActor } from '../../principals.js';
 import { sshKeyName } from './fields.js';
 

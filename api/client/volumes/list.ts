@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listVolumes } from '../../../db/repositories/volumes.js';
+import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
-import type { AppEnv } from '../../context.js';
 import { customerId } from '../../principals.js';
 
 const route = createRoute({

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { createBackupSchedule } from '../../../../services/backups/schedules.js';
 import {
   commonErrors,
@@ -13,7 +14,6 @@ import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
 } from '../../../../wire/serializers/backup-schedule.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 import { CreateScheduleBody } from './bodies.js';
 

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createBackup } from '../../../../services/backups/backups.js';
 import {
   commonErrors,
@@ -12,7 +13,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const CreateBackupBody = z

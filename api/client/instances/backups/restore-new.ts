@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { hostname, instanceName, timezone } from '../../../../domain/instances/settings.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { catalogueCode, IdempotencyHeader, orderRefusals, setOrderHeaders } from '../../../instance-order.js';
 import { customerActor } from '../../../principals.js';
 import { backupParams } from './params.js';

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { CONSOLE_KINDS } from '../../../../domain/console/sessions.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createConsoleSession } from '../../../../services/console/sessions.js';
 import {
   commonErrors,
@@ -12,7 +13,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { NewConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const Body = z

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { revokeConsoleSession } from '../../../../services/console/sessions.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { consoleOffer } from '../../../../services/console/offers.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import { ConsoleEnvelope, serializeConsole } from '../../../../wire/serializers/console.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findFirewall } from '../../../../db/repositories/firewalls.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
-import type { AppEnv } from '../../../context.js';
 import { callersInstance } from '../callers-instance.js';
 import type { FirewallPath } from './bodies.js';
 

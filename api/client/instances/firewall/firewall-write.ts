@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { changeFirewall, type FirewallChange } from '../../../../services/networks/firewall.js';
 import {
   commonErrors,
@@ -12,7 +13,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
 import type { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 import type { FirewallPath } from './bodies.js';
 

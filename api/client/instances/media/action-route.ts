@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
 import type { Asker } from '../../../../domain/actors.js';
+import type { AppEnv } from '../../../../http/context.js';
 import type { ServiceDeps } from '../../../../services/context.js';
 import {
   commonErrors,
@@ -15,7 +16,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 /** An ISO of the instance's library, by its uuid. */

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { text } from '../../../../domain/input-bounds.js';
 import { ISO_URL_MAX } from '../../../../domain/media/iso-sources.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { addIso } from '../../../../services/media/isos.js';
 import {
   commonErrors,
@@ -13,7 +14,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { IsoEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const Body = z

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { attachAddress } from '../../../../services/networks/addresses.js';
 import {
   commonErrors,
@@ -12,7 +13,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const AttachAddressBody = z

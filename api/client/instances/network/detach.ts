@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { detachAddress } from '../../../../services/networks/addresses.js';
 import {
   commonErrors,
@@ -9,7 +10,6 @@ import {
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
 import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 import { addressParams } from './params.js';
 

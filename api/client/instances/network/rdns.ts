@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { reverseName } from '../../../../domain/networks/reverse-dns.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { setReverseDns } from '../../../../services/networks/reverse-dns.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
 import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 import { addressParams } from './params.js';
 

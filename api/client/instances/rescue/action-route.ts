@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { changeRescueMode, rescueStatus } from '../../../../services/instances/rescue.js';
 import {
   commonErrors,
@@ -12,7 +13,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 /** `POST /{cloudInstance}/rescue/<enter|exit>`: 202 with the rescue status, the operation begun. */

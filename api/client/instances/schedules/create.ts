@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { SCHEDULED_ACTIONS } from '../../../../domain/instances/scheduled-actions.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createScheduledAction } from '../../../../services/instances/scheduled-actions.js';
 import {
   commonErrors,
@@ -15,7 +16,6 @@ import {
   serializeScheduledAction,
 } from '../../../../wire/serializers/scheduled-action.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 import { fields as backupScheduleFields } from '../backup-schedules/bodies.js';
 

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { deleteScheduledActionOf } from '../../../../services/instances/scheduled-actions.js';
 import {
   commonErrors,
@@ -6,7 +7,6 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const route = createRoute({

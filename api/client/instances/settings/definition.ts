@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { InstanceSetting } from '../../../../domain/instances/settings.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { changeSetting } from '../../../../services/instances/settings.js';
 import {
   commonErrors,
@@ -12,7 +13,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 /** What every settings route says about when it is refused; the three routes share the rule. */

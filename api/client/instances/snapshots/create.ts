@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createSnapshot } from '../../../../services/backups/snapshots.js';
 import {
   commonErrors,
@@ -13,7 +14,6 @@ import {
 } from '../../../../wire/schemas.js';
 import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const CreateSnapshotBody = z

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { growRootDisk } from '../../../../services/storage/root-disk.js';
 import {
   commonErrors,
@@ -16,7 +17,6 @@ import {
   serializeInstanceStorage,
 } from '../../../../wire/serializers/instance-storage.js';
 import { z } from '../../../../wire/zod.js';
-import type { AppEnv } from '../../../context.js';
 import { customerActor } from '../../../principals.js';
 
 const Body = z
