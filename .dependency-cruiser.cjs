@@ -3,7 +3,7 @@
 // function name; workflows load only what Temporal's sandbox allows; SQL only in db/); this file
 // holds the rules about folders. Type-only imports count: a circle of types is still a circle.
 const PRODUCT =
-  '^(activities|agent|api|cli|clients|console-gateway|db|domain|http|platform|scripts|services|web|wire|worker|workflows)/';
+  '^(activities|agent|api|cli|clients|console-gateway|db|domain|http|platform|scripts|server|services|web|wire|worker|workflows)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApis } from '../api/app.js';
+import { buildApis } from '../api/index.js';
 import { DOCUMENT_NAMES, openApiDocuments } from '../api/openapi.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildApis } from '../../api/app.js';
+import { buildApis } from '../../api/index.js';
 import { openApiDocuments } from '../../api/openapi.js';
 import { BLOCKERS, WARNINGS } from '../../domain/migrations/preflight.js';
 

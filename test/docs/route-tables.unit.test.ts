@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildApis } from '../../api/app.js';
+import { buildApis } from '../../api/index.js';
 import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/openapi.js';
 
 type Paths = Record<string, Record<string, unknown>>;

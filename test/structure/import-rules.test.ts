@@ -22,6 +22,7 @@ const FOLDERS = [
   'http',
   'platform',
   'scripts',
+  'server',
   'services',
   'web',
   'wire',

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
-import { buildApis } from '../../api/app.js';
+import { buildApis } from '../../api/index.js';
 import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/openapi.js';
 
 interface Document {
