@@ -5,7 +5,7 @@ import { agentApi } from './agent/index.js';
 import { applicationApi } from './application/index.js';
 import { clientApi } from './client/index.js';
 import { consoleInternalApi } from './console-internal/index.js';
-import type { DocumentName } from './openapi.js';
+import type { DocumentName } from './reference/openapi.js';
 
 /** The sub-application of each API, by the name of its OpenAPI document; they hold no dependencies. */
 export function buildApis(): Record<DocumentName, OpenAPIHono<AppEnv>> {

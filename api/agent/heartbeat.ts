@@ -6,7 +6,7 @@ import type { AppEnv } from '../../http/context.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { component, z } from '../../wire/zod.js';
-import { agentActor } from '../principals.js';
+import { agentActor } from '../auth/principals.js';
 import { agentSettings } from './settings.js';
 
 const capacity = int4();

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../http/context.js';
 import { acceptInventory } from '../../services/agents/inventory.js';
 import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
-import { agentActor } from '../principals.js';
+import { agentActor } from '../auth/principals.js';
 
 const MAX_GUESTS = 4096;
 

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../http/context.js';
 import { acceptMetrics } from '../../services/agents/metrics.js';
 import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
-import { agentActor } from '../principals.js';
+import { agentActor } from '../auth/principals.js';
 
 // bigint columns: JSON numbers stay exact up to 2^53.
 const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);

@@ -12,7 +12,7 @@ import {
   uuidParam,
 } from '../../wire/schemas.js';
 import { component } from '../../wire/zod.js';
-import { agentActor } from '../principals.js';
+import { agentActor } from '../auth/principals.js';
 
 const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
   started:

@@ -6,7 +6,7 @@ import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
 import { commonErrors, jsonContent } from '../../wire/schemas.js';
 import { component, z } from '../../wire/zod.js';
-import { agentActor } from '../principals.js';
+import { agentActor } from '../auth/principals.js';
 
 const AgentTask = component(AgentTaskBody, 'AgentTask');
 

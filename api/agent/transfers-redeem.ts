@@ -4,7 +4,7 @@ import type { AppEnv } from '../../http/context.js';
 import { redeemTransfer } from '../../services/agents/transfers.js';
 import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { component, z } from '../../wire/zod.js';
-import { agentActor } from '../principals.js';
+import { agentActor } from '../auth/principals.js';
 
 const RedeemBody = z
   .object({

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../http/context.js';
 import { gatewayHeartbeat } from '../../services/console/gateway.js';
 import { jsonContent, optionalJsonBody } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
-import { gatewayCredentialId } from '../principals.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';
 
 /** The most sessions one gateway reports holding in one heartbeat. */

@@ -5,7 +5,7 @@ import { reportSessionState } from '../../services/console/gateway.js';
 import { conflictResponse, jsonBody, jsonContent } from '../../wire/schemas.js';
 import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../wire/serializers/console.js';
 import { z } from '../../wire/zod.js';
-import { gatewayCredentialId } from '../principals.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';
 
 const Body = z

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../http/context.js';
 import { validateConnectToken } from '../../services/console/gateway.js';
 import { conflictResponse, jsonBody, jsonContent, workflowUnavailableResponse } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
-import { gatewayCredentialId } from '../principals.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';
 
 const Body = z

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildApis } from '../../api/index.js';
-import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/openapi.js';
+import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/reference/openapi.js';
 
 type Paths = Record<string, Record<string, unknown>>;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];

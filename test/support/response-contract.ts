@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
 import { buildApis } from '../../api/index.js';
-import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/openapi.js';
+import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/reference/openapi.js';
 
 interface Document {
   readonly base: string;

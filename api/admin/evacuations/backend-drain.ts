@@ -12,7 +12,7 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 import { storageMoveFields } from '../storage-moves/fields.js';
 import { EvacuationRequestBody, policyOfBody } from './fields.js';
 

@@ -13,7 +13,7 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 import { ControlBody } from './fields.js';
 
 /** Pause, resume and cancel: the same request to the evacuation's run, which decides and records. */

@@ -14,7 +14,7 @@ import {
 } from '../../../wire/schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const RecoveryBody = z
   .strictObject({

@@ -12,7 +12,7 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 /**
  * Cancel and rollback (SPEC.md §4): the same request to the migration's workflow, which undoes

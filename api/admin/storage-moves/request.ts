@@ -13,7 +13,7 @@ import {
 } from '../../../wire/schemas.js';
 import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 import { storageMoveFields } from './fields.js';
 
 const RequestBody = z

@@ -12,7 +12,7 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 /** Cancel and rollback: the same request to the move's run; they differ in the outcome recorded. */
 function routeFor(kind: 'cancel' | 'rollback') {

@@ -14,7 +14,7 @@ import {
 } from '../../../wire/schemas.js';
 import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'put',

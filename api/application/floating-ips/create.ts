@@ -4,7 +4,7 @@ import { allocateFloatingIp } from '../../../services/networks/floating-ip-stock
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { AdminFloatingIpEnvelope, serializeAdminFloatingIp } from '../../../wire/serializers/floating-ip.js';
 import { z } from '../../../wire/zod.js';
-import { catalogueCode } from '../../instance-order.js';
+import { catalogueCode } from '../../routes-kit/instance-order.js';
 
 const Body = z
   .strictObject({

@@ -11,7 +11,7 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

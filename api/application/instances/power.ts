@@ -17,7 +17,7 @@ import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
 } from '../../../wire/serializers/placed-instance.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

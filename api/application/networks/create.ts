@@ -9,7 +9,7 @@ import {
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = CreatePrivateNetworkBody.extend({
   user: z.string().uuid().openapi({ description: 'The customer it is for.' }),

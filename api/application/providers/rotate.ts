@@ -11,7 +11,7 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 import { ProviderCredentialFields } from './fields.js';
 
 const route = createRoute({

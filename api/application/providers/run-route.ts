@@ -9,7 +9,7 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 /**
  * `POST /providers/{provider}/<kind>`: a test or a sync begun as a workflow, answered at once with

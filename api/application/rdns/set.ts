@@ -5,7 +5,7 @@ import { setAnyReverseDns } from '../../../services/networks/reverse-dns.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import { ReverseRecordEnvelope, serializeReverseRecord } from '../../../wire/serializers/reverse-record.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = z
   .object({

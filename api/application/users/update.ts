@@ -10,7 +10,7 @@ import {
   uuidParam,
 } from '../../../wire/schemas.js';
 import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 import { UserUpdateFields } from './fields.js';
 
 const route = createRoute({

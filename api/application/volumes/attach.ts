@@ -1,7 +1,7 @@
 import { attachVolume } from '../../../services/storage/volume-attachments.js';
 import { attachConflicts, VolumeAttachBody } from '../../../wire/requests/volume.js';
 import { INSTANCE_BUSY } from '../../../wire/schemas.js';
-import { volumeAction } from '../../volumes/action-route.js';
+import { volumeAction } from '../../routes-kit/volumes/action-route.js';
 
 export const { register } = volumeAction({
   side: 'application',

@@ -5,7 +5,7 @@ import { CreateVolumeBody } from '../../../wire/requests/volume.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../principals.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = CreateVolumeBody.extend({
   user: z.string().uuid().openapi({ description: 'The customer it is for.' }),

@@ -4,7 +4,7 @@ import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import { AccountEnvelope, serializeAccount } from '../../../wire/serializers/account.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

@@ -15,7 +15,7 @@ import {
 } from '../../../wire/schemas.js';
 import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
 import { z } from '../../../wire/zod.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 
 const InstanceBody = z
   .object({

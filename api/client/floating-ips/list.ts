@@ -3,7 +3,7 @@ import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

@@ -10,7 +10,7 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import type { z } from '../../../wire/zod.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 import { backupParams } from './backups/params.js';
 import { snapshotParams } from './snapshots/params.js';
 

@@ -4,6 +4,7 @@ import { createInstance } from '../../../services/instances/create.js';
 import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
 import { z } from '../../../wire/zod.js';
+import { customerActor, customerId } from '../../auth/principals.js';
 import {
   IdempotencyHeader,
   InstanceOrderFields,
@@ -11,8 +12,7 @@ import {
   orderRefusals,
   orderRequest,
   setOrderHeaders,
-} from '../../instance-order.js';
-import { customerActor, customerId } from '../../principals.js';
+} from '../../routes-kit/instance-order.js';
 
 const CreateBody = z.strictObject(InstanceOrderFields).openapi('CreateInstanceRequest');
 

@@ -10,7 +10,7 @@ import {
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const InstanceList = keysetListEnvelope(InstanceEnvelope, 'InstanceList');
 

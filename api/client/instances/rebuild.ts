@@ -11,7 +11,7 @@ import {
 } from '../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
 import { z } from '../../../wire/zod.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 
 const RebuildBody = z
   .object({

@@ -20,7 +20,7 @@ import {
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
 import { z } from '../../../wire/zod.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 
 const instance = z
   .string()

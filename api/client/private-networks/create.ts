@@ -8,7 +8,7 @@ import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -6,7 +6,7 @@ import {
   PrivateNetworkEnvelope,
   serializePrivateNetwork,
 } from '../../../wire/serializers/private-network.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

@@ -8,7 +8,7 @@ import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
 } from '../../../wire/serializers/private-network.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

@@ -6,7 +6,7 @@ import { createSshKey } from '../../../services/ssh-keys.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
 import { z } from '../../../wire/zod.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 import { sshKeyName } from './fields.js';
 
 const CreateSshKeyBody = z

@@ -3,7 +3,7 @@ import { listSshKeysOfUser } from '../../../db/repositories/ssh-keys.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const SshKeyList = listEnvelope(SshKeyEnvelope, 'SshKeyList');
 

@@ -11,7 +11,7 @@ import {
 } from '../../../wire/schemas.js';
 import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
 import { z } from '../../../wire/zod.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 import { sshKeyName } from './fields.js';
 
 const UpdateSshKeyBody = z.strictObject({ name: sshKeyName() }).openapi('UpdateSshKeyRequest');

@@ -4,7 +4,7 @@ import { createVolume } from '../../../services/storage/volumes.js';
 import { CreateVolumeBody } from '../../../wire/requests/volume.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
-import { customerActor } from '../../principals.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

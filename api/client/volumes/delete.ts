@@ -1,4 +1,4 @@
-import { volumeDelete } from '../../volumes/delete-route.js';
+import { volumeDelete } from '../../routes-kit/volumes/delete-route.js';
 
 export const { register } = volumeDelete({
   side: 'client',

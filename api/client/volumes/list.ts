@@ -3,7 +3,7 @@ import { listVolumes } from '../../../db/repositories/volumes.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

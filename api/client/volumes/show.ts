@@ -4,7 +4,7 @@ import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
-import { customerId } from '../../principals.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

@@ -14,7 +14,7 @@ import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
 } from '../../../../wire/serializers/backup-schedule.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 import { CreateScheduleBody } from './bodies.js';
 
 const route = createRoute({

@@ -10,7 +10,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 import { backupParams } from './params.js';
 
 const ProtectBody = z

@@ -5,8 +5,13 @@ import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
 import { z } from '../../../../wire/zod.js';
-import { catalogueCode, IdempotencyHeader, orderRefusals, setOrderHeaders } from '../../../instance-order.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
+import {
+  catalogueCode,
+  IdempotencyHeader,
+  orderRefusals,
+  setOrderHeaders,
+} from '../../../routes-kit/instance-order.js';
 import { backupParams } from './params.js';
 
 const RestoreNewBody = z

@@ -13,7 +13,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { NewConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const Body = z
   .strictObject({

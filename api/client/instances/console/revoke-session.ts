@@ -10,7 +10,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

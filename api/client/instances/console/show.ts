@@ -3,7 +3,7 @@ import type { AppEnv } from '../../../../http/context.js';
 import { consoleOffer } from '../../../../services/console/offers.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import { ConsoleEnvelope, serializeConsole } from '../../../../wire/serializers/console.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

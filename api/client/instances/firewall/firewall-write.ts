@@ -13,7 +13,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
 import type { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 import type { FirewallPath } from './bodies.js';
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 /** An ISO of the instance's library, by its uuid. */
 export const IsoChoice = z

@@ -14,7 +14,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { IsoEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const Body = z
   .strictObject({

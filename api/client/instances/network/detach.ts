@@ -10,7 +10,7 @@ import {
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
 import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 import { addressParams } from './params.js';
 
 const route = createRoute({

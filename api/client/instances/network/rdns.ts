@@ -5,7 +5,7 @@ import { setReverseDns } from '../../../../services/networks/reverse-dns.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
 import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 import { addressParams } from './params.js';
 
 const ReverseDnsBody = z

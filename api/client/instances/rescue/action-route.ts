@@ -13,7 +13,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 /** `POST /{cloudInstance}/rescue/<enter|exit>`: 202 with the rescue status, the operation begun. */
 export function rescueAction(spec: {

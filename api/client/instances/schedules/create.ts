@@ -16,7 +16,7 @@ import {
   serializeScheduledAction,
 } from '../../../../wire/serializers/scheduled-action.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 import { fields as backupScheduleFields } from '../backup-schedules/bodies.js';
 
 const Body = z

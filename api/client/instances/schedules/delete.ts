@@ -7,7 +7,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

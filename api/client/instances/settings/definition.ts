@@ -13,7 +13,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 /** What every settings route says about when it is refused; the three routes share the rule. */
 const SETTINGS_REFUSALS =

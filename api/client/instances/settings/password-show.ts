@@ -9,7 +9,7 @@ import {
   uuidParam,
 } from '../../../../wire/schemas.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const PasswordEnvelope = z
   .object({

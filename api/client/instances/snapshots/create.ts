@@ -14,7 +14,7 @@ import {
 } from '../../../../wire/schemas.js';
 import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const CreateSnapshotBody = z
   .object({

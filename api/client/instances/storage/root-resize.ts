@@ -17,7 +17,7 @@ import {
   serializeInstanceStorage,
 } from '../../../../wire/serializers/instance-storage.js';
 import { z } from '../../../../wire/zod.js';
-import { customerActor } from '../../../principals.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const Body = z
   .strictObject({

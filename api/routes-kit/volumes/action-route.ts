@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Asker } from '../../domain/actors.js';
-import type { AppEnv } from '../../http/context.js';
-import type { ServiceDeps } from '../../services/context.js';
-import type { VolumeOutcome } from '../../services/storage/volumes.js';
+import type { Asker } from '../../../domain/actors.js';
+import type { AppEnv } from '../../../http/context.js';
+import type { ServiceDeps } from '../../../services/context.js';
+import type { VolumeOutcome } from '../../../services/storage/volumes.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,15 +12,15 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../wire/schemas.js';
+} from '../../../wire/schemas.js';
 import {
   AdminVolumeEnvelope,
   serializeAdminVolume,
   serializeVolume,
   VolumeEnvelope,
-} from '../../wire/serializers/volume.js';
-import type { z } from '../../wire/zod.js';
-import { adminActor, customerActor } from '../principals.js';
+} from '../../../wire/serializers/volume.js';
+import type { z } from '../../../wire/zod.js';
+import { adminActor, customerActor } from '../../auth/principals.js';
 
 export interface VolumeActionRequest<B> {
   readonly volumeId: string;

@@ -1,6 +1,6 @@
 import type { Hook } from '@hono/zod-openapi';
-import { ApiError } from '../domain/errors.js';
-import type { AppEnv } from '../http/context.js';
+import { ApiError } from '../../domain/errors.js';
+import type { AppEnv } from '../../http/context.js';
 
 /** Past this many, more field errors tell a caller nothing, and a small body would buy a large answer. */
 export const MAX_FIELD_ERRORS = 100;

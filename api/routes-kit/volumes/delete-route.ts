@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findVolume } from '../../db/repositories/volumes.js';
-import type { AppEnv } from '../../http/context.js';
-import { deleteVolume } from '../../services/storage/volume-delete.js';
+import { findVolume } from '../../../db/repositories/volumes.js';
+import type { AppEnv } from '../../../http/context.js';
+import { deleteVolume } from '../../../services/storage/volume-delete.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,7 +9,7 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../wire/schemas.js';
+} from '../../../wire/schemas.js';
 import { SIDES } from './action-route.js';
 
 /**
