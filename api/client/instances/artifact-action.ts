@@ -32,7 +32,7 @@ export interface ArtifactTarget {
  * service returns: the action routes (verify, delete and restore of a backup; delete and restore
  * of a snapshot) differ only in these words, their service and the envelope they answer with.
  */
-export function artifactActionRoute<Row>(spec: {
+export function artifactActionRoute<Row, E extends z.ZodType>(spec: {
   readonly kind: keyof typeof KINDS;
   readonly method: 'post' | 'delete';
   /** The last path segment (`verify`, `restore`); none for a delete. */
@@ -41,8 +41,8 @@ export function artifactActionRoute<Row>(spec: {
   readonly description: string;
   readonly accepted: string;
   readonly conflict: string;
-  readonly envelope: z.ZodType;
-  readonly serialize: (row: Row) => unknown;
+  readonly envelope: E;
+  readonly serialize: (row: Row) => z.infer<E>;
   readonly run: (
     deps: ServiceDeps,
     actor: Extract<Actor, { type: 'user' }>,
@@ -74,7 +74,7 @@ export function artifactActionRoute<Row>(spec: {
           artifactId: params[kind.param]!,
           correlationId: c.get('requestId'),
         });
-        return c.json(spec.serialize(row) as never, 202);
+        return c.json(spec.serialize(row), 202);
       });
     },
   };

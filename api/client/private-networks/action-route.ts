@@ -88,13 +88,13 @@ export function privateNetworkAction(spec: {
   return {
     register(app: OpenAPIHono<AppEnv>): void {
       app.openapi(route, async (c) => {
-        const { cloudNetwork } = c.req.valid('param' as never) as { cloudNetwork: string };
-        const body = c.req.valid('json' as never) as { instance: string; address?: string | null };
+        const { cloudNetwork } = c.req.valid('param');
+        const body = c.req.valid('json');
         const deps = c.get('deps');
         const { network, accepted } = await spec.run(deps, customerActor(c), {
           networkId: cloudNetwork,
           instanceId: body.instance,
-          address: body.address ?? null,
+          address: ('address' in body ? body.address : undefined) ?? null,
           correlationId: c.get('requestId'),
         });
         const nics = await listNicsOfNetwork(deps.db, network.id);

@@ -66,8 +66,8 @@ export function mediaAction(spec: {
   return {
     register(app: OpenAPIHono<AppEnv>): void {
       app.openapi(route, async (c) => {
-        const { cloudInstance } = c.req.valid('param' as never) as { cloudInstance: string };
-        const body = (c.req.valid('json' as never) ?? {}) as { iso?: string };
+        const { cloudInstance } = c.req.valid('param');
+        const body = c.req.valid('json') ?? {};
         const deps = c.get('deps');
         const { accepted } = await spec.run(deps, customerActor(c), {
           instanceId: cloudInstance,

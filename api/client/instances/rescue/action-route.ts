@@ -46,7 +46,7 @@ export function rescueAction(spec: {
   return {
     register(app: OpenAPIHono<AppEnv>): void {
       app.openapi(route, async (c) => {
-        const { cloudInstance } = c.req.valid('param' as never) as { cloudInstance: string };
+        const { cloudInstance } = c.req.valid('param');
         const deps = c.get('deps');
         await changeRescueMode(deps, customerActor(c), {
           instanceId: cloudInstance,
