@@ -3,7 +3,7 @@
 // function name; workflows load only what Temporal's sandbox allows; SQL only in db/); this file
 // holds the rules about folders. Type-only imports count: a circle of types is still a circle.
 const PRODUCT =
-  '^(activities|agent|api|cli|clients|console-gateway|db|domain|platform|scripts|services|web|worker|workflows)/';
+  '^(activities|agent|api|cli|clients|console-gateway|db|domain|http|platform|scripts|server|services|web|wire|worker|workflows)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -85,18 +85,56 @@ module.exports = {
     {
       name: 'api-cli-no-records',
       severity: 'error',
-      comment: 'api/ and cli/ write through one service call: db/records/ is for services and activities.',
-      from: { path: '^(api|cli)/' },
+      comment:
+        'api/ and cli/ (and what they stand on: server/, http/, wire/) write through one service call: ' +
+        'db/records/ is for services and activities.',
+      from: { path: '^(api|cli|server|http|wire)/' },
       to: { path: '^db/records/' },
     },
     {
       name: 'pages-call-services',
       severity: 'error',
       comment:
-        'web/ (the admin pages) reads and writes through services/ only, and renders the admin API’s ' +
-        'serializers: no repository, no record, no workflow of its own.',
+        'web/ (the admin pages) reads and writes through services/ only, and renders the serializers ' +
+        'of wire/: no repository, no record, no workflow of its own.',
       from: { path: '^web/' },
       to: { path: '^(db|workflows|activities|worker)/' },
+    },
+    {
+      name: 'api-is-a-server',
+      severity: 'error',
+      comment:
+        'The API is a server, not a library: cli/ and web/ import neither api/ nor the process that ' +
+        'mounts it (server/). What they share with it lives below: wire/ (serializers, wire schemas, ' +
+        'base paths), http/ (the request plumbing the pages share), services/ (behaviour).',
+      from: { path: '^(cli|web)/' },
+      to: { path: '^(api|server)/' },
+    },
+    {
+      name: 'api-imports-no-other-face',
+      severity: 'error',
+      comment:
+        'api/ holds the APIs and imports neither the pages (web/), the CLI (cli/) nor the process ' +
+        '(server/): server/app.ts mounts the APIs and the pages side by side.',
+      from: { path: '^api/' },
+      to: { path: '^(web|cli|server)/' },
+    },
+    {
+      name: 'wire-below-the-faces',
+      severity: 'error',
+      comment:
+        'wire/ (what crosses the wire: serializers, envelope and request schemas, base paths) sits below ' +
+        'every face of the plane: it imports no api/, web/, cli/, server/ or http/.',
+      from: { path: '^wire/' },
+      to: { path: '^(api|web|cli|server|http)/' },
+    },
+    {
+      name: 'http-below-the-faces',
+      severity: 'error',
+      comment:
+        'http/ (the request plumbing the APIs and the pages share) imports no api/, web/, cli/ or server/.',
+      from: { path: '^http/' },
+      to: { path: '^(api|web|cli|server)/' },
     },
     {
       name: 'no-test-code-in-product',

@@ -15,10 +15,13 @@ COPY clients clients
 COPY console-gateway console-gateway
 COPY db db
 COPY domain domain
+COPY http http
 COPY platform platform
 COPY scripts scripts
+COPY server server
 COPY services services
 COPY web web
+COPY wire wire
 COPY worker worker
 COPY workflows workflows
 RUN npm run build && npm prune --omit=dev
@@ -36,4 +39,4 @@ RUN install -d -o node -g node -m 700 /var/lib/cloudsvc/console-gateway
 USER node
 EXPOSE 8080
 # The worker bundles workflows from dist/workflows at start; the api listens on PORT.
-CMD ["node", "dist/api/main.js"]
+CMD ["node", "dist/server/main.js"]

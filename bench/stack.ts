@@ -175,7 +175,7 @@ export async function startBenchStack(
     }
     // The creates come faster than a customer may make them: the rate limit would refuse most.
     const api = launch(
-      'api/main.ts',
+      'server/main.ts',
       {
         ...env,
         PORT: String(apiPort),

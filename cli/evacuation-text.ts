@@ -1,6 +1,6 @@
-import type { BackendDrainPlanBody } from '../api/serializers/backend-drain-plan.js';
-import type { EvacuationBody } from '../api/serializers/evacuation.js';
-import type { EvacuationPlanBody } from '../api/serializers/evacuation-plan.js';
+import type { BackendDrainPlanBody } from '../wire/serializers/backend-drain-plan.js';
+import type { EvacuationBody } from '../wire/serializers/evacuation.js';
+import type { EvacuationPlanBody } from '../wire/serializers/evacuation-plan.js';
 import { counted } from './words.js';
 
 /** The operator's view of an evacuation's plan and of an evacuation: the API's bodies, as an administrator sees them. */

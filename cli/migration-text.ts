@@ -1,4 +1,4 @@
-import type { MigrationBody, MigrationPreflightBody } from '../api/serializers/migration.js';
+import type { MigrationBody, MigrationPreflightBody } from '../wire/serializers/migration.js';
 
 /**
  * The operator's view of a preflight report and of a migration: the API's serialized bodies, so the

@@ -1,4 +1,4 @@
-import type { StorageMoveBody, StorageMovePreflightBody } from '../api/serializers/storage-move.js';
+import type { StorageMoveBody, StorageMovePreflightBody } from '../wire/serializers/storage-move.js';
 
 /** The operator's view of a storage move's preflight and of a storage move: the admin API's bodies. */
 

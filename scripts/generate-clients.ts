@@ -12,8 +12,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildApis } from '../api/app.js';
-import { DOCUMENT_NAMES, openApiDocuments } from '../api/openapi.js';
+import { buildApis } from '../api/index.js';
+import { DOCUMENT_NAMES, openApiDocuments } from '../api/reference/openapi.js';
 
 const at = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const generator = at('./client-generator/');

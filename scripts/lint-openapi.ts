@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApis } from '../api/app.js';
-import { DOCUMENT_NAMES, openApiDocuments } from '../api/openapi.js';
+import { buildApis } from '../api/index.js';
+import { DOCUMENT_NAMES, openApiDocuments } from '../api/reference/openapi.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'cloudsvc-openapi-'));

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApis } from '../api/app.js';
-import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../api/openapi.js';
+import { buildApis } from '../api/index.js';
+import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../api/reference/openapi.js';
 import { contractFolder } from './support/run-folder.js';
 
 type Operations = Record<string, Record<string, { operationId?: string }>>;

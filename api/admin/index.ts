@@ -1,6 +1,6 @@
-import { requireApplicationKey } from '../middleware/auth.js';
+import { requireApplicationKey } from '../auth/middleware.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
-import { createApiRouter } from '../router.js';
+import { createApiRouter } from '../routes-kit/router.js';
 import * as startBackendDrain from './evacuations/backend-drain.js';
 import * as planBackendDrain from './evacuations/backend-plan.js';
 import * as controlEvacuation from './evacuations/control.js';

@@ -1,17 +1,17 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentCredentialBody } from '../../domain/agent-protocol.js';
 import { text } from '../../domain/input-bounds.js';
+import { clientIp } from '../../http/client-ip.js';
+import type { AppEnv } from '../../http/context.js';
 import { enrollAgent } from '../../services/agents/enroll.js';
-import { clientIp } from '../client-ip.js';
-import type { AppEnv } from '../context.js';
 import {
   commonErrors,
   jsonBody,
   jsonContent,
   rateLimitedResponse,
   unauthenticatedBodyLimitResponse,
-} from '../schemas.js';
-import { component, z } from '../zod.js';
+} from '../../wire/schemas.js';
+import { component, z } from '../../wire/zod.js';
 import { agentSettings } from './settings.js';
 
 const EnrollRequest = z

@@ -2,11 +2,11 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { HeartbeatAckBody } from '../../domain/agent-protocol.js';
 import { HYPERVISOR_CAPABILITIES } from '../../domain/hypervisors.js';
 import { int4, text } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
-import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
-import { component, z } from '../zod.js';
+import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
+import { component, z } from '../../wire/zod.js';
+import { agentActor } from '../auth/principals.js';
 import { agentSettings } from './settings.js';
 
 const capacity = int4();

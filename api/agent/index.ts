@@ -1,7 +1,7 @@
-import { requireAgentCredential } from '../middleware/auth.js';
+import { AGENT_BASE } from '../../wire/paths.js';
+import { requireAgentCredential } from '../auth/middleware.js';
 import { limitAuthenticatedBody, limitUnauthenticatedBody } from '../middleware/body-limit.js';
-import { AGENT_BASE } from '../paths.js';
-import { createApiRouter, exceptUnder } from '../router.js';
+import { createApiRouter, exceptUnder } from '../routes-kit/router.js';
 import * as enroll from './enroll.js';
 import * as heartbeat from './heartbeat.js';
 import * as inventory from './inventory.js';

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { POWER_STATES } from '../../domain/instances/statuses.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptInventory } from '../../services/agents/inventory.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
-import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
+import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
+import { agentActor } from '../auth/principals.js';
 
 const MAX_GUESTS = 4096;
 

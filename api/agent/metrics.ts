@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { int4, real } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptMetrics } from '../../services/agents/metrics.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
-import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
+import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
+import { agentActor } from '../auth/principals.js';
 
 // bigint columns: JSON numbers stay exact up to 2^53.
 const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);

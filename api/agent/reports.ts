@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { REPORT_BODIES, ReportAckBody } from '../../domain/agent-protocol.js';
+import type { AppEnv } from '../../http/context.js';
 import { acceptReport, type Report } from '../../services/agents/task-reports.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,8 +10,9 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../schemas.js';
-import { component } from '../zod.js';
+} from '../../wire/schemas.js';
+import { component } from '../../wire/zod.js';
+import { agentActor } from '../auth/principals.js';
 
 const DESCRIPTIONS: Record<keyof typeof REPORT_BODIES, string> = {
   started:

@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { AgentTaskBody, stepKey } from '../../domain/agent-protocol.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import { openSealedParams, secretBox } from '../../platform/secrets.js';
 import { takeNextTask } from '../../services/agents/next-task.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
-import { commonErrors, jsonContent } from '../schemas.js';
-import { component, z } from '../zod.js';
+import { commonErrors, jsonContent } from '../../wire/schemas.js';
+import { component, z } from '../../wire/zod.js';
+import { agentActor } from '../auth/principals.js';
 
 const AgentTask = component(AgentTaskBody, 'AgentTask');
 

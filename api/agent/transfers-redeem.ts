@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { TransferRedemptionBody } from '../../domain/agent-protocol.js';
+import type { AppEnv } from '../../http/context.js';
 import { redeemTransfer } from '../../services/agents/transfers.js';
-import type { AppEnv } from '../context.js';
-import { agentActor } from '../principals.js';
-import { commonErrors, jsonBody, jsonContent } from '../schemas.js';
-import { component, z } from '../zod.js';
+import { commonErrors, jsonBody, jsonContent } from '../../wire/schemas.js';
+import { component, z } from '../../wire/zod.js';
+import { agentActor } from '../auth/principals.js';
 
 const RedeemBody = z
   .object({

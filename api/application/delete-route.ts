@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../http/context.js';
 import type { ServiceDeps } from '../../services/context.js';
-import type { AppEnv } from '../context.js';
-import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../schemas.js';
+import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../../wire/schemas.js';
 import type { ResourceKind } from './show-route.js';
 
 /**

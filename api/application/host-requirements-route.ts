@@ -1,13 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { HostRequirement } from '../../domain/instances/host-requirements.js';
+import type { AppEnv } from '../../http/context.js';
 import type { ServiceDeps } from '../../services/context.js';
-import type { AppEnv } from '../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../schemas.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../wire/schemas.js';
 import {
   HostRequirementsBody,
   HostRequirementsEnvelope,
   serializeHostRequirements,
-} from '../serializers/host-requirements.js';
+} from '../../wire/serializers/host-requirements.js';
 
 /**
  * `PUT /<resources>/{<param>}/host-requirements`: the instance's and the plan's routes differ only

@@ -1,7 +1,7 @@
-import { requireApplicationKey } from '../middleware/auth.js';
+import { APPLICATION_BASE } from '../../wire/paths.js';
+import { requireApplicationKey } from '../auth/middleware.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
-import { APPLICATION_BASE } from '../paths.js';
-import { createApiRouter, exceptUnder } from '../router.js';
+import { createApiRouter, exceptUnder } from '../routes-kit/router.js';
 import { consoleSessionRoutes } from './console/routes.js';
 import { firewallRoutes } from './firewall/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';

@@ -1,8 +1,8 @@
 import type { Database } from '../../db/database.js';
 import { findLocationByCode } from '../../db/repositories/catalog.js';
-import { catalogueCode } from '../instance-order.js';
-import { PageQuery } from '../schemas.js';
-import { z } from '../zod.js';
+import { PageQuery } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
+import { catalogueCode } from '../routes-kit/instance-order.js';
 
 /** The query of a list of customers' resources: a page, and whose and where. */
 export const OwnerLocationQuery = PageQuery.extend({

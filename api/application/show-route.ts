@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../domain/errors.js';
-import type { AppEnv } from '../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../schemas.js';
-import type { z } from '../zod.js';
+import type { AppEnv } from '../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../wire/schemas.js';
+import type { z } from '../../wire/zod.js';
 
 /** The kinds of what an administrator keeps, as their routes name them: `/plans/{plan}`, and so on. */
 export interface ResourceKind {

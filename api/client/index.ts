@@ -1,6 +1,6 @@
-import { requireClientKey } from '../middleware/auth.js';
+import { requireClientKey } from '../auth/middleware.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
-import { createApiRouter } from '../router.js';
+import { createApiRouter } from '../routes-kit/router.js';
 import { accountRoutes } from './account/routes.js';
 import { catalogueRoutes } from './catalogue/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';

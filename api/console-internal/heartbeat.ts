@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../http/context.js';
 import { gatewayHeartbeat } from '../../services/console/gateway.js';
-import type { AppEnv } from '../context.js';
-import { gatewayCredentialId } from '../principals.js';
-import { jsonContent, optionalJsonBody } from '../schemas.js';
-import { z } from '../zod.js';
+import { jsonContent, optionalJsonBody } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';
 
 /** The most sessions one gateway reports holding in one heartbeat. */

@@ -1,10 +1,10 @@
 import type { Context, Next } from 'hono';
+import type { AppEnv } from '../../http/context.js';
 import { countGatewayRequest } from '../../services/console/gateway-rate-limit.js';
-import type { AppEnv } from '../context.js';
-import { requireGatewayCredential } from '../middleware/auth.js';
+import { requireGatewayCredential } from '../auth/middleware.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
-import { gatewayCredentialId } from '../principals.js';
-import { createApiRouter } from '../router.js';
+import { createApiRouter } from '../routes-kit/router.js';
 import * as heartbeat from './heartbeat.js';
 import * as revocations from './revocations.js';
 import * as sessionState from './session-state.js';

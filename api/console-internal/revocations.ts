@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { CONSOLE_END_REASONS } from '../../domain/console/sessions.js';
+import type { AppEnv } from '../../http/context.js';
 import { revocationFeed } from '../../services/console/gateway.js';
-import type { AppEnv } from '../context.js';
-import { jsonContent } from '../schemas.js';
-import { z } from '../zod.js';
+import { jsonContent } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
 import { internalErrors } from './errors.js';
 
 const Query = z.object({

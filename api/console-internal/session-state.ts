@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findConsoleSession } from '../../db/repositories/console-sessions.js';
+import type { AppEnv } from '../../http/context.js';
 import { reportSessionState } from '../../services/console/gateway.js';
-import type { AppEnv } from '../context.js';
-import { gatewayCredentialId } from '../principals.js';
-import { conflictResponse, jsonBody, jsonContent } from '../schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../serializers/console.js';
-import { z } from '../zod.js';
+import { conflictResponse, jsonBody, jsonContent } from '../../wire/schemas.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../wire/serializers/console.js';
+import { z } from '../../wire/zod.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';
 
 const Body = z

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { CONSOLE_KINDS } from '../../domain/console/sessions.js';
+import type { AppEnv } from '../../http/context.js';
 import { validateConnectToken } from '../../services/console/gateway.js';
-import type { AppEnv } from '../context.js';
-import { gatewayCredentialId } from '../principals.js';
-import { conflictResponse, jsonBody, jsonContent, workflowUnavailableResponse } from '../schemas.js';
-import { z } from '../zod.js';
+import { conflictResponse, jsonBody, jsonContent, workflowUnavailableResponse } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
+import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';
 
 const Body = z

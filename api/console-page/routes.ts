@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ApiError, notFound } from '../../domain/errors.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from '../../http/context.js';
 import { CONSOLE_SCRIPT } from './client-script.js';
 
 const require = createRequire(import.meta.url);

@@ -2,8 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../domain/errors.js';
 import { jsonShapeProblem } from '../../domain/input-bounds.js';
+import type { AppEnv } from '../../http/context.js';
 import type { Config } from '../../platform/config.js';
-import type { AppEnv } from '../context.js';
 import { bodiless } from './hot-path.js';
 
 /**

@@ -7,8 +7,8 @@ import { ServerResponse } from 'node:http';
 import type { Hook } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { $ZodAsyncError } from 'zod/v4/core';
-import type { AppEnv } from '../context.js';
-import type { z } from '../zod.js';
+import type { AppEnv } from '../../http/context.js';
+import type { z } from '../../wire/zod.js';
 
 /**
  * A GET or HEAD has no body: the Node adapter never reads one and a Fetch Request cannot hold one.

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from '../../http/context.js';
 
 /**
  * Times every request into `cloudsvc_http_request_duration_seconds` by method, route template and

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from '../../http/context.js';
 
 /** The methods whose routes may take a body: those without one declared must be sent none. */
 export const WRITE_METHODS: readonly string[] = ['post', 'put', 'patch', 'delete'];

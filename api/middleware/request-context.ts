@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
-import type { AppDeps, AppEnv } from '../context.js';
+import type { AppDeps, AppEnv } from '../../http/context.js';
 import { setResponseHeader } from './hot-path.js';
 import { MAX_REQUEST_ID_BYTES, takeRequestId } from './request-id.js';
 

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import { notFound } from '../../domain/errors.js';
-import type { AppEnv } from '../context.js';
-import { DOCUMENT_NAMES, DOCUMENTS, type DocumentName } from '../openapi.js';
+import type { AppEnv } from '../../http/context.js';
+import { DOCUMENT_NAMES, DOCUMENTS, type DocumentName } from './openapi.js';
 import { REFERENCE_SCRIPT } from './script.js';
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { serializeBackendDrainPlan } from '../../api/serializers/backend-drain-plan.js';
 import { backendDrainPlan } from '../../services/evacuations/backend-plan.js';
+import { serializeBackendDrainPlan } from '../../wire/serializers/backend-drain-plan.js';
 import { modeOption } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { backendDrainPlanText } from '../evacuation-text.js';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { shownEvacuation } from '../../api/admin/evacuations/shown.js';
-import { serializeBackendDrainPlan } from '../../api/serializers/backend-drain-plan.js';
 import { startBackendDrain } from '../../services/evacuations/backend-drain.js';
 import { backendDrainPlan } from '../../services/evacuations/backend-plan.js';
+import { showEvacuation } from '../../services/evacuations/show.js';
+import { serializeBackendDrainPlan } from '../../wire/serializers/backend-drain-plan.js';
+import { serializeShownEvacuation } from '../../wire/serializers/evacuation.js';
 import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
@@ -73,7 +74,7 @@ export const backendDrainStartCommand: Command = {
       reason: values.reason,
       correlationId: randomUUID(),
     });
-    const body = await shownEvacuation(deps, evacuationId);
+    const body = serializeShownEvacuation(await showEvacuation(deps, evacuationId));
     note(
       `Backend drain ${evacuationId} started (${progressLine(body)}); follow it with: cloudsvc cloudsvc:evacuation:status ${evacuationId}`,
     );

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { shownEvacuation } from '../../api/admin/evacuations/shown.js';
 import { type EvacuationControl, mayControl } from '../../domain/evacuations/states.js';
 import { controlEvacuation, getEvacuation } from '../../services/evacuations/control.js';
+import { showEvacuation } from '../../services/evacuations/show.js';
+import { serializeShownEvacuation } from '../../wire/serializers/evacuation.js';
 import { operatorActor, uuidArgument } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { evacuationText } from '../evacuation-text.js';
@@ -36,7 +37,7 @@ function controlCommand(control: EvacuationControl): Command {
       const deps = await ctx.services();
       if (values['dry-run']) {
         const verdict = mayControl((await getEvacuation(deps, evacuationId)).state, control);
-        const body = await shownEvacuation(deps, evacuationId);
+        const body = serializeShownEvacuation(await showEvacuation(deps, evacuationId));
         if (values.json)
           ctx.out(JSON.stringify({ allowed: verdict.ok, ...(verdict.ok ? {} : verdict), evacuation: body }));
         else {
@@ -50,7 +51,7 @@ function controlCommand(control: EvacuationControl): Command {
         return verdict.ok ? EXIT.ok : EXIT.failed;
       }
       await controlEvacuation(deps, operatorActor(), { evacuationId, control, reason: values.reason });
-      const body = await shownEvacuation(deps, evacuationId);
+      const body = serializeShownEvacuation(await showEvacuation(deps, evacuationId));
       if (values.json) ctx.out(JSON.stringify(body));
       else for (const line of evacuationText(body)) ctx.out(line);
       return EXIT.ok;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { shownEvacuation } from '../../api/admin/evacuations/shown.js';
-import { serializeEvacuationPlan } from '../../api/serializers/evacuation-plan.js';
 import { ACTIVE_EVACUATION_STATES } from '../../domain/evacuations/states.js';
 import { evacuationPlan } from '../../services/evacuations/plan.js';
+import { showEvacuation } from '../../services/evacuations/show.js';
 import { startEvacuation } from '../../services/evacuations/start.js';
+import { serializeShownEvacuation } from '../../wire/serializers/evacuation.js';
+import { serializeEvacuationPlan } from '../../wire/serializers/evacuation-plan.js';
 import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';
@@ -83,7 +84,7 @@ export const evacuationStartCommand: Command = {
     note(
       `Evacuation ${evacuationId} started; follow it with: cloudsvc cloudsvc:evacuation:status ${evacuationId}`,
     );
-    let body = await shownEvacuation(deps, evacuationId);
+    let body = serializeShownEvacuation(await showEvacuation(deps, evacuationId));
     if (!values['no-wait']) {
       let last = '';
       for (;;) {
@@ -92,7 +93,7 @@ export const evacuationStartCommand: Command = {
         last = line;
         if (!ACTIVE_EVACUATION_STATES.includes(body.attributes.state)) break;
         await sleep(POLL_MS);
-        body = await shownEvacuation(deps, evacuationId);
+        body = serializeShownEvacuation(await showEvacuation(deps, evacuationId));
       }
       if (!values.json) for (const line of evacuationText(body)) note(line);
     }

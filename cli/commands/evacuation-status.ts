@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { shownEvacuation } from '../../api/admin/evacuations/shown.js';
+import { showEvacuation } from '../../services/evacuations/show.js';
+import { serializeShownEvacuation } from '../../wire/serializers/evacuation.js';
 import { uuidArgument } from '../arguments.js';
 import type { Command } from '../command.js';
 import { evacuationText } from '../evacuation-text.js';
@@ -14,7 +15,9 @@ export const evacuationStatusCommand: Command = {
       allowPositionals: true,
       options: { json: { type: 'boolean', default: false } },
     });
-    const body = await shownEvacuation(await ctx.services(), uuidArgument(positionals, 'evacuation'));
+    const body = serializeShownEvacuation(
+      await showEvacuation(await ctx.services(), uuidArgument(positionals, 'evacuation')),
+    );
     if (values.json) ctx.out(JSON.stringify(body));
     else for (const line of evacuationText(body)) ctx.out(line);
     return undefined;

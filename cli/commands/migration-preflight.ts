@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { serializePreflight } from '../../api/serializers/migration.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
+import { serializePreflight } from '../../wire/serializers/migration.js';
 import { modeOption } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { preflightText } from '../migration-text.js';

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { type MigrationBody, serializeMigration } from '../../api/serializers/migration.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { RECOVERY_DECISIONS, type RecoveryDecision } from '../../domain/migrations/states.js';
 import type { ServiceDeps } from '../../services/context.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { getMigration } from '../../services/migrations/reads.js';
+import { type MigrationBody, serializeMigration } from '../../wire/serializers/migration.js';
 import { operatorActor, uuidArgument } from '../arguments.js';
 import { type Command, UsageError } from '../command.js';
 import { detailText } from '../migration-text.js';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { serializeMigration, serializePreflight } from '../../api/serializers/migration.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import type { ServiceDeps } from '../../services/context.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
 import { getMigration } from '../../services/migrations/reads.js';
 import { requestMigration } from '../../services/migrations/request.js';
+import { serializeMigration, serializePreflight } from '../../wire/serializers/migration.js';
 import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';

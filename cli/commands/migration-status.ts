@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { serializeMigration } from '../../api/serializers/migration.js';
 import { getMigration } from '../../services/migrations/reads.js';
+import { serializeMigration } from '../../wire/serializers/migration.js';
 import { uuidArgument } from '../arguments.js';
 import type { Command } from '../command.js';
 import { migrationText } from '../migration-text.js';

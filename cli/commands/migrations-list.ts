@@ -1,7 +1,7 @@
-import { keysetListBody } from '../../api/keyset-list.js';
-import { serializeMigration } from '../../api/serializers/migration.js';
 import { listMigrations } from '../../db/repositories/migrations.js';
 import { MIGRATION_STATES } from '../../domain/migrations/states.js';
+import { keysetListBody } from '../../wire/keyset-list.js';
+import { serializeMigration } from '../../wire/serializers/migration.js';
 import type { Command } from '../command.js';
 import { enumFilter, LIST_USAGE, parseListArguments, table } from '../list-options.js';
 import { optionalHypervisor, optionalInstance } from '../references.js';

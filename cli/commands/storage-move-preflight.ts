@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { serializeStorageMovePreflight } from '../../api/serializers/storage-move.js';
 import { readStorageMovePreflight } from '../../services/storage-moves/preflight.js';
+import { serializeStorageMovePreflight } from '../../wire/serializers/storage-move.js';
 import { modeOption } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { instanceByReference, referenceArgument } from '../references.js';

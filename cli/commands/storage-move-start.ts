@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { serializeStorageMove, serializeStorageMovePreflight } from '../../api/serializers/storage-move.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { getStorageMove } from '../../services/storage-moves/control.js';
 import { readStorageMovePreflight } from '../../services/storage-moves/preflight.js';
 import { requestStorageMove } from '../../services/storage-moves/request.js';
+import { serializeStorageMove, serializeStorageMovePreflight } from '../../wire/serializers/storage-move.js';
 import { modeOption, operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { serializeStorageMove } from '../../api/serializers/storage-move.js';
 import { getStorageMove } from '../../services/storage-moves/control.js';
+import { serializeStorageMove } from '../../wire/serializers/storage-move.js';
 import { uuidArgument } from '../arguments.js';
 import type { Command } from '../command.js';
 import { storageMoveText } from '../storage-move-text.js';

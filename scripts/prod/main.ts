@@ -116,7 +116,7 @@ async function main() {
       WORKER_SDK_METRICS_ADDRESS: `127.0.0.1:${worker.sdk}`,
     });
   for (const api of APIS)
-    children.launch(api.name, 'api/main.ts', {
+    children.launch(api.name, 'server/main.ts', {
       ...serverEnv,
       PORT: String(api.port),
       METRICS_PORT: String(api.metrics),

@@ -119,7 +119,7 @@ async function main() {
 
   // 4. Worker and API.
   children.launch('worker', 'worker/main.ts', serverEnv);
-  children.launch('api', 'api/main.ts', serverEnv);
+  children.launch('api', 'server/main.ts', serverEnv);
   await waitForPort(ports.api, 60_000, 'the API', config.HOST);
   const apiUrl = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${ports.api}`;
   writeRuntimeFile({

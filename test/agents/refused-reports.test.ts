@@ -7,9 +7,9 @@ import { loadAgentConfig } from '../../agent/config.js';
 import { SimulatedDriver } from '../../agent/drivers/simulated/driver.js';
 import { PanelClient, PanelRefused } from '../../agent/panel-client.js';
 import { runTask } from '../../agent/task-runner.js';
-import { type ApiServer, startApiServer } from '../../api/server.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { createLogger } from '../../platform/logger.js';
+import { type ApiServer, startApiServer } from '../../server/start.js';
 import { testConfig } from '../support/config.js';
 import { seed } from '../support/seed.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CredentialCache } from '../../api/credential-cache.js';
 import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
 import { hashToken } from '../../domain/credentials.js';
+import { CredentialCache } from '../../http/credential-cache.js';
 import { bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../api/app.js';
+import { buildApp } from '../../server/app.js';
 import { bearer, json, jsonHeaders } from '../support/http.js';
 import { type Stack, startStack } from '../support/stack.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../api/app.js';
+import { buildApp } from '../../server/app.js';
 import { eventually } from '../support/eventually.js';
 import { sample } from '../support/metrics-text.js';
 import { seed } from '../support/seed.js';

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { buildApis } from '../../api/app.js';
-import { DOCUMENT_NAMES, DOCUMENTS, type DocumentName, openApiDocuments } from '../../api/openapi.js';
+import { buildApis } from '../../api/index.js';
+import {
+  DOCUMENT_NAMES,
+  DOCUMENTS,
+  type DocumentName,
+  openApiDocuments,
+} from '../../api/reference/openapi.js';
 
 /** docs/api.md's route tables and the OpenAPI documents they are held to (test/docs/*.unit.test.ts). */
 

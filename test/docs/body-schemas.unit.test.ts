@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentName } from '../../api/openapi.js';
+import type { DocumentName } from '../../api/reference/openapi.js';
 import { documentedOperations, type Operation, tabledRows } from './api-tables.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_NAMES, DOCUMENTS, derivedOperationId } from '../../api/openapi.js';
+import { DOCUMENT_NAMES, DOCUMENTS, derivedOperationId } from '../../api/reference/openapi.js';
 import { type Body, json } from '../support/http.js';
 import { type Stack, startStack } from '../support/stack.js';
 

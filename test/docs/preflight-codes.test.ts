@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildApis } from '../../api/app.js';
-import { openApiDocuments } from '../../api/openapi.js';
+import { buildApis } from '../../api/index.js';
+import { openApiDocuments } from '../../api/reference/openapi.js';
 import { BLOCKERS, WARNINGS } from '../../domain/migrations/preflight.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_NAMES } from '../../api/openapi.js';
+import { DOCUMENT_NAMES } from '../../api/reference/openapi.js';
 import { documentedOperations, tabledRows } from './api-tables.js';
 
 describe("docs/api.md's route tables", () => {

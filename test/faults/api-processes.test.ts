@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_BASE } from '../../api/paths.js';
 import { DEMO } from '../../db/seeds/demo.js';
+import { AGENT_BASE } from '../../wire/paths.js';
 import { eventually } from '../support/eventually.js';
 import { skipWithoutShape } from '../support/prod-shape/needs.js';
 import { type Part, type ProdShape, startProdShape } from '../support/prod-shape/shape.js';

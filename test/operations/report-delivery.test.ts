@@ -1,11 +1,11 @@
 import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiServer } from '../../api/server.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { listOperationsOfInstance } from '../../db/repositories/instance-operations.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import type { Config } from '../../platform/config.js';
+import type { ApiServer } from '../../server/start.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { type InProcessAgent, startInProcessAgent } from '../support/agents/in-process.js';
 import { eventually } from '../support/eventually.js';

@@ -19,10 +19,13 @@ const FOLDERS = [
   'console-gateway',
   'db',
   'domain',
+  'http',
   'platform',
   'scripts',
+  'server',
   'services',
   'web',
+  'wire',
   'worker',
   'workflows',
 ];
@@ -77,6 +80,32 @@ describe('the import rules of npm run check', () => {
       'domain/planted.ts': "import type { Database } from '../db/database.js';\nexport type D = Database;\n",
     });
     expect(output).toMatch(/error domain-only-domain: domain\/planted\.ts → db\/database\.ts/);
+    expect(status).not.toBe(0);
+  });
+
+  it('fails on a page or a command importing api/, and on api/ importing the pages', () => {
+    const { status, output } = checkWith({
+      'web/admin/planted.ts':
+        "import { buildApis } from '../../api/index.js';\nexport const apis = buildApis;\n",
+      'cli/planted.ts':
+        "import { createApiRouter } from '../api/routes-kit/router.js';\nexport const r = createApiRouter;\n",
+      'api/planted.ts':
+        "import { adminPages } from '../web/admin/index.js';\nexport const pages = adminPages;\n",
+    });
+    expect(output).toMatch(/error api-is-a-server: web\/admin\/planted\.ts → api\/index\.ts/);
+    expect(output).toMatch(/error api-is-a-server: cli\/planted\.ts → api\/routes-kit\/router\.ts/);
+    expect(output).toMatch(/error api-imports-no-other-face: api\/planted\.ts → web\/admin\/index\.ts/);
+    expect(status).not.toBe(0);
+  });
+
+  it('fails on wire/ or http/ importing a face of the plane', () => {
+    const { status, output } = checkWith({
+      'wire/planted.ts': "import { pages } from '../web/admin/paths.js';\nexport const p = pages;\n",
+      'http/planted.ts':
+        "import type { buildApis } from '../api/index.js';\nexport type B = typeof buildApis;\n",
+    });
+    expect(output).toMatch(/error wire-below-the-faces: wire\/planted\.ts → web\/admin\/paths\.ts/);
+    expect(output).toMatch(/error http-below-the-faces: http\/planted\.ts → api\/index\.ts/);
     expect(status).not.toBe(0);
   });
 

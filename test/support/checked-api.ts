@@ -1,5 +1,5 @@
-import type { buildApp } from '../../api/app.js';
-import type { AroundRequest } from '../../api/server.js';
+import type { buildApp } from '../../server/app.js';
+import type { AroundRequest } from '../../server/start.js';
 import { checkedResponse } from './response-contract.js';
 
 /** The app, whose `request` checks each answer against the API's document (response-contract.ts). */

@@ -1,8 +1,8 @@
 import createClient from 'openapi-fetch';
-import { ADMIN_BASE, APPLICATION_BASE, CLIENT_BASE } from '../../api/paths.js';
 import type { paths as AdminPaths } from '../../clients/admin.js';
 import type { paths as ApplicationPaths } from '../../clients/application.js';
 import type { paths as ClientPaths } from '../../clients/client.js';
+import { ADMIN_BASE, APPLICATION_BASE, CLIENT_BASE } from '../../wire/paths.js';
 
 /**
  * The Client and Application APIs as their users' code sees them: openapi-fetch typed by the

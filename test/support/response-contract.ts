@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
-import { buildApis } from '../../api/app.js';
-import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/openapi.js';
+import { buildApis } from '../../api/index.js';
+import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/reference/openapi.js';
 
 interface Document {
   readonly base: string;

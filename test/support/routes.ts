@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { CredentialType } from '../../domain/credentials.js';
 import {
   ADMIN_BASE,
   AGENT_BASE,
   APPLICATION_BASE,
   CLIENT_BASE,
   CONSOLE_INTERNAL_BASE,
-} from '../../api/paths.js';
-import type { CredentialType } from '../../domain/credentials.js';
+} from '../../wire/paths.js';
 import { type Body, json } from './http.js';
 
 /**

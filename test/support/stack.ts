@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
-import { buildApp } from '../../api/app.js';
-import type { AppDeps } from '../../api/context.js';
-import { createAppDeps, startApiServer } from '../../api/server.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
 import { listOperationsOfInstance } from '../../db/repositories/instance-operations.js';
+import type { AppDeps } from '../../http/context.js';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
+import { buildApp } from '../../server/app.js';
+import { createAppDeps, startApiServer } from '../../server/start.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { startInProcessAgent } from './agents/in-process.js';
 import { startAgentProcess } from './agents/process.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../api/app.js';
+import { buildApp } from '../../server/app.js';
 import { eventually } from '../support/eventually.js';
 import { type PageBrowser, pageBrowser } from '../support/pages.js';
 import { seed } from '../support/seed.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../api/app.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
+import { buildApp } from '../../server/app.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import { migrationPair, requestedMigration, transferHanging } from '../support/migrations.js';

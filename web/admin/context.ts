@@ -1,4 +1,4 @@
-import type { AppEnv } from '../../api/context.js';
+import type { AppEnv } from '../../http/context.js';
 import type { AdminSession } from '../../services/admin-sessions/resolve.js';
 
 /** What a page handler may use: the API's request context, and on signed-in pages the session. */

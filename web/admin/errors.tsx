@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { refusal, respondWithError } from '../../api/error-envelope.js';
+import { refusal, respondWithError } from '../../http/error-envelope.js';
 import type { PageEnv } from './context.js';
 import { acceptsHtml } from './http.js';
 import { Notice } from './layout/page.js';

@@ -1,4 +1,4 @@
-import { ADMIN_BASE } from '../../api/paths.js';
+import { ADMIN_BASE } from '../../wire/paths.js';
 
 /**
  * Where the admin pages live (SPEC.md §4 "Admin pages"), under the admin API's base. A page's

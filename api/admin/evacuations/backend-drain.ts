@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { startBackendDrain } from '../../../services/evacuations/backend-drain.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { showEvacuation } from '../../../services/evacuations/show.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,11 +10,11 @@ import {
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { EvacuationEnvelope } from '../../serializers/evacuation.js';
+} from '../../../wire/schemas.js';
+import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { adminActor } from '../../auth/principals.js';
 import { storageMoveFields } from '../storage-moves/fields.js';
 import { EvacuationRequestBody, policyOfBody } from './fields.js';
-import { shownEvacuation } from './shown.js';
 
 const Body = EvacuationRequestBody.omit({ max_parallel_per_target: true })
   .extend({
@@ -57,6 +57,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       reason: body.reason,
       correlationId: c.get('requestId'),
     });
-    return c.json(await shownEvacuation(deps, evacuationId), 202);
+    return c.json(serializeShownEvacuation(await showEvacuation(deps, evacuationId)), 202);
   });
 }

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { EvacuationControl } from '../../../domain/evacuations/states.js';
+import type { AppEnv } from '../../../http/context.js';
 import { controlEvacuation } from '../../../services/evacuations/control.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { showEvacuation } from '../../../services/evacuations/show.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,10 +11,10 @@ import {
   optionalJsonBody,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { EvacuationEnvelope } from '../../serializers/evacuation.js';
+} from '../../../wire/schemas.js';
+import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { adminActor } from '../../auth/principals.js';
 import { ControlBody } from './fields.js';
-import { shownEvacuation } from './shown.js';
 
 /** Pause, resume and cancel: the same request to the evacuation's run, which decides and records. */
 const CONTROLS: Record<EvacuationControl, { summary: string; does: string; from: string }> = {
@@ -67,7 +67,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
         control,
         reason: c.req.valid('json')?.reason,
       });
-      return c.json(await shownEvacuation(deps, evacuation.id), 202);
+      return c.json(serializeShownEvacuation(await showEvacuation(deps, evacuation.id)), 202);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { FAILURE_POLICIES } from '../../../domain/evacuations/states.js';
-import { z } from '../../zod.js';
-import { migrationMode, reason } from '../migrations/fields.js';
+import { migrationMode, reason } from '../../../wire/requests/migration-fields.js';
+import { z } from '../../../wire/zod.js';
 
 /** The policy fields of an evacuation request; left out, configuration gives them. */
 export const EvacuationRequestBody = z

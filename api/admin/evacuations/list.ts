@@ -2,12 +2,12 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listEvacuationCounts } from '../../../db/repositories/evacuation-items.js';
 import { listEvacuations } from '../../../db/repositories/evacuations.js';
 import { EVACUATION_STATES } from '../../../domain/evacuations/states.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { EvacuationEnvelope, serializeEvacuation } from '../../serializers/evacuation.js';
-import { z } from '../../zod.js';
-import { countsOf } from './shown.js';
+import type { AppEnv } from '../../../http/context.js';
+import { countsOf } from '../../../services/evacuations/show.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { EvacuationEnvelope, serializeEvacuation } from '../../../wire/serializers/evacuation.js';
+import { z } from '../../../wire/zod.js';
 
 const EvacuationListQuery = keysetQuery({
   state: z.enum(EVACUATION_STATES).optional(),

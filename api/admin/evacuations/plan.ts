@@ -1,8 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { evacuationPlan } from '../../../services/evacuations/plan.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { EvacuationPlanEnvelope, serializeEvacuationPlan } from '../../serializers/evacuation-plan.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import {
+  EvacuationPlanEnvelope,
+  serializeEvacuationPlan,
+} from '../../../wire/serializers/evacuation-plan.js';
 import { EvacuationPlanBody } from './fields.js';
 
 const route = createRoute({

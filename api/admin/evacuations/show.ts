@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { EvacuationEnvelope } from '../../serializers/evacuation.js';
-import { shownEvacuation } from './shown.js';
+import type { AppEnv } from '../../../http/context.js';
+import { showEvacuation } from '../../../services/evacuations/show.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
 
 const route = createRoute({
   method: 'get',
@@ -22,6 +22,9 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) =>
-    c.json(await shownEvacuation(c.get('deps'), c.req.valid('param').evacuation), 200),
+    c.json(
+      serializeShownEvacuation(await showEvacuation(c.get('deps'), c.req.valid('param').evacuation)),
+      200,
+    ),
   );
 }

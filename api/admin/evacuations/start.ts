@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
+import { showEvacuation } from '../../../services/evacuations/show.js';
 import { startEvacuation } from '../../../services/evacuations/start.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,10 +10,10 @@ import {
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { EvacuationEnvelope } from '../../serializers/evacuation.js';
+} from '../../../wire/schemas.js';
+import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { adminActor } from '../../auth/principals.js';
 import { EvacuationRequestBody, policyOfBody } from './fields.js';
-import { shownEvacuation } from './shown.js';
 
 const route = createRoute({
   method: 'post',
@@ -51,6 +51,6 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       reason: body.reason,
       correlationId: c.get('requestId'),
     });
-    return c.json(await shownEvacuation(deps, evacuationId), 202);
+    return c.json(serializeShownEvacuation(await showEvacuation(deps, evacuationId)), 202);
   });
 }

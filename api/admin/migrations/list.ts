@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { listMigrationPage } from '../../../services/migrations/reads.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
-import { migrationFilterFields, migrationFiltersOf } from './filters.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { migrationFilterFields, migrationFiltersOf } from '../../../wire/requests/migration-filters.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { migrationPreflight } from '../../../services/migrations/preflight.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { MigrationPreflightEnvelope, serializePreflight } from '../../serializers/migration.js';
-import { z } from '../../zod.js';
-import { migrationMode, targetHypervisor } from './fields.js';
+import { migrationMode, targetHypervisor } from '../../../wire/requests/migration-fields.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { MigrationPreflightEnvelope, serializePreflight } from '../../../wire/serializers/migration.js';
+import { z } from '../../../wire/zod.js';
 
 const PreflightBody = z
   .strictObject({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode })

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { RECOVERY_DECISIONS } from '../../../domain/migrations/states.js';
+import type { AppEnv } from '../../../http/context.js';
 import { recoverMigrationWith } from '../../../services/migrations/control.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { reason } from '../../../wire/requests/migration-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,10 +11,10 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
-import { z } from '../../zod.js';
-import { reason } from './fields.js';
+} from '../../../wire/schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const RecoveryBody = z
   .strictObject({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { getMigration } from '../../../services/migrations/reads.js';
 import { requestMigration } from '../../../services/migrations/request.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { migrationMode, reason, targetHypervisor } from '../../../wire/requests/migration-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,10 +11,10 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
-import { z } from '../../zod.js';
-import { migrationMode, reason, targetHypervisor } from './fields.js';
+} from '../../../wire/schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const MigrationRequestBody = z
   .strictObject({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode, reason: reason.optional() })

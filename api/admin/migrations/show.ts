@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findMigration } from '../../../db/repositories/migrations.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
 
 const route = createRoute({
   method: 'get',

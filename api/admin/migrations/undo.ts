@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { rollBackMigration } from '../../../services/migrations/control.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { ReasonBody } from '../../../wire/requests/migration-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,9 +10,9 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../serializers/migration.js';
-import { ReasonBody } from './fields.js';
+} from '../../../wire/schemas.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { adminActor } from '../../auth/principals.js';
 
 /**
  * Cancel and rollback (SPEC.md §4): the same request to the migration's workflow, which undoes

@@ -1,6 +1,6 @@
 import { STORAGE_BACKENDS } from '../../../domain/hypervisors.js';
-import { z } from '../../zod.js';
-import { migrationMode } from '../migrations/fields.js';
+import { migrationMode } from '../../../wire/requests/migration-fields.js';
+import { z } from '../../../wire/zod.js';
 
 /** The backends and mode of a storage move, as its preflight and its request take them. */
 export const storageMoveFields = {

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listStorageMoves } from '../../../db/repositories/storage-move-reads.js';
 import { STORAGE_MOVE_STATES } from '../../../domain/storage-moves/states.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../serializers/storage-move.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { z } from '../../../wire/zod.js';
 
 const Query = keysetQuery({
   state: z.enum(STORAGE_MOVE_STATES).optional(),

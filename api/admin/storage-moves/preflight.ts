@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { readStorageMovePreflight } from '../../../services/storage-moves/preflight.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import {
   StorageMovePreflightEnvelope,
   serializeStorageMovePreflight,
-} from '../../serializers/storage-move.js';
-import { z } from '../../zod.js';
+} from '../../../wire/serializers/storage-move.js';
+import { z } from '../../../wire/zod.js';
 import { storageMoveFields } from './fields.js';
 
 const PreflightBody = z.strictObject(storageMoveFields).openapi('StorageMovePreflightRequest');

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { requestStorageMove } from '../../../services/storage-moves/request.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { reason } from '../../../wire/requests/migration-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,10 +10,10 @@ import {
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../serializers/storage-move.js';
-import { z } from '../../zod.js';
-import { reason } from '../migrations/fields.js';
+} from '../../../wire/schemas.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 import { storageMoveFields } from './fields.js';
 
 const RequestBody = z

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { getStorageMove } from '../../../services/storage-moves/control.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../serializers/storage-move.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { undoStorageMoveWith } from '../../../services/storage-moves/control.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
+import { ReasonBody } from '../../../wire/requests/migration-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,9 +10,9 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../serializers/storage-move.js';
-import { ReasonBody } from '../migrations/fields.js';
+} from '../../../wire/schemas.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { adminActor } from '../../auth/principals.js';
 
 /** Cancel and rollback: the same request to the move's run; they differ in the outcome recorded. */
 function routeFor(kind: 'cancel' | 'rollback') {

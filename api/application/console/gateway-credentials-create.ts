@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { text } from '../../../domain/input-bounds.js';
 import { KEY_LABEL_MAX } from '../../../domain/users.js';
+import type { AppEnv } from '../../../http/context.js';
 import { issueKey } from '../../../services/keys.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, optionalJsonBody } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonContent, optionalJsonBody } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const Fields = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { revokeConsoleGatewayKey } from '../../../services/keys.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, notFoundResponse, uuidParam } from '../../schemas.js';
+import { commonErrors, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 
 const route = createRoute({
   method: 'delete',

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listConsoleSessions } from '../../../db/repositories/console-sessions.js';
 import { CONSOLE_SESSION_STATES } from '../../../domain/console/sessions.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../serializers/console.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
+import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({
   user: z.string().uuid().optional().openapi({ description: 'Only this user’s.' }),

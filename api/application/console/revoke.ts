@@ -1,9 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { revokeSession } from '../../../services/console/sessions.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, optionalJsonBody, uuidParam } from '../../schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../serializers/console.js';
-import { z } from '../../zod.js';
+import {
+  commonErrors,
+  jsonContent,
+  notFoundResponse,
+  optionalJsonBody,
+  uuidParam,
+} from '../../../wire/schemas.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
+import { z } from '../../../wire/zod.js';
 
 const route = createRoute({
   method: 'post',

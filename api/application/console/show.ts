@@ -1,5 +1,5 @@
 import { findConsoleSession } from '../../../db/repositories/console-sessions.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../serializers/console.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { setFirewallDefaults } from '../../../services/networks/firewall-defaults.js';
-import type { AppEnv } from '../../context.js';
-import { Enabled, Rules } from '../../firewall-request.js';
-import { commonErrors, jsonBody, jsonContent } from '../../schemas.js';
-import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../serializers/firewall.js';
-import { z } from '../../zod.js';
+import { Enabled, Rules } from '../../../wire/requests/firewall.js';
+import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../../wire/serializers/firewall.js';
+import { z } from '../../../wire/zod.js';
 
 const route = createRoute({
   method: 'put',

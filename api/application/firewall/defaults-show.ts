@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findFirewallDefaults } from '../../../db/repositories/firewall-defaults.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../serializers/firewall.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../../wire/serializers/firewall.js';
 
 const route = createRoute({
   method: 'get',

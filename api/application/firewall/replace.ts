@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { changeFirewall } from '../../../services/networks/firewall.js';
-import type { AppEnv } from '../../context.js';
-import { Enabled, Rules } from '../../firewall-request.js';
-import { adminActor } from '../../principals.js';
+import { Enabled, Rules } from '../../../wire/requests/firewall.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +11,10 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../serializers/firewall.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'put',

@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findFirewall } from '../../../db/repositories/firewalls.js';
 import { findInstance } from '../../../db/repositories/instances.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../serializers/firewall.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
-import { AdminFloatingIpEnvelope, serializeAdminFloatingIp } from '../../serializers/floating-ip.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
+import { AdminFloatingIpEnvelope, serializeAdminFloatingIp } from '../../../wire/serializers/floating-ip.js';
 import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createHypervisor } from '../../../services/hypervisors/create.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
 import { HypervisorCreateFields, unique } from './fields.js';
 
 const route = createRoute({

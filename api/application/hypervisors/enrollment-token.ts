@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { issueEnrollmentToken } from '../../../services/hypervisors/enrollment-token.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const EnrollmentToken = z
   .object({

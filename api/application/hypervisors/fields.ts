@@ -1,6 +1,6 @@
 import { HYPERVISOR_CAPABILITIES, STORAGE_BACKENDS } from '../../../domain/hypervisors.js';
 import { int4, text } from '../../../domain/input-bounds.js';
-import { z } from '../../zod.js';
+import { z } from '../../../wire/zod.js';
 
 /** The writable fields of a hypervisor, shared by update (all optional) and create. */
 export const HypervisorFields = z.strictObject({

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { setMaintenance } from '../../../services/hypervisors/maintenance.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
+import { z } from '../../../wire/zod.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,8 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { PROBE_TIMEOUT_MS, probeHypervisor } from '../../../services/hypervisors/probe.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, conflictResponse, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { z } from '../../zod.js';
+import {
+  commonErrors,
+  conflictResponse,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const ProbeResult = z
   .object({

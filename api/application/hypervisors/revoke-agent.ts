@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { revokeAgent } from '../../../services/hypervisors/revoke-agent.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
 
 const route = createRoute({
   method: 'post',

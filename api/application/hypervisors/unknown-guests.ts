@@ -3,7 +3,7 @@ import { listUnknownGuests } from '../../../db/repositories/guest-inventory.js';
 import { findHypervisor } from '../../../db/repositories/hypervisors.js';
 import { notFound } from '../../../domain/errors.js';
 import { POWER_STATES } from '../../../domain/instances/statuses.js';
-import type { AppEnv } from '../../context.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -11,8 +11,8 @@ import {
   listEnvelope,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const UnknownGuest = z
   .object({

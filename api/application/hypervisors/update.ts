@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editHypervisor } from '../../../services/hypervisors/edit.js';
-import type { AppEnv } from '../../context.js';
 import {
   commonErrors,
   conflictResponse,
@@ -8,8 +8,8 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../serializers/hypervisor.js';
+} from '../../../wire/schemas.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
 import { HypervisorFields, unique } from './fields.js';
 
 const HypervisorUpdate = HypervisorFields.partial()

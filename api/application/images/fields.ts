@@ -7,7 +7,7 @@ import {
   VIRTUALIZATIONS,
 } from '../../../domain/catalog.js';
 import { text } from '../../../domain/input-bounds.js';
-import { z } from '../../zod.js';
+import { z } from '../../../wire/zod.js';
 
 const editable = {
   name: text({ max: CATALOGUE_NAME_MAX, trim: true }).openapi({ example: 'Debian 12' }),

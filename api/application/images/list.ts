@@ -1,6 +1,6 @@
 import { listImages } from '../../../db/repositories/images.js';
-import { catalogueListRoute } from '../../catalogue-list-route.js';
-import { AdminImageEnvelope, serializeAdminImage } from '../../serializers/image.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
+import { catalogueListRoute } from '../../routes-kit/catalogue-list-route.js';
 
 export const { register } = catalogueListRoute({
   path: '/images',

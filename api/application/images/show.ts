@@ -1,5 +1,5 @@
 import { findImage } from '../../../db/repositories/images.js';
-import { AdminImageEnvelope, serializeAdminImage } from '../../serializers/image.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

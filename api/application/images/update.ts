@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editImage } from '../../../services/catalogue/images.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { AdminImageEnvelope, serializeAdminImage } from '../../serializers/image.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
 import { ImageUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,6 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createInstance } from '../../../services/instances/create.js';
-import type { AppEnv } from '../../context.js';
+import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 import {
   IdempotencyHeader,
   InstanceOrderFields,
@@ -8,11 +12,7 @@ import {
   orderRefusals,
   orderRequest,
   setOrderHeaders,
-} from '../../instance-order.js';
-import { adminActor } from '../../principals.js';
-import { commonErrors, jsonBody, jsonContent } from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
-import { z } from '../../zod.js';
+} from '../../routes-kit/instance-order.js';
 
 const CreateForUserBody = z
   .strictObject({

@@ -1,11 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listAllInstances } from '../../../db/repositories/all-instances.js';
 import { INSTANCE_STATUSES } from '../../../domain/instances/statuses.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { PlacedInstanceEnvelope, serializePlacedInstance } from '../../serializers/placed-instance.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import {
+  PlacedInstanceEnvelope,
+  serializePlacedInstance,
+} from '../../../wire/serializers/placed-instance.js';
+import { z } from '../../../wire/zod.js';
 
 const InstanceListQuery = keysetQuery({
   user: z.string().uuid().optional().openapi({ description: 'Instances of this user.' }),

@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { requestPowerAction } from '../../../services/instances/power.js';
-import type { AppEnv } from '../../context.js';
-import { POWER_RULES, PowerBody } from '../../power-request.js';
-import { adminActor } from '../../principals.js';
+import { POWER_RULES, PowerBody } from '../../../wire/requests/power.js';
 import {
   commonErrors,
   conflictResponse,
@@ -13,8 +12,12 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { PlacedInstanceEnvelope, serializePlacedInstance } from '../../serializers/placed-instance.js';
+} from '../../../wire/schemas.js';
+import {
+  PlacedInstanceEnvelope,
+  serializePlacedInstance,
+} from '../../../wire/serializers/placed-instance.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,5 +1,8 @@
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
-import { PlacedInstanceEnvelope, serializePlacedInstance } from '../../serializers/placed-instance.js';
+import {
+  PlacedInstanceEnvelope,
+  serializePlacedInstance,
+} from '../../../wire/serializers/placed-instance.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { suspendInstance } from '../../../services/instances/suspension.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,8 +10,12 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { PlacedInstanceEnvelope, serializePlacedInstance } from '../../serializers/placed-instance.js';
+} from '../../../wire/schemas.js';
+import {
+  PlacedInstanceEnvelope,
+  serializePlacedInstance,
+} from '../../../wire/serializers/placed-instance.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findIpPool, listPoolAddresses } from '../../../db/repositories/ip-pools.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -10,8 +10,8 @@ import {
   notFoundResponse,
   PageQuery,
   uuidParam,
-} from '../../schemas.js';
-import { PoolAddressEnvelope, serializePoolAddress } from '../../serializers/ip-pool.js';
+} from '../../../wire/schemas.js';
+import { PoolAddressEnvelope, serializePoolAddress } from '../../../wire/serializers/ip-pool.js';
 
 const route = createRoute({
   method: 'get',

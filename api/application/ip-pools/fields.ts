@@ -1,7 +1,7 @@
 import { CATALOGUE_NAME_MAX } from '../../../domain/catalog.js';
 import { text } from '../../../domain/input-bounds.js';
-import { PageQuery } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { PageQuery } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const name = text({ max: CATALOGUE_NAME_MAX, trim: true }).openapi({ example: 'FRA1 public v4' });
 

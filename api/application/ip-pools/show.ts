@@ -1,5 +1,5 @@
 import { findIpPool } from '../../../db/repositories/ip-pools.js';
-import { IpPoolEnvelope, serializeIpPool } from '../../serializers/ip-pool.js';
+import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/ip-pool.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { renamePool } from '../../../services/networks/ip-pools.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { IpPoolEnvelope, serializeIpPool } from '../../serializers/ip-pool.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/ip-pool.js';
 import { IpPoolUpdateFields } from './fields.js';
 
 const route = createRoute({

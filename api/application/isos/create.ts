@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { addIso } from '../../../services/media/isos.js';
-import type { AppEnv } from '../../context.js';
-import { isoNameField, isoUrlField } from '../../isos/fields.js';
-import { adminActor } from '../../principals.js';
+import { isoNameField, isoUrlField } from '../../../wire/requests/iso.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,9 +9,10 @@ import {
   jsonContent,
   notFoundResponse,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../serializers/iso.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = z
   .strictObject({

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { deleteLibraryIso } from '../../../services/media/iso-delete.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,8 +8,9 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../serializers/iso.js';
+} from '../../../wire/schemas.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listIsos } from '../../../db/repositories/instance-isos.js';
 import { ISO_STATES } from '../../../domain/media/isos.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../serializers/iso.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({
   user: z.string().uuid().optional().openapi({ description: 'Only this user’s.' }),

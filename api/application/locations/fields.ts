@@ -1,6 +1,6 @@
 import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE, CATALOGUE_NAME_MAX } from '../../../domain/catalog.js';
 import { text } from '../../../domain/input-bounds.js';
-import { z } from '../../zod.js';
+import { z } from '../../../wire/zod.js';
 
 const name = text({ max: CATALOGUE_NAME_MAX, trim: true }).openapi({ example: 'Frankfurt 1' });
 

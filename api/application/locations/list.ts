@@ -1,4 +1,4 @@
-import { locationListRoute } from '../../location-list-route.js';
+import { locationListRoute } from '../../routes-kit/location-list-route.js';
 
 export const { register } = locationListRoute({
   tag: 'Locations',

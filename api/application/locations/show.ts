@@ -1,5 +1,5 @@
 import { findLocation } from '../../../db/repositories/locations.js';
-import { LocationEnvelope, serializeLocation } from '../../serializers/location.js';
+import { LocationEnvelope, serializeLocation } from '../../../wire/serializers/location.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

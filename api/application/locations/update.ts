@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editLocation } from '../../../services/catalogue/locations.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { LocationEnvelope, serializeLocation } from '../../serializers/location.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { LocationEnvelope, serializeLocation } from '../../../wire/serializers/location.js';
 import { LocationUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import type { AppEnv } from '../../../http/context.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
-import { CreatePrivateNetworkBody } from '../../private-network-request.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
+import { CreatePrivateNetworkBody } from '../../../wire/requests/private-network.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../serializers/private-network.js';
-import { z } from '../../zod.js';
+} from '../../../wire/serializers/private-network.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = CreatePrivateNetworkBody.extend({
   user: z.string().uuid().openapi({ description: 'The customer it is for.' }),

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
 import {
   AdminPrivateNetworkEnvelope,
   serializeAdminPrivateNetwork,
-} from '../../serializers/private-network.js';
+} from '../../../wire/serializers/private-network.js';
 import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
 
 const route = createRoute({

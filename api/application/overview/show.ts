@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { planeOverview } from '../../../services/overview.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const Counts = z.record(z.string(), z.number().int());
 const Resources = z.object({ cpu_cores: z.number().int(), memory_mb: z.number(), disk_mb: z.number() });

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createPlan } from '../../../services/catalogue/plans.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
 import { PlanCreateFields } from './fields.js';
 
 const route = createRoute({

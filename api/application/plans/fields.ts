@@ -6,7 +6,7 @@ import {
 } from '../../../domain/catalog.js';
 import { text } from '../../../domain/input-bounds.js';
 import { HOST_REQUIREMENTS } from '../../../domain/instances/host-requirements.js';
-import { z } from '../../zod.js';
+import { z } from '../../../wire/zod.js';
 
 const size = (bounds: { min: number; max: number }, example: number) =>
   z.number().int().min(bounds.min).max(bounds.max).openapi({ example });

@@ -1,5 +1,5 @@
 import { findPlan } from '../../../db/repositories/plans.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

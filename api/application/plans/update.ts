@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editPlan } from '../../../services/catalogue/plans.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../serializers/plan.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
 import { PlanUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createProvider } from '../../../services/providers/providers.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../serializers/provider.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
 import { ProviderCreateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { setCredential } from '../../../services/providers/providers.js';
-import type { AppEnv } from '../../context.js';
 import {
   commonErrors,
   jsonBody,
@@ -8,8 +8,8 @@ import {
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../serializers/provider.js';
+} from '../../../wire/schemas.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
 import { ProviderCredentialFields } from './fields.js';
 
 const route = createRoute({

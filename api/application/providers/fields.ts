@@ -5,8 +5,8 @@ import {
   PROVIDER_KINDS,
   PROVIDER_NAME_MAX,
 } from '../../../domain/providers.js';
-import { PageQuery, uuidParam } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { PageQuery, uuidParam } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const editable = {
   name: text({ max: PROVIDER_NAME_MAX, trim: true }).openapi({ example: 'ceph-fra1' }),

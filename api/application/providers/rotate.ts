@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { startProviderRun } from '../../../services/providers/runs.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,8 +9,9 @@ import {
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../serializers/provider.js';
+} from '../../../wire/schemas.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { adminActor } from '../../auth/principals.js';
 import { ProviderCredentialFields } from './fields.js';
 
 const route = createRoute({

@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { startProviderRun } from '../../../services/providers/runs.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   jsonContent,
   notFoundResponse,
   unavailableResponse,
   uuidParam,
-} from '../../schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../serializers/provider.js';
+} from '../../../wire/schemas.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { adminActor } from '../../auth/principals.js';
 
 /**
  * `POST /providers/{provider}/<kind>`: a test or a sync begun as a workflow, answered at once with

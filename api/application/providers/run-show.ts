@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findProviderRun } from '../../../db/repositories/provider-run-lists.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse } from '../../schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../serializers/provider.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
 import { ProviderRunParams } from './fields.js';
 
 const route = createRoute({

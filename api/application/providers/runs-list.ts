@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listProviderRuns } from '../../../db/repositories/provider-run-lists.js';
 import { findProvider } from '../../../db/repositories/providers.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -11,8 +11,8 @@ import {
   notFoundResponse,
   PageQuery,
   uuidParam,
-} from '../../schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../serializers/provider.js';
+} from '../../../wire/schemas.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
 
 const route = createRoute({
   method: 'get',

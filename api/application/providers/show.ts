@@ -1,5 +1,5 @@
 import { findProvider } from '../../../db/repositories/providers.js';
-import { ProviderEnvelope, serializeProvider } from '../../serializers/provider.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listReverseRecords } from '../../../db/repositories/reverse-dns.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
-import { ReverseRecordEnvelope, serializeReverseRecord } from '../../serializers/reverse-record.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
+import { ReverseRecordEnvelope, serializeReverseRecord } from '../../../wire/serializers/reverse-record.js';
 import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
 
 const route = createRoute({

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { reverseName } from '../../../domain/networks/reverse-dns.js';
+import type { AppEnv } from '../../../http/context.js';
 import { setAnyReverseDns } from '../../../services/networks/reverse-dns.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { ReverseRecordEnvelope, serializeReverseRecord } from '../../serializers/reverse-record.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { ReverseRecordEnvelope, serializeReverseRecord } from '../../../wire/serializers/reverse-record.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = z
   .object({

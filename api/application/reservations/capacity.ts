@@ -1,11 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listCapacityReservations } from '../../../db/repositories/reservation-lists.js';
 import { RESERVATION_PURPOSES, RESERVATION_STATES } from '../../../domain/reservations.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { CapacityReservationEnvelope, serializeCapacityReservation } from '../../serializers/reservation.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import {
+  CapacityReservationEnvelope,
+  serializeCapacityReservation,
+} from '../../../wire/serializers/reservation.js';
+import { z } from '../../../wire/zod.js';
 
 const Query = keysetQuery({
   hypervisor: z.string().uuid().optional().openapi({ description: 'Room held on this hypervisor.' }),

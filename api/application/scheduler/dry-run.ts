@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { freeOf } from '../../../domain/placement.js';
+import type { AppEnv } from '../../../http/context.js';
 import { schedulerDryRun } from '../../../services/scheduler/dry-run.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const Resources = z.object({
   cpu_cores: z.number().int(),

@@ -1,10 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listStorageBackends } from '../../../db/repositories/storage-backends.js';
 import { STORAGE_BACKENDS } from '../../../domain/hypervisors.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { StorageBackendEnvelope, serializeStorageBackend } from '../../serializers/storage-backend.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import {
+  StorageBackendEnvelope,
+  serializeStorageBackend,
+} from '../../../wire/serializers/storage-backend.js';
+import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({
   backend: z.enum(STORAGE_BACKENDS).optional().openapi({ description: 'Only this backend.' }),

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findTaskWithOperation } from '../../../db/repositories/agent-task-lists.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { cancelTask } from '../../../services/tasks/cancel.js';
-import type { AppEnv } from '../../context.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,8 +10,8 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../serializers/agent-task.js';
+} from '../../../wire/schemas.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
 
 const route = createRoute({
   method: 'post',

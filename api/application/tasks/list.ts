@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listTasks } from '../../../db/repositories/agent-task-lists.js';
 import { AGENT_TASK_STATUSES } from '../../../domain/agent-protocol.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../serializers/agent-task.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
+import { z } from '../../../wire/zod.js';
 
 const TaskListQuery = keysetQuery({
   hypervisor: z.string().uuid().optional().openapi({ description: 'Tasks of this hypervisor.' }),

@@ -1,5 +1,5 @@
 import { findTaskWithOperation } from '../../../db/repositories/agent-task-lists.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../serializers/agent-task.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

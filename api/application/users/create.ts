@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createUser } from '../../../services/users.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { serializeUser, UserEnvelope } from '../../serializers/user.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
 import { UserCreateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,7 +1,7 @@
 import { text } from '../../../domain/input-bounds.js';
 import { KEY_LABEL_MAX, USER_EMAIL, USER_EMAIL_MAX, USER_NAME_MAX } from '../../../domain/users.js';
-import { PageQuery } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { PageQuery } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const name = text({ max: USER_NAME_MAX, trim: true }).openapi({ example: 'Ada Lovelace' });
 

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findUser } from '../../../db/repositories/users.js';
 import { notFound } from '../../../domain/errors.js';
+import type { AppEnv } from '../../../http/context.js';
 import { issueUserKey } from '../../../services/keys.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 import { KeyCreateFields } from './fields.js';
 
 const IssuedKeyEnvelope = z

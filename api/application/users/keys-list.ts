@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listUserKeys } from '../../../db/repositories/credentials.js';
 import { findUser } from '../../../db/repositories/users.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
+import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   jsonContent,
@@ -10,8 +10,8 @@ import {
   listEnvelope,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { serializeUserKey, UserKeyEnvelope } from '../../serializers/user.js';
+} from '../../../wire/schemas.js';
+import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/user.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { revokeKeyOfUser } from '../../../services/keys.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, notFoundResponse } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, notFoundResponse } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 
 const Params = z.object({
   user: z

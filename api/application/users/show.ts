@@ -1,5 +1,5 @@
 import { findUser } from '../../../db/repositories/users.js';
-import { serializeUser, UserEnvelope } from '../../serializers/user.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

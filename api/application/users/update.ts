@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { editUser } from '../../../services/users.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,8 +8,9 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { serializeUser, UserEnvelope } from '../../serializers/user.js';
+} from '../../../wire/schemas.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
+import { adminActor } from '../../auth/principals.js';
 import { UserUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createVolume } from '../../../services/storage/volumes.js';
-import type { AppEnv } from '../../context.js';
-import { adminActor } from '../../principals.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../serializers/volume.js';
-import { CreateVolumeBody } from '../../volume-request.js';
-import { z } from '../../zod.js';
+import { CreateVolumeBody } from '../../../wire/requests/volume.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
+import { z } from '../../../wire/zod.js';
+import { adminActor } from '../../auth/principals.js';
 
 const Body = CreateVolumeBody.extend({
   user: z.string().uuid().openapi({ description: 'The customer it is for.' }),

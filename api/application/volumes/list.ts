@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listVolumes } from '../../../db/repositories/volumes.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope } from '../../schemas.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../serializers/volume.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
+import { z } from '../../../wire/zod.js';
 import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
 
 const Query = OwnerLocationQuery.extend({

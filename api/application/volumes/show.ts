@@ -1,5 +1,5 @@
 import { findVolume } from '../../../db/repositories/volumes.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../serializers/volume.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findUser } from '../../../db/repositories/users.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { AccountEnvelope, serializeAccount } from '../../serializers/account.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { AccountEnvelope, serializeAccount } from '../../../wire/serializers/account.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

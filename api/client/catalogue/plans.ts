@@ -1,6 +1,6 @@
 import { listPlans } from '../../../db/repositories/plans.js';
-import { catalogueListRoute } from '../../catalogue-list-route.js';
-import { PlanEnvelope, serializePlan } from '../../serializers/plan.js';
+import { PlanEnvelope, serializePlan } from '../../../wire/serializers/plan.js';
+import { catalogueListRoute } from '../../routes-kit/catalogue-list-route.js';
 
 export const { register } = catalogueListRoute({
   path: '/plans',

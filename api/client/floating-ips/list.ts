@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
-import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { FloatingIpEnvelope, serializeFloatingIp } from '../../serializers/floating-ip.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

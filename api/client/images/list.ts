@@ -1,6 +1,6 @@
 import { listImages } from '../../../db/repositories/images.js';
-import { catalogueListRoute } from '../../catalogue-list-route.js';
-import { ImageEnvelope, serializeImage } from '../../serializers/image.js';
+import { ImageEnvelope, serializeImage } from '../../../wire/serializers/image.js';
+import { catalogueListRoute } from '../../routes-kit/catalogue-list-route.js';
 
 export const { register } = catalogueListRoute({
   path: '/images',

@@ -1,5 +1,5 @@
 import { listActivityPageOfInstance } from '../../../db/repositories/activity-log.js';
-import { ActivityEnvelope, serializeActivity } from '../../serializers/instance-history.js';
+import { ActivityEnvelope, serializeActivity } from '../../../wire/serializers/instance-history.js';
 import { instanceListRoute } from './list-route.js';
 
 export const { register } = instanceListRoute({

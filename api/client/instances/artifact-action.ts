@@ -1,16 +1,16 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Actor } from '../../../domain/actors.js';
+import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
   jsonContent,
   notFoundResponse,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import type { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import type { z } from '../../../wire/zod.js';
+import { customerActor } from '../../auth/principals.js';
 import { backupParams } from './backups/params.js';
 import { snapshotParams } from './snapshots/params.js';
 
@@ -32,7 +32,7 @@ export interface ArtifactTarget {
  * service returns: the action routes (verify, delete and restore of a backup; delete and restore
  * of a snapshot) differ only in these words, their service and the envelope they answer with.
  */
-export function artifactActionRoute<Row>(spec: {
+export function artifactActionRoute<Row, E extends z.ZodType>(spec: {
   readonly kind: keyof typeof KINDS;
   readonly method: 'post' | 'delete';
   /** The last path segment (`verify`, `restore`); none for a delete. */
@@ -41,8 +41,8 @@ export function artifactActionRoute<Row>(spec: {
   readonly description: string;
   readonly accepted: string;
   readonly conflict: string;
-  readonly envelope: z.ZodType;
-  readonly serialize: (row: Row) => unknown;
+  readonly envelope: E;
+  readonly serialize: (row: Row) => z.infer<E>;
   readonly run: (
     deps: ServiceDeps,
     actor: Extract<Actor, { type: 'user' }>,
@@ -74,7 +74,7 @@ export function artifactActionRoute<Row>(spec: {
           artifactId: params[kind.param]!,
           correlationId: c.get('requestId'),
         });
-        return c.json(spec.serialize(row) as never, 202);
+        return c.json(spec.serialize(row), 202);
       });
     },
   };

@@ -3,10 +3,10 @@ import { findInstanceDiagnostics } from '../../../db/repositories/instance-opera
 import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { InstanceAttributes } from '../../serializers/instance.js';
-import { z } from '../../zod.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { InstanceAttributes } from '../../../wire/serializers/instance.js';
+import { z } from '../../../wire/zod.js';
 import { callersInstance } from './callers-instance.js';
 
 const DiagnosticsEnvelope = z

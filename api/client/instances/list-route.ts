@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '../../../db/database.js';
 import type { KeysetPage } from '../../../db/keyset.js';
 import type { ListRequest, PageRequest } from '../../../domain/pagination.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
+import type { AppEnv } from '../../../http/context.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import {
   commonErrors,
   jsonContent,
@@ -12,8 +12,8 @@ import {
   notFoundResponse,
   PageQuery,
   uuidParam,
-} from '../../schemas.js';
-import type { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import type { z } from '../../../wire/zod.js';
 import { callersInstance } from './callers-instance.js';
 
 /**

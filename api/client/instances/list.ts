@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listInstancesOfUser } from '../../../db/repositories/instances.js';
-import type { AppEnv } from '../../context.js';
-import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../keyset-list.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent } from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+import type { AppEnv } from '../../../http/context.js';
+import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
+import { commonErrors, jsonContent } from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { customerId } from '../../auth/principals.js';
 
 const InstanceList = keysetListEnvelope(InstanceEnvelope, 'InstanceList');
 

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { ApiError } from '../../../domain/errors.js';
 import { MAX_POINTS, METRIC_RESOLUTIONS } from '../../../domain/metrics/resolutions.js';
+import type { AppEnv } from '../../../http/context.js';
 import { readMetricSeries } from '../../../services/instances/metric-series.js';
-import type { AppEnv } from '../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { z } from '../../zod.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { z } from '../../../wire/zod.js';
 import { callersInstance } from './callers-instance.js';
 
 const DEFAULT_WINDOW_MS = 60 * 60 * 1000;

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { requestPowerAction } from '../../../services/instances/power.js';
-import type { AppEnv } from '../../context.js';
-import { POWER_RULES, PowerBody } from '../../power-request.js';
-import { customerActor } from '../../principals.js';
+import { POWER_RULES, PowerBody } from '../../../wire/requests/power.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,8 +10,9 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
+} from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

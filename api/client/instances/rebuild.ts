@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { rebuildInstance } from '../../../services/instances/lifecycle.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,9 +8,10 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../serializers/instance.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { z } from '../../../wire/zod.js';
+import { customerActor } from '../../auth/principals.js';
 
 const RebuildBody = z
   .object({

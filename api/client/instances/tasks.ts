@@ -1,5 +1,5 @@
 import { listOperationsPageOfInstance } from '../../../db/repositories/instance-operations.js';
-import { serializeTask, TaskEnvelope } from '../../serializers/instance-history.js';
+import { serializeTask, TaskEnvelope } from '../../../wire/serializers/instance-history.js';
 import { instanceListRoute } from './list-route.js';
 
 export const { register } = instanceListRoute({

@@ -3,9 +3,8 @@ import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics
 import type { PrivateNetworkRow } from '../../../db/repositories/private-networks.js';
 import type { Asker } from '../../../domain/actors.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
+import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -15,12 +14,13 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../schemas.js';
+} from '../../../wire/schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../serializers/private-network.js';
-import { z } from '../../zod.js';
+} from '../../../wire/serializers/private-network.js';
+import { z } from '../../../wire/zod.js';
+import { customerActor } from '../../auth/principals.js';
 
 const instance = z
   .string()
@@ -88,13 +88,13 @@ export function privateNetworkAction(spec: {
   return {
     register(app: OpenAPIHono<AppEnv>): void {
       app.openapi(route, async (c) => {
-        const { cloudNetwork } = c.req.valid('param' as never) as { cloudNetwork: string };
-        const body = c.req.valid('json' as never) as { instance: string; address?: string | null };
+        const { cloudNetwork } = c.req.valid('param');
+        const body = c.req.valid('json');
         const deps = c.get('deps');
         const { network, accepted } = await spec.run(deps, customerActor(c), {
           networkId: cloudNetwork,
           instanceId: body.instance,
-          address: body.address ?? null,
+          address: ('address' in body ? body.address : undefined) ?? null,
           correlationId: c.get('requestId'),
         });
         const nics = await listNicsOfNetwork(deps.db, network.id);

@@ -1,14 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import type { AppEnv } from '../../../http/context.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
-import { CreatePrivateNetworkBody } from '../../private-network-request.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
+import { CreatePrivateNetworkBody } from '../../../wire/requests/private-network.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../serializers/private-network.js';
+} from '../../../wire/serializers/private-network.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { deletePrivateNetwork } from '../../../services/networks/private-networks.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
-import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../../schemas.js';
+import { commonErrors, conflictResponse, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

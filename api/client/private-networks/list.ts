@@ -1,9 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
-import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { PrivateNetworkEnvelope, serializePrivateNetwork } from '../../serializers/private-network.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import {
+  PrivateNetworkEnvelope,
+  serializePrivateNetwork,
+} from '../../../wire/serializers/private-network.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

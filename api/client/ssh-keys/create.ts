@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { text } from '../../../domain/input-bounds.js';
 import { MAX_PUBLIC_KEY_LENGTH } from '../../../domain/ssh-keys.js';
+import type { AppEnv } from '../../../http/context.js';
 import { createSshKey } from '../../../services/ssh-keys.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
-import { z } from '../../zod.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
+import { z } from '../../../wire/zod.js';
+import { customerActor } from '../../auth/principals.js';
 import { sshKeyName } from './fields.js';
 
 const CreateSshKeyBody = z

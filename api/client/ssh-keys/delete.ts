@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { deleteSshKey } from '../../../services/ssh-keys.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
-import { commonErrors, notFoundResponse, uuidParam } from '../../schemas.js';
+import { commonErrors, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listSshKeysOfUser } from '../../../db/repositories/ssh-keys.js';
-import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
+import { customerId } from '../../auth/principals.js';
 
 const SshKeyList = listEnvelope(SshKeyEnvelope, 'SshKeyList');
 

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { renameSshKey } from '../../../services/ssh-keys.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,9 +8,10 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../schemas.js';
-import { SshKeyEnvelope, serializeSshKey } from '../../serializers/ssh-key.js';
-import { z } from '../../zod.js';
+} from '../../../wire/schemas.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
+import { z } from '../../../wire/zod.js';
+import { customerActor } from '../../auth/principals.js';
 import { sshKeyName } from './fields.js';
 
 const UpdateSshKeyBody = z.strictObject({ name: sshKeyName() }).openapi('UpdateSshKeyRequest');

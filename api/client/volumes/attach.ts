@@ -1,11 +1,25 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { attachVolume } from '../../../services/storage/volume-attachments.js';
-import { INSTANCE_HELD } from '../../schemas.js';
-import { attachConflicts, VolumeAttachBody } from '../../volume-request.js';
-import { volumeAction } from '../../volumes/action-route.js';
+import { attachConflicts, VolumeAttachBody } from '../../../wire/requests/volume.js';
+import {
+  commonErrors,
+  conflictResponse,
+  INSTANCE_HELD,
+  jsonBody,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+  workflowUnavailableResponse,
+} from '../../../wire/schemas.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { customerActor } from '../../auth/principals.js';
+import { VOLUME_CHANGE_ACCEPTED } from '../../routes-kit/volumes.js';
 
-export const { register } = volumeAction({
-  side: 'client',
-  action: 'attach',
+const route = createRoute({
+  method: 'post',
+  path: '/volumes/{cloudVolume}/attach',
+  tags: ['Volumes'],
   summary: 'Attach a volume to an instance',
   description:
     'The volume goes on one of your instances in its location: an operation of the instance (`volume_attach`). ' +
@@ -13,13 +27,24 @@ export const { register } = volumeAction({
     'one at its next boot. On its first attach the volume’s disk is made on the instance’s hypervisor, which ' +
     'keeps it: later it attaches only to instances there. The volume is `attaching`, then `attached`; ' +
     '`available` again if the hypervisor failed, and the operation says why. Already on the instance: 200.',
-  body: VolumeAttachBody,
-  done: 'The volume already is on the instance; nothing changed.',
-  conflicts: attachConflicts(INSTANCE_HELD),
-  run: (deps, asker, request) =>
-    attachVolume(deps, asker, {
-      volumeId: request.volumeId,
-      instanceId: request.body.instance,
-      correlationId: request.correlationId,
-    }),
+  request: { params: uuidParam('cloudVolume'), body: jsonBody(VolumeAttachBody) },
+  responses: {
+    200: jsonContent(VolumeEnvelope, 'The volume already is on the instance; nothing changed.'),
+    202: jsonContent(VolumeEnvelope, VOLUME_CHANGE_ACCEPTED),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse(attachConflicts(INSTANCE_HELD)),
+    ...workflowUnavailableResponse,
+  },
 });
+
+export function register(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(route, async (c) => {
+    const { volume, accepted } = await attachVolume(c.get('deps'), customerActor(c), {
+      volumeId: c.req.valid('param').cloudVolume,
+      instanceId: c.req.valid('json').instance,
+      correlationId: c.get('requestId'),
+    });
+    return c.json(serializeVolume(volume), accepted ? 202 : 200);
+  });
+}

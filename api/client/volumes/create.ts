@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../http/context.js';
 import { createVolume } from '../../../services/storage/volumes.js';
-import type { AppEnv } from '../../context.js';
-import { customerActor } from '../../principals.js';
-import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../serializers/volume.js';
-import { CreateVolumeBody } from '../../volume-request.js';
+import { CreateVolumeBody } from '../../../wire/requests/volume.js';
+import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

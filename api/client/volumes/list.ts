@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listVolumes } from '../../../db/repositories/volumes.js';
-import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../serializers/volume.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findVolumeOfUser } from '../../../db/repositories/volumes.js';
 import { notFound } from '../../../domain/errors.js';
-import type { AppEnv } from '../../context.js';
-import { customerId } from '../../principals.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../serializers/volume.js';
+import type { AppEnv } from '../../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

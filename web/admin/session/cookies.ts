@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { ADMIN_BASE } from '../../../api/paths.js';
 import { ADMIN_LOGIN_COOKIE, ADMIN_SESSION_COOKIE } from '../../../domain/admin-sessions.js';
+import { ADMIN_BASE } from '../../../wire/paths.js';
 import type { PageEnv } from '../context.js';
 import { overTls } from '../http.js';
 

@@ -1,6 +1,5 @@
 import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { clientIp } from '../../../api/client-ip.js';
 import {
   ADMIN_LOGIN_COOKIE,
   ADMIN_SESSION_COOKIE,
@@ -8,6 +7,7 @@ import {
   sameSecret,
 } from '../../../domain/admin-sessions.js';
 import { ApiError } from '../../../domain/errors.js';
+import { clientIp } from '../../../http/client-ip.js';
 import { openAdminSession } from '../../../services/admin-sessions/open.js';
 import { resolveAdminSession } from '../../../services/admin-sessions/resolve.js';
 import type { PageEnv } from '../context.js';

@@ -1,4 +1,4 @@
-import type { MigrationPreflightBody } from '../../../api/serializers/migration.js';
+import type { MigrationPreflightBody } from '../../../wire/serializers/migration.js';
 import { Findings } from '../layout/findings.js';
 import type { Choice } from './choose.js';
 

@@ -1,5 +1,5 @@
-import type { PlacedInstanceEnvelope } from '../../../api/serializers/placed-instance.js';
-import type { z } from '../../../api/zod.js';
+import type { PlacedInstanceEnvelope } from '../../../wire/serializers/placed-instance.js';
+import type { z } from '../../../wire/zod.js';
 
 type Instance = z.infer<typeof PlacedInstanceEnvelope>['attributes'];
 

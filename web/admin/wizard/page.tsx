@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
-import { serializeMigration, serializePreflight } from '../../../api/serializers/migration.js';
-import { serializePlacedInstance } from '../../../api/serializers/placed-instance.js';
 import { notFound } from '../../../domain/errors.js';
 import { getPlacedInstance } from '../../../services/instances/placed.js';
 import { migrationPreflight } from '../../../services/migrations/preflight.js';
 import { getMigration } from '../../../services/migrations/reads.js';
+import { serializeMigration, serializePreflight } from '../../../wire/serializers/migration.js';
+import { serializePlacedInstance } from '../../../wire/serializers/placed-instance.js';
 import type { PageEnv } from '../context.js';
 import { Notice } from '../layout/page.js';
 import { instanceParam } from '../params.js';

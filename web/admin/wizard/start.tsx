@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { reason as reasonField } from '../../../api/admin/migrations/fields.js';
 import { ApiError } from '../../../domain/errors.js';
 import { MIGRATION_MODES } from '../../../domain/migrations/states.js';
 import { requestMigration } from '../../../services/migrations/request.js';
+import { reason as reasonField } from '../../../wire/requests/migration-fields.js';
 import type { PageEnv } from '../context.js';
 import { instanceParam } from '../params.js';
 import { pages, routes } from '../paths.js';

@@ -4,8 +4,8 @@ import {
   INTERVAL_MINUTES_MIN,
   KEEP_DAYS_MAX,
 } from '../../../../domain/backups.js';
-import { uuidParam } from '../../../schemas.js';
-import { z } from '../../../zod.js';
+import { uuidParam } from '../../../../wire/schemas.js';
+import { z } from '../../../../wire/zod.js';
 
 /** The path of one backup schedule of one instance. */
 export const policyParams = uuidParam('cloudInstance').extend(uuidParam('backupPolicy').shape);

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { createBackupSchedule } from '../../../../services/backups/schedules.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -10,8 +9,12 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { BackupScheduleEnvelope, serializeBackupSchedule } from '../../../serializers/backup-schedule.js';
+} from '../../../../wire/schemas.js';
+import {
+  BackupScheduleEnvelope,
+  serializeBackupSchedule,
+} from '../../../../wire/serializers/backup-schedule.js';
+import { customerActor } from '../../../auth/principals.js';
 import { CreateScheduleBody } from './bodies.js';
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { deleteBackupSchedule } from '../../../../services/backups/schedules.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
-import { commonErrors, notFoundResponse, workflowUnavailableResponse } from '../../../schemas.js';
+import { commonErrors, notFoundResponse, workflowUnavailableResponse } from '../../../../wire/schemas.js';
+import { customerActor } from '../../../auth/principals.js';
 import { policyParams } from './bodies.js';
 
 const route = createRoute({

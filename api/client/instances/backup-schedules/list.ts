@@ -1,5 +1,8 @@
 import { listPoliciesOfInstance } from '../../../../db/repositories/backup-policies.js';
-import { BackupScheduleEnvelope, serializeBackupSchedule } from '../../../serializers/backup-schedule.js';
+import {
+  BackupScheduleEnvelope,
+  serializeBackupSchedule,
+} from '../../../../wire/serializers/backup-schedule.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createBackup } from '../../../../services/backups/backups.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,10 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const CreateBackupBody = z
   .object({

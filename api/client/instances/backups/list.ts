@@ -1,5 +1,5 @@
 import { listBackupsOfInstance } from '../../../../db/repositories/backups.js';
-import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -1,16 +1,16 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { protectBackup } from '../../../../services/backups/backups.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
   jsonContent,
   notFoundResponse,
   optionalJsonBody,
-} from '../../../schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 import { backupParams } from './params.js';
 
 const ProtectBody = z

@@ -1,12 +1,17 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { hostname, instanceName, timezone } from '../../../../domain/instances/settings.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
-import type { AppEnv } from '../../../context.js';
-import { catalogueCode, IdempotencyHeader, orderRefusals, setOrderHeaders } from '../../../instance-order.js';
-import { customerActor } from '../../../principals.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
-import { z } from '../../../zod.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
+import {
+  catalogueCode,
+  IdempotencyHeader,
+  orderRefusals,
+  setOrderHeaders,
+} from '../../../routes-kit/instance-order.js';
 import { backupParams } from './params.js';
 
 const RestoreNewBody = z

@@ -1,6 +1,6 @@
 import { restoreBackup } from '../../../../services/backups/backups.js';
-import { INSTANCE_HELD } from '../../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
+import { INSTANCE_HELD } from '../../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
 export const { register } = artifactActionRoute({

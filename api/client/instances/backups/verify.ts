@@ -1,6 +1,6 @@
 import { verifyBackup } from '../../../../services/backups/backups.js';
-import { INSTANCE_HELD } from '../../../schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../serializers/backup.js';
+import { INSTANCE_HELD } from '../../../../wire/schemas.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
 export const { register } = artifactActionRoute({

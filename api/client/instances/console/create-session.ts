@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { CONSOLE_KINDS } from '../../../../domain/console/sessions.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createConsoleSession } from '../../../../services/console/sessions.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,10 @@ import {
   optionalJsonBody,
   unavailableResponse,
   uuidParam,
-} from '../../../schemas.js';
-import { NewConsoleSessionEnvelope, serializeConsoleSession } from '../../../serializers/console.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { NewConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const Body = z
   .strictObject({

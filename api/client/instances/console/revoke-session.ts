@@ -1,16 +1,16 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { revokeConsoleSession } from '../../../../services/console/sessions.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   jsonContent,
   notFoundResponse,
   optionalJsonBody,
   uuidParam,
-} from '../../../schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../serializers/console.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { consoleOffer } from '../../../../services/console/offers.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
-import { ConsoleEnvelope, serializeConsole } from '../../../serializers/console.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
+import { ConsoleEnvelope, serializeConsole } from '../../../../wire/serializers/console.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'get',

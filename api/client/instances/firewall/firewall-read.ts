@@ -1,30 +1,20 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { findFirewall } from '../../../../db/repositories/firewalls.js';
-import type { AppEnv } from '../../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../serializers/firewall.js';
+import type { AppEnv } from '../../../../http/context.js';
+import { jsonContent } from '../../../../wire/schemas.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
 import { callersInstance } from '../callers-instance.js';
-import type { FirewallPath } from './bodies.js';
 
-/** `GET /{cloudInstance}/firewall<path>`: the instance's firewall. */
-export function firewallRead(path: FirewallPath, summary: string) {
-  const route = createRoute({
-    method: 'get',
-    path: `/{cloudInstance}/firewall${path}`,
-    tags: ['Firewall'],
-    summary,
-    description:
-      'The toggle, the rules in order and whether the hypervisor has applied them (as every firewall path answers).',
-    request: { params: uuidParam('cloudInstance') },
-    responses: { 200: jsonContent(FirewallEnvelope, 'The firewall.'), ...commonErrors, ...notFoundResponse },
-  });
-  return {
-    register(app: OpenAPIHono<AppEnv>): void {
-      app.openapi(route, async (c) => {
-        const instance = await callersInstance(c, c.req.valid('param').cloudInstance);
-        const { db, config } = c.get('deps');
-        return c.json(serializeFirewall(await findFirewall(db, instance.id), config.FIREWALL_RULES_MAX), 200);
-      });
-    },
-  };
+/** What every firewall path's `GET` says it answers. */
+export const FIREWALL_READ_DESCRIPTION =
+  'The toggle, the rules in order and whether the hypervisor has applied them (as every firewall path answers).';
+
+/** A firewall read's 200. */
+export const firewallShown = jsonContent(FirewallEnvelope, 'The firewall.');
+
+/** Answers the caller's instance's firewall, whichever part of it the path names. */
+export async function answerFirewall(c: Context<AppEnv>, instanceId: string) {
+  const instance = await callersInstance(c, instanceId);
+  const { db, config } = c.get('deps');
+  return c.json(serializeFirewall(await findFirewall(db, instance.id), config.FIREWALL_RULES_MAX), 200);
 }

@@ -1,67 +1,31 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../../../http/context.js';
 import { changeFirewall, type FirewallChange } from '../../../../services/networks/firewall.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
-import {
-  commonErrors,
-  conflictResponse,
-  INSTANCE_HELD,
-  jsonBody,
-  jsonContent,
-  notFoundResponse,
-  uuidParam,
-  workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../serializers/firewall.js';
-import type { z } from '../../../zod.js';
-import type { FirewallPath } from './bodies.js';
+import { INSTANCE_HELD, jsonContent } from '../../../../wire/schemas.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
+import { customerActor } from '../../../auth/principals.js';
 
-/**
- * A change of the firewall at `PUT` or `DELETE /{cloudInstance}/firewall<path>`: `change` makes the
- * request into what is set; the answer is 202 with the firewall as now recorded.
- */
-export function firewallWrite<Body extends z.ZodObject>(spec: {
-  readonly method: 'put' | 'delete';
-  readonly path: FirewallPath;
-  readonly summary: string;
-  readonly description: string;
-  readonly body?: Body;
-  readonly change: (body: z.infer<Body>) => FirewallChange;
-}) {
-  const route = createRoute({
-    method: spec.method,
-    path: `/{cloudInstance}/firewall${spec.path}`,
-    tags: ['Firewall'],
-    summary: spec.summary,
-    description:
-      `${spec.description} The hypervisor applies the toggle and all the rules as one set (operation ` +
-      '`firewall_apply`); if it fails, the set before is put back and the task history says why.',
-    request: { params: uuidParam('cloudInstance'), ...(spec.body ? { body: jsonBody(spec.body) } : {}) },
-    responses: {
-      202: jsonContent(
-        FirewallEnvelope,
-        'Accepted; the firewall as now recorded (`in_sync` false until applied).',
-      ),
-      ...commonErrors,
-      ...notFoundResponse,
-      ...conflictResponse(
-        `The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
-      ),
-      ...workflowUnavailableResponse,
-    },
+/** The end of every firewall write's description: how the hypervisor takes the change. */
+export const APPLIED_AS_ONE_SET =
+  'The hypervisor applies the toggle and all the rules as one set (operation `firewall_apply`); if it ' +
+  'fails, the set before is put back and the task history says why.';
+
+/** A firewall write's 202: the firewall as now recorded. */
+export const firewallAccepted = jsonContent(
+  FirewallEnvelope,
+  'Accepted; the firewall as now recorded (`in_sync` false until applied).',
+);
+
+/** Why a firewall write is refused (its 409). */
+export const FIREWALL_WRITE_CONFLICTS = `The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); ${INSTANCE_HELD}`;
+
+/** Records `change` to the caller's instance's firewall and answers 202 with the firewall as now recorded. */
+export async function answerFirewallChange(c: Context<AppEnv>, instanceId: string, change: FirewallChange) {
+  const deps = c.get('deps');
+  const record = await changeFirewall(deps, customerActor(c), {
+    instanceId,
+    change,
+    correlationId: c.get('requestId'),
   });
-  return {
-    register(app: OpenAPIHono<AppEnv>): void {
-      app.openapi(route, async (c) => {
-        const deps = c.get('deps');
-        const body = (spec.body ? c.req.valid('json' as never) : {}) as z.infer<Body>;
-        const record = await changeFirewall(deps, customerActor(c), {
-          instanceId: (c.req.valid('param' as never) as { cloudInstance: string }).cloudInstance,
-          change: spec.change(body),
-          correlationId: c.get('requestId'),
-        });
-        return c.json(serializeFirewall(record, deps.config.FIREWALL_RULES_MAX), 202);
-      });
-    },
-  };
+  return c.json(serializeFirewall(record, deps.config.FIREWALL_RULES_MAX), 202);
 }

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
 import type { Asker } from '../../../../domain/actors.js';
+import type { AppEnv } from '../../../../http/context.js';
 import type { ServiceDeps } from '../../../../services/context.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -14,9 +13,10 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IsoListEnvelope, serializeIso } from '../../../serializers/iso.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 /** An ISO of the instance's library, by its uuid. */
 export const IsoChoice = z
@@ -66,8 +66,8 @@ export function mediaAction(spec: {
   return {
     register(app: OpenAPIHono<AppEnv>): void {
       app.openapi(route, async (c) => {
-        const { cloudInstance } = c.req.valid('param' as never) as { cloudInstance: string };
-        const body = (c.req.valid('json' as never) ?? {}) as { iso?: string };
+        const { cloudInstance } = c.req.valid('param');
+        const body = c.req.valid('json') ?? {};
         const deps = c.get('deps');
         const { accepted } = await spec.run(deps, customerActor(c), {
           instanceId: cloudInstance,

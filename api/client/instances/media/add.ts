@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { addIso } from '../../../../services/media/isos.js';
-import type { AppEnv } from '../../../context.js';
-import { isoNameField, isoUrlField } from '../../../isos/fields.js';
-import { customerActor } from '../../../principals.js';
+import { isoNameField, isoUrlField } from '../../../../wire/requests/iso.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,10 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IsoEnvelope, serializeIso } from '../../../serializers/iso.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { IsoEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const Body = z.strictObject({ name: isoNameField(), url: isoUrlField() }).openapi('AddIsoRequest');
 

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { attachAddress } from '../../../../services/networks/addresses.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,10 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../serializers/ip-address.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const AttachAddressBody = z
   .object({

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { detachAddress } from '../../../../services/networks/addresses.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -9,8 +8,9 @@ import {
   jsonContent,
   notFoundResponse,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../serializers/ip-address.js';
+} from '../../../../wire/schemas.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { customerActor } from '../../../auth/principals.js';
 import { addressParams } from './params.js';
 
 const route = createRoute({

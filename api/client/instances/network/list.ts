@@ -1,5 +1,5 @@
 import { listInstanceAddressPage } from '../../../../db/repositories/instance-addresses.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../serializers/ip-address.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

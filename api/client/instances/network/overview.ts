@@ -3,9 +3,12 @@ import {
   findNetworkRevisions,
   listInstanceAddresses,
 } from '../../../../db/repositories/instance-addresses.js';
-import type { AppEnv } from '../../../context.js';
-import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
-import { InstanceNetworkEnvelope, serializeInstanceNetwork } from '../../../serializers/instance-network.js';
+import type { AppEnv } from '../../../../http/context.js';
+import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
+import {
+  InstanceNetworkEnvelope,
+  serializeInstanceNetwork,
+} from '../../../../wire/serializers/instance-network.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({

@@ -1,4 +1,4 @@
-import { uuidParam } from '../../../schemas.js';
+import { uuidParam } from '../../../../wire/schemas.js';
 
 /** The path of one address of one instance. */
 export const addressParams = uuidParam('cloudInstance').extend(uuidParam('cloudIpAddress').shape);

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { reverseName } from '../../../../domain/networks/reverse-dns.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { setReverseDns } from '../../../../services/networks/reverse-dns.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
-import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../serializers/ip-address.js';
-import { z } from '../../../zod.js';
+import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 import { addressParams } from './params.js';
 
 const ReverseDnsBody = z

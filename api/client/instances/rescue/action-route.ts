@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { changeRescueMode, rescueStatus } from '../../../../services/instances/rescue.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,10 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { RescueEnvelope, serializeRescue } from '../../../serializers/rescue.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 /** `POST /{cloudInstance}/rescue/<enter|exit>`: 202 with the rescue status, the operation begun. */
 export function rescueAction(spec: {
@@ -46,7 +46,7 @@ export function rescueAction(spec: {
   return {
     register(app: OpenAPIHono<AppEnv>): void {
       app.openapi(route, async (c) => {
-        const { cloudInstance } = c.req.valid('param' as never) as { cloudInstance: string };
+        const { cloudInstance } = c.req.valid('param');
         const deps = c.get('deps');
         await changeRescueMode(deps, customerActor(c), {
           instanceId: cloudInstance,

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { SCHEDULED_ACTIONS } from '../../../../domain/instances/scheduled-actions.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createScheduledAction } from '../../../../services/instances/scheduled-actions.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,13 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { ScheduledActionEnvelope, serializeScheduledAction } from '../../../serializers/scheduled-action.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import {
+  ScheduledActionEnvelope,
+  serializeScheduledAction,
+} from '../../../../wire/serializers/scheduled-action.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 import { fields as backupScheduleFields } from '../backup-schedules/bodies.js';
 
 const Body = z

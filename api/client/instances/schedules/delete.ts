@@ -1,8 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { deleteScheduledActionOf } from '../../../../services/instances/scheduled-actions.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
-import { commonErrors, notFoundResponse, uuidParam, workflowUnavailableResponse } from '../../../schemas.js';
+import {
+  commonErrors,
+  notFoundResponse,
+  uuidParam,
+  workflowUnavailableResponse,
+} from '../../../../wire/schemas.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'delete',

@@ -1,5 +1,8 @@
 import { listScheduledActions } from '../../../../db/repositories/scheduled-actions.js';
-import { ScheduledActionEnvelope, serializeScheduledAction } from '../../../serializers/scheduled-action.js';
+import {
+  ScheduledActionEnvelope,
+  serializeScheduledAction,
+} from '../../../../wire/serializers/scheduled-action.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

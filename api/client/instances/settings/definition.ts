@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { InstanceSetting } from '../../../../domain/instances/settings.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { changeSetting } from '../../../../services/instances/settings.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -11,9 +10,10 @@ import {
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 /** What every settings route says about when it is refused; the three routes share the rule. */
 const SETTINGS_REFUSALS =

@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { regeneratePassword } from '../../../../services/instances/lifecycle.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
   jsonContent,
   notFoundResponse,
   uuidParam,
-} from '../../../schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../serializers/instance.js';
+} from '../../../../wire/schemas.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,9 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../../http/context.js';
 import { revealPassword } from '../../../../services/instances/passwords.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
-import { commonErrors, ErrorEnvelope, jsonContent, notFoundResponse, uuidParam } from '../../../schemas.js';
-import { z } from '../../../zod.js';
+import {
+  commonErrors,
+  ErrorEnvelope,
+  jsonContent,
+  notFoundResponse,
+  uuidParam,
+} from '../../../../wire/schemas.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const PasswordEnvelope = z
   .object({

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { createSnapshot } from '../../../../services/backups/snapshots.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +11,10 @@ import {
   optionalJsonBody,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../serializers/snapshot.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const CreateSnapshotBody = z
   .object({

@@ -1,6 +1,6 @@
 import { deleteSnapshot } from '../../../../services/backups/snapshots.js';
-import { INSTANCE_HELD } from '../../../schemas.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../serializers/snapshot.js';
+import { INSTANCE_HELD } from '../../../../wire/schemas.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
 export const { register } = artifactActionRoute({

@@ -1,5 +1,5 @@
 import { listSnapshotsOfInstance } from '../../../../db/repositories/snapshots.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../serializers/snapshot.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
+import type { AppEnv } from '../../../../http/context.js';
 import { growRootDisk } from '../../../../services/storage/root-disk.js';
-import type { AppEnv } from '../../../context.js';
-import { customerActor } from '../../../principals.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,9 +11,13 @@ import {
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
-} from '../../../schemas.js';
-import { InstanceStorageEnvelope, serializeInstanceStorage } from '../../../serializers/instance-storage.js';
-import { z } from '../../../zod.js';
+} from '../../../../wire/schemas.js';
+import {
+  InstanceStorageEnvelope,
+  serializeInstanceStorage,
+} from '../../../../wire/serializers/instance-storage.js';
+import { z } from '../../../../wire/zod.js';
+import { customerActor } from '../../../auth/principals.js';
 
 const Body = z
   .strictObject({

@@ -1,9 +1,9 @@
 import type { Context, Hono } from 'hono';
-import { migrationFiltersOf } from '../../../../api/admin/migrations/filters.js';
-import { serializeMigration } from '../../../../api/serializers/migration.js';
 import { attentionOf } from '../../../../domain/migrations/attention.js';
 import { listHypervisorChoices } from '../../../../services/hypervisors/names.js';
 import { listMigrationPage, listMigrationsNeedingAttention } from '../../../../services/migrations/reads.js';
+import { migrationFiltersOf } from '../../../../wire/requests/migration-filters.js';
+import { serializeMigration } from '../../../../wire/serializers/migration.js';
 import type { PageEnv } from '../../context.js';
 import { Notice } from '../../layout/page.js';
 import { pages, routes } from '../../paths.js';

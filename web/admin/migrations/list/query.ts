@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { INT4_MAX } from '../../../../domain/input-bounds.js';
+import type { PageRequest } from '../../../../domain/pagination.js';
 import {
   type MigrationFilterQuery,
   migrationFilterFields,
-} from '../../../../api/admin/migrations/filters.js';
-import { INT4_MAX } from '../../../../domain/input-bounds.js';
-import type { PageRequest } from '../../../../domain/pagination.js';
+} from '../../../../wire/requests/migration-filters.js';
 
 /** Rows of a list page: enough for a screen, few enough to refresh every few seconds. */
 export const PER_PAGE = 25;

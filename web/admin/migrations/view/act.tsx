@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
-import { reason as reasonField } from '../../../../api/admin/migrations/fields.js';
-import { serializeMigration } from '../../../../api/serializers/migration.js';
 import { ApiError } from '../../../../domain/errors.js';
 import { OPERATOR_ACTIONS, type OperatorAction } from '../../../../domain/migrations/control.js';
 import { recoverMigrationWith, rollBackMigration } from '../../../../services/migrations/control.js';
 import { getMigration } from '../../../../services/migrations/reads.js';
+import { reason as reasonField } from '../../../../wire/requests/migration-fields.js';
+import { serializeMigration } from '../../../../wire/serializers/migration.js';
 import type { PageEnv } from '../../context.js';
 import { shortId } from '../../layout/time.js';
 import { migrationParam } from '../../params.js';

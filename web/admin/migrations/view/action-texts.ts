@@ -1,5 +1,5 @@
-import type { MigrationBody } from '../../../../api/serializers/migration.js';
 import type { OperatorAction } from '../../../../domain/migrations/control.js';
+import type { MigrationBody } from '../../../../wire/serializers/migration.js';
 
 type Migration = MigrationBody['attributes'];
 

@@ -1,5 +1,5 @@
-import type { MigrationBody } from '../../../../api/serializers/migration.js';
 import { allowedActions, type OperatorAction } from '../../../../domain/migrations/control.js';
+import type { MigrationBody } from '../../../../wire/serializers/migration.js';
 import { pages } from '../../paths.js';
 import { ACTION_TEXTS } from './action-texts.js';
 

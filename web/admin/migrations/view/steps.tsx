@@ -1,5 +1,5 @@
-import type { MigrationBody } from '../../../../api/serializers/migration.js';
 import { happyPath, type MigrationState } from '../../../../domain/migrations/states.js';
+import type { MigrationBody } from '../../../../wire/serializers/migration.js';
 import { When } from '../../layout/time.js';
 
 type Migration = MigrationBody['attributes'];

@@ -1,22 +1,24 @@
 import { httpInstrumentationMiddleware } from '@hono/otel';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { registerConsolePage } from '../api/console-page/routes.js';
+import { buildApis } from '../api/index.js';
+import { httpMetrics } from '../api/middleware/http-metrics.js';
+import { requestContext } from '../api/middleware/request-context.js';
+import { registerOpenApi } from '../api/reference/openapi.js';
+import { registerReference } from '../api/reference/routes.js';
+import { createApiRouter } from '../api/routes-kit/router.js';
 import { ApiError } from '../domain/errors.js';
+import type { AppDeps, AppEnv } from '../http/context.js';
+import { respondWithError } from '../http/error-envelope.js';
 import { adminPages, takesForm } from '../web/admin/index.js';
-import { adminApi } from './admin/index.js';
-import { agentApi } from './agent/index.js';
-import { applicationApi } from './application/index.js';
-import { clientApi } from './client/index.js';
-import { consoleInternalApi } from './console-internal/index.js';
-import { registerConsolePage } from './console-page/routes.js';
-import type { AppDeps, AppEnv } from './context.js';
-import { respondWithError } from './error-envelope.js';
+import {
+  ADMIN_BASE,
+  AGENT_BASE,
+  APPLICATION_BASE,
+  CLIENT_BASE,
+  CONSOLE_INTERNAL_BASE,
+} from '../wire/paths.js';
 import { registerHealth } from './health.js';
-import { httpMetrics } from './middleware/http-metrics.js';
-import { requestContext } from './middleware/request-context.js';
-import { type DocumentName, registerOpenApi } from './openapi.js';
-import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
-import { registerReference } from './reference/routes.js';
-import { createApiRouter } from './router.js';
 
 /** Paths registered for other methods, to tell a wrong method (405) from an unknown route (404). */
 function allowedMethods(app: OpenAPIHono<AppEnv>) {
@@ -29,17 +31,10 @@ function allowedMethods(app: OpenAPIHono<AppEnv>) {
   return (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
 }
 
-/** The sub-application of each API, by the name of its OpenAPI document; they hold no dependencies. */
-export function buildApis(): Record<DocumentName, OpenAPIHono<AppEnv>> {
-  return {
-    client: clientApi(),
-    application: applicationApi(),
-    'console-internal': consoleInternalApi(),
-    agent: agentApi(),
-    admin: adminApi(),
-  };
-}
-
+/**
+ * The API process's one app: the APIs (api/) and the admin pages (web/) mounted side by side,
+ * behind the middleware every request passes, with the answers for an unknown route and a fault.
+ */
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createApiRouter();
   app.use('*', httpMetrics);

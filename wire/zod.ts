@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { fieldMessage } from './validation-messages.js';
 
-// The zod instance with OpenAPI metadata, so every schema in api/ describes itself.
+// The zod instance with OpenAPI metadata, so every schema in api/ and wire/ describes itself.
 export { z };
 
 // Refusals word a bad field for the caller, not in the parser's terms; zod holds one

@@ -1,6 +1,6 @@
-import { text } from '../domain/input-bounds.js';
-import { PRIVATE_PREFIX } from '../domain/networks/private-networks.js';
-import { z } from './zod.js';
+import { text } from '../../domain/input-bounds.js';
+import { PRIVATE_PREFIX } from '../../domain/networks/private-networks.js';
+import { z } from '../zod.js';
 
 /** A new private network as a customer asks for it (an administrator names the customer besides). */
 export const CreatePrivateNetworkBody = z

@@ -1,6 +1,6 @@
-import { text } from '../../../domain/input-bounds.js';
-import { MIGRATION_MODES } from '../../../domain/migrations/states.js';
-import { z } from '../../zod.js';
+import { text } from '../../domain/input-bounds.js';
+import { MIGRATION_MODES } from '../../domain/migrations/states.js';
+import { z } from '../zod.js';
 
 /** Request fields the migration routes share. */
 export const migrationMode = z.enum(MIGRATION_MODES).openapi({

@@ -1,10 +1,10 @@
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './context.js';
-import { checkedParameters, type ParameterHook, type ParameterTarget } from './middleware/hot-path.js';
-import { refuseBody, WRITE_METHODS } from './middleware/no-body.js';
+import type { AppEnv } from '../../http/context.js';
+import type { z } from '../../wire/zod.js';
+import { checkedParameters, type ParameterHook, type ParameterTarget } from '../middleware/hot-path.js';
+import { refuseBody, WRITE_METHODS } from '../middleware/no-body.js';
 import { validationHook } from './validation.js';
-import type { z } from './zod.js';
 
 /** A sub-application of one API, validating with the shared hook. */
 export function createApiRouter(): OpenAPIHono<AppEnv> {

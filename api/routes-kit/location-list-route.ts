@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listLocations } from '../db/repositories/locations.js';
+import { listLocations } from '../../db/repositories/locations.js';
+import type { AppEnv } from '../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope } from '../../wire/schemas.js';
+import { LocationEnvelope, serializeLocation } from '../../wire/serializers/location.js';
 import type { ListWords } from './catalogue-list-route.js';
-import type { AppEnv } from './context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope } from './schemas.js';
-import { LocationEnvelope, serializeLocation } from './serializers/location.js';
 
 /** `GET /locations`, every location by code in one page, the same in both APIs but for its words. */
 export function locationListRoute(words: ListWords) {

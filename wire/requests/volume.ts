@@ -1,7 +1,7 @@
-import { STORAGE_BACKENDS } from '../domain/hypervisors.js';
-import { INT4_MAX, text } from '../domain/input-bounds.js';
-import { VOLUME_MIN_MB, VOLUMES_PER_INSTANCE } from '../domain/volumes.js';
-import { z } from './zod.js';
+import { STORAGE_BACKENDS } from '../../domain/hypervisors.js';
+import { INT4_MAX, text } from '../../domain/input-bounds.js';
+import { VOLUME_MIN_MB, VOLUMES_PER_INSTANCE } from '../../domain/volumes.js';
+import { z } from '../zod.js';
 
 /** A volume's size in MB, as asked: whole, within what the database holds (the provider's bound is the service's). */
 export const VolumeSize = z

@@ -1,5 +1,5 @@
-import { POWER_ACTIONS } from '../domain/instances/statuses.js';
-import { z } from './zod.js';
+import { POWER_ACTIONS } from '../../domain/instances/statuses.js';
+import { z } from '../zod.js';
 
 /** A power action's body and its rules, the same for a customer's and an administrator's. */
 

@@ -1,5 +1,5 @@
-import { FIREWALL_ACTIONS, FIREWALL_DIRECTIONS, FIREWALL_PROTOCOLS } from '../domain/networks/firewall.js';
-import { z } from './zod.js';
+import { FIREWALL_ACTIONS, FIREWALL_DIRECTIONS, FIREWALL_PROTOCOLS } from '../../domain/networks/firewall.js';
+import { z } from '../zod.js';
 
 /** A firewall's rules and toggle as a request gives them: a customer's, and the provider's defaults. */
 

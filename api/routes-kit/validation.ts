@@ -1,11 +1,11 @@
 import type { Hook } from '@hono/zod-openapi';
-import { ApiError } from '../domain/errors.js';
-import type { AppEnv } from './context.js';
+import { ApiError } from '../../domain/errors.js';
+import type { AppEnv } from '../../http/context.js';
 
 /** Past this many, more field errors tell a caller nothing, and a small body would buy a large answer. */
 export const MAX_FIELD_ERRORS = 100;
 
-/** The detail names its field as `source.field` does, so the detail alone says which (validation-messages.ts). */
+/** The detail names its field as `source.field` does, so the detail alone says which (wire/validation-messages.ts). */
 const named = (field: string, message: string) => ({ field, detail: `${field}: ${message}` });
 
 /**

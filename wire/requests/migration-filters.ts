@@ -1,6 +1,6 @@
-import type { MigrationFilters } from '../../../db/repositories/migrations.js';
-import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
-import { z } from '../../zod.js';
+import type { MigrationFilters } from '../../db/repositories/migrations.js';
+import { MIGRATION_STATES } from '../../domain/migrations/states.js';
+import { z } from '../zod.js';
 
 /** The filters of the migrations list: the admin API's query and the list page's form read them alike. */
 export const migrationFilterFields = {

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
-import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE } from '../domain/catalog.js';
-import { hostname, instanceName, timezone } from '../domain/instances/settings.js';
-import type { CreateContext, CreateInstanceRequest, CreateOutcome } from '../services/instances/create.js';
-import { rateLimitHeaders } from '../services/instances/create-limits.js';
-import type { AppEnv } from './context.js';
-import { conflictResponse, ErrorEnvelope, rateLimitedResponse } from './schemas.js';
-import { z } from './zod.js';
+import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE } from '../../domain/catalog.js';
+import { hostname, instanceName, timezone } from '../../domain/instances/settings.js';
+import type { AppEnv } from '../../http/context.js';
+import type { CreateContext, CreateInstanceRequest, CreateOutcome } from '../../services/instances/create.js';
+import { rateLimitHeaders } from '../../services/instances/create-limits.js';
+import { conflictResponse, ErrorEnvelope, rateLimitedResponse } from '../../wire/schemas.js';
+import { z } from '../../wire/zod.js';
 
 /** What an order of an instance names, the same for a customer's and an administrator's create. */
 

@@ -4,6 +4,8 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { createDatabase } from '../db/database.js';
 import { findOverlookedTasks } from '../db/repositories/agent-tasks.js';
 import { TaskFeed } from '../db/task-channel.js';
+import type { AppDeps } from '../http/context.js';
+import { CredentialCache } from '../http/credential-cache.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import {
@@ -16,8 +18,6 @@ import { connectTemporal } from '../platform/temporal.js';
 import { startTracing } from '../platform/tracing.js';
 import { registerPlaneMetrics } from '../services/plane-metrics.js';
 import { buildApp } from './app.js';
-import type { AppDeps } from './context.js';
-import { CredentialCache } from './credential-cache.js';
 
 /** How long requests in flight may take to finish once the server stops, before they are cut. */
 const SHUTDOWN_DRAIN_MS = 10_000;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import type { Actor } from '../domain/actors.js';
-import type { AgentActor } from '../services/agents/actor.js';
-import type { AppEnv, Principal } from './context.js';
+import type { Actor } from '../../domain/actors.js';
+import type { AppEnv, Principal } from '../../http/context.js';
+import type { AgentActor } from '../../services/agents/actor.js';
 
 /**
  * The request's principal as the API it came through knows it. Each API's authentication

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Database } from '../db/database.js';
-import type { PageRequest } from '../domain/pagination.js';
-import type { AppEnv } from './context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from './schemas.js';
-import type { z } from './zod.js';
+import type { Database } from '../../db/database.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type { AppEnv } from '../../http/context.js';
+import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../wire/schemas.js';
+import type { z } from '../../wire/zod.js';
 
 /** How one API words a catalogue list: its tag, summary, description and list component's name. */
 export interface ListWords {

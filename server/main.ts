@@ -1,7 +1,7 @@
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { onShutdown } from '../platform/shutdown.js';
-import { startApiServer } from './server.js';
+import { startApiServer } from './start.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, { service: 'api' });

@@ -20,7 +20,7 @@ export interface AppDeps {
   readonly tracing?: Tracing;
 }
 
-/** Who presented the request's credential, by the credential's type (set by api/middleware/auth.ts). */
+/** Who presented the request's credential, by the credential's type (set by api/auth/middleware.ts). */
 export type Principal =
   | { readonly type: 'client'; readonly credentialId: string; readonly userId: string }
   | { readonly type: 'application'; readonly credentialId: string; readonly userId: string }

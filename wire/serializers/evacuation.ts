@@ -144,3 +144,10 @@ export function serializeEvacuation(
 }
 
 export type EvacuationBody = z.infer<typeof EvacuationEnvelope>;
+
+/** One evacuation shown alone (services/evacuations/show.ts): with its progress and each of its instances. */
+export const serializeShownEvacuation = (shown: {
+  readonly evacuation: EvacuationRow;
+  readonly counts: Partial<Record<EvacuationItemState, number>>;
+  readonly items: readonly EvacuationItemRow[];
+}): EvacuationBody => serializeEvacuation(shown.evacuation, shown.counts, shown.items);

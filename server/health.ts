@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/context.js';
 import { type Readiness, readiness } from '../services/health.js';
-import type { AppEnv } from './context.js';
 
 /**
  * How long one answer of /readyz serves every probe that asks: it is unauthenticated, and each

@@ -1,6 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from './context.js';
-import { ADMIN_BASE, AGENT_BASE, APPLICATION_BASE, CLIENT_BASE, CONSOLE_INTERNAL_BASE } from './paths.js';
+import type { AppEnv } from '../../http/context.js';
+import {
+  ADMIN_BASE,
+  AGENT_BASE,
+  APPLICATION_BASE,
+  CLIENT_BASE,
+  CONSOLE_INTERNAL_BASE,
+} from '../../wire/paths.js';
 
 const VERSION = '0.1.0';
 const ERRORS =
@@ -120,7 +126,7 @@ export function openApiDocuments(
   return documents;
 }
 
-/** Serves the documents (the reference page that renders them: reference/routes.ts). */
+/** Serves the documents (the reference page that renders them: routes.ts). */
 export function registerOpenApi(app: OpenAPIHono<AppEnv>, apis: Record<DocumentName, OpenAPIHono<AppEnv>>) {
   // Built on first request, once every route is registered; the same objects are served after.
   let documents: Record<DocumentName, object> | undefined;

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ActiveCredential } from '../../db/repositories/credentials.js';
 import { type CredentialType, claimedType, wrongCredentialDetail } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
-import type { AppEnv, Principal } from '../context.js';
+import type { AppEnv, Principal } from '../../http/context.js';
 
 /**
  * One middleware per credential type (SPEC.md §5): a token of another type is refused with 403,

@@ -1,2 +1,0 @@
-/** The three paths of the firewall (SPEC.md §4): each answers with the whole firewall. */
-export type FirewallPath = '' | '/rules' | '/enabled';
