@@ -28,11 +28,18 @@ interface Sent {
 
 /**
  * Streams a body of `total` bytes in `chunk`-byte pieces, pausing between them, and stops
- * writing as soon as the answer arrives. Without `declareLength` the body is chunked.
+ * writing as soon as the answer arrives. Without `declareLength` the body is chunked. With
+ * `holdBody`, only the headers go: the body waits for an answer, which must come without it.
  */
 function stream(
   path: string,
-  options: { total: number; chunk: number; declareLength?: boolean; headers?: Record<string, string> },
+  options: {
+    total: number;
+    chunk: number;
+    declareLength?: boolean;
+    holdBody?: boolean;
+    headers?: Record<string, string>;
+  },
 ): Promise<Sent> {
   const url = new URL(path, server.url);
   return new Promise((resolve, reject) => {
@@ -69,6 +76,7 @@ function stream(
     const piece = Buffer.alloc(options.chunk, 'a');
     piece[0] = '['.charCodeAt(0);
     const pump = async () => {
+      if (options.holdBody) return;
       while (!answered && sentBytes < options.total) {
         req.write(piece);
         sentBytes += piece.length;
@@ -112,11 +120,15 @@ function expect413(sent: Sent, limit: number) {
 describe('the body limit of the unauthenticated enroll route', () => {
   it('refuses a declared 50 MB body before reading it', async () => {
     const { hypervisor } = await enrollmentToken();
-    const started = performance.now();
-    const sent = await stream(ENROLL, { total: 50 * 1024 * 1024, chunk: 64 * 1024, declareLength: true });
+    // Only the headers are sent: the answer comes from the declared length alone, not a byte read.
+    const sent = await stream(ENROLL, {
+      total: 50 * 1024 * 1024,
+      chunk: 64 * 1024,
+      declareLength: true,
+      holdBody: true,
+    });
     expect413(sent, server.config.UNAUTHENTICATED_BODY_LIMIT_BYTES);
-    expect(performance.now() - started).toBeLessThan(2_000);
-    expect(sent.sentBytes).toBeLessThan(4 * 1024 * 1024);
+    expect(sent.sentBytes).toBe(0);
     expect(await tokenUnused(hypervisor.id)).toBe(true);
   });
 
