@@ -1,11 +1,15 @@
 import type { Database } from '../db/database.js';
+import { setHotCeiling } from '../db/repositories/instance-size-reports.js';
 import {
+  findInstanceLocationId,
   markInstanceDeleted,
   setInstanceDiskSize,
   setInstanceImage,
   setInstancePassword,
 } from '../db/repositories/instances.js';
 import { holdInstanceDisk, releaseInstanceResources } from '../db/repositories/placement.js';
+import type { ReverseDnsWaking } from '../domain/dns/publishing.js';
+import type { HotplugCeiling } from '../domain/instances/hot-resize.js';
 
 export interface PasswordRecord {
   readonly instanceId: string;
@@ -15,7 +19,10 @@ export interface PasswordRecord {
 }
 
 /** Bookkeeping of instance lifecycles; each is idempotent, so a retried activity is harmless. */
-export function createInstanceActivities(db: Database) {
+export function createInstanceActivities(db: Database, dns: ReverseDnsWaking) {
+  /** After the commit: the released addresses' PTR records go from the DNS server (docs/dns.md). */
+  const withdrawPtrs = async (instanceId: string) =>
+    dns.wakeReverseDnsAfterRelease(await findInstanceLocationId(db, instanceId));
   return {
     /** The instance is gone from its hypervisor: capacity and addresses back, the row marked deleted. */
     async retireInstance(instanceId: string): Promise<void> {
@@ -23,11 +30,13 @@ export function createInstanceActivities(db: Database) {
         await releaseInstanceResources(trx, instanceId);
         await markInstanceDeleted(trx, instanceId);
       });
+      await withdrawPtrs(instanceId);
     },
 
     /** A failed provisioning rolled back on the hypervisor: its capacity and addresses are free again. */
     async releaseInstanceResources(instanceId: string): Promise<void> {
-      await releaseInstanceResources(db, instanceId);
+      await db.transaction().execute((trx) => releaseInstanceResources(trx, instanceId));
+      await withdrawPtrs(instanceId);
     },
 
     async recordPassword(record: PasswordRecord): Promise<void> {
@@ -45,6 +54,11 @@ export function createInstanceActivities(db: Database) {
         await setInstanceDiskSize(trx, record.instanceId, record.diskMb);
         await holdInstanceDisk(trx, record.instanceId, record.diskMb);
       });
+    },
+
+    /** The room to grow the hypervisor booted the guest with, as it reported it. */
+    async recordHotCeiling(record: { instanceId: string; ceiling: HotplugCeiling }): Promise<void> {
+      await setHotCeiling(db, record.instanceId, record.ceiling);
     },
 
     async recordRebuild(record: PasswordRecord & { imageId: string }): Promise<void> {

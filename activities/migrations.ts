@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../db/database.js';
 import { releaseHeldInstance } from '../db/records/held-instances.js';
+import { listMigrationsRetainingOn } from '../db/repositories/migration-facts.js';
 import {
   annotateMigrationState,
   IllegalMigrationTransition,
@@ -10,8 +11,8 @@ import {
   moveInstanceToTarget,
   recordMigrationInterruption,
   releaseTargetReservation,
-  renewMigrationLease,
 } from '../db/repositories/migrations.js';
+import { renewMoveLease } from '../db/repositories/move-leases.js';
 import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/transfer-tokens.js';
 import type { PowerState } from '../domain/instances/statuses.js';
 import type { MigrationState } from '../domain/migrations/states.js';
@@ -62,8 +63,13 @@ export function createMigrationActivities(db: Database, secretsKey: string | und
       });
     },
 
+    /** The committed migrations of the instance whose retained copy is still on the hypervisor. */
+    async migrationsRetainingOn(on: { instanceId: string; hypervisorId: string }): Promise<string[]> {
+      return listMigrationsRetainingOn(db, on.instanceId, on.hypervisorId);
+    },
+
     async renewMigrationLease(request: { migrationId: string; ttlMs: number }): Promise<boolean> {
-      return renewMigrationLease(db, request.migrationId, request.ttlMs);
+      return renewMoveLease(db, request.migrationId, request.ttlMs);
     },
 
     /** The sender's offer of the disk, sealed; the receiver learns it by redeeming its token. */

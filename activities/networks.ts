@@ -1,8 +1,10 @@
 import type { Database } from '../db/database.js';
 import { desiredFirewallOf, replaceFirewall } from '../db/repositories/firewalls.js';
 import { desiredNetworkOf } from '../db/repositories/instance-addresses.js';
+import { findInstanceLocationId } from '../db/repositories/instances.js';
 import { revertNetworkChange, settleNetworkChange } from '../db/repositories/network-changes.js';
 import { recordApplied } from '../db/repositories/network-revisions.js';
+import type { ReverseDnsWaking } from '../domain/dns/publishing.js';
 import type { NetworkChange } from '../domain/networks/addresses.js';
 import type { Firewall } from '../domain/networks/firewall.js';
 
@@ -12,7 +14,12 @@ export interface NetworkChangeRecord {
 }
 
 /** Bookkeeping of an instance's network changes; each idempotent, so a retried activity is harmless. */
-export function createNetworkActivities(db: Database) {
+export function createNetworkActivities(db: Database, dns: ReverseDnsWaking) {
+  /** After the commit of a change that may have given an address back: its PTR record goes too. */
+  const withdrawPtrs = async (record: NetworkChangeRecord) => {
+    if (record.change.kind === 'address_detach' || record.change.kind === 'address_attach')
+      await dns.wakeReverseDnsAfterRelease(await findInstanceLocationId(db, record.instanceId));
+  };
   /**
    * The revision and the set it labels are read in two statements: under one snapshot, so the set
    * sent is exactly the one its revision names, whatever commits between the two.
@@ -30,6 +37,7 @@ export function createNetworkActivities(db: Database) {
       await db
         .transaction()
         .execute((trx) => settleNetworkChange(trx, record.instanceId, record.change, record.appliedRevision));
+      await withdrawPtrs(record);
     },
 
     /** The hypervisor confirmed the instance's network at `appliedRevision` (or a newer one). */
@@ -54,6 +62,7 @@ export function createNetworkActivities(db: Database) {
     /** The change failed: the panel's record goes back to what it was, at a new revision. */
     async revertNetworkChange(record: NetworkChangeRecord): Promise<void> {
       await db.transaction().execute((trx) => revertNetworkChange(trx, record.instanceId, record.change));
+      await withdrawPtrs(record);
     },
   };
 }

@@ -23,7 +23,13 @@ export function createProviderActivities(db: Database, secretsKey: string | unde
           items: call.items,
         };
       if (!call.sealed) return { result: 'no_credential', http_status: null, latency_ms: null, items: null };
-      return callProvider(call.endpoint, secretBox(secretsKey).open(call.sealed), call.kind);
+      return callProvider(
+        call.endpoint,
+        secretBox(secretsKey).open(call.sealed),
+        call.kind,
+        call.provider_kind,
+        { protocol: call.dns_protocol, zones: call.dns_zones },
+      );
     },
 
     async settleProviderRun(settlement: { runId: string; outcome: ProviderOutcome }): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { recordOperation } from '../db/records/operations.js';
-import { findOperation } from '../db/repositories/instance-operations.js';
+import { findOperation } from '../db/repositories/instance-operation-reads.js';
 import { findInstance } from '../db/repositories/instances.js';
 import type { Actor } from '../domain/actors.js';
 import { ApiError } from '../domain/errors.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { commitStorageMove, endRolledBackStorageMove } from '../db/records/storage-moves.js';
-import { renewMigrationLease } from '../db/repositories/migrations.js';
+import { renewMoveLease } from '../db/repositories/move-leases.js';
 import { recordStorageMoveState, type StorageMoveStateFields } from '../db/repositories/storage-moves.js';
 import type { PowerState } from '../domain/instances/statuses.js';
 import type { StorageMoveState } from '../domain/storage-moves/states.js';
@@ -19,7 +19,7 @@ export function createStorageMoveActivities(db: Database) {
     },
 
     async renewStorageMoveLease(request: { moveId: string; ttlMs: number }): Promise<boolean> {
-      return renewMigrationLease(db, request.moveId, request.ttlMs);
+      return renewMoveLease(db, request.moveId, request.ttlMs);
     },
 
     async commitStorageMove(commit: {

@@ -3,7 +3,7 @@ import { Agent } from './agent.js';
 import { loadAgentConfig } from './config.js';
 import type { HypervisorDriver } from './drivers/driver.js';
 import { QemuDriver } from './drivers/qemu/driver.js';
-import { liveMigrationWorks } from './drivers/qemu/guests/guest-process.js';
+import { hotResizeWorks, liveMigrationWorks } from './drivers/qemu/guests/guest-process.js';
 import { SimulatedDriver } from './drivers/simulated/driver.js';
 
 // `npm run agent`: the reference agent, with the simulated driver or QEMU (AGENT_DRIVER).
@@ -16,15 +16,17 @@ if (config.AGENT_DRIVER === 'qemu') {
   const { accelerator, reason } = qemu.acceleration;
   driver = qemu;
   // The heartbeat reports what this host really offers: the CPU passed through only under KVM,
-  // live migration only with a QEMU that does it the driver's way, no GPU, the serial console but
-  // not the screen.
+  // live migration and hot resize only with a QEMU that does them the driver's way, no GPU, the
+  // serial console but not the screen.
   const live = liveMigrationWorks();
+  const hot = hotResizeWorks();
   config.AGENT_CAPABILITIES = config.AGENT_CAPABILITIES.filter(
     (c) =>
       c !== 'gpu_passthrough' &&
       c !== 'console_graphical' &&
       (c !== 'cpu_host_passthrough' || accelerator === 'kvm') &&
-      (c !== 'live_migration' || live),
+      (c !== 'live_migration' || live) &&
+      (c !== 'hot_resize' || hot),
   );
   logger.info('QEMU driver ready', {
     accelerator,

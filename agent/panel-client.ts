@@ -82,8 +82,10 @@ export class PanelClient {
   }
 }
 
+/** Waits `ms`, or until `signal` aborts; at once if it already has (it will not fire again). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);

@@ -2,6 +2,7 @@ import { answered } from '../clients/answered.js';
 import type { AgentSettings, AgentTask, ReportAck } from '../domain/agent-protocol.js';
 import { AgentTaskFailure, AgentTaskProgressMessage, isAgentTaskType } from '../domain/agent-tasks.js';
 import { storableText } from '../domain/input-bounds.js';
+import type { TaskProgressDetails } from '../domain/migrations/live-progress.js';
 import type { Logger } from '../platform/logger.js';
 import { DriverFailure, type HypervisorDriver } from './drivers/driver.js';
 import { CredentialRefused, type PanelClient } from './panel-client.js';
@@ -44,7 +45,7 @@ export async function runTask(
   const onStop = () => abort.abort();
   stop.addEventListener('abort', onStop, { once: true });
   let sequence = offered.next_sequence;
-  let latest: { percent?: number; message?: string } = {};
+  let latest: { percent?: number; message?: string; details?: TaskProgressDetails } = {};
   let finishing = false;
   let progressWaiting = false;
 
@@ -102,8 +103,12 @@ export async function runTask(
       signal: abort.signal,
       redeemTransfer: async (token) =>
         answered(await panel.api.POST('/transfers/redeem', { body: { token } })).attributes,
-      progress: (percent, message) => {
-        latest = { percent, ...(message ? { message: progressMessage(message) } : {}) };
+      progress: (percent, message, details) => {
+        latest = {
+          percent,
+          ...(message ? { message: progressMessage(message) } : {}),
+          ...(details ? { details } : {}),
+        };
         progress();
       },
     });

@@ -45,6 +45,28 @@
  *     histories, signed in through the login form: the list (first page, one hypervisor, a state and
  *     a day, page 200) and two views, BENCH_PAGES_READS (100) requests each, one at a time. Target:
  *     p50 <= 100 ms of server time (the pages' Server-Timing) each (admin-pages.ts).
+ * 14. convergence: real guests (as 7) dirtying memory at 0, ½ and 2× a 168 Mbit/s cap, each moved
+ *     live under the default policy, auto-converge and post-copy after the timeout: outcome, total
+ *     time, live step and QEMU's downtime in a table beside the targets (downtime <= max_downtime_ms;
+ *     a move given up ends within its completion timeout + 10 s) (convergence-moves.ts).
+ * 15. resize: plan changes through the Application API, request to applied: BENCH_RESIZES (50)
+ *     rounds of a hot grow and a cold shrink back on one instance, zero-latency driver (target: hot
+ *     p50 <= 300 ms, no failures), then one hot grow and one cold shrink of a real guest (as 7),
+ *     with the size the guest sees over its console (resizes.ts, qemu-resizes.ts).
+ * 16. rdns: reverse DNS changes on one address through the Client API, request to the new name
+ *     answered to a PTR query by a real PowerDNS on loopback, BENCH_RDNS (50) rounds through its HTTP
+ *     API and as many by RFC 2136 updates signed with TSIG (skipped, said so, without PowerDNS).
+ *     Target: p50 and p99 <= 2 s each, no failures (reverse-dns.ts).
+ * 17. events: outbound events (webhook-deliveries.ts, outbox-throughput.ts): BENCH_EVENTS (200)
+ *     suspensions set or lifted one at a time, commit → delivered to a local receiver that verifies
+ *     each signature, through a worker process's relay and webhook activities (target: p50 <= 250 ms);
+ *     then changes offered at BENCH_EVENTS_RATES a second (10, 25, 50, 100, 200, 400) for
+ *     BENCH_EVENTS_STEP_S (10) each, up to the first whose backlog grows: events a second sustained,
+ *     with the worker's CPU.
+ * 18. images: a BENCH_IMAGE_MB (256) MB raw image version served by a local HTTP server, fetched at once
+ *     by BENCH_IMAGE_AGENTS (2) simulated agents through its distribution (the agent's own fetcher,
+ *     checksum verified): MB/s per hypervisor, version added to copy ready, and together
+ *     (image-fetches.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
  * fails prints why and the bench goes on to the next; the exit code has bit N-1 set for each part N
  * that failed (qemu alone: 64), and the last line names them.
@@ -56,12 +78,17 @@ import { adminPagesPart } from './parts/admin-pages.js';
 import { agentPart } from './parts/agent.js';
 import { backupPart } from './parts/backup.js';
 import { consolePart } from './parts/console.js';
+import { convergencePart } from './parts/convergence.js';
 import { evacuationPart } from './parts/evacuation.js';
+import { eventsPart } from './parts/events.js';
+import { imagesPart } from './parts/images.js';
 import { migrationPart } from './parts/migration.js';
 import { networkPart } from './parts/network.js';
 import { powerPart } from './parts/power.js';
 import { CREATE_WARM_UP, CREATES, provisionPart } from './parts/provision.js';
 import { qemuPart } from './parts/qemu.js';
+import { rdnsPart } from './parts/rdns.js';
+import { resizePart } from './parts/resize.js';
 import { showPart } from './parts/show.js';
 import { storagePart } from './parts/storage.js';
 import { hypervisorSizeFor } from './provisioning.js';
@@ -82,6 +109,11 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'console', run: consolePart },
   { name: 'evacuation', run: evacuationPart },
   { name: 'admin-pages', run: adminPagesPart },
+  { name: 'convergence', run: convergencePart },
+  { name: 'resize', run: resizePart },
+  { name: 'rdns', run: rdnsPart },
+  { name: 'events', run: eventsPart },
+  { name: 'images', run: imagesPart },
 ];
 const names = PARTS.map((p) => p.name);
 const chosen = new Set((process.env.BENCH_PARTS ?? names.join(',')).split(',').map((p) => p.trim()));

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
+import { configuredKernel, FAST_IMAGE, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { probeAccelerator } from '../agent/drivers/qemu/guests/accelerator.js';
 import { guestFiles, guestPid } from '../agent/drivers/qemu/guests/guest-process.js';
 import type { QemuState } from '../agent/drivers/qemu/guests/state.js';
@@ -28,7 +28,8 @@ import { requestMigration } from '../services/migrations/request.js';
 const GUEST = { cpu_cores: 1, memory_mb: 128, disk_mb: 64 } as const;
 const LIMIT_MS = 120_000;
 
-async function poll<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+/** Polls `check` every 20 ms until it gives a value, for at most 2 minutes. */
+export async function poll<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
   const deadline = performance.now() + LIMIT_MS;
   for (;;) {
     const value = await check();
@@ -38,31 +39,51 @@ async function poll<T>(check: () => Promise<T | undefined> | T | undefined, what
   }
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-export async function benchQemuGuests(input: {
+/** What the QEMU parts are given by the bench. */
+export interface QemuBenchInput {
   deps: ServiceDeps;
   db: Database;
   apiUrl: string;
   locationId: string;
   userId: string;
-  creates: number;
-  migrations: number;
   /** Starts a compiled entry point as a child process the bench ends. */
   launch: (entry: string, env: Record<string, string>) => unknown;
-}): Promise<void> {
+}
+
+/** Two hypervisors whose agents run the QEMU driver under one accelerator, and what a part asks of them. */
+export interface QemuHypervisors {
+  readonly ids: readonly string[];
+  readonly stateDirs: readonly string[];
+  /** The guest's directory on the hypervisor at `index`, once it has one. */
+  guestDir(index: number, instanceId: string): string | undefined;
+  /** The guest's serial console on the hypervisor at `index` ('' before it has one). */
+  consoleOf(index: number, instanceId: string): string;
+  /** Ends every guest the agents started: they outlive their agents by design. */
+  killGuests(): void;
+}
+
+/**
+ * Enrols two hypervisors whose agents run the QEMU driver; undefined (said so) without QEMU and
+ * the guest image.
+ */
+export async function startQemuHypervisors(
+  input: QemuBenchInput,
+  label: string,
+): Promise<QemuHypervisors | undefined> {
   const unavailable = qemuGuestsMissing();
   if (unavailable) {
-    console.log(`real guests (QEMU): skipped, ${unavailable}`);
-    return;
+    console.log(`${label}: skipped, ${unavailable}`);
+    return undefined;
   }
   // One probe for both agents: they must run their guests alike to move them live to each other.
-  const { accelerator, reason } = await probeAccelerator(configuredImage(FAST_IMAGE)!.kernel);
-  console.log(`real guests (QEMU): under ${accelerator.toUpperCase()}, ${reason}`);
-  const { db, deps } = input;
+  const { accelerator, reason } = await probeAccelerator(configuredKernel(FAST_IMAGE)!);
+  console.log(`${label}: under ${accelerator.toUpperCase()}, ${reason}`);
+  const { db } = input;
   const stateDirs: string[] = [];
   const hypervisors: string[] = [];
   for (const name of ['bench-qemu-1', 'bench-qemu-2']) {
@@ -96,17 +117,73 @@ export async function benchQemuGuests(input: {
     );
     hypervisors.push(hv.id);
   }
-
   const stateOf = (dir: string): QemuState | undefined =>
     existsSync(qemuStatePath(dir))
       ? (JSON.parse(readFileSync(qemuStatePath(dir), 'utf8')) as QemuState)
       : undefined;
-  const firstTick = (stateDir: string, instanceId: string) => {
-    const dir = stateOf(stateDir)?.instances[instanceId]?.dir;
-    const console =
-      dir && existsSync(guestFiles(dir).console) ? readFileSync(guestFiles(dir).console, 'utf8') : '';
-    return /^tick \d+$/m.test(console) ? true : undefined;
+  const guestDir = (index: number, instanceId: string) =>
+    stateOf(stateDirs[index]!)?.instances[instanceId]?.dir;
+  return {
+    ids: hypervisors,
+    stateDirs,
+    guestDir,
+    consoleOf(index, instanceId) {
+      const dir = guestDir(index, instanceId);
+      return dir && existsSync(guestFiles(dir).console) ? readFileSync(guestFiles(dir).console, 'utf8') : '';
+    },
+    killGuests() {
+      for (const stateDir of stateDirs) {
+        for (const parent of ['guests', 'incoming']) {
+          const root = join(stateDir, parent);
+          if (!existsSync(root)) continue;
+          for (const name of readdirSync(root)) {
+            const pid = guestPid(join(root, name));
+            if (pid) process.kill(pid, 'SIGKILL');
+          }
+        }
+      }
+    },
   };
+}
+
+/** A 128 MB guest made through the provisioning workflow on the hypervisor `hypervisorId`, running and ticking. */
+export async function provisionedGuest(
+  input: QemuBenchInput,
+  qemu: QemuHypervisors,
+  name: string,
+): Promise<{ id: string; toRunningMs: number; toTickMs: number }> {
+  const { db, deps } = input;
+  const instance = await insertInstance(db, {
+    user_id: input.userId,
+    location_id: input.locationId,
+    hypervisor_id: qemu.ids[0]!,
+    name,
+    hostname: `${name}.example.test`,
+    status: 'provisioning',
+    ...GUEST,
+    primary_ipv4: null,
+    primary_ipv6: null,
+    virtualization: 'kvm',
+    boot_order: JSON.stringify(['disk']),
+    timezone: 'UTC',
+  });
+  const started = performance.now();
+  const begun = await provisionInstance(deps, { type: 'system', name: 'bench' }, instance, FAST_IMAGE, null);
+  await deps.temporal.workflow.getHandle(begun.workflowId).result();
+  if ((await findInstance(db, instance.id))?.status !== 'running')
+    throw new Error('the guest did not provision');
+  const toRunningMs = performance.now() - started;
+  await poll(() => (/^tick \d+$/m.test(qemu.consoleOf(0, instance.id)) ? true : undefined), 'the first tick');
+  return { id: instance.id, toRunningMs, toTickMs: performance.now() - started };
+}
+
+export async function benchQemuGuests(
+  input: QemuBenchInput & { creates: number; migrations: number },
+): Promise<void> {
+  const qemu = await startQemuHypervisors(input, 'real guests (QEMU)');
+  if (!qemu) return;
+  const { db, deps } = input;
+  const hypervisors = qemu.ids;
 
   try {
     // Create to running, one guest after another; each stays, the last one is moved.
@@ -114,35 +191,10 @@ export async function benchQemuGuests(input: {
     const toTick: number[] = [];
     let moving: string | undefined;
     for (let i = 0; i < input.creates; i++) {
-      const instance = await insertInstance(db, {
-        user_id: input.userId,
-        location_id: input.locationId,
-        hypervisor_id: hypervisors[0]!,
-        name: `bench-qemu-${i}`,
-        hostname: `bench-qemu-${i}.example.test`,
-        status: 'provisioning',
-        ...GUEST,
-        primary_ipv4: null,
-        primary_ipv6: null,
-        virtualization: 'kvm',
-        boot_order: JSON.stringify(['disk']),
-        timezone: 'UTC',
-      });
-      const started = performance.now();
-      const begun = await provisionInstance(
-        deps,
-        { type: 'system', name: 'bench' },
-        instance,
-        FAST_IMAGE,
-        null,
-      );
-      await deps.temporal.workflow.getHandle(begun.workflowId).result();
-      if ((await findInstance(db, instance.id))?.status !== 'running')
-        throw new Error('the guest did not provision');
-      toRunning.push(performance.now() - started);
-      await poll(() => firstTick(stateDirs[0]!, instance.id), 'the first tick');
-      toTick.push(performance.now() - started);
-      moving = instance.id;
+      const guest = await provisionedGuest(input, qemu, `bench-qemu-${i}`);
+      toRunning.push(guest.toRunningMs);
+      toTick.push(guest.toTickMs);
+      moving = guest.id;
     }
     console.log(
       `real guests (QEMU, ${GUEST.memory_mb} MB, ${input.creates} creates one after another): ` +
@@ -202,16 +254,6 @@ export async function benchQemuGuests(input: {
         `max ${Math.max(...downtime).toFixed(0)} ms; failures ${failures.length}${failures.length ? ` (${failures.join(', ')})` : ''}`,
     );
   } finally {
-    // Guests outlive their agents by design: the bench ends its own.
-    for (const stateDir of stateDirs) {
-      for (const parent of ['guests', 'incoming']) {
-        const root = join(stateDir, parent);
-        if (!existsSync(root)) continue;
-        for (const name of readdirSync(root)) {
-          const pid = guestPid(join(root, name));
-          if (pid) process.kill(pid, 'SIGKILL');
-        }
-      }
-    }
+    qemu.killGuests();
   }
 }

@@ -30,7 +30,7 @@ export function modeOption(value: string | undefined): MigrationMode {
 }
 
 /** Who acts from the CLI: no panel user, so the system on behalf of the operator's login. */
-export function operatorActor(): Actor {
+export function operatorActor(): Extract<Actor, { type: 'system' }> {
   let login = 'operator';
   try {
     login = userInfo().username || login;

@@ -1,3 +1,4 @@
+import { policyInWords } from '../domain/migrations/convergence.js';
 import type { BackendDrainPlanBody } from '../wire/serializers/backend-drain-plan.js';
 import type { EvacuationBody } from '../wire/serializers/evacuation.js';
 import type { EvacuationPlanBody } from '../wire/serializers/evacuation-plan.js';
@@ -42,9 +43,12 @@ export function evacuationText(body: EvacuationBody): string[] {
   const e = body.attributes;
   const p = e.policy;
   return [
-    `Evacuation ${e.uuid} of ${named(e.hypervisor)}`,
+    e.kind === 'restore'
+      ? `Restore ${e.uuid} of evacuation ${e.restores} to ${named(e.hypervisor)}`
+      : `Evacuation ${e.uuid} of ${named(e.hypervisor)}`,
     `  state     ${progressLine(body)}`,
     `  policy    ${p.mode}, ${p.max_parallel} at once, ${p.max_parallel_per_target} per target, on failure ${p.on_failure}, ${p.max_attempts} attempts`,
+    ...(p.convergence ? [`  moves     ${policyInWords(p.convergence)}`] : []),
     `  by        ${e.requested_by}${e.reason ? ` (${e.reason})` : ''}, ${e.created_at}${e.finished_at ? `, ended ${e.finished_at}` : ''}`,
     `  workflow  ${e.workflow_id}`,
     ...(e.failure ? [`  failure   ${String(e.failure.code)}: ${String(e.failure.message)}`] : []),

@@ -13,7 +13,7 @@ export interface paths {
     put?: never;
     /**
      * Preflight a migration (read-only)
-     * @description Judges the move without changing anything: every blocker and every warning (each with a stable code), the strategy each mode would use with the target, the candidate targets best first, and each rejected hypervisor with its reasons. Without `target_hypervisor_uuid`, the best candidate is judged. A blocked migration is still a 200, with `ok: false`; an unknown target is the blocker `NO_TARGET`.
+     * @description Judges the move without changing anything: every blocker and every warning (each with a stable code), the strategy each mode would use with the target, the candidate targets best first, and each rejected hypervisor with its reasons. Without `target_hypervisor_uuid`, the best candidate is judged. A blocked migration is still a 200, with `ok: false`; an unknown target is the blocker `NO_TARGET`. A `convergence` policy is checked as the request checks it (a figure out of its bounds is a 400 naming it).
      */
     post: operations['postInstancesInstanceMigrationsPreflight'];
     delete?: never;
@@ -33,7 +33,7 @@ export interface paths {
     put?: never;
     /**
      * Request a migration
-     * @description Runs the preflight; any blocker refuses the request (409 `MIGRATION_BLOCKED`, naming every blocker). Otherwise takes the instance’s exclusive migration lease, reserves the target’s capacity, issues the transfer token and starts the migration workflow. The answer is the migration in `REQUESTED`; follow it with `GET /migrations/{migration}`.
+     * @description Runs the preflight; any blocker refuses the request (409 `MIGRATION_BLOCKED`, naming every blocker). A source with as many moves out under way as `MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR` allows refuses it with 409 `MIGRATION_SOURCE_BUSY` (the limit and the moves named, `Retry-After: 30`) when that is its only blocker; nothing is written. Otherwise takes the instance’s exclusive move lease, reserves the target’s capacity, issues the transfer token, records the convergence policy in force (`convergence`: the body’s figures over the configured defaults; a figure out of its bounds is a 400 naming it, and nothing is recorded) and starts the migration workflow. The answer is the migration in `REQUESTED`; follow it with `GET /migrations/{migration}`. A refused request changes nothing. A target that still holds the copy an earlier migration of the instance retains takes the move (warning `RETAINED_COPY_REPLACED`): that copy stays beside the arriving one until this migration commits, then it is removed.
      */
     post: operations['postInstancesInstanceMigrations'];
     delete?: never;
@@ -276,6 +276,26 @@ export interface paths {
      * @description Starts no new move, and asks each migration under way to roll back as an administrator’s cancel would: one before its point of no return rolls back (the instance stays where it was), one past it finishes. None is abandoned: the state is `cancelling` until every one has ended, then `cancelled`; the instances whose turn had not come are `cancelled`. The hypervisor stays in maintenance. Allowed when the evacuation is running or paused. The answer is the evacuation after the run recorded it.
      */
     post: operations['postEvacuationsEvacuationCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/evacuations/{evacuation}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Bring an evacuation’s instances home
+     * @description Once the evacuated hypervisor is out of maintenance and online, migrates back to it every instance the evacuation moved: a new evacuation of `kind` `restore` (`restores` names this one) with the evacuation’s policy, each field the body gives replacing the evacuation’s, followed, paused, resumed and cancelled as any evacuation. It lists every instance of the evacuation: one deleted since (`INSTANCE_DELETED`), one the evacuation did not move (`NOT_MOVED`, saying how the evacuation left it) or one no longer on the hypervisor the evacuation moved it to (`MOVED_SINCE`) is left where it is (`cancelled`); one home already is `moved` (`ALREADY_HOME`); one that cannot move is `blocked` with its reasons. Refused, nothing changes. Once a restore has ended another may be asked: it brings home what is still away.
+     */
+    post: operations['postEvacuationsEvacuationRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -536,7 +556,7 @@ export interface components {
         | 'INSTANCE_BUSY'
         | 'INSTANCE_MIGRATING'
         | 'ISO_MOUNTED'
-        | 'CLEANUP_PENDING'
+        | 'SOURCE_BUSY'
         | 'TARGET_IS_SOURCE'
         | 'TARGET_IN_MAINTENANCE'
         | 'TARGET_UNREACHABLE'
@@ -552,7 +572,12 @@ export interface components {
     /** @description What the move will cost; the codes are listed in docs/migration.md. */
     MigrationWarning: {
       /** @enum {string} */
-      code: 'LIVE_FALLBACK_TO_COLD' | 'COLD_MOVE_STOPS_INSTANCE' | 'SAME_IP_INTERRUPTION' | 'LONG_TRANSFER';
+      code:
+        | 'LIVE_FALLBACK_TO_COLD'
+        | 'COLD_MOVE_STOPS_INSTANCE'
+        | 'SAME_IP_INTERRUPTION'
+        | 'LONG_TRANSFER'
+        | 'RETAINED_COPY_REPLACED';
       detail: string;
     };
     Error: {
@@ -574,6 +599,20 @@ export interface components {
            */
           field: string;
         };
+        /** @description The facts of a QUOTA_EXCEEDED: which quota, its limit, the usage and the request. */
+        meta?: {
+          /**
+           * @description The resource over its quota.
+           * @enum {string}
+           */
+          resource: 'instances' | 'cpu_cores' | 'memory_mb' | 'disk_mb' | 'volumes' | 'ips';
+          /** @description The most of it the account may hold. */
+          limit: number;
+          /** @description What the account holds of it now. */
+          usage: number;
+          /** @description What the refused order would add. */
+          requested: number;
+        };
       }[];
       /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
       support_id: string;
@@ -590,6 +629,31 @@ export interface components {
        * @enum {string}
        */
       mode: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
+      convergence?: components['schemas']['ConvergencePolicyRequest'];
+    };
+    /** @description How a live move converges; each figure left out is the configured default’s (docs/migration.md "Convergence"). */
+    ConvergencePolicyRequest: {
+      /** @description The longest the guest may be paused at the switchover, in ms (QEMU’s `downtime-limit`). 5–9000. */
+      max_downtime_ms?: number;
+      /** @description A cap on the memory stream, in megabits per second (QEMU’s `max-bandwidth`); null: no cap of ours. 1–400000. */
+      bandwidth_mbps?: number | null;
+      auto_converge?: {
+        /** @description Whether QEMU slows a guest that outruns the move. */
+        enabled?: boolean;
+        /** @description The guest’s CPU throttle when auto-converge first slows it, in % (QEMU’s `cpu-throttle-initial`). 1–70. */
+        initial_throttle_pct?: number;
+        /** @description How much more it is slowed each time the move still does not converge, in % (`cpu-throttle-increment`). 1–15. */
+        step_throttle_pct?: number;
+      };
+      /**
+       * @description never: pre-copy only; allow: post-copy may be started (QEMU’s `postcopy-ram` on both hosts); after_timeout: the move switches to post-copy when its completion timeout passes.
+       * @enum {string}
+       */
+      post_copy?: 'never' | 'allow' | 'after_timeout';
+      /** @description How long the move may take in all, in seconds per GiB of the guest’s memory (Nova’s and KubeVirt’s rule). 1–86400. */
+      completion_timeout_s_per_gib?: number;
+      /** @description How long the move may go without making progress, in seconds. 60–86400. */
+      progress_timeout_s?: number;
     };
     Migration: {
       /** @enum {string} */
@@ -641,7 +705,7 @@ export interface components {
           | 'ROLLED_BACK'
           | 'RECOVERY_REQUIRED';
         /**
-         * @description The first state in which the guest runs on the target: LIVE_MIGRATING (live) or STARTING_TARGET (cold).
+         * @description The step in which the guest first runs on the target: LIVE_MIGRATING (live: at its switchover inside that step, QEMU completing the move or post-copy starting; before it a cancel or a timeout rolls back) or STARTING_TARGET (cold).
          * @enum {string}
          */
         point_of_no_return:
@@ -688,6 +752,8 @@ export interface components {
         };
         /** @description How long the guest was unreachable in the move, measured: a cold move’s time from the stop on the source to the start on the target, a live move’s downtime as QEMU reported it. Null until the guest runs on the target, for a guest that was stopped, and for migrations begun before it was measured. */
         interruption_ms: number | null;
+        convergence: components['schemas']['ConvergencePolicy'];
+        live_progress: components['schemas']['MigrationLiveProgress'];
         history: {
           /** @enum {string} */
           state:
@@ -747,7 +813,7 @@ export interface components {
           by: string | null;
           failed_step: string | null;
         } | null;
-        /** @description The instance’s migration lease while this migration holds it. */
+        /** @description The instance’s move lease while this migration holds it. */
         lease: {
           holder: string;
           expires_at: string;
@@ -762,6 +828,55 @@ export interface components {
         finished_at: string | null;
       };
     };
+    /** @description The convergence policy in force (a live move takes it; a cold one records it unused). Null for migrations requested before moves had one. */
+    ConvergencePolicy: {
+      /** @description The longest the guest may be paused at the switchover, in ms (QEMU’s `downtime-limit`). 5–9000. */
+      max_downtime_ms: number;
+      /** @description A cap on the memory stream, in megabits per second (QEMU’s `max-bandwidth`); null: no cap of ours. 1–400000. */
+      bandwidth_mbps: number | null;
+      auto_converge: {
+        enabled: boolean;
+        /** @description The guest’s CPU throttle when auto-converge first slows it, in % (QEMU’s `cpu-throttle-initial`). 1–70. */
+        initial_throttle_pct: number;
+        /** @description How much more it is slowed each time the move still does not converge, in % (`cpu-throttle-increment`). 1–15. */
+        step_throttle_pct: number;
+      };
+      /**
+       * @description never: pre-copy only; allow: post-copy may be started (QEMU’s `postcopy-ram` on both hosts); after_timeout: the move switches to post-copy when its completion timeout passes.
+       * @enum {string}
+       */
+      post_copy: 'never' | 'allow' | 'after_timeout';
+      /** @description How long the move may take in all, in seconds per GiB of the guest’s memory (Nova’s and KubeVirt’s rule). 1–86400. */
+      completion_timeout_s_per_gib: number;
+      /** @description How long the move may go without making progress, in seconds. 60–86400. */
+      progress_timeout_s: number;
+    } | null;
+    /** @description A live move’s figures while its memory moves, then its measured downtime and total time. Null for a cold move, before the first report, and for migrations run before the figures were kept. */
+    MigrationLiveProgress: {
+      /** @description The latest figures the hypervisor reported while the memory moved (a later report replaces them, an older one never does); null when the move ended before a report carried any. */
+      figures: {
+        /** @description Memory sent so far (QEMU’s `ram.transferred`). */
+        transferred_bytes: number;
+        /** @description Memory still to send (`ram.remaining`). */
+        remaining_bytes: number;
+        /** @description The guest’s memory (`ram.total`). */
+        total_bytes: number;
+        /** @description The rate the guest dirties its memory at (`ram.dirty-pages-rate` × `ram.page-size`). */
+        dirty_rate_bytes_per_s: number;
+        /** @description Passes made over the memory (`ram.dirty-sync-count`). */
+        iterations: number;
+        /** @description How much auto-converge slows the guest now (`cpu-throttle-percentage`); 0: not at all. */
+        throttle_pct: number;
+        /** @description The downtime a switchover would take now, as QEMU expects it (`expected-downtime`). */
+        expected_downtime_ms: number;
+      } | null;
+      /** @description When the panel took the report the figures (or the end) came in. */
+      reported_at: string;
+      /** @description Once the memory has moved: the downtime the hypervisor measured (the same figure as `interruption_ms`). Null while it moves. */
+      downtime_ms: number | null;
+      /** @description Once the memory has moved: the live move’s total time, from entering LIVE_MIGRATING to the move’s completion on the source. Null while it moves. */
+      total_ms: number | null;
+    } | null;
     MigrationRequest: {
       /**
        * Format: uuid
@@ -779,6 +894,7 @@ export interface components {
        * @example Host maintenance
        */
       reason?: string;
+      convergence?: components['schemas']['ConvergencePolicyRequest'];
     };
     MigrationList: {
       /** @enum {string} */
@@ -890,12 +1006,17 @@ export interface components {
           name: string;
         };
         /**
-         * @description `hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to `to_backend`.
+         * @description `hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to `to_backend`; `restore`: the instances the evacuation `restores` moved migrate home to `hypervisor`.
          * @enum {string}
          */
-        kind: 'hypervisor' | 'backend';
+        kind: 'hypervisor' | 'backend' | 'restore';
         from_backend: string | null;
         to_backend: string | null;
+        /**
+         * Format: uuid
+         * @description A restore’s evacuation: the one whose moved instances it brings home.
+         */
+        restores: string | null;
         /** @enum {string} */
         state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
         policy: {
@@ -906,6 +1027,7 @@ export interface components {
           /** @enum {string} */
           on_failure: 'skip' | 'retry' | 'pause';
           max_attempts: number;
+          convergence: components['schemas']['ConvergencePolicy'] & unknown;
         };
         progress: components['schemas']['EvacuationProgress'];
         requested_by: string;
@@ -1023,6 +1145,7 @@ export interface components {
       on_failure?: 'skip' | 'retry' | 'pause';
       /** @description Tries per instance: a move that failed, or a start refused because the instance was busy, counts one (default EVACUATION_MAX_ATTEMPTS). */
       max_attempts?: number;
+      convergence?: components['schemas']['ConvergencePolicyRequest'] & unknown;
       /**
        * @description Why; recorded in the migration’s history.
        * @example Host maintenance
@@ -1036,6 +1159,37 @@ export interface components {
       meta: components['schemas']['KeysetListMeta'];
     };
     EvacuationControl: {
+      /**
+       * @description Why; recorded in the migration’s history.
+       * @example Host maintenance
+       */
+      reason?: string;
+    };
+    EvacuationRestoreRequest: {
+      /**
+       * @description LIVE_REQUIRED: live or not at all; LIVE_IF_POSSIBLE: live, else cold with a warning; AUTO: live when possible and MIGRATION_AUTO_LIVE allows; COLD: never live.
+       * @example AUTO
+       * @enum {string}
+       */
+      mode?: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
+      /**
+       * @description Migrations out of the node at once (default EVACUATION_MAX_PARALLEL).
+       * @example 4
+       */
+      max_parallel?: number;
+      /**
+       * @description Migrations into any one target at once, counting every migration into it (default EVACUATION_MAX_PARALLEL_PER_TARGET).
+       * @example 2
+       */
+      max_parallel_per_target?: number;
+      /**
+       * @description A failed move: `skip` records it and goes on (default); `retry` tries the instance again while attempts remain; `pause` records it and pauses the evacuation.
+       * @enum {string}
+       */
+      on_failure?: 'skip' | 'retry' | 'pause';
+      /** @description Tries per instance: a move that failed, or a start refused because the instance was busy, counts one (default EVACUATION_MAX_ATTEMPTS). */
+      max_attempts?: number;
+      convergence?: components['schemas']['ConvergencePolicyRequest'] & unknown;
       /**
        * @description Why; recorded in the migration’s history.
        * @example Host maintenance
@@ -1134,6 +1288,7 @@ export interface components {
       on_failure?: 'skip' | 'retry' | 'pause';
       /** @description Tries per instance: a move that failed, or a start refused because the instance was busy, counts one (default EVACUATION_MAX_ATTEMPTS). */
       max_attempts?: number;
+      convergence?: components['schemas']['ConvergencePolicyRequest'] & unknown;
       /**
        * @description Why; recorded in the migration’s history.
        * @example Host maintenance
@@ -1234,7 +1389,10 @@ export interface components {
         }[];
         /** @enum {string} */
         mode: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
-        /** @enum {string} */
+        /**
+         * @description The strategy in effect.
+         * @enum {string}
+         */
         strategy: 'live' | 'cold';
         /** @enum {string} */
         state:
@@ -1251,7 +1409,10 @@ export interface components {
           | 'ROLLING_BACK'
           | 'ROLLED_BACK'
           | 'RECOVERY_REQUIRED';
-        /** @enum {string} */
+        /**
+         * @description SWITCHING: the first state in which the guest uses the new copies.
+         * @enum {string}
+         */
         point_of_no_return:
           | 'REQUESTED'
           | 'STOPPING_GUEST'
@@ -1266,7 +1427,9 @@ export interface components {
           | 'ROLLING_BACK'
           | 'ROLLED_BACK'
           | 'RECOVERY_REQUIRED';
+        /** @description Whether the storage move has reached its point of no return: from then on cancel and rollback are refused, and a failure waits in RECOVERY_REQUIRED. */
         point_of_no_return_passed: boolean;
+        /** @example admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d */
         requested_by: string;
         reason: string | null;
         warnings: components['schemas']['MigrationWarning'][];
@@ -1287,17 +1450,39 @@ export interface components {
             | 'ROLLED_BACK'
             | 'RECOVERY_REQUIRED';
           at: string;
+          /** @description What the step found out or why it failed; never a secret or an agent task id. */
           detail: {
             [key: string]: unknown;
           };
         }[];
-        failed_step: string | null;
+        /** @enum {string|null} */
+        failed_step:
+          | 'REQUESTED'
+          | 'STOPPING_GUEST'
+          | 'COPYING'
+          | 'VERIFYING'
+          | 'SWITCHING'
+          | 'STARTING_GUEST'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED'
+          | null;
+        /** @description What the step found out or why it failed; never a secret or an agent task id. */
         failure: {
           [key: string]: unknown;
         } | null;
+        /** @description The operator decision recorded in RECOVERY_REQUIRED, if any. */
         recovery: {
-          [key: string]: unknown;
+          decision: string;
+          reason: string | null;
+          by: string | null;
+          failed_step: string | null;
         } | null;
+        /** @description The instance’s move lease while this storage move holds it. */
         lease: {
           holder: string;
           expires_at: string;
@@ -1305,6 +1490,7 @@ export interface components {
         /** @description After COMPLETED: when the old copies go. */
         retain_until: string | null;
         workflow_id: string;
+        /** @description The run in the Temporal Web UI; null without TEMPORAL_UI_URL. */
         temporal_ui_url: string | null;
         created_at: string;
         updated_at: string;
@@ -1363,9 +1549,15 @@ export interface components {
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The version the answer was rendered in. */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1373,7 +1565,10 @@ export interface operations {
   postInstancesInstanceMigrationsPreflight: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -1388,6 +1583,7 @@ export interface operations {
       /** @description The report. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1397,6 +1593,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1406,6 +1603,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1415,6 +1613,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1424,6 +1623,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1433,6 +1633,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1442,6 +1643,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1451,6 +1653,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1462,7 +1665,10 @@ export interface operations {
   postInstancesInstanceMigrations: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -1477,6 +1683,7 @@ export interface operations {
       /** @description Accepted; the migration. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1486,6 +1693,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1495,6 +1703,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1504,6 +1713,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1513,15 +1723,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The preflight found blockers (MIGRATION_BLOCKED); another migration holds the instance’s lease (INSTANCE_MIGRATING); another operation is in progress (SVC-OP-409). */
+      /** @description The preflight found blockers (MIGRATION_BLOCKED); the source has no slot for one more move out (MIGRATION_SOURCE_BUSY, with Retry-After); another migration holds the instance’s lease (INSTANCE_MIGRATING); another operation is in progress (SVC-OP-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1531,6 +1743,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1540,6 +1753,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1549,6 +1763,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1558,6 +1773,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503): the migration is not started, what it took is given back, and it is recorded ROLLED_BACK with the failure WORKFLOW_UNAVAILABLE. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1601,7 +1817,10 @@ export interface operations {
         /** @description Migrations requested before this time. */
         until?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1610,6 +1829,7 @@ export interface operations {
       /** @description A page of migrations. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1619,6 +1839,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1628,6 +1849,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1637,6 +1859,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1646,6 +1869,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1655,6 +1879,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1664,6 +1889,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1675,7 +1901,10 @@ export interface operations {
   getMigrationsMigration: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         migration: string;
       };
@@ -1686,6 +1915,7 @@ export interface operations {
       /** @description The migration. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1695,6 +1925,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1704,6 +1935,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1713,6 +1945,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1722,6 +1955,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1731,6 +1965,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1740,6 +1975,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1749,6 +1985,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1760,7 +1997,10 @@ export interface operations {
   postMigrationsMigrationCancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         migration: string;
       };
@@ -1775,6 +2015,7 @@ export interface operations {
       /** @description Accepted; the migration. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1784,6 +2025,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1793,6 +2035,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1802,6 +2045,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1811,6 +2055,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1820,6 +2065,7 @@ export interface operations {
       /** @description At or past the point of no return, or in RECOVERY_REQUIRED (MIGRATION_PAST_POINT_OF_NO_RETURN); already rolling back, completed or ended (MIGRATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1829,6 +2075,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1838,6 +2085,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1847,6 +2095,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1856,6 +2105,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1867,7 +2117,10 @@ export interface operations {
   postMigrationsMigrationRollback: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         migration: string;
       };
@@ -1882,6 +2135,7 @@ export interface operations {
       /** @description Accepted; the migration. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1891,6 +2145,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1900,6 +2155,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1909,6 +2165,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1918,6 +2175,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1927,6 +2185,7 @@ export interface operations {
       /** @description At or past the point of no return, or in RECOVERY_REQUIRED (MIGRATION_PAST_POINT_OF_NO_RETURN); already rolling back, completed or ended (MIGRATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1936,6 +2195,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1945,6 +2205,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1954,6 +2215,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1963,6 +2225,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1974,7 +2237,10 @@ export interface operations {
   postMigrationsMigrationRecover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         migration: string;
       };
@@ -1989,6 +2255,7 @@ export interface operations {
       /** @description Accepted; the migration. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -1998,6 +2265,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2007,6 +2275,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2016,6 +2285,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2025,6 +2295,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2034,6 +2305,7 @@ export interface operations {
       /** @description The migration is not in RECOVERY_REQUIRED (MIGRATION_NOT_RECOVERABLE). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2043,6 +2315,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2052,6 +2325,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2061,6 +2335,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2070,6 +2345,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2081,7 +2357,10 @@ export interface operations {
   postHypervisorsHypervisorEvacuationsPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -2096,6 +2375,7 @@ export interface operations {
       /** @description The plan. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2105,6 +2385,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2114,6 +2395,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2123,6 +2405,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2132,6 +2415,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2141,6 +2425,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2150,6 +2435,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2159,6 +2445,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2170,7 +2457,10 @@ export interface operations {
   postHypervisorsHypervisorEvacuations: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -2185,6 +2475,7 @@ export interface operations {
       /** @description Accepted; the evacuation, running. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2194,6 +2485,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2203,6 +2495,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2212,6 +2505,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2221,6 +2515,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2230,6 +2525,7 @@ export interface operations {
       /** @description Another evacuation of the hypervisor is under way (EVACUATION_RUNNING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2239,6 +2535,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2248,6 +2545,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2257,6 +2555,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2266,6 +2565,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503): the evacuation is recorded `failed` with the failure WORKFLOW_UNAVAILABLE and the hypervisor’s maintenance is put back as it was. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2285,7 +2585,10 @@ export interface operations {
         /** @description Evacuations of this hypervisor. */
         hypervisor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2294,6 +2597,7 @@ export interface operations {
       /** @description A page of evacuations. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2303,6 +2607,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2312,6 +2617,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2321,6 +2627,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2330,6 +2637,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2339,6 +2647,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2348,6 +2657,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2359,7 +2669,10 @@ export interface operations {
   getEvacuationsEvacuation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         evacuation: string;
       };
@@ -2370,6 +2683,7 @@ export interface operations {
       /** @description The evacuation. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2379,6 +2693,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2388,6 +2703,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2397,6 +2713,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2406,6 +2723,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2415,6 +2733,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2424,6 +2743,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2433,6 +2753,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2444,7 +2765,10 @@ export interface operations {
   postEvacuationsEvacuationPause: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         evacuation: string;
       };
@@ -2459,6 +2783,7 @@ export interface operations {
       /** @description Accepted; the evacuation. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2468,6 +2793,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2477,6 +2803,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2486,6 +2813,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2495,6 +2823,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2504,6 +2833,7 @@ export interface operations {
       /** @description Not running (EVACUATION_STATE_CONFLICT); already ended (EVACUATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2513,6 +2843,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2522,6 +2853,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2531,6 +2863,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2540,6 +2873,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2551,7 +2885,10 @@ export interface operations {
   postEvacuationsEvacuationResume: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         evacuation: string;
       };
@@ -2566,6 +2903,7 @@ export interface operations {
       /** @description Accepted; the evacuation. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2575,6 +2913,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2584,6 +2923,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2593,6 +2933,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2602,6 +2943,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2611,6 +2953,7 @@ export interface operations {
       /** @description Not paused (EVACUATION_STATE_CONFLICT); already ended (EVACUATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2620,6 +2963,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2629,6 +2973,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2638,6 +2983,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2647,6 +2993,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2658,7 +3005,10 @@ export interface operations {
   postEvacuationsEvacuationCancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         evacuation: string;
       };
@@ -2673,6 +3023,7 @@ export interface operations {
       /** @description Accepted; the evacuation. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2682,6 +3033,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2691,6 +3043,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2700,6 +3053,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2709,6 +3063,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2718,6 +3073,7 @@ export interface operations {
       /** @description Not running or paused (EVACUATION_STATE_CONFLICT); already ended (EVACUATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2727,6 +3083,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2736,6 +3093,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2745,6 +3103,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2754,6 +3113,127 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEvacuationsEvacuationRestore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        evacuation: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['EvacuationRestoreRequest'];
+      };
+    };
+    responses: {
+      /** @description Accepted; the restore, running. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Evacuation'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The evacuation is still under way (EVACUATION_NOT_FINISHED), is not a hypervisor’s evacuation that ran (EVACUATION_NOT_RESTORABLE); the hypervisor is in maintenance (HYPERVISOR_IN_MAINTENANCE) or not online (HYPERVISOR_NOT_ONLINE); a drain or a restore of it is under way (EVACUATION_RUNNING). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503): the restore is recorded `failed`. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2765,7 +3245,10 @@ export interface operations {
   postHypervisorsHypervisorBackendDrainsPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -2780,6 +3263,7 @@ export interface operations {
       /** @description The plan. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2789,6 +3273,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2798,6 +3283,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2807,6 +3293,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2816,6 +3303,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2825,6 +3313,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2834,6 +3323,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2843,6 +3333,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2854,7 +3345,10 @@ export interface operations {
   postHypervisorsHypervisorBackendDrains: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -2869,6 +3363,7 @@ export interface operations {
       /** @description Accepted; the drain, running. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2878,6 +3373,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2887,6 +3383,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2896,6 +3393,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2905,6 +3403,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2914,6 +3413,7 @@ export interface operations {
       /** @description Another drain of the hypervisor is under way (EVACUATION_RUNNING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2923,6 +3423,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2932,6 +3433,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2941,6 +3443,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2950,6 +3453,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503): the drain is recorded `failed`. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2961,7 +3465,10 @@ export interface operations {
   postInstancesInstanceStorageMovesPreflight: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -2976,6 +3483,7 @@ export interface operations {
       /** @description The report. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2985,6 +3493,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2994,6 +3503,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3003,6 +3513,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3012,6 +3523,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3021,6 +3533,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3030,6 +3543,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3039,6 +3553,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3050,7 +3565,10 @@ export interface operations {
   postInstancesInstanceStorageMoves: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -3065,6 +3583,7 @@ export interface operations {
       /** @description Accepted; the storage move. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3074,6 +3593,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3083,6 +3603,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3092,6 +3613,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3101,6 +3623,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3110,6 +3633,7 @@ export interface operations {
       /** @description The preflight found blockers (MIGRATION_BLOCKED); a migration or storage move holds the lease (INSTANCE_MIGRATING); another operation is in progress (SVC-OP-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3119,6 +3643,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3128,6 +3653,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3137,6 +3663,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3146,6 +3673,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503): the move is recorded ROLLED_BACK with the failure WORKFLOW_UNAVAILABLE and holds nothing. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3180,7 +3708,10 @@ export interface operations {
         /** @description Storage moves on this hypervisor. */
         hypervisor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3189,6 +3720,7 @@ export interface operations {
       /** @description A page of storage moves. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3198,6 +3730,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3207,6 +3740,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3216,6 +3750,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3225,6 +3760,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3234,6 +3770,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3243,6 +3780,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3254,7 +3792,10 @@ export interface operations {
   getStorageMovesMove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         move: string;
       };
@@ -3265,6 +3806,7 @@ export interface operations {
       /** @description The storage move. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3274,6 +3816,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3283,6 +3826,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3292,6 +3836,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3301,6 +3846,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3310,6 +3856,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3319,6 +3866,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3328,6 +3876,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3339,7 +3888,10 @@ export interface operations {
   postStorageMovesMoveCancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         move: string;
       };
@@ -3354,6 +3906,7 @@ export interface operations {
       /** @description Accepted; the storage move. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3363,6 +3916,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3372,6 +3926,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3381,6 +3936,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3390,6 +3946,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3399,6 +3956,7 @@ export interface operations {
       /** @description At or past the switch, or in RECOVERY_REQUIRED (MIGRATION_PAST_POINT_OF_NO_RETURN); already rolling back, completed or ended (MIGRATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3408,6 +3966,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3417,6 +3976,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3426,6 +3986,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3435,6 +3996,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3446,7 +4008,10 @@ export interface operations {
   postStorageMovesMoveRollback: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         move: string;
       };
@@ -3461,6 +4026,7 @@ export interface operations {
       /** @description Accepted; the storage move. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3470,6 +4036,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3479,6 +4046,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3488,6 +4056,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3497,6 +4066,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3506,6 +4076,7 @@ export interface operations {
       /** @description At or past the switch, or in RECOVERY_REQUIRED (MIGRATION_PAST_POINT_OF_NO_RETURN); already rolling back, completed or ended (MIGRATION_FINISHED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3515,6 +4086,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3524,6 +4096,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3533,6 +4106,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3542,6 +4116,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3553,7 +4128,10 @@ export interface operations {
   postStorageMovesMoveRecover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         move: string;
       };
@@ -3568,6 +4146,7 @@ export interface operations {
       /** @description Accepted; the storage move. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3577,6 +4156,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3586,6 +4166,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3595,6 +4176,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3604,6 +4186,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3613,6 +4196,7 @@ export interface operations {
       /** @description The storage move is not in RECOVERY_REQUIRED (MIGRATION_NOT_RECOVERABLE). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3622,6 +4206,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3631,6 +4216,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3640,6 +4226,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3649,6 +4236,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {

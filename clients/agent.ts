@@ -53,7 +53,7 @@ export interface paths {
     put?: never;
     /**
      * The guests the hypervisor holds
-     * @description Every guest the hypervisor really holds (up to 4096), with its power state: send it at start, whenever it changes, and at least every few minutes. The panel compares it with the instances placed on this hypervisor, leaving out any under a running operation or migration and any whose record changed within GUEST_INVENTORY_SETTLE_MS: an instance with no guest here goes to `error` with `guest_drift: "missing"`, a running one whose guest is stopped to `stopped` with `guest_drift: "stopped"`, and a later inventory that shows the guest running puts it back to `running` and clears the flag. Each change is an activity entry. A guest that names no instance is listed for administrators (`GET /hypervisors/{uuid}/unknown-guests`). Nothing is started, stopped or deleted on the hypervisor. The same inventory twice changes nothing more.
+     * @description Every guest the hypervisor really holds (up to 4096), with its power state: send it at start, whenever it changes, and at least every few minutes. The panel compares it with the instances placed on this hypervisor, leaving out any under a running operation or migration and any whose record changed within GUEST_INVENTORY_SETTLE_MS: an instance with no guest here goes to `error` with `guest_drift: "missing"`, a running one whose guest is stopped to `stopped` with `guest_drift: "stopped"`, and a later inventory that shows the guest running puts it back to `running` and clears the flag. Each change is an activity entry. A running guest's `hot_ceiling` becomes its instance's room to grow (what a plan change's dry run reads), the same exceptions aside. A guest that names no instance is listed for administrators (`GET /hypervisors/{uuid}/unknown-guests`). Nothing is started, stopped or deleted on the hypervisor. The same inventory twice changes nothing more.
      */
     post: operations['postInventory'];
     delete?: never;
@@ -193,7 +193,7 @@ export interface paths {
     put?: never;
     /**
      * Redeem a migration's transfer token
-     * @description The receiving agent of a migration trades the transfer token of its `disk.transfer` task for where the sending hypervisor offers the disk. A token is good once, for one migration and one disk, on the migration’s target only, until it expires (TRANSFER_TOKEN_TTL_MS) or the migration ends; anything else is 401 SVC-TRANSFER-401.
+     * @description The receiving agent of a migration trades the transfer token of its `disk.transfer` task for where the sending hypervisor offers the disk: an address, with no secret in it (the move is opened by its transport key, which the task carries). A token is good once, for one migration and one disk, on the migration’s target only, until it expires (TRANSFER_TOKEN_TTL_MS) or the migration ends; anything else is 401 SVC-TRANSFER-401.
      */
     post: operations['postTransfersRedeem'];
     delete?: never;
@@ -240,6 +240,20 @@ export interface components {
            */
           field: string;
         };
+        /** @description The facts of a QUOTA_EXCEEDED: which quota, its limit, the usage and the request. */
+        meta?: {
+          /**
+           * @description The resource over its quota.
+           * @enum {string}
+           */
+          resource: 'instances' | 'cpu_cores' | 'memory_mb' | 'disk_mb' | 'volumes' | 'ips';
+          /** @description The most of it the account may hold. */
+          limit: number;
+          /** @description What the account holds of it now. */
+          usage: number;
+          /** @description What the refused order would add. */
+          requested: number;
+        };
       }[];
       /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
       support_id: string;
@@ -272,6 +286,7 @@ export interface components {
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
+        | 'hot_resize'
         | 'cpu_host_passthrough'
         | 'gpu_passthrough'
         | 'pci_passthrough'
@@ -303,6 +318,11 @@ export interface components {
         instance_uuid: string;
         /** @enum {string} */
         power_state: 'running' | 'stopped';
+        /** @description A running guest only: the most vCPUs and memory it can take while it runs, as its process was booted (less than the room it was given where it booted from its CD-ROM); null: none. Absent: not said (the panel keeps what it holds). */
+        hot_ceiling?: {
+          cpu_cores: number;
+          memory_mb: number;
+        } | null;
       }[];
     };
     MetricsAck: {
@@ -375,6 +395,18 @@ export interface components {
       sequence: number;
       percent?: number;
       message?: string;
+      /** @description Figures of the task's progress, of the shape `kind` names: `live_migration` (a `migration.live` task's QEMU figures, kept on the migration's record). A report older than the newest one taken changes nothing. */
+      details?: {
+        /** @enum {string} */
+        kind: 'live_migration';
+        transferred_bytes: number;
+        remaining_bytes: number;
+        total_bytes: number;
+        dirty_rate_bytes_per_s: number;
+        iterations: number;
+        throttle_pct: number;
+        expected_downtime_ms: number;
+      };
     };
     Report_completed: {
       /** @description Increases with every report the agent sends for this task; (task_id, sequence) is the idempotency key. */
@@ -400,7 +432,7 @@ export interface components {
         /** Format: uuid */
         migration_uuid: string;
         disk: string;
-        /** @description Where the sending hypervisor offers the disk; opaque to the panel. */
+        /** @description Where the sending hypervisor offers the disk: an address, no secret (what opens it is the move's transport key, which the `disk.transfer` task carries); opaque to the panel. */
         endpoint: string;
       };
     };

@@ -65,10 +65,30 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Rename a location
-     * @description The name changes; the code, which customers order by, stays.
+     * Change a location
+     * @description The name and the DNS provider may change; the code, which customers order by, stays. Another DNS provider publishes nothing by itself: `POST /locations/{location}/rdns/resync` pushes every record to it.
      */
     patch: operations['patchLocationsLocation'];
+    trace?: never;
+  };
+  '/locations/{location}/capacity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How many more of each plan could be ordered in a location now
+     * @description For each public plan offered in the location (its own and those of every location), by code: how many more instances of it could be placed now, by the rule an order’s placement runs (online hypervisors not in maintenance, each plan’s cores, memory and disk against the room their active reservations leave), and no more than the location’s free IPv4 addresses. Each plan is counted alone: ordering one takes room from the others. A best case at this instant, read without locks, not a reservation: an order a moment later may find the room taken. An image with versions is placed only where its version is ready, which may narrow it further (docs/api.md "Stock per location").
+     */
+    get: operations['getLocationsLocationCapacity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/hypervisors': {
@@ -111,7 +131,7 @@ export interface paths {
     head?: never;
     /**
      * Update a hypervisor
-     * @description Changes name, location, capacity, declared or withheld capabilities (such as `live_migration`) or storage backends. The panel uses what the agent reports less `withheld_capabilities`.
+     * @description Changes name, location, capacity, declared or withheld capabilities (such as `live_migration`) or storage backends, or its outbound migration bandwidth budget (`migration_bandwidth_mbps`). The panel uses what the agent reports less `withheld_capabilities`.
      */
     patch: operations['patchHypervisorsHypervisor'];
     trace?: never;
@@ -231,9 +251,29 @@ export interface paths {
     put?: never;
     /**
      * Create an instance for a user
-     * @description The customer’s create (`POST /api/client/cloud`) on their behalf: the same placement, reservation, addresses and provisioning. `ssh_keys` are the user’s; the image may be a private one. The `Idempotency-Key` and the creation rate limit are the administrator’s. The answer is the instance as its owner sees it; `GET /instances/{instance}` shows its placement.
+     * @description The customer’s create (`POST /api/client/cloud`) on their behalf: the same placement, reservation, addresses and provisioning. `ssh_keys` are the user’s; the image may be a private one. The `Idempotency-Key` and the creation rate limit are the administrator’s. The answer is the instance as its owner sees it, with its `external_id`; `GET /instances/{instance}` shows its placement. An `external_id` another live instance holds is refused (409 `EXTERNAL_ID_TAKEN`) and nothing is created; of two orders at once naming the same one, one is.
      */
     post: operations['postInstances'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/instances/external/{external_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find an instance by its billing system’s id
+     * @description The live instance whose `external_id` is exactly this (percent-encoded in the path), with placement and running operation; 404 when none is (a deleted instance is none), or when the segment could be no external id.
+     */
+    get: operations['getInstancesExternalExternalId'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -258,7 +298,11 @@ export interface paths {
     delete: operations['deleteInstancesInstance'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Set or clear an instance’s external id
+     * @description The billing system’s own id for the instance (null clears it): the panel’s record only, so it is taken whatever operation runs, and on a suspended instance. One live instance’s at most: another’s is refused (409 `EXTERNAL_ID_TAKEN`) and nothing changes.
+     */
+    patch: operations['patchInstancesInstance'];
     trace?: never;
   };
   '/instances/{instance}/power': {
@@ -275,6 +319,26 @@ export interface paths {
      * @description Accepted actions by status: `start` from stopped; `stop` and `restart` from running; `kill` from running, or while a start, stop or restart is in progress (kill takes over: the earlier action is cancelled). The instance moves at once to a transitional status (starting, stopping, restarting) and, when its hypervisor reports, to the power state the hypervisor reports (running or stopped). If the action fails, the instance returns to the status it had. One operation per instance at a time; a request right after the previous one settled is accepted. A suspended instance takes an administrator’s actions (its customer’s are refused).
      */
     post: operations['postInstancesInstancePower'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/instances/{instance}/resize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change any tenant’s instance’s size
+     * @description To a `plan` of the instance’s location (public or not, whatever its `resize_group`), or to a size of the administrator’s own (`cpu_cores`, `memory_mb`, `disk_mb`; those left out stay; the instance keeps its plan). `dry_run: true` answers the verdict only (200). The verdict first: whether the instance’s hypervisor has the room (or which hypervisor to move to), whether the running guest takes it hot (vCPUs and memory grown within the room it was booted with, in 128 MB blocks) or cold (stopped, resized, started again), what shrinks, and the monthly figures of the plans. Accepted, the `resize` operation holds the larger of the two sizes on the hypervisor (and against the owner’s quotas) from the request on; the hypervisor applies it, the root disk grows last, and the size it reports becomes the instance’s and its reservation’s. On any failure the guest gets its old size back, the room is given back, and the task says why. A disk never shrinks (RESIZE_DISK_SHRINK). The same size and plan: nothing begins (200). A suspended instance takes an administrator’s change.
+     */
+    post: operations['postInstancesInstanceResize'];
     delete?: never;
     options?: never;
     head?: never;
@@ -447,7 +511,7 @@ export interface paths {
     post?: never;
     /**
      * Delete an image
-     * @description Refused while an instance that is not deleted was made from it, or a running rebuild writes it (`SVC-INUSE-409`, the detail counts each); nothing changes then. Deleted instances keep no reference to it.
+     * @description Refused while an instance that is not deleted was made from it, or a running rebuild writes it (`SVC-INUSE-409`, the detail counts each); nothing changes then. Deleted instances keep no reference to it. Its versions go with it, their copies removed from the hypervisors as a deleted version’s are (`GET /image-versions/{version}/removals`).
      */
     delete: operations['deleteImagesImage'];
     options?: never;
@@ -457,6 +521,98 @@ export interface paths {
      * @description The fields given change; the code stays. Instances keep the disk they were written with: a change reaches only the instances created or rebuilt after it.
      */
     patch: operations['patchImagesImage'];
+    trace?: never;
+  };
+  '/images/{image}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an image’s versions
+     * @description Newest first, paginated, each with every hypervisor’s copy and its state.
+     */
+    get: operations['getImagesImageVersions'];
+    put?: never;
+    /**
+     * Add a version of an image
+     * @description The image’s next version, a disk fetched by each hypervisor of its locations from `url` and verified against the checksum; each hypervisor’s copy is `pending` at first. New orders take the newest version that is ready and not deprecated (docs/api.md "Image versions"). 503 when its distribution cannot start (Temporal unreachable); nothing is kept then.
+     */
+    post: operations['postImagesImageVersions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/image-versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show an image version
+     * @description One version of an image with each hypervisor’s copy: `pending`, `fetching`, `ready` or `failed` and why.
+     */
+    get: operations['getImageVersionsVersion'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an image version
+     * @description Refused while an instance that is not deleted was made from it, or a running rebuild writes it (`SVC-INUSE-409`, the detail counts each); nothing changes then. Deleted instances keep no reference to it. Each hypervisor that holds its copy (or was fetching it, or failed to) is then asked to remove it (task `image.delete`; one not online when it comes back); `GET /image-versions/{version}/removals` shows each removal.
+     */
+    delete: operations['deleteImageVersionsVersion'];
+    options?: never;
+    head?: never;
+    /**
+     * Deprecate an image version
+     * @description `deprecated: true`: new orders and rebuilds no longer take the version (`deprecated_at` kept from the first time); instances made from it run, stop, move and keep their disks as before. `false` takes it back.
+     */
+    patch: operations['patchImageVersionsVersion'];
+    trace?: never;
+  };
+  '/image-versions/{version}/distribute': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Distribute an image version again
+     * @description Every online hypervisor of its locations whose copy is not `ready` fetches it again: one whose fetch failed, or that missed its catch-up. A hypervisor that enrolls or comes back online fetches the versions of its location it lacks by itself. One distribution of a version runs at a time: asked while one runs, it joins that one; a copy another run fetches is left to it. 202 with the version as it stands.
+     */
+    post: operations['postImageVersionsVersionDistribute'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/image-versions/{version}/removals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a deleted image version’s removals
+     * @description Once a version is deleted, each hypervisor that held (or was fetching, or failed to fetch) its copy removes it from its image store: its removal `pending`, `removing`, `removed`, or `blocked` while a guest there still boots from it. By hypervisor name, paginated. A version not deleted yet has none; 404 when there is no such version and none was recorded.
+     */
+    get: operations['getImageVersionsVersionRemovals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/ip-pools': {
@@ -660,6 +816,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/locations/{location}/rdns/resync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show how a location’s last resync went
+     * @description Whether the last resync removed the PTR records of the provider’s zones that the panel has no name for, how many, or why not (a server that refuses the zone transfer is `failed`, `rejected`). The records themselves are in `GET /rdns`.
+     */
+    get: operations['getLocationsLocationRdnsResync'];
+    put?: never;
+    /**
+     * Resync a location’s reverse zones
+     * @description Pushes every address of the location to its DNS provider again (a name as a PTR record, no name as none), after removing, within the zones the provider serves, the PTR records of addresses the panel has no name for (released addresses, records made elsewhere). Each record goes `pending`, then `published` or `failed` as the DNS server answers (`GET /rdns`). Also the way to move a location’s records to a newly named provider.
+     */
+    post: operations['postLocationsLocationRdnsResync'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/locations/{location}/rdns/withdrawals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a location’s PTR deletions not yet done
+     * @description The PTR records of the location’s released addresses (an instance deleted, an address detached, a floating IP given back) that its DNS server may still serve: each `pending` until the server answers, or `failed` with the reason. One the server took is gone from the list. By address, paginated.
+     */
+    get: operations['getLocationsLocationRdnsWithdrawals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/firewall/defaults': {
     parameters: {
       query?: never;
@@ -732,6 +932,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/users/external/{external_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find a user by its billing system’s id
+     * @description The user whose `external_id` is exactly this (percent-encoded in the path); 404 when none is, or when the segment could be no external id.
+     */
+    get: operations['getUsersExternalExternalId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/users/{user}': {
     parameters: {
       query?: never;
@@ -748,7 +968,7 @@ export interface paths {
     head?: never;
     /**
      * Change a user
-     * @description Rename, promote or demote (`is_admin`), disable or enable (`disabled`). A disabled user’s keys are refused everywhere, within `AUTH_CACHE_TTL_MS` (5 s by default; the process that took the change forgets its cached lookups at once); their instances stay. A demoted user’s application keys stop working. The caller cannot disable or demote themselves (409 `SVC-CONFLICT-409`).
+     * @description Rename, promote or demote (`is_admin`), disable or enable (`disabled`), set or clear (null) `external_id`. A disabled user’s keys are refused everywhere, within `AUTH_CACHE_TTL_MS` (5 s by default; the process that took the change forgets its cached lookups at once); their instances stay. A demoted user’s application keys stop working. The caller cannot disable or demote themselves (409 `SVC-CONFLICT-409`).
      */
     patch: operations['patchUsersUser'];
     trace?: never;
@@ -768,7 +988,7 @@ export interface paths {
     put?: never;
     /**
      * Issue a key to a user
-     * @description A client key (the Client API, as the user) or, to an administrator only, an application key. The key is in this answer once and never again. A disabled user may be issued keys; they work once the user is enabled.
+     * @description A client key (the Client API, as the user) or, to an administrator only, an application key. The key is in this answer once and never again. It is pinned to `api_version` (the current version unless given): its requests are answered in that version unless they send `Cloudsvc-Version`. A disabled user may be issued keys; they work once the user is enabled.
      */
     post: operations['postUsersUserKeys'];
     delete?: never;
@@ -792,6 +1012,34 @@ export interface paths {
      * @description The key stops working, within `AUTH_CACHE_TTL_MS` (5 s by default; the process that took the change forgets its cached lookups at once); it stays listed as revoked. 404 when the user has no such live key.
      */
     delete: operations['deleteUsersUserKeysKey'];
+    options?: never;
+    head?: never;
+    /**
+     * Pin a user’s key to an API version
+     * @description The version the key’s requests are answered in unless they send `Cloudsvc-Version` (docs/api.md "Versions"). Takes effect within `AUTH_CACHE_TTL_MS` (5 s by default; at once on the process that took the change). An unknown version is refused (400) and changes nothing; 404 when the user has no such live key.
+     */
+    patch: operations['patchUsersUserKeysKey'];
+    trace?: never;
+  };
+  '/users/{user}/quotas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a user’s quotas and usage
+     * @description The most of each resource the user may hold (null: unlimited, as every user starts) and what they hold now: instances not deleted with their vCPUs and memory, disk (root disks and volumes), volumes and IP addresses.
+     */
+    get: operations['getUsersUserQuotas'];
+    /**
+     * Set a user’s quotas
+     * @description Sets every limit at once (each field required; null: unlimited; 0: none of it). From then on an instance create or restore as new, a volume create, an extra address or a floating IP that would take the user past a limit is refused with 409 `QUOTA_EXCEEDED` and changes nothing. A limit below what the user holds is taken: nothing is removed; the user can give back but not grow. Each change is logged `user.quotas_set` in the user’s activity (`from`, `to`), the administrator as actor.
+     */
+    put: operations['putUsersUserQuotas'];
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1381,10 +1629,3404 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the plane's webhook endpoints
+     * @description Oldest first; never with their secrets. Paginated with `page` (from 1) and `per_page` (1 to 100, default 25).
+     */
+    get: operations['getWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook endpoint
+     * @description It receives every event of the plane, of every customer’s resources. Each delivery is a POST signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret this answer shows, once (docs/events.md). A URL at a private, loopback or link-local address is refused (SVC-REQ-400, field `url`) unless the provider allows its network. Deliveries are rendered in `api_version`: the version this request is answered in unless the body names one. At most `WEBHOOK_ENDPOINTS_MAX` endpoints (10 by default; SVC-QUOTA-409).
+     */
+    post: operations['postWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a webhook endpoint
+     * @description Never with its secret.
+     */
+    get: operations['getWebhooksWebhookUuid'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description It receives nothing more; its delivery log goes with it.
+     */
+    delete: operations['deleteWebhooksWebhookUuid'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description At least one of its URL (checked as at creation), event types, description, `enabled` and `api_version` (for events recorded from then on). A disabled endpoint receives nothing; events of the meantime are not kept for it.
+     */
+    patch: operations['patchWebhooksWebhookUuid'];
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}/secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook endpoint's secret
+     * @description A new secret, shown in this answer only. The previous one keeps signing beside it (each delivery carries both signatures) for `WEBHOOK_SECRET_OVERLAP_MS` (24 hours by default), so a receiver can switch without refusing a delivery; a second rotation in that time retires the oldest at once.
+     */
+    post: operations['postWebhooksWebhookUuidSecretRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook endpoint's delivery log
+     * @description Every attempt to deliver an event to the endpoint, newest first: when, the status code (null when no answer came, with the reason in `error`), the latency and the first KiB of the answer; with its delivery and that delivery’s state. Paginated with `page` (from 1) and `per_page` (1 to 100, default 25).
+     */
+    get: operations['getWebhooksWebhookUuidDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}/deliveries/{deliveryUuid}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description The event goes to the endpoint again, with the same `webhook-id` and body (signed anew), retried as at first; a delivery still being retried is left to its retries. Asked twice, it is sent again once per ask that found it finished. The delivery log shows the new attempts.
+     */
+    post: operations['postWebhooksWebhookUuidDeliveriesDeliveryUuidRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Events: a stream (Server-Sent Events) or a list
+     * @description Every event of the plane, of every customer’s resources, as its webhook endpoints receive them. Asked with `Accept: text/event-stream`, a stream: each event as `id: <seq>`, `event: <type>` and `data: <the webhook body>`, in the order they committed, with a `: heartbeat` comment every `EVENT_STREAM_HEARTBEAT_MS` (15 s). It resumes after `Last-Event-ID` (or `after`) while the events after it are kept (`EVENT_RETENTION_DAYS`, 30); otherwise it begins with `event: reset` and goes on from now. It ends with `event: end` and a reason: `too_slow` (more than `EVENT_STREAM_BUFFER` events waited for the client), `shutdown`, `expired` or `revoked` (the key, within the heartbeat plus `AUTH_CACHE_TTL_MS`); reconnecting with `Last-Event-ID` misses nothing. At most `EVENT_STREAMS_PER_KEY` (5) streams per key and API process (SVC-REQ-429). Otherwise, a page of events as JSON, oldest first, after `after` (from the oldest kept without it); pass `meta.next_after` back as `after` to read on (docs/events.md).
+     */
+    get: operations['getEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'instance.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An instance was ordered; it is provisioning.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.running': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance is running (provisioned, started, restarted or restored).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceRunningEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.stopped': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance is stopped.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceStoppedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.suspended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An administrator suspended the instance: its customer begins no operation on it.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceSuspendedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.unsuspended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The suspension was lifted.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceUnsuspendedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.resized': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance’s vCPUs, memory or disk changed (a plan change, a disk grow, a hot resize); `previous_attributes` holds the old value of each that changed.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceResizedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance was deleted from its hypervisor.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceDeletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance is in `error`: an operation or its hypervisor left it broken.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'operation.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An operation on an instance failed or was abandoned; the task says why.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['operationFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook_endpoint.disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The plane disabled a webhook endpoint that answered no delivery with a 2xx for a whole retry window; enable it again once its receiver is back (its owner’s other endpoints, and the plane’s, are told).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['webhookEndpointDisabledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'backup.available': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A backup was written: its size and checksum are recorded, and it can be restored.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['backupAvailableEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'backup.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A backup could not be written; `error` says why. It holds no space.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['backupFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'snapshot.available': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A snapshot was taken and can be restored.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['snapshotAvailableEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A volume was made; it is on no instance.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.attached': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The volume is on its instance (`instance`).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeAttachedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.detached': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The volume left its instance: detached, or its instance was deleted. It is on no instance.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeDetachedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Its hypervisor removed the volume’s disk: the volume is gone. It is shown as it was last.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeDeletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'console.session_ended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A console session ended; `end_reason` says why (the customer left, it was revoked or expired, …).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['consoleSessionEndedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'migration.requested': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A migration of an instance was requested (by an administrator or an evacuation); it is REQUESTED.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['migrationRequestedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'migration.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A migration committed: the instance runs on its target. The source copy is cleaned up later.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['migrationCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'migration.rolled_back': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A migration was undone before its point of no return: the instance is on its source as before.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['migrationRolledBackEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'migration.recovery_required': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A migration failed after its point of no return and waits for an operator’s decision; the source is never restarted blindly.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['migrationRecoveryRequiredEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'evacuation.started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An evacuation of a hypervisor (or of one of its storage backends, or a restore) began; it shows the instances it plans to move.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['evacuationStartedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'evacuation.paused': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An evacuation paused: an administrator asked, or a failed move under the `pause` policy waits for one.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['evacuationPausedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'evacuation.finished': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An evacuation ended: `completed`, `cancelled`, or `failed` when its run could not be started.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['evacuationFinishedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'hypervisor.unreachable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A hypervisor’s heartbeats stopped for HYPERVISOR_UNREACHABLE_AFTER_MS.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['hypervisorUnreachableEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'hypervisor.online': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A hypervisor’s agent enrolled, or its heartbeats came back.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['hypervisorOnlineEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
+    /**
+     * @description An instance was ordered; it is provisioning.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.created",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "provisioning",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    InstanceCreatedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.created';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    /**
+     * @description A dated version of the API: what its answers and webhook payloads look like (docs/api-changelog.md).
+     * @example 2026-12-06
+     * @enum {string}
+     */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+    Instance: {
+      /** @enum {string} */
+      object: 'cloud_instance';
+      attributes: components['schemas']['InstanceAttributes'];
+    };
+    InstanceAttributes: {
+      /** Format: uuid */
+      uuid: string;
+      name: string;
+      hostname: string;
+      /**
+       * @example running
+       * @enum {string}
+       */
+      status:
+        | 'provisioning'
+        | 'running'
+        | 'stopped'
+        | 'starting'
+        | 'stopping'
+        | 'restarting'
+        | 'rebuilding'
+        | 'restoring'
+        | 'migrating'
+        | 'deleting'
+        | 'deleted'
+        | 'error'
+        | 'rescue';
+      cpu_cores: number;
+      memory_mb: number;
+      disk_mb: number;
+      primary_ipv4: string | null;
+      primary_ipv6: string | null;
+      /**
+       * @description How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.
+       * @example kvm
+       * @enum {string}
+       */
+      virtualization: 'kvm';
+      /**
+       * @description Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot action, for that one boot. `network` is never listed: no guest boots from the network.
+       * @example [
+       *       "disk",
+       *       "cdrom"
+       *     ]
+       */
+      boot_order: ('disk' | 'cdrom' | 'network')[];
+      /** @example UTC */
+      timezone: string;
+      /** @description What the hypervisor last reported against the panel's record, and since when: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running. Before version 2026-12-06: `guest_drift` the state alone and `guest_drift_since` the time. */
+      guest_drift: {
+        /**
+         * @example stopped
+         * @enum {string}
+         */
+        state: 'missing' | 'stopped';
+        /** @example 2026-11-22T01:02:03.000Z */
+        since: string;
+      } | null;
+      /**
+       * @description The customer’s user-data the guest is given at create and rebuild: never its content, only that it is there, its kind, size and SHA-256. Null: none.
+       * @example null
+       */
+      user_data: {
+        /** @enum {boolean} */
+        present: true;
+        /** @enum {string} */
+        kind: 'cloud-config' | 'script';
+        /** @description Its size once decoded: what the guest receives. */
+        bytes: number;
+        /** @description Hex SHA-256 of the decoded bytes. */
+        sha256: string;
+      } | null;
+      /** @example 2026-11-22T01:02:03.000Z */
+      created_at: string;
+      /** @example 2026-11-22T01:02:03.000Z */
+      updated_at: string;
+    };
+    /**
+     * @description The instance is running (provisioned, started, restarted or restored).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.running",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "starting"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceRunningEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.running';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description The instance is stopped.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.stopped",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "stopped",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "stopping"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceStoppedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.stopped';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description An administrator suspended the instance: its customer begins no operation on it.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.suspended",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "suspended": false
+     *         }
+     *       }
+     *     }
+     */
+    InstanceSuspendedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.suspended';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          suspended: boolean;
+        };
+      };
+    };
+    /**
+     * @description The suspension was lifted.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.unsuspended",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "suspended": true
+     *         }
+     *       }
+     *     }
+     */
+    InstanceUnsuspendedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.unsuspended';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          suspended: boolean;
+        };
+      };
+    };
+    /**
+     * @description The instance’s vCPUs, memory or disk changed (a plan change, a disk grow, a hot resize); `previous_attributes` holds the old value of each that changed.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.resized",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "cpu_cores": 1,
+     *           "memory_mb": 1024
+     *         }
+     *       }
+     *     }
+     */
+    InstanceResizedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.resized';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          cpu_cores?: number;
+          memory_mb?: number;
+          disk_mb?: number;
+        };
+      };
+    };
+    /**
+     * @description The instance was deleted from its hypervisor.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.deleted",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "deleted",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "deleting"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceDeletedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.deleted';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description The instance is in `error`: an operation or its hypervisor left it broken.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.failed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "error",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "provisioning"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceFailedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.failed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description An operation on an instance failed or was abandoned; the task says why.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "operation.failed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "task",
+     *           "attributes": {
+     *             "uuid": "0b7e3d9a-4c2f-4a1e-8d6b-5f9e2c1a7b30",
+     *             "operation": "stop",
+     *             "state": "failed",
+     *             "request_id": "req-5d1c",
+     *             "error": {
+     *               "code": "OPERATION_FAILED",
+     *               "message": "The hypervisor could not complete the operation."
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "running"
+     *         }
+     *       }
+     *     }
+     */
+    OperationFailedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'operation.failed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Task'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'running';
+        };
+      };
+    };
+    Task: {
+      /** @enum {string} */
+      object: 'task';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** @enum {string} */
+        operation:
+          | 'provision'
+          | 'start'
+          | 'stop'
+          | 'restart'
+          | 'kill'
+          | 'delete'
+          | 'rebuild'
+          | 'reset_password'
+          | 'backup'
+          | 'restore'
+          | 'backup_verify'
+          | 'backup_delete'
+          | 'snapshot'
+          | 'snapshot_restore'
+          | 'snapshot_delete'
+          | 'migrate'
+          | 'address_attach'
+          | 'address_detach'
+          | 'address_promote'
+          | 'firewall_apply'
+          | 'floating_ip_attach'
+          | 'floating_ip_detach'
+          | 'floating_ip_move'
+          | 'network_attach'
+          | 'network_detach'
+          | 'disk_resize'
+          | 'volume_attach'
+          | 'volume_detach'
+          | 'volume_resize'
+          | 'iso_mount'
+          | 'iso_unmount'
+          | 'iso_boot'
+          | 'rescue_enter'
+          | 'rescue_exit'
+          | 'move_storage'
+          | 'resize';
+        /** @enum {string} */
+        state: 'running' | 'succeeded' | 'failed' | 'cancelled' | 'preempted' | 'abandoned';
+        request_id: string | null;
+        /** @description Why it failed, for a failed or abandoned task. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        created_at: string;
+        finished_at: string | null;
+      };
+    };
+    /**
+     * @description The plane disabled a webhook endpoint that answered no delivery with a 2xx for a whole retry window; enable it again once its receiver is back (its owner’s other endpoints, and the plane’s, are told).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "webhook_endpoint.disabled",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "webhook_endpoint",
+     *           "attributes": {
+     *             "uuid": "2c5e8a1d-9f3b-4d7a-b6e2-8a0c4f1e3d5b",
+     *             "url": "https://billing.example.com/hooks/cloud",
+     *             "description": "Billing",
+     *             "event_types": [
+     *               "instance.running",
+     *               "instance.stopped"
+     *             ],
+     *             "enabled": false,
+     *             "disabled_reason": "failing",
+     *             "api_version": "2026-12-06",
+     *             "previous_secret_expires_at": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "enabled": true
+     *         }
+     *       }
+     *     }
+     */
+    WebhookEndpointDisabledEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook_endpoint.disabled';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['WebhookEndpoint'];
+        previous_attributes: {
+          /** @enum {boolean} */
+          enabled: true;
+        };
+      };
+    };
+    WebhookEndpoint: {
+      /** @enum {string} */
+      object: 'webhook_endpoint';
+      attributes: components['schemas']['WebhookEndpointAttributes'];
+    };
+    WebhookEndpointAttributes: {
+      /** Format: uuid */
+      uuid: string;
+      /** @example https://billing.example.com/hooks/cloud */
+      url: string;
+      description: string;
+      event_types: components['schemas']['EventType'][];
+      enabled: boolean;
+      /**
+       * @description `failing`: the plane disabled it after a whole retry window in which no delivery was answered with a 2xx (`webhook_endpoint.disabled` told its owner); null otherwise. Enabling it clears it.
+       * @example null
+       * @enum {string|null}
+       */
+      disabled_reason: 'failing' | null;
+      api_version: components['schemas']['ApiVersion'] & unknown;
+      /**
+       * @description After a rotation, until when the previous secret still signs beside the new one (each delivery carries both signatures); null when only one secret signs.
+       * @example null
+       */
+      previous_secret_expires_at: string | null;
+      /** @example 2026-11-22T01:02:03.000Z */
+      created_at: string;
+      /** @example 2026-11-22T01:02:03.000Z */
+      updated_at: string;
+    };
+    /** @enum {string} */
+    EventType:
+      | 'instance.created'
+      | 'instance.running'
+      | 'instance.stopped'
+      | 'instance.suspended'
+      | 'instance.unsuspended'
+      | 'instance.resized'
+      | 'instance.deleted'
+      | 'instance.failed'
+      | 'operation.failed'
+      | 'webhook_endpoint.disabled'
+      | 'backup.available'
+      | 'backup.failed'
+      | 'snapshot.available'
+      | 'volume.created'
+      | 'volume.attached'
+      | 'volume.detached'
+      | 'volume.deleted'
+      | 'console.session_ended'
+      | 'migration.requested'
+      | 'migration.completed'
+      | 'migration.rolled_back'
+      | 'migration.recovery_required'
+      | 'evacuation.started'
+      | 'evacuation.paused'
+      | 'evacuation.finished'
+      | 'hypervisor.unreachable'
+      | 'hypervisor.online';
+    /**
+     * @description A backup was written: its size and checksum are recorded, and it can be restored.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "backup.available",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "backup",
+     *           "attributes": {
+     *             "uuid": "9d2c4e6f-8a1b-4c3d-9e5f-7a9b1c3d5e7f",
+     *             "name": "before-upgrade",
+     *             "state": "available",
+     *             "size_mb": 3172,
+     *             "checksum": "sha256:4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f",
+     *             "error": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "completed_at": "2026-11-22T01:02:03.000Z",
+     *             "protected": false,
+     *             "schedule": null,
+     *             "verified_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "creating"
+     *         }
+     *       }
+     *     }
+     */
+    BackupAvailableEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'backup.available';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Backup'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'creating';
+        };
+      };
+    };
+    Backup: {
+      /** @enum {string} */
+      object: 'backup';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /**
+         * @example available
+         * @enum {string}
+         */
+        state:
+          | 'creating'
+          | 'available'
+          | 'verifying'
+          | 'restoring'
+          | 'deleting'
+          | 'deleted'
+          | 'failed'
+          | 'corrupt';
+        /** @description Known once the backup is written. */
+        size_mb: number | null;
+        /** @description SHA-256 of the content, as written; what verify and restores compare against. */
+        checksum: string | null;
+        /** @description Protected backups are never removed by retention or deleted. */
+        protected: boolean;
+        /**
+         * Format: uuid
+         * @description The backup schedule that made it; null when made on request.
+         */
+        schedule: string | null;
+        /** @description Why it failed or is corrupt; null otherwise. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        created_at: string;
+        completed_at: string | null;
+        /** @description When a verify last found it intact. */
+        verified_at: string | null;
+      };
+    };
+    /**
+     * @description A backup could not be written; `error` says why. It holds no space.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "backup.failed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "backup",
+     *           "attributes": {
+     *             "uuid": "9d2c4e6f-8a1b-4c3d-9e5f-7a9b1c3d5e7f",
+     *             "name": "before-upgrade",
+     *             "state": "failed",
+     *             "size_mb": null,
+     *             "checksum": null,
+     *             "error": {
+     *               "code": "OPERATION_FAILED",
+     *               "message": "The hypervisor could not complete the operation."
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "completed_at": "2026-11-22T01:02:03.000Z",
+     *             "protected": false,
+     *             "schedule": null,
+     *             "verified_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "creating"
+     *         }
+     *       }
+     *     }
+     */
+    BackupFailedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'backup.failed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Backup'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'creating';
+        };
+      };
+    };
+    /**
+     * @description A snapshot was taken and can be restored.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "snapshot.available",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "snapshot",
+     *           "attributes": {
+     *             "uuid": "1a3c5e7f-9b2d-4f6a-8c1e-3b5d7f9a2c4e",
+     *             "name": "pre-deploy",
+     *             "state": "available",
+     *             "size_mb": 3172,
+     *             "checksum": "sha256:4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f",
+     *             "error": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "completed_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "creating"
+     *         }
+     *       }
+     *     }
+     */
+    SnapshotAvailableEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'snapshot.available';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Snapshot'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'creating';
+        };
+      };
+    };
+    Snapshot: {
+      /** @enum {string} */
+      object: 'snapshot';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /**
+         * @example available
+         * @enum {string}
+         */
+        state: 'creating' | 'available' | 'restoring' | 'deleting' | 'deleted' | 'failed';
+        size_mb: number | null;
+        /** @description SHA-256 of the content, as taken. */
+        checksum: string | null;
+        /** @description Why it failed; null otherwise. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        created_at: string;
+        completed_at: string | null;
+      };
+    };
+    /**
+     * @description A volume was made; it is on no instance.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.created",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "available",
+     *             "instance": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    VolumeCreatedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.created';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    Volume: {
+      /** @enum {string} */
+      object: 'volume';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /** @description The code of its location. */
+        location: string;
+        /**
+         * @description The storage backend it is kept on.
+         * @enum {string}
+         */
+        backend: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
+        /** @description Its size; a grow under way shows once it is done. */
+        size_mb: number;
+        /**
+         * @description `available` on no instance; `attaching`, `detaching` or `resizing` while an operation of its instance changes it; `attached` on its instance.
+         * @enum {string}
+         */
+        state: 'available' | 'attaching' | 'attached' | 'detaching' | 'resizing' | 'deleting';
+        /**
+         * Format: uuid
+         * @description The instance it is on (or coming onto, or leaving); null on none.
+         */
+        instance: string | null;
+        created_at: string;
+        updated_at: string;
+      };
+    };
+    /**
+     * @description The volume is on its instance (`instance`).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.attached",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "attached",
+     *             "instance": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "attaching"
+     *         }
+     *       }
+     *     }
+     */
+    VolumeAttachedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.attached';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'attaching';
+        };
+      };
+    };
+    /**
+     * @description The volume left its instance: detached, or its instance was deleted. It is on no instance.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.detached",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "available",
+     *             "instance": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "detaching"
+     *         }
+     *       }
+     *     }
+     */
+    VolumeDetachedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.detached';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'attached' | 'detaching';
+        };
+      };
+    };
+    /**
+     * @description Its hypervisor removed the volume’s disk: the volume is gone. It is shown as it was last.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.deleted",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "deleting",
+     *             "instance": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    VolumeDeletedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.deleted';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    /**
+     * @description A console session ended; `end_reason` says why (the customer left, it was revoked or expired, …).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "console.session_ended",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "console_session",
+     *           "attributes": {
+     *             "uuid": "8e0a2c4e-6f8b-4d1a-a3c5-7e9f1b3d5a7c",
+     *             "instance": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "user": "8c1e4a7b-2d3f-4b5c-9e6a-7f8091a2b3c4",
+     *             "kind": "serial",
+     *             "state": "ended",
+     *             "connect_by": "2026-11-22T01:02:03.000Z",
+     *             "expires_at": "2026-11-22T01:02:03.000Z",
+     *             "connected_at": "2026-11-22T01:02:03.000Z",
+     *             "ended_at": "2026-11-22T01:02:03.000Z",
+     *             "end_reason": "disconnected",
+     *             "created_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "connected"
+     *         }
+     *       }
+     *     }
+     */
+    ConsoleSessionEndedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'console.session_ended';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['ConsoleSession'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'pending' | 'validated' | 'connected';
+        };
+      };
+    };
+    ConsoleSession: {
+      /** @enum {string} */
+      object: 'console_session';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        instance: string;
+        /**
+         * Format: uuid
+         * @description Whose session it is.
+         */
+        user: string;
+        /** @enum {string} */
+        kind: 'serial' | 'graphical';
+        /**
+         * @description `pending` until a gateway redeems its connect token, `validated` once one did, `connected` while the gateway relays it, `ended` after.
+         * @enum {string}
+         */
+        state: 'pending' | 'validated' | 'connected' | 'ended';
+        /** @description The connect token is good until then. */
+        connect_by: string;
+        /** @description The session ends then, however it is used. */
+        expires_at: string;
+        connected_at: string | null;
+        ended_at: string | null;
+        /** @enum {string|null} */
+        end_reason:
+          | 'disconnected'
+          | 'revoked'
+          | 'expired'
+          | 'instance_deleted'
+          | 'instance_migrated'
+          | 'gateway_lost'
+          | null;
+        created_at: string;
+      };
+    };
+    /**
+     * @description A migration of an instance was requested (by an administrator or an evacuation); it is REQUESTED.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.requested",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "REQUESTED",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": false,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": null,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "REQUESTED",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    MigrationRequestedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.requested';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    Migration: {
+      /** @enum {string} */
+      object: 'migration';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        instance_uuid: string;
+        source: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+          /** Format: uuid */
+          location_uuid: string;
+        };
+        target: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+          /** Format: uuid */
+          location_uuid: string;
+        };
+        /** @enum {string} */
+        mode: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
+        /**
+         * @description The strategy in effect.
+         * @enum {string}
+         */
+        strategy: 'live' | 'cold';
+        /** @enum {string} */
+        state:
+          | 'REQUESTED'
+          | 'READY'
+          | 'PREPARING_TARGET'
+          | 'TRANSFERRING'
+          | 'VERIFYING_DISK'
+          | 'PREPARING_NETWORK'
+          | 'STOPPING_SOURCE'
+          | 'DEFINING_TARGET'
+          | 'LIVE_MIGRATING'
+          | 'STARTING_TARGET'
+          | 'VERIFYING_TARGET'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED';
+        /**
+         * @description The step in which the guest first runs on the target: LIVE_MIGRATING (live: at its switchover inside that step, QEMU completing the move or post-copy starting; before it a cancel or a timeout rolls back) or STARTING_TARGET (cold).
+         * @enum {string}
+         */
+        point_of_no_return:
+          | 'REQUESTED'
+          | 'READY'
+          | 'PREPARING_TARGET'
+          | 'TRANSFERRING'
+          | 'VERIFYING_DISK'
+          | 'PREPARING_NETWORK'
+          | 'STOPPING_SOURCE'
+          | 'DEFINING_TARGET'
+          | 'LIVE_MIGRATING'
+          | 'STARTING_TARGET'
+          | 'VERIFYING_TARGET'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED';
+        /** @description Whether the migration has reached its point of no return: from then on cancel and rollback are refused, and a failure waits in RECOVERY_REQUIRED. */
+        point_of_no_return_passed: boolean;
+        /** @example admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d */
+        requested_by: string;
+        reason: string | null;
+        warnings: components['schemas']['MigrationWarning'][];
+        /** @description What of the instance’s network moves with it, as it was when the migration was requested (migrations requested before private NICs and floating IPs were listed show them empty). */
+        network_plan: {
+          /** @example same_ip */
+          mode: string;
+          /** @description Every address of the instance, its floating IPs among them; each keeps its value. */
+          addresses: string[];
+          /** @description The floating IPs among `addresses`. */
+          floating_ips: string[];
+          /** @description Its NICs on private networks, each with its address and MAC. */
+          private_nics: {
+            /** Format: uuid */
+            network_uuid: string;
+            address: string;
+            mac: string;
+          }[];
+          interruption_expected: boolean;
+        };
+        /** @description How long the guest was unreachable in the move, measured: a cold move’s time from the stop on the source to the start on the target, a live move’s downtime as QEMU reported it. Null until the guest runs on the target, for a guest that was stopped, and for migrations begun before it was measured. */
+        interruption_ms: number | null;
+        convergence: components['schemas']['ConvergencePolicy'];
+        live_progress: components['schemas']['MigrationLiveProgress'];
+        history: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+          at: string;
+          /** @description What the step found out or why it failed; never a secret or an agent task id. */
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        /** @enum {string|null} */
+        failed_step:
+          | 'REQUESTED'
+          | 'READY'
+          | 'PREPARING_TARGET'
+          | 'TRANSFERRING'
+          | 'VERIFYING_DISK'
+          | 'PREPARING_NETWORK'
+          | 'STOPPING_SOURCE'
+          | 'DEFINING_TARGET'
+          | 'LIVE_MIGRATING'
+          | 'STARTING_TARGET'
+          | 'VERIFYING_TARGET'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED'
+          | null;
+        /** @description What the step found out or why it failed; never a secret or an agent task id. */
+        failure: {
+          [key: string]: unknown;
+        } | null;
+        /** @description The operator decision recorded in RECOVERY_REQUIRED, if any. */
+        recovery: {
+          decision: string;
+          reason: string | null;
+          by: string | null;
+          failed_step: string | null;
+        } | null;
+        /** @description The instance’s move lease while this migration holds it. */
+        lease: {
+          holder: string;
+          expires_at: string;
+        } | null;
+        /** @description After COMPLETED: when the source copy is cleaned up. */
+        retain_source_until: string | null;
+        workflow_id: string;
+        /** @description The run in the Temporal Web UI; null without TEMPORAL_UI_URL. */
+        temporal_ui_url: string | null;
+        created_at: string;
+        updated_at: string;
+        finished_at: string | null;
+      };
+    };
+    /** @description What the move will cost; the codes are listed in docs/migration.md. */
+    MigrationWarning: {
+      /** @enum {string} */
+      code:
+        | 'LIVE_FALLBACK_TO_COLD'
+        | 'COLD_MOVE_STOPS_INSTANCE'
+        | 'SAME_IP_INTERRUPTION'
+        | 'LONG_TRANSFER'
+        | 'RETAINED_COPY_REPLACED';
+      detail: string;
+    };
+    /** @description The convergence policy in force (a live move takes it; a cold one records it unused). Null for migrations requested before moves had one. */
+    ConvergencePolicy: {
+      /** @description The longest the guest may be paused at the switchover, in ms (QEMU’s `downtime-limit`). 5–9000. */
+      max_downtime_ms: number;
+      /** @description A cap on the memory stream, in megabits per second (QEMU’s `max-bandwidth`); null: no cap of ours. 1–400000. */
+      bandwidth_mbps: number | null;
+      auto_converge: {
+        enabled: boolean;
+        /** @description The guest’s CPU throttle when auto-converge first slows it, in % (QEMU’s `cpu-throttle-initial`). 1–70. */
+        initial_throttle_pct: number;
+        /** @description How much more it is slowed each time the move still does not converge, in % (`cpu-throttle-increment`). 1–15. */
+        step_throttle_pct: number;
+      };
+      /**
+       * @description never: pre-copy only; allow: post-copy may be started (QEMU’s `postcopy-ram` on both hosts); after_timeout: the move switches to post-copy when its completion timeout passes.
+       * @enum {string}
+       */
+      post_copy: 'never' | 'allow' | 'after_timeout';
+      /** @description How long the move may take in all, in seconds per GiB of the guest’s memory (Nova’s and KubeVirt’s rule). 1–86400. */
+      completion_timeout_s_per_gib: number;
+      /** @description How long the move may go without making progress, in seconds. 60–86400. */
+      progress_timeout_s: number;
+    } | null;
+    /** @description A live move’s figures while its memory moves, then its measured downtime and total time. Null for a cold move, before the first report, and for migrations run before the figures were kept. */
+    MigrationLiveProgress: {
+      /** @description The latest figures the hypervisor reported while the memory moved (a later report replaces them, an older one never does); null when the move ended before a report carried any. */
+      figures: {
+        /** @description Memory sent so far (QEMU’s `ram.transferred`). */
+        transferred_bytes: number;
+        /** @description Memory still to send (`ram.remaining`). */
+        remaining_bytes: number;
+        /** @description The guest’s memory (`ram.total`). */
+        total_bytes: number;
+        /** @description The rate the guest dirties its memory at (`ram.dirty-pages-rate` × `ram.page-size`). */
+        dirty_rate_bytes_per_s: number;
+        /** @description Passes made over the memory (`ram.dirty-sync-count`). */
+        iterations: number;
+        /** @description How much auto-converge slows the guest now (`cpu-throttle-percentage`); 0: not at all. */
+        throttle_pct: number;
+        /** @description The downtime a switchover would take now, as QEMU expects it (`expected-downtime`). */
+        expected_downtime_ms: number;
+      } | null;
+      /** @description When the panel took the report the figures (or the end) came in. */
+      reported_at: string;
+      /** @description Once the memory has moved: the downtime the hypervisor measured (the same figure as `interruption_ms`). Null while it moves. */
+      downtime_ms: number | null;
+      /** @description Once the memory has moved: the live move’s total time, from entering LIVE_MIGRATING to the move’s completion on the source. Null while it moves. */
+      total_ms: number | null;
+    } | null;
+    /**
+     * @description A migration committed: the instance runs on its target. The source copy is cleaned up later.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.completed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "COMPLETED",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": true,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": 180,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "COMPLETED",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "COMMITTING"
+     *         }
+     *       }
+     *     }
+     */
+    MigrationCompletedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.completed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+        };
+      };
+    };
+    /**
+     * @description A migration was undone before its point of no return: the instance is on its source as before.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.rolled_back",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "ROLLED_BACK",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": false,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": null,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "ROLLED_BACK",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "ROLLING_BACK"
+     *         }
+     *       }
+     *     }
+     */
+    MigrationRolledBackEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.rolled_back';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+        };
+      };
+    };
+    /**
+     * @description A migration failed after its point of no return and waits for an operator’s decision; the source is never restarted blindly.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.recovery_required",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "RECOVERY_REQUIRED",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": true,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": null,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "RECOVERY_REQUIRED",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "STARTING_TARGET"
+     *         }
+     *       }
+     *     }
+     */
+    MigrationRecoveryRequiredEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.recovery_required';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+        };
+      };
+    };
+    /**
+     * @description An evacuation of a hypervisor (or of one of its storage backends, or a restore) began; it shows the instances it plans to move.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "evacuation.started",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "evacuation",
+     *           "attributes": {
+     *             "uuid": "e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "hypervisor": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07"
+     *             },
+     *             "kind": "hypervisor",
+     *             "from_backend": null,
+     *             "to_backend": null,
+     *             "restores": null,
+     *             "state": "running",
+     *             "policy": {
+     *               "mode": "AUTO",
+     *               "max_parallel": 2,
+     *               "max_parallel_per_target": 1,
+     *               "on_failure": "skip",
+     *               "max_attempts": 3,
+     *               "convergence": null
+     *             },
+     *             "progress": {
+     *               "pending": 3,
+     *               "migrating": 2,
+     *               "recovery_required": 0,
+     *               "moved": 0,
+     *               "failed": 0,
+     *               "blocked": 0,
+     *               "cancelled": 0,
+     *               "total": 5
+     *             },
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Firmware upgrade",
+     *             "failure": null,
+     *             "workflow_id": "evacuate-e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    EvacuationStartedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'evacuation.started';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Evacuation'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    Evacuation: {
+      /** @enum {string} */
+      object: 'evacuation';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        hypervisor: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+        };
+        /**
+         * @description `hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to `to_backend`; `restore`: the instances the evacuation `restores` moved migrate home to `hypervisor`.
+         * @enum {string}
+         */
+        kind: 'hypervisor' | 'backend' | 'restore';
+        from_backend: string | null;
+        to_backend: string | null;
+        /**
+         * Format: uuid
+         * @description A restore’s evacuation: the one whose moved instances it brings home.
+         */
+        restores: string | null;
+        /** @enum {string} */
+        state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
+        policy: {
+          /** @enum {string} */
+          mode: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
+          max_parallel: number;
+          max_parallel_per_target: number;
+          /** @enum {string} */
+          on_failure: 'skip' | 'retry' | 'pause';
+          max_attempts: number;
+          convergence: components['schemas']['ConvergencePolicy'] & unknown;
+        };
+        progress: components['schemas']['EvacuationProgress'];
+        requested_by: string;
+        reason: string | null;
+        failure: {
+          [key: string]: unknown;
+        } | null;
+        workflow_id: string;
+        created_at: string;
+        updated_at: string;
+        finished_at: string | null;
+        /** @description Shown when one evacuation is shown. */
+        instances?: components['schemas']['EvacuationInstance'][];
+      };
+    };
+    /** @description How many of its instances are in each state. */
+    EvacuationProgress: {
+      pending: number;
+      migrating: number;
+      recovery_required: number;
+      moved: number;
+      failed: number;
+      blocked: number;
+      cancelled: number;
+      total: number;
+    };
+    EvacuationInstance: {
+      instance: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+      };
+      /** @enum {string} */
+      state: 'pending' | 'migrating' | 'recovery_required' | 'moved' | 'failed' | 'blocked' | 'cancelled';
+      attempts: number;
+      /** Format: uuid */
+      migration_uuid: string | null;
+      /** @enum {string|null} */
+      migration_state:
+        | 'REQUESTED'
+        | 'READY'
+        | 'PREPARING_TARGET'
+        | 'TRANSFERRING'
+        | 'VERIFYING_DISK'
+        | 'PREPARING_NETWORK'
+        | 'STOPPING_SOURCE'
+        | 'DEFINING_TARGET'
+        | 'LIVE_MIGRATING'
+        | 'STARTING_TARGET'
+        | 'VERIFYING_TARGET'
+        | 'COMMITTING'
+        | 'COMPLETED'
+        | 'CLEANING_UP'
+        | 'CLEANED_UP'
+        | 'ROLLING_BACK'
+        | 'ROLLED_BACK'
+        | 'RECOVERY_REQUIRED'
+        | null;
+      /**
+       * Format: uuid
+       * @description A backend drain’s move of its disks.
+       */
+      storage_move_uuid: string | null;
+      /** @enum {string|null} */
+      storage_move_state:
+        | 'REQUESTED'
+        | 'STOPPING_GUEST'
+        | 'COPYING'
+        | 'VERIFYING'
+        | 'SWITCHING'
+        | 'STARTING_GUEST'
+        | 'COMMITTING'
+        | 'COMPLETED'
+        | 'CLEANING_UP'
+        | 'CLEANED_UP'
+        | 'ROLLING_BACK'
+        | 'ROLLED_BACK'
+        | 'RECOVERY_REQUIRED'
+        | null;
+      target: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+      } | null;
+      /** @description Why it is blocked, failed, waits or was left. */
+      reasons: {
+        code: string;
+        detail: string;
+      }[];
+      /** @description A busy instance is tried again after this. */
+      not_before: string | null;
+      updated_at: string;
+    };
+    /**
+     * @description An evacuation paused: an administrator asked, or a failed move under the `pause` policy waits for one.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "evacuation.paused",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "evacuation",
+     *           "attributes": {
+     *             "uuid": "e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "hypervisor": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07"
+     *             },
+     *             "kind": "hypervisor",
+     *             "from_backend": null,
+     *             "to_backend": null,
+     *             "restores": null,
+     *             "state": "paused",
+     *             "policy": {
+     *               "mode": "AUTO",
+     *               "max_parallel": 2,
+     *               "max_parallel_per_target": 1,
+     *               "on_failure": "skip",
+     *               "max_attempts": 3,
+     *               "convergence": null
+     *             },
+     *             "progress": {
+     *               "pending": 3,
+     *               "migrating": 2,
+     *               "recovery_required": 0,
+     *               "moved": 0,
+     *               "failed": 0,
+     *               "blocked": 0,
+     *               "cancelled": 0,
+     *               "total": 5
+     *             },
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Firmware upgrade",
+     *             "failure": null,
+     *             "workflow_id": "evacuate-e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "running"
+     *         }
+     *       }
+     *     }
+     */
+    EvacuationPausedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'evacuation.paused';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Evacuation'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
+        };
+      };
+    };
+    /**
+     * @description An evacuation ended: `completed`, `cancelled`, or `failed` when its run could not be started.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "evacuation.finished",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "evacuation",
+     *           "attributes": {
+     *             "uuid": "e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "hypervisor": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07"
+     *             },
+     *             "kind": "hypervisor",
+     *             "from_backend": null,
+     *             "to_backend": null,
+     *             "restores": null,
+     *             "state": "completed",
+     *             "policy": {
+     *               "mode": "AUTO",
+     *               "max_parallel": 2,
+     *               "max_parallel_per_target": 1,
+     *               "on_failure": "skip",
+     *               "max_attempts": 3,
+     *               "convergence": null
+     *             },
+     *             "progress": {
+     *               "pending": 0,
+     *               "migrating": 0,
+     *               "recovery_required": 0,
+     *               "moved": 5,
+     *               "failed": 0,
+     *               "blocked": 0,
+     *               "cancelled": 0,
+     *               "total": 5
+     *             },
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Firmware upgrade",
+     *             "failure": null,
+     *             "workflow_id": "evacuate-e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "running"
+     *         }
+     *       }
+     *     }
+     */
+    EvacuationFinishedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'evacuation.finished';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Evacuation'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
+        };
+      };
+    };
+    /**
+     * @description A hypervisor’s heartbeats stopped for HYPERVISOR_UNREACHABLE_AFTER_MS.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "hypervisor.unreachable",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "hypervisor",
+     *           "attributes": {
+     *             "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *             "name": "hv-fra1-07",
+     *             "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d",
+     *             "status": "unreachable",
+     *             "maintenance": false,
+     *             "capabilities": [
+     *               "live_migration"
+     *             ],
+     *             "withheld_capabilities": [],
+     *             "effective_capabilities": [
+     *               "live_migration",
+     *               "console_serial"
+     *             ],
+     *             "storage_backends": [
+     *               "lvm"
+     *             ],
+     *             "migration_bandwidth_mbps": null,
+     *             "capacity": {
+     *               "cpu_cores": 64,
+     *               "memory_mb": 262144,
+     *               "disk_mb": 4194304
+     *             },
+     *             "free": {
+     *               "cpu_cores": 40,
+     *               "memory_mb": 180224,
+     *               "disk_mb": 2097152
+     *             },
+     *             "agent": {
+     *               "version": "1.4.0",
+     *               "reported_capabilities": [
+     *                 "live_migration",
+     *                 "console_serial"
+     *               ],
+     *               "last_seen_at": "2026-11-22T01:02:03.000Z",
+     *               "inventory_reported_at": "2026-11-22T01:02:03.000Z",
+     *               "enrolled_at": "2026-11-22T01:02:03.000Z"
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "online"
+     *         }
+     *       }
+     *     }
+     */
+    HypervisorUnreachableEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'hypervisor.unreachable';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Hypervisor'];
+        previous_attributes: {
+          /** @enum {string} */
+          status: 'pending' | 'online' | 'unreachable' | 'revoked';
+        };
+      };
+    };
+    Hypervisor: {
+      /** @enum {string} */
+      object: 'hypervisor';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /** Format: uuid */
+        location_uuid: string;
+        /** @enum {string} */
+        status: 'pending' | 'online' | 'unreachable' | 'revoked';
+        maintenance: boolean;
+        /** @description What the administrator declared at registration; used only until the agent first reports its own. */
+        capabilities: string[];
+        /** @description Capabilities the administrator takes away from what the agent reports. */
+        withheld_capabilities: string[];
+        /** @description What the panel uses (migration preflight, consoles): `agent.reported_capabilities` less `withheld_capabilities`; `capabilities` less the withheld ones before the first heartbeat. */
+        effective_capabilities: string[];
+        storage_backends: string[];
+        /** @description Outbound migration bandwidth budget in Mbit/s, shared by the moves out of this hypervisor: each takes at most this divided by `MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR`, or its own lower cap. Null: no budget. */
+        migration_bandwidth_mbps: number | null;
+        capacity: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+        };
+        /** @description As last reported by the agent; null before the first heartbeat. */
+        free: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+        } | null;
+        agent: {
+          version: string | null;
+          reported_capabilities: string[] | null;
+          last_seen_at: string | null;
+          /** @description When the agent last sent the guests it holds (`POST /agent/inventory`); guests that name no instance are listed by `GET /hypervisors/{uuid}/unknown-guests`. */
+          inventory_reported_at: string | null;
+          enrolled_at: string | null;
+        };
+        created_at: string;
+        updated_at: string;
+      };
+    };
+    /**
+     * @description A hypervisor’s agent enrolled, or its heartbeats came back.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "hypervisor.online",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "hypervisor",
+     *           "attributes": {
+     *             "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *             "name": "hv-fra1-07",
+     *             "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d",
+     *             "status": "online",
+     *             "maintenance": false,
+     *             "capabilities": [
+     *               "live_migration"
+     *             ],
+     *             "withheld_capabilities": [],
+     *             "effective_capabilities": [
+     *               "live_migration",
+     *               "console_serial"
+     *             ],
+     *             "storage_backends": [
+     *               "lvm"
+     *             ],
+     *             "migration_bandwidth_mbps": null,
+     *             "capacity": {
+     *               "cpu_cores": 64,
+     *               "memory_mb": 262144,
+     *               "disk_mb": 4194304
+     *             },
+     *             "free": {
+     *               "cpu_cores": 40,
+     *               "memory_mb": 180224,
+     *               "disk_mb": 2097152
+     *             },
+     *             "agent": {
+     *               "version": "1.4.0",
+     *               "reported_capabilities": [
+     *                 "live_migration",
+     *                 "console_serial"
+     *               ],
+     *               "last_seen_at": "2026-11-22T01:02:03.000Z",
+     *               "inventory_reported_at": "2026-11-22T01:02:03.000Z",
+     *               "enrolled_at": "2026-11-22T01:02:03.000Z"
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "unreachable"
+     *         }
+     *       }
+     *     }
+     */
+    HypervisorOnlineEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'hypervisor.online';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Hypervisor'];
+        previous_attributes: {
+          /** @enum {string} */
+          status: 'pending' | 'online' | 'unreachable' | 'revoked';
+        };
+      };
+    };
     Overview: {
       /** @enum {string} */
       object: 'overview';
@@ -1474,6 +5116,20 @@ export interface components {
            */
           field: string;
         };
+        /** @description The facts of a QUOTA_EXCEEDED: which quota, its limit, the usage and the request. */
+        meta?: {
+          /**
+           * @description The resource over its quota.
+           * @enum {string}
+           */
+          resource: 'instances' | 'cpu_cores' | 'memory_mb' | 'disk_mb' | 'volumes' | 'ips';
+          /** @description The most of it the account may hold. */
+          limit: number;
+          /** @description What the account holds of it now. */
+          usage: number;
+          /** @description What the refused order would add. */
+          requested: number;
+        };
       }[];
       /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
       support_id: string;
@@ -1481,10 +5137,10 @@ export interface components {
     LocationList: {
       /** @enum {string} */
       object: 'list';
-      data: components['schemas']['Location'][];
+      data: components['schemas']['AdminLocation'][];
       meta: components['schemas']['ListMeta'];
     };
-    Location: {
+    AdminLocation: {
       /** @enum {string} */
       object: 'location';
       attributes: {
@@ -1496,6 +5152,11 @@ export interface components {
         name: string;
         /** @example 2026-11-22T01:02:03.000Z */
         created_at: string;
+        /**
+         * Format: uuid
+         * @description The provider of kind `dns` that serves its addresses’ PTR records; null: none.
+         */
+        dns_provider: string | null;
       };
     };
     ListMeta: {
@@ -1512,58 +5173,65 @@ export interface components {
       code: string;
       /** @example Frankfurt 1 */
       name: string;
+      /**
+       * Format: uuid
+       * @description The provider of kind `dns` that serves the PTR records of the location’s addresses (docs/dns.md); null: none, so reverse DNS names are kept but published nowhere.
+       */
+      dns_provider?: string | null;
     };
     LocationUpdate: {
       /** @example Frankfurt 1 */
-      name: string;
+      name?: string;
+      /**
+       * Format: uuid
+       * @description The provider of kind `dns` that serves the PTR records of the location’s addresses (docs/dns.md); null: none, so reverse DNS names are kept but published nowhere.
+       */
+      dns_provider?: string | null;
+    };
+    LocationCapacity: {
+      /** @enum {string} */
+      object: 'location_capacity';
+      attributes: {
+        location: {
+          /** Format: uuid */
+          uuid: string;
+          code: string;
+        };
+        /** @description Its hypervisors that are online and not in maintenance. */
+        hypervisors_taking_orders: number;
+        /** @description Free IPv4 addresses of its pools: each order takes one. */
+        ipv4_free: number;
+        plans: {
+          /** Format: uuid */
+          uuid: string;
+          /** @example demo-small */
+          code: string;
+          name: string;
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+          /**
+           * @description How many more instances of the plan could be ordered now: `hypervisor_room`, as far as `ipv4_free` goes. A best case at this instant, not a reservation.
+           * @example 12
+           */
+          available: number;
+          /** @description What the hypervisors could take by placement’s own rule, addresses aside. */
+          hypervisor_room: number;
+          /**
+           * @description Which of the two ends `available`.
+           * @enum {string}
+           */
+          limited_by: 'hypervisors' | 'addresses';
+        }[];
+        /** @example 2026-12-08T10:00:00.000Z */
+        measured_at: string;
+      };
     };
     HypervisorList: {
       /** @enum {string} */
       object: 'list';
       data: components['schemas']['Hypervisor'][];
       meta: components['schemas']['ListMeta'];
-    };
-    Hypervisor: {
-      /** @enum {string} */
-      object: 'hypervisor';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        name: string;
-        /** Format: uuid */
-        location_uuid: string;
-        /** @enum {string} */
-        status: 'pending' | 'online' | 'unreachable' | 'revoked';
-        maintenance: boolean;
-        /** @description What the administrator declared at registration; used only until the agent first reports its own. */
-        capabilities: string[];
-        /** @description Capabilities the administrator takes away from what the agent reports. */
-        withheld_capabilities: string[];
-        /** @description What the panel uses (migration preflight, consoles): `agent.reported_capabilities` less `withheld_capabilities`; `capabilities` less the withheld ones before the first heartbeat. */
-        effective_capabilities: string[];
-        storage_backends: string[];
-        capacity: {
-          cpu_cores: number;
-          memory_mb: number;
-          disk_mb: number;
-        };
-        /** @description As last reported by the agent; null before the first heartbeat. */
-        free: {
-          cpu_cores: number;
-          memory_mb: number;
-          disk_mb: number;
-        } | null;
-        agent: {
-          version: string | null;
-          reported_capabilities: string[] | null;
-          last_seen_at: string | null;
-          /** @description When the agent last sent the guests it holds (`POST /agent/inventory`); guests that name no instance are listed by `GET /hypervisors/{uuid}/unknown-guests`. */
-          inventory_reported_at: string | null;
-          enrolled_at: string | null;
-        };
-        created_at: string;
-        updated_at: string;
-      };
     };
     HypervisorCreate: {
       name: string;
@@ -1580,6 +5248,7 @@ export interface components {
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
+        | 'hot_resize'
         | 'cpu_host_passthrough'
         | 'gpu_passthrough'
         | 'pci_passthrough'
@@ -1594,6 +5263,7 @@ export interface components {
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
+        | 'hot_resize'
         | 'cpu_host_passthrough'
         | 'gpu_passthrough'
         | 'pci_passthrough'
@@ -1619,6 +5289,7 @@ export interface components {
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
+        | 'hot_resize'
         | 'cpu_host_passthrough'
         | 'gpu_passthrough'
         | 'pci_passthrough'
@@ -1630,6 +5301,7 @@ export interface components {
         | 'live_migration'
         | 'console_serial'
         | 'console_graphical'
+        | 'hot_resize'
         | 'cpu_host_passthrough'
         | 'gpu_passthrough'
         | 'pci_passthrough'
@@ -1637,6 +5309,8 @@ export interface components {
         | 'hugepages'
       )[];
       storage_backends?: ('local' | 'lvm' | 'zfs' | 'ceph' | 'nfs')[];
+      /** @description Outbound migration bandwidth budget in Mbit/s shared by the moves out of this hypervisor (each takes at most this divided by `MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR`); null removes it. */
+      migration_bandwidth_mbps?: number | null;
     };
     MaintenanceRequest: {
       enabled: boolean;
@@ -1707,6 +5381,11 @@ export interface components {
       image_id: string | null;
       /** @description Set while suspended: the customer begins no operation on it. */
       suspended_at: string | null;
+      /**
+       * @description The billing system’s own id; null: none.
+       * @example whmcs-service-1042
+       */
+      external_id: string | null;
       location: {
         /** Format: uuid */
         id: string;
@@ -1758,65 +5437,10 @@ export interface components {
           | 'iso_boot'
           | 'rescue_enter'
           | 'rescue_exit'
-          | 'move_storage';
+          | 'move_storage'
+          | 'resize';
         started_at: string;
       } | null;
-    };
-    InstanceAttributes: {
-      /** Format: uuid */
-      uuid: string;
-      name: string;
-      hostname: string;
-      /**
-       * @example running
-       * @enum {string}
-       */
-      status:
-        | 'provisioning'
-        | 'running'
-        | 'stopped'
-        | 'starting'
-        | 'stopping'
-        | 'restarting'
-        | 'rebuilding'
-        | 'restoring'
-        | 'migrating'
-        | 'deleting'
-        | 'deleted'
-        | 'error'
-        | 'rescue';
-      cpu_cores: number;
-      memory_mb: number;
-      disk_mb: number;
-      primary_ipv4: string | null;
-      primary_ipv6: string | null;
-      /**
-       * @description How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.
-       * @example kvm
-       * @enum {string}
-       */
-      virtualization: 'kvm';
-      /**
-       * @description Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot action, for that one boot. `network` is never listed: no guest boots from the network.
-       * @example [
-       *       "disk",
-       *       "cdrom"
-       *     ]
-       */
-      boot_order: ('disk' | 'cdrom' | 'network')[];
-      /** @example UTC */
-      timezone: string;
-      /**
-       * @description What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.
-       * @enum {string|null}
-       */
-      guest_drift: 'missing' | 'stopped' | null;
-      /** @example null */
-      guest_drift_since: string | null;
-      /** @example 2026-11-22T01:02:03.000Z */
-      created_at: string;
-      /** @example 2026-11-22T01:02:03.000Z */
-      updated_at: string;
     };
     KeysetListMeta: {
       /** @description Given for a page by number; a page after a cursor counts nothing. */
@@ -1834,10 +5458,17 @@ export interface components {
         next: string | null;
       };
     };
-    Instance: {
+    OrderedInstance: {
       /** @enum {string} */
       object: 'cloud_instance';
-      attributes: components['schemas']['InstanceAttributes'];
+      attributes: components['schemas']['OrderedInstanceAttributes'];
+    };
+    OrderedInstanceAttributes: components['schemas']['InstanceAttributes'] & {
+      /**
+       * @description The billing system’s own id; null: none.
+       * @example whmcs-service-1042
+       */
+      external_id: string | null;
     };
     CreateInstanceForUserRequest: {
       /**
@@ -1874,10 +5505,120 @@ export interface components {
        * @example Europe/Berlin
        */
       timezone?: string;
+      /**
+       * Format: byte
+       * @description cloud-init user-data, base64 (RFC 4648, padded; line breaks ignored): a cloud-config (first line `#cloud-config`, a YAML mapping) or a script (first line `#!`), at most 32768 bytes decoded. Given to the guest beside the panel’s own data, which wins: the hostname, time zone, SSH keys, root password and network are the panel’s. Kept sealed; the instance shows only its kind, size and SHA-256.
+       * @example I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBbdG91Y2gsIC9ldGMvcmVhZHldCg==
+       */
+      user_data?: string;
+      /**
+       * @description The billing system’s own id for the instance: 1 to 191 visible ASCII characters (U+0021 to U+007E; no spaces), matched exactly. One instance’s at most (409 `EXTERNAL_ID_TAKEN`); null: none.
+       * @example whmcs-service-1042
+       */
+      external_id?: string | null;
+    };
+    InstanceUpdateRequest: {
+      /**
+       * @description The billing system’s own id for the instance: 1 to 191 visible ASCII characters (U+0021 to U+007E; no spaces), matched exactly. One instance’s at most (409 `EXTERNAL_ID_TAKEN`); null: none.
+       * @example whmcs-service-1042
+       */
+      external_id: string | null;
     };
     PowerRequest: {
       /** @enum {string} */
       action: 'start' | 'stop' | 'restart' | 'kill';
+    };
+    InstanceResize: {
+      /** @enum {string} */
+      object: 'instance_resize';
+      attributes: {
+        /** Format: uuid */
+        instance_uuid: string;
+        from: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+          /** @description The plan’s code; null: no plan. */
+          plan: string | null;
+          /** @description The monthly figures the plan carries; null without a plan. */
+          monthly: {
+            /** @description In the provider’s currency’s cents. */
+            price_cents: number | null;
+            /** @description Traffic included a month, in GB. */
+            transfer_gb: number | null;
+          } | null;
+        };
+        to: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+          /** @description The plan’s code; null: no plan. */
+          plan: string | null;
+          /** @description The monthly figures the plan carries; null without a plan. */
+          monthly: {
+            /** @description In the provider’s currency’s cents. */
+            price_cents: number | null;
+            /** @description Traffic included a month, in GB. */
+            transfer_gb: number | null;
+          } | null;
+        };
+        /** @description The instance has that size and plan already: nothing happens. */
+        unchanged: boolean;
+        /**
+         * @description `hot`: the running guest takes the change without a reboot (its disk grows under it); `cold`: it is stopped, resized and started again (a stopped one stays stopped).
+         * @enum {string}
+         */
+        mode: 'hot' | 'cold';
+        /** @description Why the change is cold; empty when it is hot. */
+        reasons: string[];
+        /** @description What gets smaller. */
+        shrinks: ('cpu_cores' | 'memory_mb')[];
+        /**
+         * @description `fits`: the instance’s hypervisor has the room; `move`: it lacks it and another hypervisor of the location has it (the change moves the instance first when `move_allowed`); `none`: no hypervisor has it.
+         * @enum {string}
+         */
+        placement: 'fits' | 'move' | 'none';
+        /** @description What the instance’s hypervisor lacks (administrators). */
+        shortfall: string[];
+        /** @description The best hypervisor to move to, for `move` (shown to administrators). */
+        target: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+        } | null;
+        /** @description Whether this change may move the instance first. */
+        move_allowed: boolean;
+        /** @description The most the running guest may grow to, as its hypervisor reported; null: none. */
+        hot_ceiling: {
+          cpu_cores: number;
+          memory_mb: number;
+        } | null;
+        /**
+         * Format: uuid
+         * @description The `resize` operation begun (in the instance’s tasks); null for a dry run.
+         */
+        operation_uuid: string | null;
+      };
+    };
+    AdminResizeRequest: {
+      /**
+       * @description A plan of the instance’s location, public or not.
+       * @example standard-2
+       */
+      plan?: string;
+      cpu_cores?: number;
+      memory_mb?: number;
+      disk_mb?: number;
+      /**
+       * @description When the instance’s hypervisor lacks the room: move it to the best hypervisor of its location first, then change it (administrators; customers where RESIZE_CUSTOMER_MOVES is on). Otherwise refused with `RESIZE_NEEDS_MOVE`.
+       * @default false
+       */
+      allow_move?: boolean;
+      /**
+       * @description Only the verdict (200): nothing is held, begun or changed.
+       * @default false
+       */
+      dry_run?: boolean;
     };
     HostRequirements: {
       /** @enum {string} */
@@ -1938,6 +5679,17 @@ export interface components {
       memory_mb: number;
       /** @example 20480 */
       disk_mb: number;
+      /**
+       * Format: uuid
+       * @description The location it is offered in; null: every location.
+       */
+      location_uuid: string | null;
+      /** @description An instance changes between public plans of one group (`POST /{cloudInstance}/resize`); null: none. */
+      resize_group: string | null;
+      /** @description What it costs a month, in the provider’s currency’s cents; null: not stated. */
+      monthly_price_cents: number | null;
+      /** @description Traffic included a month, in GB; null: not stated. */
+      monthly_transfer_gb: number | null;
       /** @example 2026-11-22T01:02:03.000Z */
       created_at: string;
     };
@@ -1964,6 +5716,28 @@ export interface components {
        * @default true
        */
       is_public?: boolean;
+      /**
+       * Format: uuid
+       * @description The location it is offered in; null: every location. A plan change stays in its location.
+       * @default null
+       */
+      location_uuid?: string | null;
+      /**
+       * @description Customers change an instance between public plans of one group (its upgrade and downgrade path); null: a customer cannot change an instance of this plan, nor to it.
+       * @default null
+       * @example standard
+       */
+      resize_group?: string | null;
+      /**
+       * @description What it costs a month, in the provider’s currency’s cents; null: not stated. Shown in plan changes’ verdicts.
+       * @default null
+       */
+      monthly_price_cents?: number | null;
+      /**
+       * @description Traffic included a month, in GB; null: not stated.
+       * @default null
+       */
+      monthly_transfer_gb?: number | null;
     };
     PlanUpdate: {
       /** @example Small */
@@ -1983,6 +5757,20 @@ export interface components {
       )[];
       /** @description Whether customers see it and may order it; its instances run on either way. */
       is_public?: boolean;
+      /**
+       * Format: uuid
+       * @description The location it is offered in; null: every location. A plan change stays in its location.
+       */
+      location_uuid?: string | null;
+      /**
+       * @description Customers change an instance between public plans of one group (its upgrade and downgrade path); null: a customer cannot change an instance of this plan, nor to it.
+       * @example standard
+       */
+      resize_group?: string | null;
+      /** @description What it costs a month, in the provider’s currency’s cents; null: not stated. Shown in plan changes’ verdicts. */
+      monthly_price_cents?: number | null;
+      /** @description Traffic included a month, in GB; null: not stated. */
+      monthly_transfer_gb?: number | null;
     };
     AdminImageList: {
       /** @enum {string} */
@@ -2078,6 +5866,133 @@ export interface components {
       min_disk_mb?: number;
       /** @description Whether customers see it and may order it. */
       is_public?: boolean;
+    };
+    ImageVersionList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['ImageVersion'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    ImageVersion: {
+      /** @enum {string} */
+      object: 'image_version';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        image: string;
+        /** @description 1, 2, … per image, in the order they were added. */
+        version: number;
+        /** @description Where the hypervisors fetch it from. */
+        url: string;
+        /** @enum {string} */
+        checksum_algorithm: 'sha256' | 'sha512';
+        /** @description The digest the fetched disk must have, in lower-case hex. */
+        checksum: string;
+        /** @enum {string} */
+        format: 'qcow2' | 'raw';
+        /** @description The codes of the locations it is distributed to. */
+        locations: string[];
+        /** @description New orders no longer take it; instances of it are untouched. */
+        deprecated: boolean;
+        deprecated_at: string | null;
+        /** @description Each hypervisor of its locations and its copy, by name. */
+        hypervisors: components['schemas']['ImageVersionHost'][];
+        created_at: string;
+      };
+    };
+    ImageVersionHost: {
+      /**
+       * Format: uuid
+       * @description The hypervisor.
+       */
+      uuid: string;
+      name: string;
+      /** @description Its location’s code. */
+      location: string;
+      /**
+       * @description `pending` until its fetch starts (a hypervisor offline then stays pending until the version is distributed again), `fetching`, `ready` once verified and in its image store, `failed` (see `error`).
+       * @enum {string}
+       */
+      state: 'pending' | 'fetching' | 'ready' | 'failed';
+      /** @description What arrived, once ready. */
+      size_mb: number | null;
+      /** @description Why its fetch failed: `IMAGE_ADDRESS_REFUSED` (the URL, or a redirect, points at an address images are not fetched from), `IMAGE_REDIRECTED`, `IMAGE_CHECKSUM_MISMATCH`, `IMAGE_TRUNCATED`, `IMAGE_TOO_LARGE`, `IMAGE_FETCH_FAILED`, `IMAGE_FETCH_TIMEOUT`, and on a QEMU hypervisor `IMAGE_FORMAT_MISMATCH` and `IMAGE_UNSAFE` (a qcow2 naming a backing or data file). */
+      error: {
+        code: string;
+        message: string;
+      } | null;
+      updated_at: string;
+    };
+    ImageVersionCreate: {
+      /**
+       * Format: uri
+       * @description Where each hypervisor fetches the disk: `https` (`http` too with ISO_ALLOW_HTTP), no user name, password or fragment, no private, loopback, link-local or metadata address (ISO_ALLOWED_NETWORKS excepted), checked again by each agent at every address it connects to.
+       * @example https://cloud.debian.org/images/cloud/bookworm/latest/debian-12-generic-amd64.qcow2
+       */
+      url: string;
+      /** @enum {string} */
+      checksum_algorithm: 'sha256' | 'sha512';
+      /**
+       * @description The disk’s digest in hex (64 digits for sha256, 128 for sha512), as its publisher gives it.
+       * @example a3f1c0dea3f1c0dea3f1c0dea3f1c0dea3f1c0dea3f1c0dea3f1c0dea3f1c0de
+       */
+      checksum: string;
+      /**
+       * @description A whole bootable disk, booted by the guest’s firmware (docs/qemu.md).
+       * @enum {string}
+       */
+      format: 'qcow2' | 'raw';
+      /** @description The codes of the locations whose hypervisors fetch it; every location if left out. */
+      locations?: string[];
+    };
+    ImageVersionUpdate: {
+      /** @description New orders no longer take the version (or take it again); instances made from it are untouched. */
+      deprecated: boolean;
+    };
+    ImageCopyRemovalList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['ImageCopyRemoval'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    ImageCopyRemoval: {
+      /** @enum {string} */
+      object: 'image_copy_removal';
+      attributes: {
+        /**
+         * Format: uuid
+         * @description The deleted version.
+         */
+        image_version: string;
+        /** Format: uuid */
+        image: string;
+        /** @description The deleted version’s number. */
+        version: number;
+        hypervisor: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+          /** @description Its location’s code. */
+          location: string;
+        };
+        /**
+         * @description `pending` until its hypervisor is asked (one not online is asked when it comes back), `removing` while it is, `removed` once the copy is gone from its image store, `blocked` while a guest there still boots from it (`IMAGE_IN_USE`; asked again by the sweep).
+         * @enum {string}
+         */
+        state: 'pending' | 'removing' | 'removed' | 'blocked';
+        /** @description Why its last removal did not happen: `IMAGE_IN_USE` (blocked), or the step’s failure (`AGENT_TASK_NOT_PICKED_UP`, `TIMEOUT`, …) on a removal `pending` again. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        /** @description How many times its hypervisor was asked. */
+        attempts: number;
+        /** @description When the version was deleted. */
+        requested_at: string;
+        updated_at: string;
+        removed_at: string | null;
+      };
     };
     IpPoolList: {
       /** @enum {string} */
@@ -2286,6 +6201,33 @@ export interface components {
          */
         status: 'idle' | 'attaching' | 'attached' | 'detaching';
         rdns: string | null;
+        /**
+         * @description What the location’s DNS server answered for the record as it is now: `pending` (not yet answered), `published` (it serves the name, or after a clear serves none), `failed` (see `rdns_failure`; retried by the publishing workflow when the failure may pass). Null: the location has no DNS provider, so the name is kept but published nowhere.
+         * @enum {string|null}
+         */
+        rdns_status: 'pending' | 'published' | 'failed' | null;
+        /**
+         * @description Why the record is `failed` (docs/dns.md lists the words); null otherwise.
+         * @enum {string|null}
+         */
+        rdns_failure:
+          | 'no_dns_provider'
+          | 'no_credential'
+          | 'outside_zones'
+          | 'unauthorized'
+          | 'unreachable'
+          | 'rejected'
+          | 'bad_answer'
+          | 'not_applied'
+          | 'not_started'
+          | null;
+        /**
+         * @description The failure in a sentence: the DNS server’s HTTP status at most, never its body.
+         * @example The DNS server did not answer (refused, reset or timed out).
+         */
+        rdns_failure_detail: string | null;
+        /** @description When a DNS server’s answer last set the state; null before any. */
+        rdns_checked_at: string | null;
         created_at: string;
         updated_at: string;
         /** Format: uuid */
@@ -2326,6 +6268,33 @@ export interface components {
         family: 4 | 6;
         /** @description Its PTR record’s name; null: none. */
         rdns: string | null;
+        /**
+         * @description What the location’s DNS server answered for the record as it is now: `pending` (not yet answered), `published` (it serves the name, or after a clear serves none), `failed` (see `rdns_failure`; retried by the publishing workflow when the failure may pass). Null: the location has no DNS provider, so the name is kept but published nowhere.
+         * @enum {string|null}
+         */
+        rdns_status: 'pending' | 'published' | 'failed' | null;
+        /**
+         * @description Why the record is `failed` (docs/dns.md lists the words); null otherwise.
+         * @enum {string|null}
+         */
+        rdns_failure:
+          | 'no_dns_provider'
+          | 'no_credential'
+          | 'outside_zones'
+          | 'unauthorized'
+          | 'unreachable'
+          | 'rejected'
+          | 'bad_answer'
+          | 'not_applied'
+          | 'not_started'
+          | null;
+        /**
+         * @description The failure in a sentence: the DNS server’s HTTP status at most, never its body.
+         * @example The DNS server did not answer (refused, reset or timed out).
+         */
+        rdns_failure_detail: string | null;
+        /** @description When a DNS server’s answer last set the state; null before any. */
+        rdns_checked_at: string | null;
         location: string;
         /** @enum {string} */
         kind: 'fixed' | 'floating';
@@ -2342,6 +6311,91 @@ export interface components {
        * @example mail.example.com
        */
       rdns: string | null;
+    };
+    ReverseDnsResync: {
+      /** @enum {string} */
+      object: 'rdns_resync';
+      attributes: {
+        /** Format: uuid */
+        location: string;
+        /** @description The location’s addresses to be pushed again, each `pending` until its DNS server answers. */
+        records: number;
+      };
+    };
+    ReverseDnsResyncState: {
+      /** @enum {string} */
+      object: 'rdns_resync_state';
+      attributes: {
+        /** Format: uuid */
+        location: string;
+        /**
+         * @description Removing the PTR records of the provider’s zones that the panel has no name for: `pending` until the DNS server answered, `done`, or `failed` with `failure` (e.g. `rejected`: the server refused the zone transfer; the records were published all the same). Null: never resynced.
+         * @enum {string|null}
+         */
+        prune: 'pending' | 'done' | 'failed' | null;
+        /** @enum {string|null} */
+        failure:
+          | 'no_dns_provider'
+          | 'no_credential'
+          | 'outside_zones'
+          | 'unauthorized'
+          | 'unreachable'
+          | 'rejected'
+          | 'bad_answer'
+          | 'not_applied'
+          | 'not_started'
+          | null;
+        /** @description The failure in a sentence: the DNS server’s HTTP status at most, never its body. */
+        failure_detail: string | null;
+        /** @description The stray PTR records deleted. */
+        removed: number | null;
+        requested_at: string | null;
+        checked_at: string | null;
+      };
+    };
+    ReverseWithdrawalList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['ReverseWithdrawal'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    ReverseWithdrawal: {
+      /** @enum {string} */
+      object: 'rdns_withdrawal';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** @example 203.0.113.10 */
+        address: string;
+        /**
+         * @description The PTR owner name to delete, absolute.
+         * @example 10.113.0.203.in-addr.arpa.
+         */
+        name: string;
+        /**
+         * @description `pending`: not yet answered by the DNS server (one a lost wake left is taken up by the worker’s sweep); `failed`: see `failure` (tried again as a record is: the step’s retries, the next change in the location, a resync).
+         * @enum {string}
+         */
+        status: 'pending' | 'failed';
+        /** @enum {string|null} */
+        failure:
+          | 'no_dns_provider'
+          | 'no_credential'
+          | 'outside_zones'
+          | 'unauthorized'
+          | 'unreachable'
+          | 'rejected'
+          | 'bad_answer'
+          | 'not_applied'
+          | 'not_started'
+          | null;
+        /** @description The failure in a sentence: the DNS server’s HTTP status at most, never its body. */
+        failure_detail: string | null;
+        /** @description When the address was released (again). */
+        requested_at: string;
+        /** @description When a DNS server’s answer last set the state; null before any. */
+        checked_at: string | null;
+      };
     };
     FirewallDefaults: {
       /** @enum {string} */
@@ -2439,6 +6493,11 @@ export interface components {
         /** @description A disabled user’s keys are refused everywhere. */
         disabled: boolean;
         disabled_at: string | null;
+        /**
+         * @description The billing system’s own id; null: none.
+         * @example whmcs-service-1042
+         */
+        external_id: string | null;
         created_at: string;
       };
     };
@@ -2455,6 +6514,12 @@ export interface components {
        * @default false
        */
       is_admin?: boolean;
+      /**
+       * @description The billing system’s own id for the user: 1 to 191 visible ASCII characters (U+0021 to U+007E; no spaces), matched exactly. One user’s at most (409 `EXTERNAL_ID_TAKEN`); null: none.
+       * @default null
+       * @example whmcs-service-1042
+       */
+      external_id?: string | null;
     };
     UserUpdate: {
       /** @example Ada Lovelace */
@@ -2462,6 +6527,11 @@ export interface components {
       is_admin?: boolean;
       /** @description A disabled user’s keys are refused everywhere. */
       disabled?: boolean;
+      /**
+       * @description The billing system’s own id for the user: 1 to 191 visible ASCII characters (U+0021 to U+007E; no spaces), matched exactly. One user’s at most (409 `EXTERNAL_ID_TAKEN`); null: none.
+       * @example whmcs-service-1042
+       */
+      external_id?: string | null;
     };
     UserKeyList: {
       /** @enum {string} */
@@ -2480,6 +6550,7 @@ export interface components {
         label: string | null;
         /** @description The key’s first characters, to tell it apart; never the key. */
         hint: string;
+        api_version: components['schemas']['ApiVersion'] & unknown;
         revoked: boolean;
         created_at: string;
         revoked_at: string | null;
@@ -2494,6 +6565,7 @@ export interface components {
         /** @enum {string} */
         type: 'client' | 'application';
         hint: string;
+        api_version: components['schemas']['ApiVersion'];
         /** @description The key, shown this once: only its hash is stored. */
         token: string;
       };
@@ -2509,6 +6581,81 @@ export interface components {
        * @example billing sync
        */
       label?: string | null;
+      api_version?: components['schemas']['ApiVersion'] & unknown;
+    };
+    UserKeyPin: {
+      api_version: components['schemas']['ApiVersion'] & unknown;
+    };
+    Quotas: {
+      /** @enum {string} */
+      object: 'quotas';
+      attributes: {
+        limits: components['schemas']['QuotaLimits'];
+        usage: components['schemas']['QuotaUsage'];
+        /** @description When an administrator last set the limits; null: never (all unlimited). */
+        updated_at: string | null;
+      };
+    };
+    QuotaLimits: {
+      /** @description Instances (every one not deleted). null: unlimited. */
+      instances: number | null;
+      /** @description vCPUs of those instances. null: unlimited. */
+      cpu_cores: number | null;
+      /** @description Memory of those instances, in MB. null: unlimited. */
+      memory_mb: number | null;
+      /** @description Disk in MB: the instances’ root disks (as grown) and the volumes together. null: unlimited. */
+      disk_mb: number | null;
+      /** @description Volumes. null: unlimited. */
+      volumes: number | null;
+      /** @description IP addresses of either family: each instance’s, extra ones and floating IPs. null: unlimited. */
+      ips: number | null;
+    };
+    /** @description What the account holds now. */
+    QuotaUsage: {
+      /** @description Instances (every one not deleted). */
+      instances: number;
+      /** @description vCPUs of those instances. */
+      cpu_cores: number;
+      /** @description Memory of those instances, in MB. */
+      memory_mb: number;
+      /** @description Disk in MB: the instances’ root disks (as grown) and the volumes together. */
+      disk_mb: number;
+      /** @description Volumes. */
+      volumes: number;
+      /** @description IP addresses of either family: each instance’s, extra ones and floating IPs. */
+      ips: number;
+    };
+    UserQuotasReplace: {
+      /**
+       * @description Instances not deleted; null: unlimited.
+       * @example null
+       */
+      instances: number | null;
+      /**
+       * @description vCPUs of those instances; null: unlimited.
+       * @example null
+       */
+      cpu_cores: number | null;
+      /**
+       * @description Memory of those instances, in MB; null: unlimited.
+       * @example null
+       */
+      memory_mb: number | null;
+      /**
+       * @description Disk in MB, root disks and volumes together; null: unlimited.
+       * @example null
+       */
+      disk_mb: number | null;
+      /**
+       * @description Volumes; null: unlimited.
+       * @example null
+       */
+      volumes: number | null;
+      /**
+       * @description IP addresses of either family, floating ones included; null: unlimited.
+       * @example null
+       */
+      ips: number | null;
     };
     ProviderList: {
       /** @enum {string} */
@@ -2528,6 +6675,18 @@ export interface components {
         kind: 'storage' | 'ipam' | 'dns';
         /** @example https://storage.fra1.example.net/api */
         endpoint: string;
+        /**
+         * @description A `dns` provider’s reverse zones; empty for other kinds.
+         * @example [
+         *       "2.0.192.in-addr.arpa."
+         *     ]
+         */
+        dns_zones: string[];
+        /**
+         * @description How a `dns` provider is spoken to: `powerdns` (its HTTP API) or `rfc2136` (dynamic updates signed with TSIG); null for other kinds.
+         * @enum {string|null}
+         */
+        dns_protocol: 'powerdns' | 'rfc2136' | null;
         credential_set: boolean;
         /** @example 2026-11-25T01:02:03.000Z */
         credential_rotated_at: string | null;
@@ -2541,24 +6700,45 @@ export interface components {
       /** @example ceph-fra1 */
       name: string;
       /**
-       * @description An absolute https:// URL (http:// too when `PROVIDER_ALLOW_HTTP` is set), with no user name, password, query or fragment: the credential has its own endpoint.
+       * @description An absolute https:// URL (http:// too when `PROVIDER_ALLOW_HTTP` is set), with no user name, password, query or fragment: the credential has its own endpoint. A `dns` provider’s is the base of a PowerDNS authoritative server’s HTTP API (`https://ns1.example.net:8081`), or for `dns_protocol` `rfc2136` the server’s `dns://host[:port]` (port 53 unless named).
        * @example https://storage.fra1.example.net/api
        */
       endpoint: string;
+      /**
+       * @description A `dns` provider’s reverse zones: the panel publishes an address’s PTR record in the most specific of them that holds it, and a resync removes stale records only in them. Names under `in-addr.arpa.` or `ip6.arpa.`, stored lower case with the trailing dot. Other kinds: none (400).
+       * @example [
+       *       "2.0.192.in-addr.arpa.",
+       *       "8.b.d.0.1.0.0.2.ip6.arpa."
+       *     ]
+       */
+      dns_zones?: string[];
       /** @enum {string} */
       kind: 'storage' | 'ipam' | 'dns';
+      /**
+       * @description A `dns` provider’s protocol, which driver publishes its PTR records: `powerdns` (the default; its HTTP API, the endpoint an https:// URL, the credential the API key) or `rfc2136` (dynamic updates signed with TSIG, the endpoint `dns://host[:port]`, the credential the TSIG key as `[algorithm:]name:base64-secret`). Fixed once created. Other kinds: none (400).
+       * @enum {string}
+       */
+      dns_protocol?: 'powerdns' | 'rfc2136';
     };
     ProviderUpdate: {
       /** @example ceph-fra1 */
       name?: string;
       /**
-       * @description An absolute https:// URL (http:// too when `PROVIDER_ALLOW_HTTP` is set), with no user name, password, query or fragment: the credential has its own endpoint.
+       * @description An absolute https:// URL (http:// too when `PROVIDER_ALLOW_HTTP` is set), with no user name, password, query or fragment: the credential has its own endpoint. A `dns` provider’s is the base of a PowerDNS authoritative server’s HTTP API (`https://ns1.example.net:8081`), or for `dns_protocol` `rfc2136` the server’s `dns://host[:port]` (port 53 unless named).
        * @example https://storage.fra1.example.net/api
        */
       endpoint?: string;
+      /**
+       * @description A `dns` provider’s reverse zones: the panel publishes an address’s PTR record in the most specific of them that holds it, and a resync removes stale records only in them. Names under `in-addr.arpa.` or `ip6.arpa.`, stored lower case with the trailing dot. Other kinds: none (400).
+       * @example [
+       *       "2.0.192.in-addr.arpa.",
+       *       "8.b.d.0.1.0.0.2.ip6.arpa."
+       *     ]
+       */
+      dns_zones?: string[];
     };
     ProviderCredential: {
-      /** @description Presented to the provider as a bearer token. Write-only: no response holds it. */
+      /** @description Presented to the provider as a bearer token (a `dns` provider’s as PowerDNS’s `X-API-Key`; an `rfc2136` one’s is the TSIG key that signs its updates, `[hmac-sha256|hmac-sha512:]name:base64-secret`, else 400). Write-only: no response holds it. */
       credential: string;
     };
     ProviderRun: {
@@ -2658,7 +6838,8 @@ export interface components {
           | 'iso_boot'
           | 'rescue_enter'
           | 'rescue_exit'
-          | 'move_storage';
+          | 'move_storage'
+          | 'resize';
         /** @enum {string} */
         state: 'running' | 'succeeded' | 'failed' | 'cancelled' | 'preempted' | 'abandoned';
       } | null;
@@ -2961,44 +7142,6 @@ export interface components {
       data: components['schemas']['ConsoleSession'][];
       meta: components['schemas']['ListMeta'];
     };
-    ConsoleSession: {
-      /** @enum {string} */
-      object: 'console_session';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        /** Format: uuid */
-        instance: string;
-        /**
-         * Format: uuid
-         * @description Whose session it is.
-         */
-        user: string;
-        /** @enum {string} */
-        kind: 'serial' | 'graphical';
-        /**
-         * @description `pending` until a gateway redeems its connect token, `validated` once one did, `connected` while the gateway relays it, `ended` after.
-         * @enum {string}
-         */
-        state: 'pending' | 'validated' | 'connected' | 'ended';
-        /** @description The connect token is good until then. */
-        connect_by: string;
-        /** @description The session ends then, however it is used. */
-        expires_at: string;
-        connected_at: string | null;
-        ended_at: string | null;
-        /** @enum {string|null} */
-        end_reason:
-          | 'disconnected'
-          | 'revoked'
-          | 'expired'
-          | 'instance_deleted'
-          | 'instance_migrated'
-          | 'gateway_lost'
-          | null;
-        created_at: string;
-      };
-    };
     AdminConsoleSessionRevokeRequest: Record<string, never>;
     ConsoleGatewayCredentialList: {
       /** @enum {string} */
@@ -3082,11 +7225,175 @@ export interface components {
       /** Format: uuid */
       location_uuid: string;
     };
+    WebhookEndpointList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['WebhookEndpoint'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    WebhookEndpointWithSecret: {
+      /** @enum {string} */
+      object: 'webhook_endpoint';
+      attributes: components['schemas']['WebhookEndpointAttributes'] & {
+        /**
+         * @description The signing secret (Standard Webhooks: `whsec_` and base64), shown in this answer only. Verify deliveries with it; rotate it to get a new one.
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+         */
+        secret: string;
+      };
+    };
+    CreateWebhookEndpointRequest: {
+      /**
+       * @description Where events are POSTed: an `https` URL whose host is public. Private, loopback, link-local and metadata addresses are refused, here and again for every address the host resolves to when a delivery connects, unless the provider allows their network (`http` is taken only there). No user name, password or fragment.
+       * @example https://billing.example.com/hooks/cloud
+       */
+      url: string;
+      /**
+       * @description The event types it receives (docs/events.md).
+       * @example [
+       *       "instance.running"
+       *     ]
+       */
+      event_types: components['schemas']['EventType'][];
+      /** @example Billing */
+      description?: string;
+      /** @description True unless given. */
+      enabled?: boolean;
+      api_version?: components['schemas']['ApiVersion'] & unknown;
+    };
+    UpdateWebhookEndpointRequest: {
+      /**
+       * @description Where events are POSTed: an `https` URL whose host is public. Private, loopback, link-local and metadata addresses are refused, here and again for every address the host resolves to when a delivery connects, unless the provider allows their network (`http` is taken only there). No user name, password or fragment.
+       * @example https://billing.example.com/hooks/cloud
+       */
+      url?: string;
+      /**
+       * @description The event types it receives (docs/events.md).
+       * @example [
+       *       "instance.running"
+       *     ]
+       */
+      event_types?: components['schemas']['EventType'][];
+      /** @example Billing */
+      description?: string;
+      enabled?: boolean;
+      api_version?: components['schemas']['ApiVersion'] & unknown;
+    };
+    WebhookAttemptList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['WebhookAttempt'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    WebhookAttempt: {
+      /** @enum {string} */
+      object: 'webhook_attempt';
+      attributes: {
+        /** Format: uuid */
+        delivery_uuid: string;
+        /**
+         * @description `pending`: being sent or retried; `delivered`: a 2xx came back; `failed`: the retry window closed without one; `cancelled`: the endpoint was disabled before it went.
+         * @enum {string}
+         */
+        delivery_state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+        event: {
+          /**
+           * Format: uuid
+           * @description The `webhook-id` the attempt carried.
+           */
+          id: string;
+          type: components['schemas']['EventType'];
+        };
+        /** @description From 1, counting on across redeliveries. */
+        attempt: number;
+        /** @example 2026-11-22T01:02:03.000Z */
+        attempted_at: string;
+        /** @description Null when no whole answer came (a redirect is an answer: not followed). */
+        status_code: number | null;
+        latency_ms: number;
+        /** @description The first KiB of the answer, at most. */
+        response_excerpt: string;
+        /** @description Why the attempt failed with no answer: the address was refused, the connection or its TLS handshake failed, the time ran out before the answer came or ended, or the receiver cut it off. */
+        error: string | null;
+      };
+    };
+    WebhookDelivery: {
+      /** @enum {string} */
+      object: 'webhook_delivery';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /**
+         * @description `pending`: being sent or retried; `delivered`: a 2xx came back; `failed`: the retry window closed without one; `cancelled`: the endpoint was disabled before it went.
+         * @enum {string}
+         */
+        state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      };
+    };
+    EventList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['EventRecord'][];
+      meta: {
+        /**
+         * @description Pass as `after` to read on: the last event’s seq, or how far the list looked.
+         * @example 1042
+         */
+        next_after: string;
+        /** @description More events match now; ask again at once. */
+        has_more: boolean;
+      };
+    };
+    EventRecord: {
+      /** @enum {string} */
+      object: 'event';
+      /**
+       * @description Its place in the order events committed in; the stream sends it as the event’s `id`.
+       * @example 1042
+       */
+      seq: string;
+      event: components['schemas']['Event'];
+    };
+    /** @description An event, as a webhook delivery POSTs it. */
+    Event:
+      | components['schemas']['InstanceCreatedEvent']
+      | components['schemas']['InstanceRunningEvent']
+      | components['schemas']['InstanceStoppedEvent']
+      | components['schemas']['InstanceSuspendedEvent']
+      | components['schemas']['InstanceUnsuspendedEvent']
+      | components['schemas']['InstanceResizedEvent']
+      | components['schemas']['InstanceDeletedEvent']
+      | components['schemas']['InstanceFailedEvent']
+      | components['schemas']['OperationFailedEvent']
+      | components['schemas']['WebhookEndpointDisabledEvent']
+      | components['schemas']['BackupAvailableEvent']
+      | components['schemas']['BackupFailedEvent']
+      | components['schemas']['SnapshotAvailableEvent']
+      | components['schemas']['VolumeCreatedEvent']
+      | components['schemas']['VolumeAttachedEvent']
+      | components['schemas']['VolumeDetachedEvent']
+      | components['schemas']['VolumeDeletedEvent']
+      | components['schemas']['ConsoleSessionEndedEvent']
+      | components['schemas']['MigrationRequestedEvent']
+      | components['schemas']['MigrationCompletedEvent']
+      | components['schemas']['MigrationRolledBackEvent']
+      | components['schemas']['MigrationRecoveryRequiredEvent']
+      | components['schemas']['EvacuationStartedEvent']
+      | components['schemas']['EvacuationPausedEvent']
+      | components['schemas']['EvacuationFinishedEvent']
+      | components['schemas']['HypervisorUnreachableEvent']
+      | components['schemas']['HypervisorOnlineEvent'];
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The version the answer was rendered in. */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3094,7 +7401,10 @@ export interface operations {
   getOverview: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3103,6 +7413,7 @@ export interface operations {
       /** @description The overview. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3112,6 +7423,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3121,6 +7433,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3130,6 +7443,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3139,6 +7453,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3148,6 +7463,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3157,6 +7473,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3168,7 +7485,10 @@ export interface operations {
   getLocations: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3177,6 +7497,7 @@ export interface operations {
       /** @description The locations. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3186,6 +7507,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3195,6 +7517,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3204,6 +7527,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3213,6 +7537,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3222,6 +7547,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3231,6 +7557,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3242,7 +7569,10 @@ export interface operations {
   postLocations: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3255,15 +7585,17 @@ export interface operations {
       /** @description The location. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Location'];
+          'application/json': components['schemas']['AdminLocation'];
         };
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3273,6 +7605,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3282,6 +7615,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3291,6 +7625,7 @@ export interface operations {
       /** @description A location with this code exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3300,6 +7635,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3309,6 +7645,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3318,6 +7655,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3329,7 +7667,10 @@ export interface operations {
   getLocationsLocation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         location: string;
       };
@@ -3340,15 +7681,17 @@ export interface operations {
       /** @description The location. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Location'];
+          'application/json': components['schemas']['AdminLocation'];
         };
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3358,6 +7701,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3367,6 +7711,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3376,6 +7721,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3385,6 +7731,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3394,6 +7741,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3403,6 +7751,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3414,7 +7763,10 @@ export interface operations {
   deleteLocationsLocation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         location: string;
       };
@@ -3425,6 +7777,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -3432,6 +7785,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3441,6 +7795,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3450,6 +7805,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3459,6 +7815,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3468,6 +7825,7 @@ export interface operations {
       /** @description Hypervisors, IP pools, private networks or instances refer to the location (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3477,6 +7835,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3486,6 +7845,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3495,6 +7855,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3506,7 +7867,10 @@ export interface operations {
   patchLocationsLocation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         location: string;
       };
@@ -3521,15 +7885,17 @@ export interface operations {
       /** @description The location. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Location'];
+          'application/json': components['schemas']['AdminLocation'];
         };
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3539,6 +7905,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3548,6 +7915,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3557,6 +7925,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3566,6 +7935,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3575,6 +7945,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3584,6 +7955,103 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLocationsLocationCapacity: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        location: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stock of each plan. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LocationCapacity'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3598,7 +8066,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3607,6 +8078,7 @@ export interface operations {
       /** @description A page of hypervisors. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3616,6 +8088,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3625,6 +8098,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3634,6 +8108,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3643,6 +8118,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3652,6 +8128,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3661,6 +8138,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3672,7 +8150,10 @@ export interface operations {
   postHypervisors: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3685,6 +8166,7 @@ export interface operations {
       /** @description The hypervisor. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3694,6 +8176,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3703,6 +8186,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3712,6 +8196,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3721,6 +8206,7 @@ export interface operations {
       /** @description A hypervisor with this name exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3730,6 +8216,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3739,6 +8226,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3748,6 +8236,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3759,7 +8248,10 @@ export interface operations {
   getHypervisorsHypervisor: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -3770,6 +8262,7 @@ export interface operations {
       /** @description The hypervisor. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3779,6 +8272,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3788,6 +8282,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3797,6 +8292,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3806,6 +8302,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3815,6 +8312,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3824,6 +8322,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3833,6 +8332,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3844,7 +8344,10 @@ export interface operations {
   patchHypervisorsHypervisor: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -3859,6 +8362,7 @@ export interface operations {
       /** @description The updated hypervisor. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3868,6 +8372,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3877,6 +8382,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3886,6 +8392,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3895,6 +8402,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3904,6 +8412,7 @@ export interface operations {
       /** @description A hypervisor with this name exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3913,6 +8422,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3922,6 +8432,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3931,6 +8442,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3942,7 +8454,10 @@ export interface operations {
   postHypervisorsHypervisorMaintenance: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -3957,6 +8472,7 @@ export interface operations {
       /** @description The hypervisor. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3966,6 +8482,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3975,6 +8492,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3984,6 +8502,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3993,6 +8512,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4002,6 +8522,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4011,6 +8532,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4020,6 +8542,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4031,7 +8554,10 @@ export interface operations {
   postHypervisorsHypervisorEnrollmentToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -4042,6 +8568,7 @@ export interface operations {
       /** @description The token. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4051,6 +8578,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4060,6 +8588,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4069,6 +8598,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4078,6 +8608,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4087,6 +8618,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4096,6 +8628,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4105,6 +8638,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4116,7 +8650,10 @@ export interface operations {
   postHypervisorsHypervisorRevokeAgent: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -4127,6 +8664,7 @@ export interface operations {
       /** @description The hypervisor. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4136,6 +8674,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4145,6 +8684,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4154,6 +8694,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4163,6 +8704,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4172,6 +8714,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4181,6 +8724,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4190,6 +8734,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4201,7 +8746,10 @@ export interface operations {
   postHypervisorsHypervisorProbe: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -4212,6 +8760,7 @@ export interface operations {
       /** @description The agent answered. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4221,6 +8770,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4230,6 +8780,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4239,6 +8790,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4248,6 +8800,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4257,6 +8810,7 @@ export interface operations {
       /** @description The agent did not answer in time (SVC-HV-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4266,6 +8820,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4275,6 +8830,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4284,6 +8840,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4295,7 +8852,10 @@ export interface operations {
   getHypervisorsHypervisorUnknownGuests: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         hypervisor: string;
       };
@@ -4306,6 +8866,7 @@ export interface operations {
       /** @description The unknown guests. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4315,6 +8876,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4324,6 +8886,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4333,6 +8896,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4342,6 +8906,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4351,6 +8916,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4360,6 +8926,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4369,6 +8936,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4407,7 +8975,10 @@ export interface operations {
         /** @description Only suspended ones, or only not. */
         suspended?: 'true' | 'false';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4416,6 +8987,7 @@ export interface operations {
       /** @description A page of instances. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4425,6 +8997,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4434,6 +9007,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4443,6 +9017,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4452,6 +9027,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4461,6 +9037,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4470,6 +9047,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4484,6 +9062,8 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry: the same key with the same body gets the first answer again (with `Idempotent-Replayed: true`), with another body 422, while the first is running 409. Scoped to the caller; kept at least 24 hours. */
         'idempotency-key'?: string;
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
       };
       path?: never;
       cookie?: never;
@@ -4497,15 +9077,17 @@ export interface operations {
       /** @description Accepted; the instance in `provisioning`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Instance'];
+          'application/json': components['schemas']['OrderedInstance'];
         };
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4515,6 +9097,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4524,15 +9107,17 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free address (SVC-IP-409); a request with the same Idempotency-Key is still running (SVC-IDEMP-409). */
+      /** @description Another live instance has this `external_id` (EXTERNAL_ID_TAKEN); No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free address (SVC-IP-409); an imported image has no version ready in the location (IMAGE_NOT_AVAILABLE); the owner would pass a quota (QUOTA_EXCEEDED, `meta` naming it); a request with the same Idempotency-Key is still running (SVC-IDEMP-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4542,6 +9127,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4551,6 +9137,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4560,6 +9147,7 @@ export interface operations {
       /** @description The Idempotency-Key was used with another request (SVC-IDEMP-422). */
       422: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4569,6 +9157,7 @@ export interface operations {
       /** @description Rate limit reached (SVC-REQ-429); see Retry-After. */
       429: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4578,6 +9167,104 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getInstancesExternalExternalId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        /** @description Percent-encoded as a path segment (`/` as `%2F`, `%` as `%25`). */
+        external_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The instance. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlacedInstance'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4589,7 +9276,10 @@ export interface operations {
   getInstancesInstance: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -4600,6 +9290,7 @@ export interface operations {
       /** @description The instance. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4609,6 +9300,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4618,6 +9310,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4627,6 +9320,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4636,6 +9330,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4645,6 +9340,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4654,6 +9350,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4663,6 +9360,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4674,7 +9372,10 @@ export interface operations {
   deleteInstancesInstance: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -4685,6 +9386,7 @@ export interface operations {
       /** @description Accepted; the instance in `deleting`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4694,6 +9396,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4703,6 +9406,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4712,6 +9416,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4721,6 +9426,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4730,6 +9436,7 @@ export interface operations {
       /** @description Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4739,6 +9446,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4748,6 +9456,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4757,6 +9466,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4766,6 +9476,117 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchInstancesInstance: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        instance: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InstanceUpdateRequest'];
+      };
+    };
+    responses: {
+      /** @description The instance. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlacedInstance'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another live instance has this `external_id` (EXTERNAL_ID_TAKEN). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4777,7 +9598,10 @@ export interface operations {
   postInstancesInstancePower: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -4792,6 +9616,7 @@ export interface operations {
       /** @description Accepted; the instance in its transitional status. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4801,6 +9626,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4810,6 +9636,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4819,6 +9646,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4828,6 +9656,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4837,6 +9666,7 @@ export interface operations {
       /** @description Not allowed in the current status, or the instance is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4846,6 +9676,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4855,6 +9686,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4864,6 +9696,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4873,6 +9706,137 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postInstancesInstanceResize: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        instance: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminResizeRequest'];
+      };
+    };
+    responses: {
+      /** @description A dry run’s verdict, or the instance has that size already: nothing changed. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceResize'];
+        };
+      };
+      /** @description Accepted: the verdict, and the `resize` operation begun. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceResize'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The plan is another location’s (RESIZE_PLAN_OTHER_LOCATION); the disk would shrink (RESIZE_DISK_SHRINK); past the owner’s quota (QUOTA_EXCEEDED); the hypervisor lacks the room and `allow_move` is not given (RESIZE_NEEDS_MOVE), or no hypervisor has it (SVC-CAPACITY-409); the status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). An unknown plan is 400 RESIZE_PLAN_UNKNOWN. */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4884,7 +9848,10 @@ export interface operations {
   postInstancesInstanceSuspend: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -4895,6 +9862,7 @@ export interface operations {
       /** @description Suspended (or already so); the guest was not running. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4904,6 +9872,7 @@ export interface operations {
       /** @description Suspended; the running guest is `stopping`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4913,6 +9882,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4922,6 +9892,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4931,6 +9902,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4940,6 +9912,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4949,6 +9922,7 @@ export interface operations {
       /** @description Another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); it started while being suspended (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4958,6 +9932,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4967,6 +9942,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4976,6 +9952,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4985,6 +9962,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4996,7 +9974,10 @@ export interface operations {
   postInstancesInstanceUnsuspend: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -5007,6 +9988,7 @@ export interface operations {
       /** @description The instance, not suspended. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5016,6 +9998,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5025,6 +10008,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5034,6 +10018,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5043,6 +10028,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5052,6 +10038,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5061,6 +10048,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5070,6 +10058,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5081,7 +10070,10 @@ export interface operations {
   putInstancesInstanceHostRequirements: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -5096,6 +10088,7 @@ export interface operations {
       /** @description The instance's host requirements (`uuid` is the instance's). */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5105,6 +10098,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5114,6 +10108,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5123,6 +10118,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5132,6 +10128,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5141,6 +10138,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5150,6 +10148,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5159,6 +10158,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5173,7 +10173,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5182,6 +10185,7 @@ export interface operations {
       /** @description A page of the list. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5191,6 +10195,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5200,6 +10205,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5209,6 +10215,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5218,6 +10225,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5227,6 +10235,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5236,6 +10245,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5247,7 +10257,10 @@ export interface operations {
   postPlans: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5260,6 +10273,7 @@ export interface operations {
       /** @description The plan. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5269,6 +10283,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5278,6 +10293,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5287,6 +10303,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5296,6 +10313,7 @@ export interface operations {
       /** @description A plan with this code exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5305,6 +10323,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5314,6 +10333,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5323,6 +10343,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5334,7 +10355,10 @@ export interface operations {
   getPlansPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         plan: string;
       };
@@ -5345,6 +10369,7 @@ export interface operations {
       /** @description The plan. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5354,6 +10379,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5363,6 +10389,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5372,6 +10399,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5381,6 +10409,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5390,6 +10419,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5399,6 +10429,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5408,6 +10439,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5419,7 +10451,10 @@ export interface operations {
   deletePlansPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         plan: string;
       };
@@ -5430,6 +10465,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -5437,6 +10473,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5446,6 +10483,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5455,6 +10493,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5464,6 +10503,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5473,6 +10513,7 @@ export interface operations {
       /** @description Instances use the plan (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5482,6 +10523,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5491,6 +10533,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5500,6 +10543,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5511,7 +10555,10 @@ export interface operations {
   patchPlansPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         plan: string;
       };
@@ -5526,6 +10573,7 @@ export interface operations {
       /** @description The plan. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5535,6 +10583,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5544,6 +10593,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5553,6 +10603,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5562,6 +10613,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5571,6 +10623,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5580,6 +10633,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5589,6 +10643,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5600,7 +10655,10 @@ export interface operations {
   putPlansPlanHostRequirements: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         plan: string;
       };
@@ -5615,6 +10673,7 @@ export interface operations {
       /** @description The plan's host requirements (`uuid` is the plan's). */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5624,6 +10683,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5633,6 +10693,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5642,6 +10703,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5651,6 +10713,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5660,6 +10723,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5669,6 +10733,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5678,6 +10743,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5692,7 +10758,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5701,6 +10770,7 @@ export interface operations {
       /** @description A page of the list. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5710,6 +10780,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5719,6 +10790,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5728,6 +10800,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5737,6 +10810,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5746,6 +10820,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5755,6 +10830,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5766,7 +10842,10 @@ export interface operations {
   postImages: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5779,6 +10858,7 @@ export interface operations {
       /** @description The image. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5788,6 +10868,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5797,6 +10878,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5806,6 +10888,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5815,6 +10898,7 @@ export interface operations {
       /** @description An image with this code exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5824,6 +10908,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5833,6 +10918,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5842,6 +10928,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5853,7 +10940,10 @@ export interface operations {
   getImagesImage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         image: string;
       };
@@ -5864,6 +10954,7 @@ export interface operations {
       /** @description The image. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5873,6 +10964,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5882,6 +10974,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5891,6 +10984,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5900,6 +10994,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5909,6 +11004,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5918,6 +11014,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5927,6 +11024,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5938,7 +11036,10 @@ export interface operations {
   deleteImagesImage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         image: string;
       };
@@ -5949,6 +11050,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -5956,6 +11058,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5965,6 +11068,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5974,6 +11078,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5983,6 +11088,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5992,6 +11098,7 @@ export interface operations {
       /** @description Instances or a running rebuild use the image (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6001,6 +11108,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6010,6 +11118,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6019,6 +11128,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6030,7 +11140,10 @@ export interface operations {
   patchImagesImage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         image: string;
       };
@@ -6045,6 +11158,7 @@ export interface operations {
       /** @description The image. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6054,6 +11168,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6063,6 +11178,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6072,6 +11188,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6081,6 +11198,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6090,6 +11208,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6099,6 +11218,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6108,6 +11228,721 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getImagesImageVersions: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        image: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of versions. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImageVersionList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postImagesImageVersions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        image: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImageVersionCreate'];
+      };
+    };
+    responses: {
+      /** @description The version. */
+      201: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImageVersion'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getImageVersionsVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImageVersion'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteImageVersionsVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; its copies’ removals recorded and started. */
+      204: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Instances or a running rebuild use the version (SVC-INUSE-409). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchImageVersionsVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImageVersionUpdate'];
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImageVersion'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postImageVersionsVersionDistribute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version; its copies move to `fetching` as the run takes them. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImageVersion'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getImageVersionsVersionRemovals: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of removals. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImageCopyRemovalList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6124,7 +11959,10 @@ export interface operations {
         /** @description Only this location’s pools. */
         location_uuid?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6133,6 +11971,7 @@ export interface operations {
       /** @description A page of pools. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6142,6 +11981,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6151,6 +11991,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6160,6 +12001,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6169,6 +12011,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6178,6 +12021,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6187,6 +12031,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6198,7 +12043,10 @@ export interface operations {
   postIpPools: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6211,6 +12059,7 @@ export interface operations {
       /** @description The pool. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6220,6 +12069,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6229,6 +12079,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6238,6 +12089,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6247,6 +12099,7 @@ export interface operations {
       /** @description The range overlaps another pool (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6256,6 +12109,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6265,6 +12119,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6274,6 +12129,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6285,7 +12141,10 @@ export interface operations {
   getIpPoolsPool: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         pool: string;
       };
@@ -6296,6 +12155,7 @@ export interface operations {
       /** @description The pool. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6305,6 +12165,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6314,6 +12175,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6323,6 +12185,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6332,6 +12195,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6341,6 +12205,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6350,6 +12215,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6359,6 +12225,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6370,7 +12237,10 @@ export interface operations {
   deleteIpPoolsPool: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         pool: string;
       };
@@ -6381,6 +12251,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6388,6 +12259,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6397,6 +12269,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6406,6 +12279,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6415,6 +12289,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6424,6 +12299,7 @@ export interface operations {
       /** @description The pool holds assigned addresses (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6433,6 +12309,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6442,6 +12319,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6451,6 +12329,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6462,7 +12341,10 @@ export interface operations {
   patchIpPoolsPool: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         pool: string;
       };
@@ -6477,6 +12359,7 @@ export interface operations {
       /** @description The pool. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6486,6 +12369,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6495,6 +12379,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6504,6 +12389,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6513,6 +12399,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6522,6 +12409,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6531,6 +12419,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6540,6 +12429,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6554,7 +12444,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         pool: string;
       };
@@ -6565,6 +12458,7 @@ export interface operations {
       /** @description A page of addresses. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6574,6 +12468,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6583,6 +12478,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6592,6 +12488,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6601,6 +12498,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6610,6 +12508,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6619,6 +12518,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6628,6 +12528,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6646,7 +12547,10 @@ export interface operations {
         /** @description Only this location’s (its code). */
         location?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6655,6 +12559,7 @@ export interface operations {
       /** @description A page of networks. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6664,6 +12569,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6673,6 +12579,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6682,6 +12589,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6691,6 +12599,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6700,6 +12609,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6709,6 +12619,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6720,7 +12631,10 @@ export interface operations {
   postNetworks: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6733,6 +12647,7 @@ export interface operations {
       /** @description The network was created. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6742,6 +12657,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6751,6 +12667,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6760,6 +12677,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6769,6 +12687,7 @@ export interface operations {
       /** @description The range overlaps another of the customer’s networks, or the name is taken (SVC-CONFLICT-409); the account holds its most networks (SVC-QUOTA-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6778,6 +12697,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6787,6 +12707,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6796,6 +12717,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6807,7 +12729,10 @@ export interface operations {
   getNetworksNetwork: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         network: string;
       };
@@ -6818,6 +12743,7 @@ export interface operations {
       /** @description The network. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6827,6 +12753,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6836,6 +12763,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6845,6 +12773,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6854,6 +12783,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6863,6 +12793,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6872,6 +12803,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6881,6 +12813,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6892,7 +12825,10 @@ export interface operations {
   deleteNetworksNetwork: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         network: string;
       };
@@ -6903,6 +12839,7 @@ export interface operations {
       /** @description The network was deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6910,6 +12847,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6919,6 +12857,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6928,6 +12867,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6937,6 +12877,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6946,6 +12887,7 @@ export interface operations {
       /** @description An instance is on the network, or joining or leaving it (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6955,6 +12897,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6964,6 +12907,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6973,6 +12917,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6991,7 +12936,10 @@ export interface operations {
         /** @description Only this location’s (its code). */
         location?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7000,6 +12948,7 @@ export interface operations {
       /** @description A page of floating IPs. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7009,6 +12958,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7018,6 +12968,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7027,6 +12978,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7036,6 +12988,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7045,6 +12998,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7054,6 +13008,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7065,7 +13020,10 @@ export interface operations {
   postFloatingIps: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7078,6 +13036,7 @@ export interface operations {
       /** @description The floating IP, `idle`. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7087,6 +13046,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7096,6 +13056,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7105,15 +13066,17 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The location has no free address of the family (SVC-IP-409). */
+      /** @description The location has no free address of the family (SVC-IP-409); the user would pass their `ips` quota (QUOTA_EXCEEDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7123,6 +13086,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7132,6 +13096,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7141,6 +13106,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7152,7 +13118,10 @@ export interface operations {
   deleteFloatingIpsFloatingIp: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         floatingIp: string;
       };
@@ -7163,6 +13132,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7170,6 +13140,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7179,6 +13150,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7188,6 +13160,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7197,6 +13170,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7206,6 +13180,7 @@ export interface operations {
       /** @description The floating IP is on an instance (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7215,6 +13190,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7224,6 +13200,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7233,6 +13210,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7251,7 +13229,10 @@ export interface operations {
         /** @description Only this location’s (its code). */
         location?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7260,6 +13241,7 @@ export interface operations {
       /** @description A page of records. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7269,6 +13251,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7278,6 +13261,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7287,6 +13271,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7296,6 +13281,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7305,6 +13291,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7314,6 +13301,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7325,7 +13313,10 @@ export interface operations {
   putRdnsIpAddress: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         ipAddress: string;
       };
@@ -7340,6 +13331,7 @@ export interface operations {
       /** @description The record as it is now. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7349,6 +13341,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7358,6 +13351,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7367,6 +13361,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7376,6 +13371,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7385,6 +13381,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7394,6 +13391,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7403,6 +13401,318 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLocationsLocationRdnsResync: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        location: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The last resync. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReverseDnsResyncState'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postLocationsLocationRdnsResync: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        location: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The resync is under way. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReverseDnsResync'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The location names no DNS provider (SVC-CONFLICT-409). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The publishing workflow could not be started (SVC-SYS-503); try again. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLocationsLocationRdnsWithdrawals: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        location: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of them. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReverseWithdrawalList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7414,7 +13724,10 @@ export interface operations {
   getFirewallDefaults: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7423,6 +13736,7 @@ export interface operations {
       /** @description The default firewall. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7432,6 +13746,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7441,6 +13756,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7450,6 +13766,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7459,6 +13776,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7468,6 +13786,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7477,6 +13796,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7488,7 +13808,10 @@ export interface operations {
   putFirewallDefaults: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7501,6 +13824,7 @@ export interface operations {
       /** @description The default firewall as now set. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7510,6 +13834,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7519,6 +13844,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7528,6 +13854,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7537,6 +13864,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7546,6 +13874,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7555,6 +13884,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7566,7 +13896,10 @@ export interface operations {
   getInstancesInstanceFirewall: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -7577,6 +13910,7 @@ export interface operations {
       /** @description The firewall. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7586,6 +13920,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7595,6 +13930,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7604,6 +13940,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7613,6 +13950,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7622,6 +13960,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7631,6 +13970,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7640,6 +13980,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7651,7 +13992,10 @@ export interface operations {
   putInstancesInstanceFirewall: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         instance: string;
       };
@@ -7666,6 +14010,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7675,6 +14020,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7684,6 +14030,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7693,6 +14040,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7702,6 +14050,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7711,6 +14060,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7720,6 +14070,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7729,6 +14080,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7738,6 +14090,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7747,6 +14100,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7763,7 +14117,10 @@ export interface operations {
         /** @description Only users whose email contains it (case-insensitively). */
         email?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7772,6 +14129,7 @@ export interface operations {
       /** @description A page of users. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7781,6 +14139,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7790,6 +14149,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7799,6 +14159,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7808,6 +14169,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7817,6 +14179,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7826,6 +14189,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7837,7 +14201,10 @@ export interface operations {
   postUsers: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7850,6 +14217,7 @@ export interface operations {
       /** @description The user. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7859,6 +14227,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7868,6 +14237,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7877,15 +14247,17 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A user with this email exists (SVC-CONFLICT-409). */
+      /** @description A user with this email exists (SVC-CONFLICT-409); another user has this `external_id` (EXTERNAL_ID_TAKEN). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7895,6 +14267,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7904,6 +14277,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7913,6 +14287,104 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsersExternalExternalId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        /** @description Percent-encoded as a path segment (`/` as `%2F`, `%` as `%25`). */
+        external_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7924,7 +14396,10 @@ export interface operations {
   getUsersUser: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         user: string;
       };
@@ -7935,6 +14410,7 @@ export interface operations {
       /** @description The user. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7944,6 +14420,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7953,6 +14430,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7962,6 +14440,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7971,6 +14450,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7980,6 +14460,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7989,6 +14470,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7998,6 +14480,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8009,7 +14492,10 @@ export interface operations {
   patchUsersUser: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         user: string;
       };
@@ -8024,6 +14510,7 @@ export interface operations {
       /** @description The user. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8033,6 +14520,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8042,6 +14530,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8051,6 +14540,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8060,15 +14550,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller would disable or demote themselves (SVC-CONFLICT-409). */
+      /** @description The caller would disable or demote themselves (SVC-CONFLICT-409); another user has this `external_id` (EXTERNAL_ID_TAKEN). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8078,6 +14570,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8087,6 +14580,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8096,6 +14590,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8107,7 +14602,10 @@ export interface operations {
   getUsersUserKeys: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         user: string;
       };
@@ -8118,6 +14616,7 @@ export interface operations {
       /** @description The keys, in one page. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8127,6 +14626,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8136,6 +14636,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8145,6 +14646,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8154,6 +14656,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8163,6 +14666,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8172,6 +14676,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8181,6 +14686,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8192,7 +14698,10 @@ export interface operations {
   postUsersUserKeys: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         user: string;
       };
@@ -8207,6 +14716,7 @@ export interface operations {
       /** @description The key, shown once. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8216,6 +14726,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8225,6 +14736,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8234,6 +14746,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8243,6 +14756,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8252,6 +14766,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8261,6 +14776,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8270,6 +14786,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8281,7 +14798,10 @@ export interface operations {
   deleteUsersUserKeysKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         user: string;
         key: string;
@@ -8293,6 +14813,7 @@ export interface operations {
       /** @description Revoked. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8300,6 +14821,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8309,6 +14831,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8318,6 +14841,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8327,6 +14851,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8336,6 +14861,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8345,6 +14871,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8354,6 +14881,304 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchUsersUserKeysKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        user: string;
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UserKeyPin'];
+      };
+    };
+    responses: {
+      /** @description The key as now recorded. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserKey'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsersUserQuotas: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        user: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user’s quotas and usage. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Quotas'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putUsersUserQuotas: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        user: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UserQuotasReplace'];
+      };
+    };
+    responses: {
+      /** @description The user’s quotas, as set, and usage. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Quotas'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8370,7 +15195,10 @@ export interface operations {
         /** @description Only providers of this kind. */
         kind?: 'storage' | 'ipam' | 'dns';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -8379,6 +15207,7 @@ export interface operations {
       /** @description A page of providers. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8388,6 +15217,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8397,6 +15227,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8406,6 +15237,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8415,6 +15247,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8424,6 +15257,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8433,6 +15267,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8444,7 +15279,10 @@ export interface operations {
   postProviders: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -8457,6 +15295,7 @@ export interface operations {
       /** @description The provider. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8466,6 +15305,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8475,6 +15315,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8484,6 +15325,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8493,6 +15335,7 @@ export interface operations {
       /** @description A provider with this name exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8502,6 +15345,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8511,6 +15355,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8520,6 +15365,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8531,7 +15377,10 @@ export interface operations {
   getProvidersProvider: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -8542,6 +15391,7 @@ export interface operations {
       /** @description The provider. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8551,6 +15401,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8560,6 +15411,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8569,6 +15421,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8578,6 +15431,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8587,6 +15441,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8596,6 +15451,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8605,6 +15461,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8616,7 +15473,10 @@ export interface operations {
   deleteProvidersProvider: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -8627,6 +15487,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8634,6 +15495,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8643,6 +15505,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8652,6 +15515,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8661,6 +15525,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8670,6 +15535,7 @@ export interface operations {
       /** @description A test, sync or rotation of the provider is running (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8679,6 +15545,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8688,6 +15555,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8697,6 +15565,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8708,7 +15577,10 @@ export interface operations {
   patchProvidersProvider: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -8723,6 +15595,7 @@ export interface operations {
       /** @description The provider. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8732,6 +15605,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8741,6 +15615,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8750,6 +15625,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8759,6 +15635,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8768,6 +15645,7 @@ export interface operations {
       /** @description A provider with this name exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8777,6 +15655,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8786,6 +15665,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8795,6 +15675,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8806,7 +15687,10 @@ export interface operations {
   putProvidersProviderCredential: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -8821,6 +15705,7 @@ export interface operations {
       /** @description The provider. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8830,6 +15715,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8839,6 +15725,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8848,6 +15735,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8857,6 +15745,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8866,6 +15755,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8875,6 +15765,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8884,6 +15775,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8893,6 +15785,7 @@ export interface operations {
       /** @description The service has no `SECRETS_KEY` to seal it with (SVC-CONFIG-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8904,7 +15797,10 @@ export interface operations {
   postProvidersProviderCredentialRotate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -8919,6 +15815,7 @@ export interface operations {
       /** @description The rotation, begun. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8928,6 +15825,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8937,6 +15835,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8946,6 +15845,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8955,6 +15855,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8964,6 +15865,7 @@ export interface operations {
       /** @description A rotation of this provider is under way (SVC-OP-409); nothing changed. */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8973,6 +15875,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8982,6 +15885,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8991,6 +15895,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9000,6 +15905,7 @@ export interface operations {
       /** @description No `SECRETS_KEY` (SVC-CONFIG-503), or the workflow service is unavailable (SVC-SYS-503); the credential is unchanged. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9011,7 +15917,10 @@ export interface operations {
   postProvidersProviderTest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -9022,6 +15931,7 @@ export interface operations {
       /** @description The run, begun or joined. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9031,6 +15941,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9040,6 +15951,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9049,6 +15961,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9058,6 +15971,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9067,6 +15981,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9076,6 +15991,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9085,6 +16001,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9094,6 +16011,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); the run is marked failed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9105,7 +16023,10 @@ export interface operations {
   postProvidersProviderSync: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -9116,6 +16037,7 @@ export interface operations {
       /** @description The run, begun or joined. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9125,6 +16047,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9134,6 +16057,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9143,6 +16067,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9152,6 +16077,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9161,6 +16087,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9170,6 +16097,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9179,6 +16107,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9188,6 +16117,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); the run is marked failed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9202,7 +16132,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
       };
@@ -9213,6 +16146,7 @@ export interface operations {
       /** @description A page of runs. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9222,6 +16156,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9231,6 +16166,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9240,6 +16176,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9249,6 +16186,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9258,6 +16196,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9267,6 +16206,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9276,6 +16216,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9287,7 +16228,10 @@ export interface operations {
   getProvidersProviderRunsRun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         provider: string;
         run: string;
@@ -9299,6 +16243,7 @@ export interface operations {
       /** @description The run. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9308,6 +16253,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9317,6 +16263,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9326,6 +16273,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9335,6 +16283,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9344,6 +16293,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9353,6 +16303,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9362,6 +16313,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9383,7 +16335,10 @@ export interface operations {
         instance?: string;
         state?: 'queued' | 'leased' | 'running' | 'completed' | 'failed' | 'cancelled' | 'abandoned';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9392,6 +16347,7 @@ export interface operations {
       /** @description A page of tasks. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9401,6 +16357,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9410,6 +16367,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9419,6 +16377,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9428,6 +16387,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9437,6 +16397,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9446,6 +16407,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9457,7 +16419,10 @@ export interface operations {
   getTasksTask: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         task: string;
       };
@@ -9468,6 +16433,7 @@ export interface operations {
       /** @description The task. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9477,6 +16443,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9486,6 +16453,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9495,6 +16463,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9504,6 +16473,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9513,6 +16483,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9522,6 +16493,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9531,6 +16503,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9542,7 +16515,10 @@ export interface operations {
   postTasksTaskCancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         task: string;
       };
@@ -9553,6 +16529,7 @@ export interface operations {
       /** @description The task, `cancelled`. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9562,6 +16539,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9571,6 +16549,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9580,6 +16559,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9589,6 +16569,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9598,6 +16579,7 @@ export interface operations {
       /** @description The task is not queued (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9607,6 +16589,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9616,6 +16599,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9625,6 +16609,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9634,6 +16619,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9645,7 +16631,10 @@ export interface operations {
   postTasksTaskRetry: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         task: string;
       };
@@ -9656,6 +16645,7 @@ export interface operations {
       /** @description Accepted; the instance with its new operation. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9665,6 +16655,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9674,6 +16665,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9683,6 +16675,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9692,6 +16685,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9701,6 +16695,7 @@ export interface operations {
       /** @description The task did not fail, its operation is not retried from here or is still running, or the instance’s status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9710,6 +16705,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9719,6 +16715,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9728,6 +16725,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9737,6 +16735,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9759,7 +16758,10 @@ export interface operations {
         purpose?: 'instance' | 'migration' | 'volume' | 'storage_move';
         state?: 'active' | 'released' | 'expired';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9768,6 +16770,7 @@ export interface operations {
       /** @description A page of reservations. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9777,6 +16780,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9786,6 +16790,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9795,6 +16800,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9804,6 +16810,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9813,6 +16820,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9822,6 +16830,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9847,7 +16856,10 @@ export interface operations {
         user?: string;
         held_by?: 'instance' | 'user';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9856,6 +16868,7 @@ export interface operations {
       /** @description A page of addresses. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9865,6 +16878,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9874,6 +16888,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9883,6 +16898,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9892,6 +16908,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9901,6 +16918,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9910,6 +16928,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9930,7 +16949,10 @@ export interface operations {
         /** @description Only this hypervisor. */
         hypervisor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -9939,6 +16961,7 @@ export interface operations {
       /** @description A page of backends. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9948,6 +16971,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9957,6 +16981,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9966,6 +16991,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9975,6 +17001,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9984,6 +17011,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9993,6 +17021,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10013,7 +17042,10 @@ export interface operations {
         /** @description Only the volumes on this instance. */
         instance?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10022,6 +17054,7 @@ export interface operations {
       /** @description A page of volumes. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10031,6 +17064,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10040,6 +17074,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10049,6 +17084,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10058,6 +17094,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10067,6 +17104,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10076,6 +17114,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10087,7 +17126,10 @@ export interface operations {
   postVolumes: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10100,6 +17142,7 @@ export interface operations {
       /** @description The volume was created. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10109,6 +17152,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10118,6 +17162,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10127,15 +17172,17 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The name is taken (SVC-CONFLICT-409); the account holds its most volumes, or the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409). */
+      /** @description The name is taken (SVC-CONFLICT-409); the account holds its most volumes, or the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the owner would pass their `volumes` or `disk_mb` quota (QUOTA_EXCEEDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10145,6 +17192,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10154,6 +17202,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10163,6 +17212,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10174,7 +17224,10 @@ export interface operations {
   getVolumesVolume: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         volume: string;
       };
@@ -10185,6 +17238,7 @@ export interface operations {
       /** @description The volume. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10194,6 +17248,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10203,6 +17258,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10212,6 +17268,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10221,6 +17278,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10230,6 +17288,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10239,6 +17298,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10248,6 +17308,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10259,7 +17320,10 @@ export interface operations {
   deleteVolumesVolume: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         volume: string;
       };
@@ -10270,6 +17334,7 @@ export interface operations {
       /** @description Accepted: the volume is `deleting`; it is gone once its hypervisor removed it. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10279,6 +17344,7 @@ export interface operations {
       /** @description The volume is gone (it was on no hypervisor). */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -10286,6 +17352,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10295,6 +17362,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10304,6 +17372,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10313,6 +17382,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10322,6 +17392,7 @@ export interface operations {
       /** @description The volume is on an instance or changing (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10331,6 +17402,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10340,6 +17412,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10349,6 +17422,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10358,6 +17432,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10369,7 +17444,10 @@ export interface operations {
   postVolumesVolumeAttach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         volume: string;
       };
@@ -10384,6 +17462,7 @@ export interface operations {
       /** @description The volume already is on the instance; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10393,6 +17472,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes the volume. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10402,6 +17482,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10411,6 +17492,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10420,6 +17502,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10429,6 +17512,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10438,6 +17522,7 @@ export interface operations {
       /** @description The volume is on another instance or changing, the instance is in another location or on a hypervisor without the volume’s backend, or the volume is kept on another hypervisor (SVC-CONFLICT-409); the instance has 8 volumes already (SVC-QUOTA-409); its hypervisor lacks the room for the volume (SVC-CAPACITY-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10447,6 +17532,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10456,6 +17542,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10465,6 +17552,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10474,6 +17562,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10485,7 +17574,10 @@ export interface operations {
   postVolumesVolumeDetach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         volume: string;
       };
@@ -10500,6 +17592,7 @@ export interface operations {
       /** @description The volume is on no instance; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10509,6 +17602,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes the volume. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10518,6 +17612,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10527,6 +17622,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10536,6 +17632,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10545,6 +17642,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10554,6 +17652,7 @@ export interface operations {
       /** @description The volume is changing (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10563,6 +17662,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10572,6 +17672,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10581,6 +17682,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10590,6 +17692,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10601,7 +17704,10 @@ export interface operations {
   postVolumesVolumeResize: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         volume: string;
       };
@@ -10616,6 +17722,7 @@ export interface operations {
       /** @description The volume has the size now (it was on no instance), or had it already. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10625,6 +17732,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes the volume. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10634,6 +17742,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10643,6 +17752,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10652,6 +17762,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10661,15 +17772,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its hypervisor lacks the room (SVC-CAPACITY-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
+      /** @description The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the growth would take the owner past their `disk_mb` quota (QUOTA_EXCEEDED); its hypervisor lacks the room (SVC-CAPACITY-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10679,6 +17792,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10688,6 +17802,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10697,6 +17812,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10706,6 +17822,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10726,7 +17843,10 @@ export interface operations {
         /** @description Only ISOs in this state (`failed`: what to look at). */
         state?: 'fetching' | 'available' | 'failed' | 'deleting';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10735,6 +17855,7 @@ export interface operations {
       /** @description A page of ISOs. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10744,6 +17865,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10753,6 +17875,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10762,6 +17885,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10771,6 +17895,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10780,6 +17905,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10789,6 +17915,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10800,7 +17927,10 @@ export interface operations {
   postIsos: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -10813,6 +17943,7 @@ export interface operations {
       /** @description The ISO was added and is being fetched. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10822,6 +17953,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10831,6 +17963,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10840,6 +17973,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10849,6 +17983,7 @@ export interface operations {
       /** @description No such instance (SVC-RES-404, `source.field` `instance`). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10858,6 +17993,7 @@ export interface operations {
       /** @description The name is taken in the library, or the instance is not placed (SVC-CONFLICT-409); the library is full (SVC-QUOTA-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10867,6 +18003,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10876,6 +18013,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10885,6 +18023,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10894,6 +18033,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10905,7 +18045,10 @@ export interface operations {
   getIsosIso: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         iso: string;
       };
@@ -10916,6 +18059,7 @@ export interface operations {
       /** @description The ISO. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10925,6 +18069,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10934,6 +18079,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10943,6 +18089,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10952,6 +18099,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10961,6 +18109,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10970,6 +18119,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10979,6 +18129,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10990,7 +18141,10 @@ export interface operations {
   deleteIsosIso: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         iso: string;
       };
@@ -11001,6 +18155,7 @@ export interface operations {
       /** @description Accepted: the ISO is `deleting`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11010,6 +18165,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11019,6 +18175,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11028,6 +18185,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11037,6 +18195,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11046,6 +18205,7 @@ export interface operations {
       /** @description The ISO is in its instance’s CD-ROM drive (ISO_MOUNTED); an operation is changing the drive (SVC-OP-409); the ISO is still being fetched, or being deleted already (SVC-CONFLICT-409). Nothing changed. */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11055,6 +18215,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11064,6 +18225,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11073,6 +18235,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11082,6 +18245,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11093,7 +18257,10 @@ export interface operations {
   patchIsosIso: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         iso: string;
       };
@@ -11108,6 +18275,7 @@ export interface operations {
       /** @description The ISO, renamed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11117,6 +18285,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11126,6 +18295,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11135,6 +18305,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11144,6 +18315,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11153,6 +18325,7 @@ export interface operations {
       /** @description The name is taken in the library, or the ISO is being deleted (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11162,6 +18335,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11171,6 +18345,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11180,6 +18355,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11200,7 +18376,10 @@ export interface operations {
         /** @description Only sessions in this state; `live`: every one not ended. */
         state?: 'pending' | 'validated' | 'connected' | 'ended' | 'live';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11209,6 +18388,7 @@ export interface operations {
       /** @description A page of sessions. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11218,6 +18398,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11227,6 +18408,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11236,6 +18418,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11245,6 +18428,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11254,6 +18438,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11263,6 +18448,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11274,7 +18460,10 @@ export interface operations {
   getConsoleSessionsSession: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         session: string;
       };
@@ -11285,6 +18474,7 @@ export interface operations {
       /** @description The session. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11294,6 +18484,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11303,6 +18494,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11312,6 +18504,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11321,6 +18514,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11330,6 +18524,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11339,6 +18534,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11348,6 +18544,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11359,7 +18556,10 @@ export interface operations {
   postConsoleSessionsSessionRevoke: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         session: string;
       };
@@ -11374,6 +18574,7 @@ export interface operations {
       /** @description The session, ended. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11383,6 +18584,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11392,6 +18594,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11401,6 +18604,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11410,6 +18614,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11419,6 +18624,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11428,6 +18634,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11437,6 +18644,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11448,7 +18656,10 @@ export interface operations {
   getConsoleGatewayCredentials: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11457,6 +18668,7 @@ export interface operations {
       /** @description The credentials, in one page. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11466,6 +18678,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11475,6 +18688,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11484,6 +18698,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11493,6 +18708,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11502,6 +18718,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11511,6 +18728,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11522,7 +18740,10 @@ export interface operations {
   postConsoleGatewayCredentials: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11535,6 +18756,7 @@ export interface operations {
       /** @description The credential, shown once. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11544,6 +18766,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11553,6 +18776,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11562,6 +18786,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11571,6 +18796,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11580,6 +18806,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11589,6 +18816,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11600,7 +18828,10 @@ export interface operations {
   deleteConsoleGatewayCredentialsCredential: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         credential: string;
       };
@@ -11611,6 +18842,7 @@ export interface operations {
       /** @description Revoked. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -11618,6 +18850,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11627,6 +18860,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11636,6 +18870,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11645,6 +18880,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11654,6 +18890,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11663,6 +18900,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11672,6 +18910,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11683,7 +18922,10 @@ export interface operations {
   postSchedulerDryRun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -11696,6 +18938,7 @@ export interface operations {
       /** @description The verdicts. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11705,6 +18948,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11714,6 +18958,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11723,6 +18968,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11732,6 +18978,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11741,6 +18988,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11750,11 +18998,1501 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
+      };
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of webhook endpoints. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postWebhooks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookEndpointRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint, with its secret: shown this once. */
+      201: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description As many endpoints as allowed already (SVC-QUOTA-409). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhooksWebhookUuid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhooksWebhookUuid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint was deleted. */
+      204: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchWebhooksWebhookUuid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookEndpointRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint as now recorded. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postWebhooksWebhookUuidSecretRotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint, with its new secret: shown this once. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhooksWebhookUuidDeliveries: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the delivery log. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookAttemptList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postWebhooksWebhookUuidDeliveriesDeliveryUuidRedeliver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+        deliveryUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted: the delivery, pending again. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events of these types, comma-separated: `instance.created`, `instance.running`, `instance.stopped`, `instance.suspended`, `instance.unsuspended`, `instance.resized`, `instance.deleted`, `instance.failed`, `operation.failed`, `webhook_endpoint.disabled`, `backup.available`, `backup.failed`, `snapshot.available`, `volume.created`, `volume.attached`, `volume.detached`, `volume.deleted`, `console.session_ended`, `migration.requested`, `migration.completed`, `migration.rolled_back`, `migration.recovery_required`, `evacuation.started`, `evacuation.paused`, `evacuation.finished`, `hypervisor.unreachable`, `hypervisor.online`. */
+        type?: string;
+        /** @description Only events of this resource (an instance, a task, a webhook endpoint). */
+        resource_id?: string;
+        /** @description Only events that occurred at or after this time. */
+        since?: string;
+        /** @description Only events after this one: the list’s `meta.next_after`, or a stream event’s id. The stream takes `Last-Event-ID` before it. Below the retention floor: 410 SVC-EVENT-410 (list), `event: reset` (stream). */
+        after?: string;
+        /** @description The list’s page size (1 to 100); the stream ignores it. */
+        limit?: number;
+      };
+      header?: {
+        /** @description The id of the last event received; the stream resumes after it. */
+        'last-event-id'?: string;
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stream (text/event-stream), or a page of events (application/json). */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventList'];
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `after` lies below the retention floor: events after it may be gone (SVC-EVENT-410). */
+      410: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit reached (SVC-REQ-429); see Retry-After. */
+      429: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The process has not read the outbox yet (SVC-SYS-503); try again shortly. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  instanceCreatedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceRunningEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceRunningEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceStoppedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceStoppedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceSuspendedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceSuspendedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceUnsuspendedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceUnsuspendedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceResizedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceResizedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceDeletedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceDeletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceFailedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  operationFailedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['OperationFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEndpointDisabledEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointDisabledEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  backupAvailableEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['BackupAvailableEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  backupFailedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['BackupFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  snapshotAvailableEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SnapshotAvailableEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeCreatedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeAttachedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeAttachedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeDetachedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeDetachedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeDeletedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeDeletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  consoleSessionEndedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ConsoleSessionEndedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  migrationRequestedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MigrationRequestedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  migrationCompletedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MigrationCompletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  migrationRolledBackEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MigrationRolledBackEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  migrationRecoveryRequiredEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MigrationRecoveryRequiredEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  evacuationStartedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['EvacuationStartedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  evacuationPausedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['EvacuationPausedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  evacuationFinishedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['EvacuationFinishedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  hypervisorUnreachableEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['HypervisorUnreachableEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  hypervisorOnlineEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['HypervisorOnlineEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -22,6 +22,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/account/quotas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the caller’s quotas and usage
+     * @description The quotas the provider set for this account (null: unlimited) and what it holds now. An order past one is refused with 409 `QUOTA_EXCEEDED`, whose `meta` names the resource, the limit, the usage and what the order asked for.
+     */
+    get: operations['getAccountQuotas'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/images': {
     parameters: {
       query?: never;
@@ -406,6 +426,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the caller's webhook endpoints
+     * @description Oldest first; never with their secrets. Paginated with `page` (from 1) and `per_page` (1 to 100, default 25).
+     */
+    get: operations['getWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook endpoint
+     * @description It receives the events of your own resources only. Each delivery is a POST signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret this answer shows, once (docs/events.md). A URL at a private, loopback or link-local address is refused (SVC-REQ-400, field `url`) unless the provider allows its network. Deliveries are rendered in `api_version`: the version this request is answered in unless the body names one. At most `WEBHOOK_ENDPOINTS_MAX` endpoints (10 by default; SVC-QUOTA-409).
+     */
+    post: operations['postWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a webhook endpoint
+     * @description Never with its secret.
+     */
+    get: operations['getWebhooksWebhookUuid'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description It receives nothing more; its delivery log goes with it.
+     */
+    delete: operations['deleteWebhooksWebhookUuid'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description At least one of its URL (checked as at creation), event types, description, `enabled` and `api_version` (for events recorded from then on). A disabled endpoint receives nothing; events of the meantime are not kept for it.
+     */
+    patch: operations['patchWebhooksWebhookUuid'];
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}/secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook endpoint's secret
+     * @description A new secret, shown in this answer only. The previous one keeps signing beside it (each delivery carries both signatures) for `WEBHOOK_SECRET_OVERLAP_MS` (24 hours by default), so a receiver can switch without refusing a delivery; a second rotation in that time retires the oldest at once.
+     */
+    post: operations['postWebhooksWebhookUuidSecretRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook endpoint's delivery log
+     * @description Every attempt to deliver an event to the endpoint, newest first: when, the status code (null when no answer came, with the reason in `error`), the latency and the first KiB of the answer; with its delivery and that delivery’s state. Paginated with `page` (from 1) and `per_page` (1 to 100, default 25).
+     */
+    get: operations['getWebhooksWebhookUuidDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookUuid}/deliveries/{deliveryUuid}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description The event goes to the endpoint again, with the same `webhook-id` and body (signed anew), retried as at first; a delivery still being retried is left to its retries. Asked twice, it is sent again once per ask that found it finished. The delivery log shows the new attempts.
+     */
+    post: operations['postWebhooksWebhookUuidDeliveriesDeliveryUuidRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Events: a stream (Server-Sent Events) or a list
+     * @description The events of your own resources, as your webhook endpoints receive them. Asked with `Accept: text/event-stream`, a stream: each event as `id: <seq>`, `event: <type>` and `data: <the webhook body>`, in the order they committed, with a `: heartbeat` comment every `EVENT_STREAM_HEARTBEAT_MS` (15 s). It resumes after `Last-Event-ID` (or `after`) while the events after it are kept (`EVENT_RETENTION_DAYS`, 30); otherwise it begins with `event: reset` and goes on from now. It ends with `event: end` and a reason: `too_slow` (more than `EVENT_STREAM_BUFFER` events waited for the client), `shutdown`, `expired` or `revoked` (the key, within the heartbeat plus `AUTH_CACHE_TTL_MS`); reconnecting with `Last-Event-ID` misses nothing. At most `EVENT_STREAMS_PER_KEY` (5) streams per key and API process (SVC-REQ-429). Otherwise, a page of events as JSON, oldest first, after `after` (from the oldest kept without it); pass `meta.next_after` back as `after` to read on (docs/events.md).
+     */
+    get: operations['getEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/': {
     parameters: {
       query?: never;
@@ -482,7 +634,7 @@ export interface paths {
     put?: never;
     /**
      * Rebuild the instance from an image
-     * @description Writes the disk anew from the image (everything on it is lost), with a new root password, readable once from `GET /{cloudInstance}/settings/password` when the rebuild is done, and the instance’s hostname and timezone. Allowed from `running` and `stopped`; the instance is `rebuilding`, then `running`. A failed rebuild leaves it in `error` (a rebuild cannot be undone).
+     * @description Writes the disk anew from the image (everything on it is lost), with a new root password, readable once from `GET /{cloudInstance}/settings/password` when the rebuild is done, the instance’s hostname and timezone, and its user-data (the one given, else the one it has). A `user_data` refused (400) changes nothing. Allowed from `running` and `stopped`; the instance is `rebuilding`, then `running`. A failed rebuild leaves it in `error` (a rebuild cannot be undone).
      */
     post: operations['postCloudInstanceRebuild'];
     delete?: never;
@@ -1159,6 +1311,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/{cloudInstance}/resize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What a plan change would do (dry run)
+     * @description Reads only: the verdict `POST …/resize` with this `plan` would act on, or the error it would be refused with. The verdict first: whether the instance’s hypervisor has the room (or which hypervisor to move to), whether the running guest takes it hot (vCPUs and memory grown within the room it was booted with, in 128 MB blocks) or cold (stopped, resized, started again), what shrinks, and the monthly figures of the plans. Accepted, the `resize` operation holds the larger of the two sizes on the hypervisor (and against the owner’s quotas) from the request on; the hypervisor applies it, the root disk grows last, and the size it reports becomes the instance’s and its reservation’s. On any failure the guest gets its old size back, the room is given back, and the task says why. A disk never shrinks (RESIZE_DISK_SHRINK). The same size and plan: nothing begins (200).
+     */
+    get: operations['getCloudInstanceResize'];
+    put?: never;
+    /**
+     * Change the plan
+     * @description Moves the instance onto another public plan of its location that its plan may change to (plans of one `resize_group`). The verdict first: whether the instance’s hypervisor has the room (or which hypervisor to move to), whether the running guest takes it hot (vCPUs and memory grown within the room it was booted with, in 128 MB blocks) or cold (stopped, resized, started again), what shrinks, and the monthly figures of the plans. Accepted, the `resize` operation holds the larger of the two sizes on the hypervisor (and against the owner’s quotas) from the request on; the hypervisor applies it, the root disk grows last, and the size it reports becomes the instance’s and its reservation’s. On any failure the guest gets its old size back, the room is given back, and the task says why. A disk never shrinks (RESIZE_DISK_SHRINK). The same size and plan: nothing begins (200). Follow it in the instance’s tasks (`resize`).
+     */
+    post: operations['postCloudInstanceResize'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/{cloudInstance}/media/iso': {
     parameters: {
       query?: never;
@@ -1408,9 +1584,1841 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'instance.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An instance was ordered; it is provisioning.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.running': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance is running (provisioned, started, restarted or restored).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceRunningEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.stopped': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance is stopped.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceStoppedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.suspended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An administrator suspended the instance: its customer begins no operation on it.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceSuspendedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.unsuspended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The suspension was lifted.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceUnsuspendedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.resized': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance’s vCPUs, memory or disk changed (a plan change, a disk grow, a hot resize); `previous_attributes` holds the old value of each that changed.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceResizedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance was deleted from its hypervisor.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceDeletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'instance.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The instance is in `error`: an operation or its hypervisor left it broken.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['instanceFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'operation.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An operation on an instance failed or was abandoned; the task says why.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['operationFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook_endpoint.disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The plane disabled a webhook endpoint that answered no delivery with a 2xx for a whole retry window; enable it again once its receiver is back (its owner’s other endpoints, and the plane’s, are told).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['webhookEndpointDisabledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'backup.available': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A backup was written: its size and checksum are recorded, and it can be restored.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['backupAvailableEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'backup.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A backup could not be written; `error` says why. It holds no space.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['backupFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'snapshot.available': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A snapshot was taken and can be restored.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['snapshotAvailableEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A volume was made; it is on no instance.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.attached': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The volume is on its instance (`instance`).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeAttachedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.detached': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The volume left its instance: detached, or its instance was deleted. It is on no instance.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeDetachedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'volume.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Its hypervisor removed the volume’s disk: the volume is gone. It is shown as it was last.
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['volumeDeletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'console.session_ended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A console session ended; `end_reason` says why (the customer left, it was revoked or expired, …).
+     * @description POSTed to each enabled endpoint that wants this type, signed by the Standard Webhooks specification: `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` (the attempt, in seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per signing secret, space-separated). A 2xx acknowledges it; anything else, or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with exponential backoff for `WEBHOOK_RETRY_WINDOW_MS`.
+     */
+    post: operations['consoleSessionEndedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
+    /**
+     * @description An instance was ordered; it is provisioning.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.created",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "provisioning",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    InstanceCreatedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.created';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    /**
+     * @description A dated version of the API: what its answers and webhook payloads look like (docs/api-changelog.md).
+     * @example 2026-12-06
+     * @enum {string}
+     */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+    Instance: {
+      /** @enum {string} */
+      object: 'cloud_instance';
+      attributes: components['schemas']['InstanceAttributes'];
+    };
+    InstanceAttributes: {
+      /** Format: uuid */
+      uuid: string;
+      name: string;
+      hostname: string;
+      /**
+       * @example running
+       * @enum {string}
+       */
+      status:
+        | 'provisioning'
+        | 'running'
+        | 'stopped'
+        | 'starting'
+        | 'stopping'
+        | 'restarting'
+        | 'rebuilding'
+        | 'restoring'
+        | 'migrating'
+        | 'deleting'
+        | 'deleted'
+        | 'error'
+        | 'rescue';
+      cpu_cores: number;
+      memory_mb: number;
+      disk_mb: number;
+      primary_ipv4: string | null;
+      primary_ipv6: string | null;
+      /**
+       * @description How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.
+       * @example kvm
+       * @enum {string}
+       */
+      virtualization: 'kvm';
+      /**
+       * @description Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot action, for that one boot. `network` is never listed: no guest boots from the network.
+       * @example [
+       *       "disk",
+       *       "cdrom"
+       *     ]
+       */
+      boot_order: ('disk' | 'cdrom' | 'network')[];
+      /** @example UTC */
+      timezone: string;
+      /** @description What the hypervisor last reported against the panel's record, and since when: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running. Before version 2026-12-06: `guest_drift` the state alone and `guest_drift_since` the time. */
+      guest_drift: {
+        /**
+         * @example stopped
+         * @enum {string}
+         */
+        state: 'missing' | 'stopped';
+        /** @example 2026-11-22T01:02:03.000Z */
+        since: string;
+      } | null;
+      /**
+       * @description The customer’s user-data the guest is given at create and rebuild: never its content, only that it is there, its kind, size and SHA-256. Null: none.
+       * @example null
+       */
+      user_data: {
+        /** @enum {boolean} */
+        present: true;
+        /** @enum {string} */
+        kind: 'cloud-config' | 'script';
+        /** @description Its size once decoded: what the guest receives. */
+        bytes: number;
+        /** @description Hex SHA-256 of the decoded bytes. */
+        sha256: string;
+      } | null;
+      /** @example 2026-11-22T01:02:03.000Z */
+      created_at: string;
+      /** @example 2026-11-22T01:02:03.000Z */
+      updated_at: string;
+    };
+    /**
+     * @description The instance is running (provisioned, started, restarted or restored).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.running",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "starting"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceRunningEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.running';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description The instance is stopped.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.stopped",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "stopped",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "stopping"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceStoppedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.stopped';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description An administrator suspended the instance: its customer begins no operation on it.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.suspended",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "suspended": false
+     *         }
+     *       }
+     *     }
+     */
+    InstanceSuspendedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.suspended';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          suspended: boolean;
+        };
+      };
+    };
+    /**
+     * @description The suspension was lifted.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.unsuspended",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "suspended": true
+     *         }
+     *       }
+     *     }
+     */
+    InstanceUnsuspendedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.unsuspended';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          suspended: boolean;
+        };
+      };
+    };
+    /**
+     * @description The instance’s vCPUs, memory or disk changed (a plan change, a disk grow, a hot resize); `previous_attributes` holds the old value of each that changed.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.resized",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "running",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "cpu_cores": 1,
+     *           "memory_mb": 1024
+     *         }
+     *       }
+     *     }
+     */
+    InstanceResizedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.resized';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          cpu_cores?: number;
+          memory_mb?: number;
+          disk_mb?: number;
+        };
+      };
+    };
+    /**
+     * @description The instance was deleted from its hypervisor.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.deleted",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "deleted",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "deleting"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceDeletedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.deleted';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description The instance is in `error`: an operation or its hypervisor left it broken.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "instance.failed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "cloud_instance",
+     *           "attributes": {
+     *             "uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "name": "web-1",
+     *             "hostname": "web-1.example.com",
+     *             "status": "error",
+     *             "cpu_cores": 2,
+     *             "memory_mb": 2048,
+     *             "disk_mb": 40960,
+     *             "primary_ipv4": "203.0.113.10",
+     *             "primary_ipv6": null,
+     *             "virtualization": "kvm",
+     *             "boot_order": [
+     *               "disk",
+     *               "cdrom"
+     *             ],
+     *             "timezone": "UTC",
+     *             "guest_drift": null,
+     *             "user_data": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "provisioning"
+     *         }
+     *       }
+     *     }
+     */
+    InstanceFailedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'instance.failed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Instance'];
+        previous_attributes: {
+          /** @enum {string} */
+          status:
+            | 'provisioning'
+            | 'running'
+            | 'stopped'
+            | 'starting'
+            | 'stopping'
+            | 'restarting'
+            | 'rebuilding'
+            | 'restoring'
+            | 'migrating'
+            | 'deleting'
+            | 'deleted'
+            | 'error'
+            | 'rescue';
+        };
+      };
+    };
+    /**
+     * @description An operation on an instance failed or was abandoned; the task says why.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "operation.failed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "task",
+     *           "attributes": {
+     *             "uuid": "0b7e3d9a-4c2f-4a1e-8d6b-5f9e2c1a7b30",
+     *             "operation": "stop",
+     *             "state": "failed",
+     *             "request_id": "req-5d1c",
+     *             "error": {
+     *               "code": "OPERATION_FAILED",
+     *               "message": "The hypervisor could not complete the operation."
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "running"
+     *         }
+     *       }
+     *     }
+     */
+    OperationFailedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'operation.failed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Task'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'running';
+        };
+      };
+    };
+    Task: {
+      /** @enum {string} */
+      object: 'task';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** @enum {string} */
+        operation:
+          | 'provision'
+          | 'start'
+          | 'stop'
+          | 'restart'
+          | 'kill'
+          | 'delete'
+          | 'rebuild'
+          | 'reset_password'
+          | 'backup'
+          | 'restore'
+          | 'backup_verify'
+          | 'backup_delete'
+          | 'snapshot'
+          | 'snapshot_restore'
+          | 'snapshot_delete'
+          | 'migrate'
+          | 'address_attach'
+          | 'address_detach'
+          | 'address_promote'
+          | 'firewall_apply'
+          | 'floating_ip_attach'
+          | 'floating_ip_detach'
+          | 'floating_ip_move'
+          | 'network_attach'
+          | 'network_detach'
+          | 'disk_resize'
+          | 'volume_attach'
+          | 'volume_detach'
+          | 'volume_resize'
+          | 'iso_mount'
+          | 'iso_unmount'
+          | 'iso_boot'
+          | 'rescue_enter'
+          | 'rescue_exit'
+          | 'move_storage'
+          | 'resize';
+        /** @enum {string} */
+        state: 'running' | 'succeeded' | 'failed' | 'cancelled' | 'preempted' | 'abandoned';
+        request_id: string | null;
+        /** @description Why it failed, for a failed or abandoned task. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        created_at: string;
+        finished_at: string | null;
+      };
+    };
+    /**
+     * @description The plane disabled a webhook endpoint that answered no delivery with a 2xx for a whole retry window; enable it again once its receiver is back (its owner’s other endpoints, and the plane’s, are told).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "webhook_endpoint.disabled",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "webhook_endpoint",
+     *           "attributes": {
+     *             "uuid": "2c5e8a1d-9f3b-4d7a-b6e2-8a0c4f1e3d5b",
+     *             "url": "https://billing.example.com/hooks/cloud",
+     *             "description": "Billing",
+     *             "event_types": [
+     *               "instance.running",
+     *               "instance.stopped"
+     *             ],
+     *             "enabled": false,
+     *             "disabled_reason": "failing",
+     *             "api_version": "2026-12-06",
+     *             "previous_secret_expires_at": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "enabled": true
+     *         }
+     *       }
+     *     }
+     */
+    WebhookEndpointDisabledEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook_endpoint.disabled';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['WebhookEndpoint'];
+        previous_attributes: {
+          /** @enum {boolean} */
+          enabled: true;
+        };
+      };
+    };
+    WebhookEndpoint: {
+      /** @enum {string} */
+      object: 'webhook_endpoint';
+      attributes: components['schemas']['WebhookEndpointAttributes'];
+    };
+    WebhookEndpointAttributes: {
+      /** Format: uuid */
+      uuid: string;
+      /** @example https://billing.example.com/hooks/cloud */
+      url: string;
+      description: string;
+      event_types: components['schemas']['EventType'][];
+      enabled: boolean;
+      /**
+       * @description `failing`: the plane disabled it after a whole retry window in which no delivery was answered with a 2xx (`webhook_endpoint.disabled` told its owner); null otherwise. Enabling it clears it.
+       * @example null
+       * @enum {string|null}
+       */
+      disabled_reason: 'failing' | null;
+      api_version: components['schemas']['ApiVersion'] & unknown;
+      /**
+       * @description After a rotation, until when the previous secret still signs beside the new one (each delivery carries both signatures); null when only one secret signs.
+       * @example null
+       */
+      previous_secret_expires_at: string | null;
+      /** @example 2026-11-22T01:02:03.000Z */
+      created_at: string;
+      /** @example 2026-11-22T01:02:03.000Z */
+      updated_at: string;
+    };
+    /** @enum {string} */
+    EventType:
+      | 'instance.created'
+      | 'instance.running'
+      | 'instance.stopped'
+      | 'instance.suspended'
+      | 'instance.unsuspended'
+      | 'instance.resized'
+      | 'instance.deleted'
+      | 'instance.failed'
+      | 'operation.failed'
+      | 'webhook_endpoint.disabled'
+      | 'backup.available'
+      | 'backup.failed'
+      | 'snapshot.available'
+      | 'volume.created'
+      | 'volume.attached'
+      | 'volume.detached'
+      | 'volume.deleted'
+      | 'console.session_ended'
+      | 'migration.requested'
+      | 'migration.completed'
+      | 'migration.rolled_back'
+      | 'migration.recovery_required'
+      | 'evacuation.started'
+      | 'evacuation.paused'
+      | 'evacuation.finished'
+      | 'hypervisor.unreachable'
+      | 'hypervisor.online';
+    /**
+     * @description A backup was written: its size and checksum are recorded, and it can be restored.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "backup.available",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "backup",
+     *           "attributes": {
+     *             "uuid": "9d2c4e6f-8a1b-4c3d-9e5f-7a9b1c3d5e7f",
+     *             "name": "before-upgrade",
+     *             "state": "available",
+     *             "size_mb": 3172,
+     *             "checksum": "sha256:4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f",
+     *             "error": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "completed_at": "2026-11-22T01:02:03.000Z",
+     *             "protected": false,
+     *             "schedule": null,
+     *             "verified_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "creating"
+     *         }
+     *       }
+     *     }
+     */
+    BackupAvailableEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'backup.available';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Backup'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'creating';
+        };
+      };
+    };
+    Backup: {
+      /** @enum {string} */
+      object: 'backup';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /**
+         * @example available
+         * @enum {string}
+         */
+        state:
+          | 'creating'
+          | 'available'
+          | 'verifying'
+          | 'restoring'
+          | 'deleting'
+          | 'deleted'
+          | 'failed'
+          | 'corrupt';
+        /** @description Known once the backup is written. */
+        size_mb: number | null;
+        /** @description SHA-256 of the content, as written; what verify and restores compare against. */
+        checksum: string | null;
+        /** @description Protected backups are never removed by retention or deleted. */
+        protected: boolean;
+        /**
+         * Format: uuid
+         * @description The backup schedule that made it; null when made on request.
+         */
+        schedule: string | null;
+        /** @description Why it failed or is corrupt; null otherwise. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        created_at: string;
+        completed_at: string | null;
+        /** @description When a verify last found it intact. */
+        verified_at: string | null;
+      };
+    };
+    /**
+     * @description A backup could not be written; `error` says why. It holds no space.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "backup.failed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "backup",
+     *           "attributes": {
+     *             "uuid": "9d2c4e6f-8a1b-4c3d-9e5f-7a9b1c3d5e7f",
+     *             "name": "before-upgrade",
+     *             "state": "failed",
+     *             "size_mb": null,
+     *             "checksum": null,
+     *             "error": {
+     *               "code": "OPERATION_FAILED",
+     *               "message": "The hypervisor could not complete the operation."
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "completed_at": "2026-11-22T01:02:03.000Z",
+     *             "protected": false,
+     *             "schedule": null,
+     *             "verified_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "creating"
+     *         }
+     *       }
+     *     }
+     */
+    BackupFailedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'backup.failed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Backup'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'creating';
+        };
+      };
+    };
+    /**
+     * @description A snapshot was taken and can be restored.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "snapshot.available",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "snapshot",
+     *           "attributes": {
+     *             "uuid": "1a3c5e7f-9b2d-4f6a-8c1e-3b5d7f9a2c4e",
+     *             "name": "pre-deploy",
+     *             "state": "available",
+     *             "size_mb": 3172,
+     *             "checksum": "sha256:4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f4e1f",
+     *             "error": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "completed_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "creating"
+     *         }
+     *       }
+     *     }
+     */
+    SnapshotAvailableEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'snapshot.available';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Snapshot'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'creating';
+        };
+      };
+    };
+    Snapshot: {
+      /** @enum {string} */
+      object: 'snapshot';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /**
+         * @example available
+         * @enum {string}
+         */
+        state: 'creating' | 'available' | 'restoring' | 'deleting' | 'deleted' | 'failed';
+        size_mb: number | null;
+        /** @description SHA-256 of the content, as taken. */
+        checksum: string | null;
+        /** @description Why it failed; null otherwise. */
+        error: {
+          code: string;
+          message: string;
+        } | null;
+        created_at: string;
+        completed_at: string | null;
+      };
+    };
+    /**
+     * @description A volume was made; it is on no instance.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.created",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "available",
+     *             "instance": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    VolumeCreatedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.created';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    Volume: {
+      /** @enum {string} */
+      object: 'volume';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /** @description The code of its location. */
+        location: string;
+        /**
+         * @description The storage backend it is kept on.
+         * @enum {string}
+         */
+        backend: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
+        /** @description Its size; a grow under way shows once it is done. */
+        size_mb: number;
+        /**
+         * @description `available` on no instance; `attaching`, `detaching` or `resizing` while an operation of its instance changes it; `attached` on its instance.
+         * @enum {string}
+         */
+        state: 'available' | 'attaching' | 'attached' | 'detaching' | 'resizing' | 'deleting';
+        /**
+         * Format: uuid
+         * @description The instance it is on (or coming onto, or leaving); null on none.
+         */
+        instance: string | null;
+        created_at: string;
+        updated_at: string;
+      };
+    };
+    /**
+     * @description The volume is on its instance (`instance`).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.attached",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "attached",
+     *             "instance": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "attaching"
+     *         }
+     *       }
+     *     }
+     */
+    VolumeAttachedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.attached';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'attaching';
+        };
+      };
+    };
+    /**
+     * @description The volume left its instance: detached, or its instance was deleted. It is on no instance.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.detached",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "available",
+     *             "instance": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "detaching"
+     *         }
+     *       }
+     *     }
+     */
+    VolumeDetachedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.detached';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'attached' | 'detaching';
+        };
+      };
+    };
+    /**
+     * @description Its hypervisor removed the volume’s disk: the volume is gone. It is shown as it was last.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "volume.deleted",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "volume",
+     *           "attributes": {
+     *             "uuid": "6b8d0f2a-4c6e-4a8b-9d1f-3a5c7e9b1d3f",
+     *             "name": "data",
+     *             "location": "fra1",
+     *             "backend": "lvm",
+     *             "size_mb": 20480,
+     *             "state": "deleting",
+     *             "instance": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    VolumeDeletedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'volume.deleted';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Volume'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    /**
+     * @description A console session ended; `end_reason` says why (the customer left, it was revoked or expired, …).
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "console.session_ended",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "console_session",
+     *           "attributes": {
+     *             "uuid": "8e0a2c4e-6f8b-4d1a-a3c5-7e9f1b3d5a7c",
+     *             "instance": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "user": "8c1e4a7b-2d3f-4b5c-9e6a-7f8091a2b3c4",
+     *             "kind": "serial",
+     *             "state": "ended",
+     *             "connect_by": "2026-11-22T01:02:03.000Z",
+     *             "expires_at": "2026-11-22T01:02:03.000Z",
+     *             "connected_at": "2026-11-22T01:02:03.000Z",
+     *             "ended_at": "2026-11-22T01:02:03.000Z",
+     *             "end_reason": "disconnected",
+     *             "created_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "connected"
+     *         }
+     *       }
+     *     }
+     */
+    ConsoleSessionEndedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'console.session_ended';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['ConsoleSession'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'pending' | 'validated' | 'connected';
+        };
+      };
+    };
+    ConsoleSession: {
+      /** @enum {string} */
+      object: 'console_session';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        instance: string;
+        /**
+         * Format: uuid
+         * @description Whose session it is.
+         */
+        user: string;
+        /** @enum {string} */
+        kind: 'serial' | 'graphical';
+        /**
+         * @description `pending` until a gateway redeems its connect token, `validated` once one did, `connected` while the gateway relays it, `ended` after.
+         * @enum {string}
+         */
+        state: 'pending' | 'validated' | 'connected' | 'ended';
+        /** @description The connect token is good until then. */
+        connect_by: string;
+        /** @description The session ends then, however it is used. */
+        expires_at: string;
+        connected_at: string | null;
+        ended_at: string | null;
+        /** @enum {string|null} */
+        end_reason:
+          | 'disconnected'
+          | 'revoked'
+          | 'expired'
+          | 'instance_deleted'
+          | 'instance_migrated'
+          | 'gateway_lost'
+          | null;
+        created_at: string;
+      };
+    };
     Account: {
       /** @enum {string} */
       object: 'account';
@@ -1482,9 +3490,62 @@ export interface components {
            */
           field: string;
         };
+        /** @description The facts of a QUOTA_EXCEEDED: which quota, its limit, the usage and the request. */
+        meta?: {
+          /**
+           * @description The resource over its quota.
+           * @enum {string}
+           */
+          resource: 'instances' | 'cpu_cores' | 'memory_mb' | 'disk_mb' | 'volumes' | 'ips';
+          /** @description The most of it the account may hold. */
+          limit: number;
+          /** @description What the account holds of it now. */
+          usage: number;
+          /** @description What the refused order would add. */
+          requested: number;
+        };
       }[];
       /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
       support_id: string;
+    };
+    Quotas: {
+      /** @enum {string} */
+      object: 'quotas';
+      attributes: {
+        limits: components['schemas']['QuotaLimits'];
+        usage: components['schemas']['QuotaUsage'];
+        /** @description When an administrator last set the limits; null: never (all unlimited). */
+        updated_at: string | null;
+      };
+    };
+    QuotaLimits: {
+      /** @description Instances (every one not deleted). null: unlimited. */
+      instances: number | null;
+      /** @description vCPUs of those instances. null: unlimited. */
+      cpu_cores: number | null;
+      /** @description Memory of those instances, in MB. null: unlimited. */
+      memory_mb: number | null;
+      /** @description Disk in MB: the instances’ root disks (as grown) and the volumes together. null: unlimited. */
+      disk_mb: number | null;
+      /** @description Volumes. null: unlimited. */
+      volumes: number | null;
+      /** @description IP addresses of either family: each instance’s, extra ones and floating IPs. null: unlimited. */
+      ips: number | null;
+    };
+    /** @description What the account holds now. */
+    QuotaUsage: {
+      /** @description Instances (every one not deleted). */
+      instances: number;
+      /** @description vCPUs of those instances. */
+      cpu_cores: number;
+      /** @description Memory of those instances, in MB. */
+      memory_mb: number;
+      /** @description Disk in MB: the instances’ root disks (as grown) and the volumes together. */
+      disk_mb: number;
+      /** @description Volumes. */
+      volumes: number;
+      /** @description IP addresses of either family: each instance’s, extra ones and floating IPs. */
+      ips: number;
     };
     ImageList: {
       /** @enum {string} */
@@ -1544,6 +3605,17 @@ export interface components {
       memory_mb: number;
       /** @example 20480 */
       disk_mb: number;
+      /**
+       * Format: uuid
+       * @description The location it is offered in; null: every location.
+       */
+      location_uuid: string | null;
+      /** @description An instance changes between public plans of one group (`POST /{cloudInstance}/resize`); null: none. */
+      resize_group: string | null;
+      /** @description What it costs a month, in the provider’s currency’s cents; null: not stated. */
+      monthly_price_cents: number | null;
+      /** @description Traffic included a month, in GB; null: not stated. */
+      monthly_transfer_gb: number | null;
       /** @example 2026-11-22T01:02:03.000Z */
       created_at: string;
     };
@@ -1632,6 +3704,33 @@ export interface components {
          */
         status: 'idle' | 'attaching' | 'attached' | 'detaching';
         rdns: string | null;
+        /**
+         * @description What the location’s DNS server answered for the record as it is now: `pending` (not yet answered), `published` (it serves the name, or after a clear serves none), `failed` (see `rdns_failure`; retried by the publishing workflow when the failure may pass). Null: the location has no DNS provider, so the name is kept but published nowhere.
+         * @enum {string|null}
+         */
+        rdns_status: 'pending' | 'published' | 'failed' | null;
+        /**
+         * @description Why the record is `failed` (docs/dns.md lists the words); null otherwise.
+         * @enum {string|null}
+         */
+        rdns_failure:
+          | 'no_dns_provider'
+          | 'no_credential'
+          | 'outside_zones'
+          | 'unauthorized'
+          | 'unreachable'
+          | 'rejected'
+          | 'bad_answer'
+          | 'not_applied'
+          | 'not_started'
+          | null;
+        /**
+         * @description The failure in a sentence: the DNS server’s HTTP status at most, never its body.
+         * @example The DNS server did not answer (refused, reset or timed out).
+         */
+        rdns_failure_detail: string | null;
+        /** @description When a DNS server’s answer last set the state; null before any. */
+        rdns_checked_at: string | null;
         created_at: string;
         updated_at: string;
       };
@@ -1738,36 +3837,6 @@ export interface components {
       data: components['schemas']['Volume'][];
       meta: components['schemas']['ListMeta'];
     };
-    Volume: {
-      /** @enum {string} */
-      object: 'volume';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        name: string;
-        /** @description The code of its location. */
-        location: string;
-        /**
-         * @description The storage backend it is kept on.
-         * @enum {string}
-         */
-        backend: 'local' | 'lvm' | 'zfs' | 'ceph' | 'nfs';
-        /** @description Its size; a grow under way shows once it is done. */
-        size_mb: number;
-        /**
-         * @description `available` on no instance; `attaching`, `detaching` or `resizing` while an operation of its instance changes it; `attached` on its instance.
-         * @enum {string}
-         */
-        state: 'available' | 'attaching' | 'attached' | 'detaching' | 'resizing' | 'deleting';
-        /**
-         * Format: uuid
-         * @description The instance it is on (or coming onto, or leaving); null on none.
-         */
-        instance: string | null;
-        created_at: string;
-        updated_at: string;
-      };
-    };
     CreateVolumeRequest: {
       /** @example data */
       name: string;
@@ -1803,72 +3872,1439 @@ export interface components {
        */
       size_mb: number;
     };
+    WebhookEndpointList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['WebhookEndpoint'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    WebhookEndpointWithSecret: {
+      /** @enum {string} */
+      object: 'webhook_endpoint';
+      attributes: components['schemas']['WebhookEndpointAttributes'] & {
+        /**
+         * @description The signing secret (Standard Webhooks: `whsec_` and base64), shown in this answer only. Verify deliveries with it; rotate it to get a new one.
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+         */
+        secret: string;
+      };
+    };
+    CreateWebhookEndpointRequest: {
+      /**
+       * @description Where events are POSTed: an `https` URL whose host is public. Private, loopback, link-local and metadata addresses are refused, here and again for every address the host resolves to when a delivery connects, unless the provider allows their network (`http` is taken only there). No user name, password or fragment.
+       * @example https://billing.example.com/hooks/cloud
+       */
+      url: string;
+      /**
+       * @description The event types it receives (docs/events.md).
+       * @example [
+       *       "instance.running"
+       *     ]
+       */
+      event_types: components['schemas']['CustomerEventType'][];
+      /** @example Billing */
+      description?: string;
+      /** @description True unless given. */
+      enabled?: boolean;
+      api_version?: components['schemas']['ApiVersion'] & unknown;
+    };
+    /** @enum {string} */
+    CustomerEventType:
+      | 'instance.created'
+      | 'instance.running'
+      | 'instance.stopped'
+      | 'instance.suspended'
+      | 'instance.unsuspended'
+      | 'instance.resized'
+      | 'instance.deleted'
+      | 'instance.failed'
+      | 'operation.failed'
+      | 'webhook_endpoint.disabled'
+      | 'backup.available'
+      | 'backup.failed'
+      | 'snapshot.available'
+      | 'volume.created'
+      | 'volume.attached'
+      | 'volume.detached'
+      | 'volume.deleted'
+      | 'console.session_ended';
+    UpdateWebhookEndpointRequest: {
+      /**
+       * @description Where events are POSTed: an `https` URL whose host is public. Private, loopback, link-local and metadata addresses are refused, here and again for every address the host resolves to when a delivery connects, unless the provider allows their network (`http` is taken only there). No user name, password or fragment.
+       * @example https://billing.example.com/hooks/cloud
+       */
+      url?: string;
+      /**
+       * @description The event types it receives (docs/events.md).
+       * @example [
+       *       "instance.running"
+       *     ]
+       */
+      event_types?: components['schemas']['CustomerEventType'][];
+      /** @example Billing */
+      description?: string;
+      enabled?: boolean;
+      api_version?: components['schemas']['ApiVersion'] & unknown;
+    };
+    WebhookAttemptList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['WebhookAttempt'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    WebhookAttempt: {
+      /** @enum {string} */
+      object: 'webhook_attempt';
+      attributes: {
+        /** Format: uuid */
+        delivery_uuid: string;
+        /**
+         * @description `pending`: being sent or retried; `delivered`: a 2xx came back; `failed`: the retry window closed without one; `cancelled`: the endpoint was disabled before it went.
+         * @enum {string}
+         */
+        delivery_state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+        event: {
+          /**
+           * Format: uuid
+           * @description The `webhook-id` the attempt carried.
+           */
+          id: string;
+          type: components['schemas']['EventType'];
+        };
+        /** @description From 1, counting on across redeliveries. */
+        attempt: number;
+        /** @example 2026-11-22T01:02:03.000Z */
+        attempted_at: string;
+        /** @description Null when no whole answer came (a redirect is an answer: not followed). */
+        status_code: number | null;
+        latency_ms: number;
+        /** @description The first KiB of the answer, at most. */
+        response_excerpt: string;
+        /** @description Why the attempt failed with no answer: the address was refused, the connection or its TLS handshake failed, the time ran out before the answer came or ended, or the receiver cut it off. */
+        error: string | null;
+      };
+    };
+    WebhookDelivery: {
+      /** @enum {string} */
+      object: 'webhook_delivery';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /**
+         * @description `pending`: being sent or retried; `delivered`: a 2xx came back; `failed`: the retry window closed without one; `cancelled`: the endpoint was disabled before it went.
+         * @enum {string}
+         */
+        state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      };
+    };
+    EventList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['EventRecord'][];
+      meta: {
+        /**
+         * @description Pass as `after` to read on: the last event’s seq, or how far the list looked.
+         * @example 1042
+         */
+        next_after: string;
+        /** @description More events match now; ask again at once. */
+        has_more: boolean;
+      };
+    };
+    EventRecord: {
+      /** @enum {string} */
+      object: 'event';
+      /**
+       * @description Its place in the order events committed in; the stream sends it as the event’s `id`.
+       * @example 1042
+       */
+      seq: string;
+      event: components['schemas']['Event'];
+    };
+    /** @description An event, as a webhook delivery POSTs it. */
+    Event:
+      | components['schemas']['InstanceCreatedEvent']
+      | components['schemas']['InstanceRunningEvent']
+      | components['schemas']['InstanceStoppedEvent']
+      | components['schemas']['InstanceSuspendedEvent']
+      | components['schemas']['InstanceUnsuspendedEvent']
+      | components['schemas']['InstanceResizedEvent']
+      | components['schemas']['InstanceDeletedEvent']
+      | components['schemas']['InstanceFailedEvent']
+      | components['schemas']['OperationFailedEvent']
+      | components['schemas']['WebhookEndpointDisabledEvent']
+      | components['schemas']['BackupAvailableEvent']
+      | components['schemas']['BackupFailedEvent']
+      | components['schemas']['SnapshotAvailableEvent']
+      | components['schemas']['VolumeCreatedEvent']
+      | components['schemas']['VolumeAttachedEvent']
+      | components['schemas']['VolumeDetachedEvent']
+      | components['schemas']['VolumeDeletedEvent']
+      | components['schemas']['ConsoleSessionEndedEvent']
+      | components['schemas']['MigrationRequestedEvent']
+      | components['schemas']['MigrationCompletedEvent']
+      | components['schemas']['MigrationRolledBackEvent']
+      | components['schemas']['MigrationRecoveryRequiredEvent']
+      | components['schemas']['EvacuationStartedEvent']
+      | components['schemas']['EvacuationPausedEvent']
+      | components['schemas']['EvacuationFinishedEvent']
+      | components['schemas']['HypervisorUnreachableEvent']
+      | components['schemas']['HypervisorOnlineEvent'];
+    /**
+     * @description A migration of an instance was requested (by an administrator or an evacuation); it is REQUESTED.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.requested",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "REQUESTED",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": false,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": null,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "REQUESTED",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    MigrationRequestedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.requested';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    Migration: {
+      /** @enum {string} */
+      object: 'migration';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        instance_uuid: string;
+        source: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+          /** Format: uuid */
+          location_uuid: string;
+        };
+        target: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+          /** Format: uuid */
+          location_uuid: string;
+        };
+        /** @enum {string} */
+        mode: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
+        /**
+         * @description The strategy in effect.
+         * @enum {string}
+         */
+        strategy: 'live' | 'cold';
+        /** @enum {string} */
+        state:
+          | 'REQUESTED'
+          | 'READY'
+          | 'PREPARING_TARGET'
+          | 'TRANSFERRING'
+          | 'VERIFYING_DISK'
+          | 'PREPARING_NETWORK'
+          | 'STOPPING_SOURCE'
+          | 'DEFINING_TARGET'
+          | 'LIVE_MIGRATING'
+          | 'STARTING_TARGET'
+          | 'VERIFYING_TARGET'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED';
+        /**
+         * @description The step in which the guest first runs on the target: LIVE_MIGRATING (live: at its switchover inside that step, QEMU completing the move or post-copy starting; before it a cancel or a timeout rolls back) or STARTING_TARGET (cold).
+         * @enum {string}
+         */
+        point_of_no_return:
+          | 'REQUESTED'
+          | 'READY'
+          | 'PREPARING_TARGET'
+          | 'TRANSFERRING'
+          | 'VERIFYING_DISK'
+          | 'PREPARING_NETWORK'
+          | 'STOPPING_SOURCE'
+          | 'DEFINING_TARGET'
+          | 'LIVE_MIGRATING'
+          | 'STARTING_TARGET'
+          | 'VERIFYING_TARGET'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED';
+        /** @description Whether the migration has reached its point of no return: from then on cancel and rollback are refused, and a failure waits in RECOVERY_REQUIRED. */
+        point_of_no_return_passed: boolean;
+        /** @example admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d */
+        requested_by: string;
+        reason: string | null;
+        warnings: components['schemas']['MigrationWarning'][];
+        /** @description What of the instance’s network moves with it, as it was when the migration was requested (migrations requested before private NICs and floating IPs were listed show them empty). */
+        network_plan: {
+          /** @example same_ip */
+          mode: string;
+          /** @description Every address of the instance, its floating IPs among them; each keeps its value. */
+          addresses: string[];
+          /** @description The floating IPs among `addresses`. */
+          floating_ips: string[];
+          /** @description Its NICs on private networks, each with its address and MAC. */
+          private_nics: {
+            /** Format: uuid */
+            network_uuid: string;
+            address: string;
+            mac: string;
+          }[];
+          interruption_expected: boolean;
+        };
+        /** @description How long the guest was unreachable in the move, measured: a cold move’s time from the stop on the source to the start on the target, a live move’s downtime as QEMU reported it. Null until the guest runs on the target, for a guest that was stopped, and for migrations begun before it was measured. */
+        interruption_ms: number | null;
+        convergence: components['schemas']['ConvergencePolicy'];
+        live_progress: components['schemas']['MigrationLiveProgress'];
+        history: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+          at: string;
+          /** @description What the step found out or why it failed; never a secret or an agent task id. */
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        /** @enum {string|null} */
+        failed_step:
+          | 'REQUESTED'
+          | 'READY'
+          | 'PREPARING_TARGET'
+          | 'TRANSFERRING'
+          | 'VERIFYING_DISK'
+          | 'PREPARING_NETWORK'
+          | 'STOPPING_SOURCE'
+          | 'DEFINING_TARGET'
+          | 'LIVE_MIGRATING'
+          | 'STARTING_TARGET'
+          | 'VERIFYING_TARGET'
+          | 'COMMITTING'
+          | 'COMPLETED'
+          | 'CLEANING_UP'
+          | 'CLEANED_UP'
+          | 'ROLLING_BACK'
+          | 'ROLLED_BACK'
+          | 'RECOVERY_REQUIRED'
+          | null;
+        /** @description What the step found out or why it failed; never a secret or an agent task id. */
+        failure: {
+          [key: string]: unknown;
+        } | null;
+        /** @description The operator decision recorded in RECOVERY_REQUIRED, if any. */
+        recovery: {
+          decision: string;
+          reason: string | null;
+          by: string | null;
+          failed_step: string | null;
+        } | null;
+        /** @description The instance’s move lease while this migration holds it. */
+        lease: {
+          holder: string;
+          expires_at: string;
+        } | null;
+        /** @description After COMPLETED: when the source copy is cleaned up. */
+        retain_source_until: string | null;
+        workflow_id: string;
+        /** @description The run in the Temporal Web UI; null without TEMPORAL_UI_URL. */
+        temporal_ui_url: string | null;
+        created_at: string;
+        updated_at: string;
+        finished_at: string | null;
+      };
+    };
+    /** @description What the move will cost; the codes are listed in docs/migration.md. */
+    MigrationWarning: {
+      /** @enum {string} */
+      code:
+        | 'LIVE_FALLBACK_TO_COLD'
+        | 'COLD_MOVE_STOPS_INSTANCE'
+        | 'SAME_IP_INTERRUPTION'
+        | 'LONG_TRANSFER'
+        | 'RETAINED_COPY_REPLACED';
+      detail: string;
+    };
+    /** @description The convergence policy in force (a live move takes it; a cold one records it unused). Null for migrations requested before moves had one. */
+    ConvergencePolicy: {
+      /** @description The longest the guest may be paused at the switchover, in ms (QEMU’s `downtime-limit`). 5–9000. */
+      max_downtime_ms: number;
+      /** @description A cap on the memory stream, in megabits per second (QEMU’s `max-bandwidth`); null: no cap of ours. 1–400000. */
+      bandwidth_mbps: number | null;
+      auto_converge: {
+        enabled: boolean;
+        /** @description The guest’s CPU throttle when auto-converge first slows it, in % (QEMU’s `cpu-throttle-initial`). 1–70. */
+        initial_throttle_pct: number;
+        /** @description How much more it is slowed each time the move still does not converge, in % (`cpu-throttle-increment`). 1–15. */
+        step_throttle_pct: number;
+      };
+      /**
+       * @description never: pre-copy only; allow: post-copy may be started (QEMU’s `postcopy-ram` on both hosts); after_timeout: the move switches to post-copy when its completion timeout passes.
+       * @enum {string}
+       */
+      post_copy: 'never' | 'allow' | 'after_timeout';
+      /** @description How long the move may take in all, in seconds per GiB of the guest’s memory (Nova’s and KubeVirt’s rule). 1–86400. */
+      completion_timeout_s_per_gib: number;
+      /** @description How long the move may go without making progress, in seconds. 60–86400. */
+      progress_timeout_s: number;
+    } | null;
+    /** @description A live move’s figures while its memory moves, then its measured downtime and total time. Null for a cold move, before the first report, and for migrations run before the figures were kept. */
+    MigrationLiveProgress: {
+      /** @description The latest figures the hypervisor reported while the memory moved (a later report replaces them, an older one never does); null when the move ended before a report carried any. */
+      figures: {
+        /** @description Memory sent so far (QEMU’s `ram.transferred`). */
+        transferred_bytes: number;
+        /** @description Memory still to send (`ram.remaining`). */
+        remaining_bytes: number;
+        /** @description The guest’s memory (`ram.total`). */
+        total_bytes: number;
+        /** @description The rate the guest dirties its memory at (`ram.dirty-pages-rate` × `ram.page-size`). */
+        dirty_rate_bytes_per_s: number;
+        /** @description Passes made over the memory (`ram.dirty-sync-count`). */
+        iterations: number;
+        /** @description How much auto-converge slows the guest now (`cpu-throttle-percentage`); 0: not at all. */
+        throttle_pct: number;
+        /** @description The downtime a switchover would take now, as QEMU expects it (`expected-downtime`). */
+        expected_downtime_ms: number;
+      } | null;
+      /** @description When the panel took the report the figures (or the end) came in. */
+      reported_at: string;
+      /** @description Once the memory has moved: the downtime the hypervisor measured (the same figure as `interruption_ms`). Null while it moves. */
+      downtime_ms: number | null;
+      /** @description Once the memory has moved: the live move’s total time, from entering LIVE_MIGRATING to the move’s completion on the source. Null while it moves. */
+      total_ms: number | null;
+    } | null;
+    /**
+     * @description A migration committed: the instance runs on its target. The source copy is cleaned up later.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.completed",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "COMPLETED",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": true,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": 180,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "COMPLETED",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "COMMITTING"
+     *         }
+     *       }
+     *     }
+     */
+    MigrationCompletedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.completed';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+        };
+      };
+    };
+    /**
+     * @description A migration was undone before its point of no return: the instance is on its source as before.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.rolled_back",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "ROLLED_BACK",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": false,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": null,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "ROLLED_BACK",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "ROLLING_BACK"
+     *         }
+     *       }
+     *     }
+     */
+    MigrationRolledBackEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.rolled_back';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+        };
+      };
+    };
+    /**
+     * @description A migration failed after its point of no return and waits for an operator’s decision; the source is never restarted blindly.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "migration.recovery_required",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "migration",
+     *           "attributes": {
+     *             "uuid": "c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "instance_uuid": "3f9d6c2e-5b1a-4e8f-9c7d-2a4b6e8f0a1c",
+     *             "source": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "target": {
+     *               "uuid": "d5f7b9c1-3e5a-4c7e-9a1b-3d5f7b9c1e3a",
+     *               "name": "hv-fra1-12",
+     *               "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"
+     *             },
+     *             "mode": "AUTO",
+     *             "strategy": "live",
+     *             "state": "RECOVERY_REQUIRED",
+     *             "point_of_no_return": "LIVE_MIGRATING",
+     *             "point_of_no_return_passed": true,
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Host maintenance",
+     *             "warnings": [],
+     *             "network_plan": {
+     *               "mode": "same_ip",
+     *               "addresses": [
+     *                 "203.0.113.10"
+     *               ],
+     *               "floating_ips": [],
+     *               "private_nics": [],
+     *               "interruption_expected": false
+     *             },
+     *             "interruption_ms": null,
+     *             "convergence": null,
+     *             "live_progress": null,
+     *             "history": [
+     *               {
+     *                 "state": "RECOVERY_REQUIRED",
+     *                 "at": "2026-11-22T01:02:03.000Z",
+     *                 "detail": {}
+     *               }
+     *             ],
+     *             "failed_step": null,
+     *             "failure": null,
+     *             "recovery": null,
+     *             "lease": null,
+     *             "retain_source_until": null,
+     *             "workflow_id": "migrate-c4e6a8b0-2d4f-4b6d-8f0a-2c4e6a8b0d2f",
+     *             "temporal_ui_url": null,
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "STARTING_TARGET"
+     *         }
+     *       }
+     *     }
+     */
+    MigrationRecoveryRequiredEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'migration.recovery_required';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Migration'];
+        previous_attributes: {
+          /** @enum {string} */
+          state:
+            | 'REQUESTED'
+            | 'READY'
+            | 'PREPARING_TARGET'
+            | 'TRANSFERRING'
+            | 'VERIFYING_DISK'
+            | 'PREPARING_NETWORK'
+            | 'STOPPING_SOURCE'
+            | 'DEFINING_TARGET'
+            | 'LIVE_MIGRATING'
+            | 'STARTING_TARGET'
+            | 'VERIFYING_TARGET'
+            | 'COMMITTING'
+            | 'COMPLETED'
+            | 'CLEANING_UP'
+            | 'CLEANED_UP'
+            | 'ROLLING_BACK'
+            | 'ROLLED_BACK'
+            | 'RECOVERY_REQUIRED';
+        };
+      };
+    };
+    /**
+     * @description An evacuation of a hypervisor (or of one of its storage backends, or a restore) began; it shows the instances it plans to move.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "evacuation.started",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "evacuation",
+     *           "attributes": {
+     *             "uuid": "e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "hypervisor": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07"
+     *             },
+     *             "kind": "hypervisor",
+     *             "from_backend": null,
+     *             "to_backend": null,
+     *             "restores": null,
+     *             "state": "running",
+     *             "policy": {
+     *               "mode": "AUTO",
+     *               "max_parallel": 2,
+     *               "max_parallel_per_target": 1,
+     *               "on_failure": "skip",
+     *               "max_attempts": 3,
+     *               "convergence": null
+     *             },
+     *             "progress": {
+     *               "pending": 3,
+     *               "migrating": 2,
+     *               "recovery_required": 0,
+     *               "moved": 0,
+     *               "failed": 0,
+     *               "blocked": 0,
+     *               "cancelled": 0,
+     *               "total": 5
+     *             },
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Firmware upgrade",
+     *             "failure": null,
+     *             "workflow_id": "evacuate-e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {}
+     *       }
+     *     }
+     */
+    EvacuationStartedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'evacuation.started';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Evacuation'];
+        previous_attributes: Record<string, never>;
+      };
+    };
+    Evacuation: {
+      /** @enum {string} */
+      object: 'evacuation';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        hypervisor: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+        };
+        /**
+         * @description `hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to `to_backend`; `restore`: the instances the evacuation `restores` moved migrate home to `hypervisor`.
+         * @enum {string}
+         */
+        kind: 'hypervisor' | 'backend' | 'restore';
+        from_backend: string | null;
+        to_backend: string | null;
+        /**
+         * Format: uuid
+         * @description A restore’s evacuation: the one whose moved instances it brings home.
+         */
+        restores: string | null;
+        /** @enum {string} */
+        state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
+        policy: {
+          /** @enum {string} */
+          mode: 'LIVE_REQUIRED' | 'LIVE_IF_POSSIBLE' | 'AUTO' | 'COLD';
+          max_parallel: number;
+          max_parallel_per_target: number;
+          /** @enum {string} */
+          on_failure: 'skip' | 'retry' | 'pause';
+          max_attempts: number;
+          convergence: components['schemas']['ConvergencePolicy'] & unknown;
+        };
+        progress: components['schemas']['EvacuationProgress'];
+        requested_by: string;
+        reason: string | null;
+        failure: {
+          [key: string]: unknown;
+        } | null;
+        workflow_id: string;
+        created_at: string;
+        updated_at: string;
+        finished_at: string | null;
+        /** @description Shown when one evacuation is shown. */
+        instances?: components['schemas']['EvacuationInstance'][];
+      };
+    };
+    /** @description How many of its instances are in each state. */
+    EvacuationProgress: {
+      pending: number;
+      migrating: number;
+      recovery_required: number;
+      moved: number;
+      failed: number;
+      blocked: number;
+      cancelled: number;
+      total: number;
+    };
+    EvacuationInstance: {
+      instance: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+      };
+      /** @enum {string} */
+      state: 'pending' | 'migrating' | 'recovery_required' | 'moved' | 'failed' | 'blocked' | 'cancelled';
+      attempts: number;
+      /** Format: uuid */
+      migration_uuid: string | null;
+      /** @enum {string|null} */
+      migration_state:
+        | 'REQUESTED'
+        | 'READY'
+        | 'PREPARING_TARGET'
+        | 'TRANSFERRING'
+        | 'VERIFYING_DISK'
+        | 'PREPARING_NETWORK'
+        | 'STOPPING_SOURCE'
+        | 'DEFINING_TARGET'
+        | 'LIVE_MIGRATING'
+        | 'STARTING_TARGET'
+        | 'VERIFYING_TARGET'
+        | 'COMMITTING'
+        | 'COMPLETED'
+        | 'CLEANING_UP'
+        | 'CLEANED_UP'
+        | 'ROLLING_BACK'
+        | 'ROLLED_BACK'
+        | 'RECOVERY_REQUIRED'
+        | null;
+      /**
+       * Format: uuid
+       * @description A backend drain’s move of its disks.
+       */
+      storage_move_uuid: string | null;
+      /** @enum {string|null} */
+      storage_move_state:
+        | 'REQUESTED'
+        | 'STOPPING_GUEST'
+        | 'COPYING'
+        | 'VERIFYING'
+        | 'SWITCHING'
+        | 'STARTING_GUEST'
+        | 'COMMITTING'
+        | 'COMPLETED'
+        | 'CLEANING_UP'
+        | 'CLEANED_UP'
+        | 'ROLLING_BACK'
+        | 'ROLLED_BACK'
+        | 'RECOVERY_REQUIRED'
+        | null;
+      target: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+      } | null;
+      /** @description Why it is blocked, failed, waits or was left. */
+      reasons: {
+        code: string;
+        detail: string;
+      }[];
+      /** @description A busy instance is tried again after this. */
+      not_before: string | null;
+      updated_at: string;
+    };
+    /**
+     * @description An evacuation paused: an administrator asked, or a failed move under the `pause` policy waits for one.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "evacuation.paused",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "evacuation",
+     *           "attributes": {
+     *             "uuid": "e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "hypervisor": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07"
+     *             },
+     *             "kind": "hypervisor",
+     *             "from_backend": null,
+     *             "to_backend": null,
+     *             "restores": null,
+     *             "state": "paused",
+     *             "policy": {
+     *               "mode": "AUTO",
+     *               "max_parallel": 2,
+     *               "max_parallel_per_target": 1,
+     *               "on_failure": "skip",
+     *               "max_attempts": 3,
+     *               "convergence": null
+     *             },
+     *             "progress": {
+     *               "pending": 3,
+     *               "migrating": 2,
+     *               "recovery_required": 0,
+     *               "moved": 0,
+     *               "failed": 0,
+     *               "blocked": 0,
+     *               "cancelled": 0,
+     *               "total": 5
+     *             },
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Firmware upgrade",
+     *             "failure": null,
+     *             "workflow_id": "evacuate-e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": null
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "running"
+     *         }
+     *       }
+     *     }
+     */
+    EvacuationPausedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'evacuation.paused';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Evacuation'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
+        };
+      };
+    };
+    /**
+     * @description An evacuation ended: `completed`, `cancelled`, or `failed` when its run could not be started.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "evacuation.finished",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "evacuation",
+     *           "attributes": {
+     *             "uuid": "e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "hypervisor": {
+     *               "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *               "name": "hv-fra1-07"
+     *             },
+     *             "kind": "hypervisor",
+     *             "from_backend": null,
+     *             "to_backend": null,
+     *             "restores": null,
+     *             "state": "completed",
+     *             "policy": {
+     *               "mode": "AUTO",
+     *               "max_parallel": 2,
+     *               "max_parallel_per_target": 1,
+     *               "on_failure": "skip",
+     *               "max_attempts": 3,
+     *               "convergence": null
+     *             },
+     *             "progress": {
+     *               "pending": 0,
+     *               "migrating": 0,
+     *               "recovery_required": 0,
+     *               "moved": 5,
+     *               "failed": 0,
+     *               "blocked": 0,
+     *               "cancelled": 0,
+     *               "total": 5
+     *             },
+     *             "requested_by": "admin:9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d",
+     *             "reason": "Firmware upgrade",
+     *             "failure": null,
+     *             "workflow_id": "evacuate-e7a9c1d3-5f7b-4d9e-b1a3-5c7e9a1d3f5b",
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z",
+     *             "finished_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "state": "running"
+     *         }
+     *       }
+     *     }
+     */
+    EvacuationFinishedEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'evacuation.finished';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Evacuation'];
+        previous_attributes: {
+          /** @enum {string} */
+          state: 'running' | 'paused' | 'cancelling' | 'completed' | 'cancelled' | 'failed';
+        };
+      };
+    };
+    /**
+     * @description A hypervisor’s heartbeats stopped for HYPERVISOR_UNREACHABLE_AFTER_MS.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "hypervisor.unreachable",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "hypervisor",
+     *           "attributes": {
+     *             "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *             "name": "hv-fra1-07",
+     *             "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d",
+     *             "status": "unreachable",
+     *             "maintenance": false,
+     *             "capabilities": [
+     *               "live_migration"
+     *             ],
+     *             "withheld_capabilities": [],
+     *             "effective_capabilities": [
+     *               "live_migration",
+     *               "console_serial"
+     *             ],
+     *             "storage_backends": [
+     *               "lvm"
+     *             ],
+     *             "migration_bandwidth_mbps": null,
+     *             "capacity": {
+     *               "cpu_cores": 64,
+     *               "memory_mb": 262144,
+     *               "disk_mb": 4194304
+     *             },
+     *             "free": {
+     *               "cpu_cores": 40,
+     *               "memory_mb": 180224,
+     *               "disk_mb": 2097152
+     *             },
+     *             "agent": {
+     *               "version": "1.4.0",
+     *               "reported_capabilities": [
+     *                 "live_migration",
+     *                 "console_serial"
+     *               ],
+     *               "last_seen_at": "2026-11-22T01:02:03.000Z",
+     *               "inventory_reported_at": "2026-11-22T01:02:03.000Z",
+     *               "enrolled_at": "2026-11-22T01:02:03.000Z"
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "online"
+     *         }
+     *       }
+     *     }
+     */
+    HypervisorUnreachableEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'hypervisor.unreachable';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Hypervisor'];
+        previous_attributes: {
+          /** @enum {string} */
+          status: 'pending' | 'online' | 'unreachable' | 'revoked';
+        };
+      };
+    };
+    Hypervisor: {
+      /** @enum {string} */
+      object: 'hypervisor';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /** Format: uuid */
+        location_uuid: string;
+        /** @enum {string} */
+        status: 'pending' | 'online' | 'unreachable' | 'revoked';
+        maintenance: boolean;
+        /** @description What the administrator declared at registration; used only until the agent first reports its own. */
+        capabilities: string[];
+        /** @description Capabilities the administrator takes away from what the agent reports. */
+        withheld_capabilities: string[];
+        /** @description What the panel uses (migration preflight, consoles): `agent.reported_capabilities` less `withheld_capabilities`; `capabilities` less the withheld ones before the first heartbeat. */
+        effective_capabilities: string[];
+        storage_backends: string[];
+        /** @description Outbound migration bandwidth budget in Mbit/s, shared by the moves out of this hypervisor: each takes at most this divided by `MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR`, or its own lower cap. Null: no budget. */
+        migration_bandwidth_mbps: number | null;
+        capacity: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+        };
+        /** @description As last reported by the agent; null before the first heartbeat. */
+        free: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+        } | null;
+        agent: {
+          version: string | null;
+          reported_capabilities: string[] | null;
+          last_seen_at: string | null;
+          /** @description When the agent last sent the guests it holds (`POST /agent/inventory`); guests that name no instance are listed by `GET /hypervisors/{uuid}/unknown-guests`. */
+          inventory_reported_at: string | null;
+          enrolled_at: string | null;
+        };
+        created_at: string;
+        updated_at: string;
+      };
+    };
+    /**
+     * @description A hypervisor’s agent enrolled, or its heartbeats came back.
+     * @example {
+     *       "id": "6f1c2a9e-8d3b-4c7e-9a51-2b0d4e6f8a13",
+     *       "type": "hypervisor.online",
+     *       "version": 1,
+     *       "api_version": "2026-12-06",
+     *       "timestamp": "2026-11-22T01:02:03.000Z",
+     *       "data": {
+     *         "object": {
+     *           "object": "hypervisor",
+     *           "attributes": {
+     *             "uuid": "5e2a9c1f-7b3d-4e6a-8c0f-1d2e3f4a5b6c",
+     *             "name": "hv-fra1-07",
+     *             "location_uuid": "7a3b5c9d-1e2f-4a6b-8c0d-2e4f6a8b0c1d",
+     *             "status": "online",
+     *             "maintenance": false,
+     *             "capabilities": [
+     *               "live_migration"
+     *             ],
+     *             "withheld_capabilities": [],
+     *             "effective_capabilities": [
+     *               "live_migration",
+     *               "console_serial"
+     *             ],
+     *             "storage_backends": [
+     *               "lvm"
+     *             ],
+     *             "migration_bandwidth_mbps": null,
+     *             "capacity": {
+     *               "cpu_cores": 64,
+     *               "memory_mb": 262144,
+     *               "disk_mb": 4194304
+     *             },
+     *             "free": {
+     *               "cpu_cores": 40,
+     *               "memory_mb": 180224,
+     *               "disk_mb": 2097152
+     *             },
+     *             "agent": {
+     *               "version": "1.4.0",
+     *               "reported_capabilities": [
+     *                 "live_migration",
+     *                 "console_serial"
+     *               ],
+     *               "last_seen_at": "2026-11-22T01:02:03.000Z",
+     *               "inventory_reported_at": "2026-11-22T01:02:03.000Z",
+     *               "enrolled_at": "2026-11-22T01:02:03.000Z"
+     *             },
+     *             "created_at": "2026-11-22T01:02:03.000Z",
+     *             "updated_at": "2026-11-22T01:02:03.000Z"
+     *           }
+     *         },
+     *         "previous_attributes": {
+     *           "status": "unreachable"
+     *         }
+     *       }
+     *     }
+     */
+    HypervisorOnlineEvent: {
+      /**
+       * Format: uuid
+       * @description The event id, also sent as `webhook-id`; the same on every attempt.
+       */
+      id: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'hypervisor.online';
+      /** @enum {number} */
+      version: 1;
+      api_version: components['schemas']['ApiVersion'];
+      /**
+       * @description When the change committed.
+       * @example 2026-11-22T01:02:03.000Z
+       */
+      timestamp: string;
+      data: {
+        object: components['schemas']['Hypervisor'];
+        previous_attributes: {
+          /** @enum {string} */
+          status: 'pending' | 'online' | 'unreachable' | 'revoked';
+        };
+      };
+    };
     InstanceList: {
       /** @enum {string} */
       object: 'list';
       data: components['schemas']['Instance'][];
       meta: components['schemas']['KeysetListMeta'];
-    };
-    Instance: {
-      /** @enum {string} */
-      object: 'cloud_instance';
-      attributes: components['schemas']['InstanceAttributes'];
-    };
-    InstanceAttributes: {
-      /** Format: uuid */
-      uuid: string;
-      name: string;
-      hostname: string;
-      /**
-       * @example running
-       * @enum {string}
-       */
-      status:
-        | 'provisioning'
-        | 'running'
-        | 'stopped'
-        | 'starting'
-        | 'stopping'
-        | 'restarting'
-        | 'rebuilding'
-        | 'restoring'
-        | 'migrating'
-        | 'deleting'
-        | 'deleted'
-        | 'error'
-        | 'rescue';
-      cpu_cores: number;
-      memory_mb: number;
-      disk_mb: number;
-      primary_ipv4: string | null;
-      primary_ipv6: string | null;
-      /**
-       * @description How the guest is virtualised, taken from its image at creation; `kvm` (QEMU) today.
-       * @example kvm
-       * @enum {string}
-       */
-      virtualization: 'kvm';
-      /**
-       * @description Read-only: `["disk", "cdrom"]`, the order its hypervisor boots it in. The guest starts from its disk; its CD-ROM drive (an ISO of its library, `media/iso/mount`) is booted only by the ISO boot action, for that one boot. `network` is never listed: no guest boots from the network.
-       * @example [
-       *       "disk",
-       *       "cdrom"
-       *     ]
-       */
-      boot_order: ('disk' | 'cdrom' | 'network')[];
-      /** @example UTC */
-      timezone: string;
-      /**
-       * @description What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.
-       * @enum {string|null}
-       */
-      guest_drift: 'missing' | 'stopped' | null;
-      /** @example null */
-      guest_drift_since: string | null;
-      /** @example 2026-11-22T01:02:03.000Z */
-      created_at: string;
-      /** @example 2026-11-22T01:02:03.000Z */
-      updated_at: string;
     };
     KeysetListMeta: {
       /** @description Given for a page by number; a page after a cursor counts nothing. */
@@ -1916,6 +5352,12 @@ export interface components {
        * @example Europe/Berlin
        */
       timezone?: string;
+      /**
+       * Format: byte
+       * @description cloud-init user-data, base64 (RFC 4648, padded; line breaks ignored): a cloud-config (first line `#cloud-config`, a YAML mapping) or a script (first line `#!`), at most 32768 bytes decoded. Given to the guest beside the panel’s own data, which wins: the hostname, time zone, SSH keys, root password and network are the panel’s. Kept sealed; the instance shows only its kind, size and SHA-256.
+       * @example I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBbdG91Y2gsIC9ldGMvcmVhZHldCg==
+       */
+      user_data?: string;
     };
     PowerRequest: {
       /** @enum {string} */
@@ -1929,6 +5371,12 @@ export interface components {
       image?: string;
       /** @description The caller’s SSH keys to install; the instance’s current keys when absent. */
       ssh_keys?: string[];
+      /**
+       * Format: byte
+       * @description cloud-init user-data replacing the instance’s, as at create (base64; a cloud-config or a script, at most 32768 bytes decoded); null removes it; absent keeps the one it has.
+       * @example I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBbdG91Y2gsIC9ldGMvcmVhZHldCg==
+       */
+      user_data?: string | null;
     };
     InstanceMetrics: {
       /** @enum {string} */
@@ -1987,61 +5435,6 @@ export interface components {
       data: components['schemas']['Task'][];
       meta: components['schemas']['KeysetListMeta'];
     };
-    Task: {
-      /** @enum {string} */
-      object: 'task';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        /** @enum {string} */
-        operation:
-          | 'provision'
-          | 'start'
-          | 'stop'
-          | 'restart'
-          | 'kill'
-          | 'delete'
-          | 'rebuild'
-          | 'reset_password'
-          | 'backup'
-          | 'restore'
-          | 'backup_verify'
-          | 'backup_delete'
-          | 'snapshot'
-          | 'snapshot_restore'
-          | 'snapshot_delete'
-          | 'migrate'
-          | 'address_attach'
-          | 'address_detach'
-          | 'address_promote'
-          | 'firewall_apply'
-          | 'floating_ip_attach'
-          | 'floating_ip_detach'
-          | 'floating_ip_move'
-          | 'network_attach'
-          | 'network_detach'
-          | 'disk_resize'
-          | 'volume_attach'
-          | 'volume_detach'
-          | 'volume_resize'
-          | 'iso_mount'
-          | 'iso_unmount'
-          | 'iso_boot'
-          | 'rescue_enter'
-          | 'rescue_exit'
-          | 'move_storage';
-        /** @enum {string} */
-        state: 'running' | 'succeeded' | 'failed' | 'cancelled' | 'preempted' | 'abandoned';
-        request_id: string | null;
-        /** @description Why it failed, for a failed or abandoned task. */
-        error: {
-          code: string;
-          message: string;
-        } | null;
-        created_at: string;
-        finished_at: string | null;
-      };
-    };
     InstanceDiagnostics: {
       /** @enum {string} */
       object: 'instance_diagnostics';
@@ -2051,12 +5444,16 @@ export interface components {
         agent_reachable: boolean;
         agent_last_seen_at: string | null;
         migrating: boolean;
-        /**
-         * @description What the hypervisor last reported against the panel's record: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running.
-         * @enum {string|null}
-         */
-        guest_drift: 'missing' | 'stopped' | null;
-        guest_drift_since: string | null;
+        /** @description What the hypervisor last reported against the panel's record, and since when: `missing`, it holds no guest for the instance (the status is `error`); `stopped`, the guest stopped without being asked (the status is `stopped`; start it again). Null when they agree; cleared when a later report finds the guest running. Before version 2026-12-06: `guest_drift` the state alone and `guest_drift_since` the time. */
+        guest_drift: {
+          /**
+           * @example stopped
+           * @enum {string}
+           */
+          state: 'missing' | 'stopped';
+          /** @example 2026-11-22T01:02:03.000Z */
+          since: string;
+        } | null;
         pending_operation: {
           /** Format: uuid */
           uuid: string;
@@ -2096,7 +5493,8 @@ export interface components {
             | 'iso_boot'
             | 'rescue_enter'
             | 'rescue_exit'
-            | 'move_storage';
+            | 'move_storage'
+            | 'resize';
           since: string;
         } | null;
         last_error: {
@@ -2136,7 +5534,8 @@ export interface components {
             | 'iso_boot'
             | 'rescue_enter'
             | 'rescue_exit'
-            | 'move_storage';
+            | 'move_storage'
+            | 'resize';
           code: string;
           message: string;
           at: string | null;
@@ -2188,48 +5587,6 @@ export interface components {
       object: 'list';
       data: components['schemas']['Backup'][];
       meta: components['schemas']['ListMeta'];
-    };
-    Backup: {
-      /** @enum {string} */
-      object: 'backup';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        name: string;
-        /**
-         * @example available
-         * @enum {string}
-         */
-        state:
-          | 'creating'
-          | 'available'
-          | 'verifying'
-          | 'restoring'
-          | 'deleting'
-          | 'deleted'
-          | 'failed'
-          | 'corrupt';
-        /** @description Known once the backup is written. */
-        size_mb: number | null;
-        /** @description SHA-256 of the content, as written; what verify and restores compare against. */
-        checksum: string | null;
-        /** @description Protected backups are never removed by retention or deleted. */
-        protected: boolean;
-        /**
-         * Format: uuid
-         * @description The backup schedule that made it; null when made on request.
-         */
-        schedule: string | null;
-        /** @description Why it failed or is corrupt; null otherwise. */
-        error: {
-          code: string;
-          message: string;
-        } | null;
-        created_at: string;
-        completed_at: string | null;
-        /** @description When a verify last found it intact. */
-        verified_at: string | null;
-      };
     };
     CreateBackupRequest: {
       /**
@@ -2372,30 +5729,6 @@ export interface components {
       data: components['schemas']['Snapshot'][];
       meta: components['schemas']['ListMeta'];
     };
-    Snapshot: {
-      /** @enum {string} */
-      object: 'snapshot';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        name: string;
-        /**
-         * @example available
-         * @enum {string}
-         */
-        state: 'creating' | 'available' | 'restoring' | 'deleting' | 'deleted' | 'failed';
-        size_mb: number | null;
-        /** @description SHA-256 of the content, as taken. */
-        checksum: string | null;
-        /** @description Why it failed; null otherwise. */
-        error: {
-          code: string;
-          message: string;
-        } | null;
-        created_at: string;
-        completed_at: string | null;
-      };
-    };
     CreateSnapshotRequest: {
       /**
        * @description 1–100 characters; default `snapshot <date> UTC`.
@@ -2431,6 +5764,33 @@ export interface components {
           state: 'attaching' | 'attached' | 'detaching';
           /** @description Its reverse DNS name (PTR record). */
           rdns: string | null;
+          /**
+           * @description What the location’s DNS server answered for the record as it is now: `pending` (not yet answered), `published` (it serves the name, or after a clear serves none), `failed` (see `rdns_failure`; retried by the publishing workflow when the failure may pass). Null: the location has no DNS provider, so the name is kept but published nowhere.
+           * @enum {string|null}
+           */
+          rdns_status: 'pending' | 'published' | 'failed' | null;
+          /**
+           * @description Why the record is `failed` (docs/dns.md lists the words); null otherwise.
+           * @enum {string|null}
+           */
+          rdns_failure:
+            | 'no_dns_provider'
+            | 'no_credential'
+            | 'outside_zones'
+            | 'unauthorized'
+            | 'unreachable'
+            | 'rejected'
+            | 'bad_answer'
+            | 'not_applied'
+            | 'not_started'
+            | null;
+          /**
+           * @description The failure in a sentence: the DNS server’s HTTP status at most, never its body.
+           * @example The DNS server did not answer (refused, reset or timed out).
+           */
+          rdns_failure_detail: string | null;
+          /** @description When a DNS server’s answer last set the state; null before any. */
+          rdns_checked_at: string | null;
           created_at: string;
           updated_at: string;
         }[];
@@ -2475,6 +5835,33 @@ export interface components {
         state: 'attaching' | 'attached' | 'detaching';
         /** @description Its reverse DNS name (PTR record). */
         rdns: string | null;
+        /**
+         * @description What the location’s DNS server answered for the record as it is now: `pending` (not yet answered), `published` (it serves the name, or after a clear serves none), `failed` (see `rdns_failure`; retried by the publishing workflow when the failure may pass). Null: the location has no DNS provider, so the name is kept but published nowhere.
+         * @enum {string|null}
+         */
+        rdns_status: 'pending' | 'published' | 'failed' | null;
+        /**
+         * @description Why the record is `failed` (docs/dns.md lists the words); null otherwise.
+         * @enum {string|null}
+         */
+        rdns_failure:
+          | 'no_dns_provider'
+          | 'no_credential'
+          | 'outside_zones'
+          | 'unauthorized'
+          | 'unreachable'
+          | 'rejected'
+          | 'bad_answer'
+          | 'not_applied'
+          | 'not_started'
+          | null;
+        /**
+         * @description The failure in a sentence: the DNS server’s HTTP status at most, never its body.
+         * @example The DNS server did not answer (refused, reset or timed out).
+         */
+        rdns_failure_detail: string | null;
+        /** @description When a DNS server’s answer last set the state; null before any. */
+        rdns_checked_at: string | null;
         created_at: string;
         updated_at: string;
       };
@@ -2617,6 +6004,90 @@ export interface components {
        * @example 20480
        */
       size_mb: number;
+    };
+    InstanceResize: {
+      /** @enum {string} */
+      object: 'instance_resize';
+      attributes: {
+        /** Format: uuid */
+        instance_uuid: string;
+        from: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+          /** @description The plan’s code; null: no plan. */
+          plan: string | null;
+          /** @description The monthly figures the plan carries; null without a plan. */
+          monthly: {
+            /** @description In the provider’s currency’s cents. */
+            price_cents: number | null;
+            /** @description Traffic included a month, in GB. */
+            transfer_gb: number | null;
+          } | null;
+        };
+        to: {
+          cpu_cores: number;
+          memory_mb: number;
+          disk_mb: number;
+          /** @description The plan’s code; null: no plan. */
+          plan: string | null;
+          /** @description The monthly figures the plan carries; null without a plan. */
+          monthly: {
+            /** @description In the provider’s currency’s cents. */
+            price_cents: number | null;
+            /** @description Traffic included a month, in GB. */
+            transfer_gb: number | null;
+          } | null;
+        };
+        /** @description The instance has that size and plan already: nothing happens. */
+        unchanged: boolean;
+        /**
+         * @description `hot`: the running guest takes the change without a reboot (its disk grows under it); `cold`: it is stopped, resized and started again (a stopped one stays stopped).
+         * @enum {string}
+         */
+        mode: 'hot' | 'cold';
+        /** @description Why the change is cold; empty when it is hot. */
+        reasons: string[];
+        /** @description What gets smaller. */
+        shrinks: ('cpu_cores' | 'memory_mb')[];
+        /**
+         * @description `fits`: the instance’s hypervisor has the room; `move`: it lacks it and another hypervisor of the location has it (the change moves the instance first when `move_allowed`); `none`: no hypervisor has it.
+         * @enum {string}
+         */
+        placement: 'fits' | 'move' | 'none';
+        /** @description What the instance’s hypervisor lacks (administrators). */
+        shortfall: string[];
+        /** @description The best hypervisor to move to, for `move` (shown to administrators). */
+        target: {
+          /** Format: uuid */
+          uuid: string;
+          name: string;
+        } | null;
+        /** @description Whether this change may move the instance first. */
+        move_allowed: boolean;
+        /** @description The most the running guest may grow to, as its hypervisor reported; null: none. */
+        hot_ceiling: {
+          cpu_cores: number;
+          memory_mb: number;
+        } | null;
+        /**
+         * Format: uuid
+         * @description The `resize` operation begun (in the instance’s tasks); null for a dry run.
+         */
+        operation_uuid: string | null;
+      };
+    };
+    ClientResizeRequest: {
+      /**
+       * @description The plan’s code.
+       * @example standard-2
+       */
+      plan: string;
+      /**
+       * @description When the instance’s hypervisor lacks the room: move it to the best hypervisor of its location first, then change it (administrators; customers where RESIZE_CUSTOMER_MOVES is on). Otherwise refused with `RESIZE_NEEDS_MOVE`.
+       * @default false
+       */
+      allow_move?: boolean;
     };
     IsoList: {
       data: components['schemas']['Iso'][];
@@ -2805,50 +6276,18 @@ export interface components {
        */
       kind?: 'serial' | 'graphical';
     };
-    ConsoleSession: {
-      /** @enum {string} */
-      object: 'console_session';
-      attributes: {
-        /** Format: uuid */
-        uuid: string;
-        /** Format: uuid */
-        instance: string;
-        /**
-         * Format: uuid
-         * @description Whose session it is.
-         */
-        user: string;
-        /** @enum {string} */
-        kind: 'serial' | 'graphical';
-        /**
-         * @description `pending` until a gateway redeems its connect token, `validated` once one did, `connected` while the gateway relays it, `ended` after.
-         * @enum {string}
-         */
-        state: 'pending' | 'validated' | 'connected' | 'ended';
-        /** @description The connect token is good until then. */
-        connect_by: string;
-        /** @description The session ends then, however it is used. */
-        expires_at: string;
-        connected_at: string | null;
-        ended_at: string | null;
-        /** @enum {string|null} */
-        end_reason:
-          | 'disconnected'
-          | 'revoked'
-          | 'expired'
-          | 'instance_deleted'
-          | 'instance_migrated'
-          | 'gateway_lost'
-          | null;
-        created_at: string;
-      };
-    };
     ConsoleSessionRevokeRequest: Record<string, never>;
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The version the answer was rendered in. */
+    ApiVersion: '2026-11-22' | '2026-12-06';
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2856,7 +6295,10 @@ export interface operations {
   getAccount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2865,6 +6307,7 @@ export interface operations {
       /** @description The caller’s account. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2874,6 +6317,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2883,6 +6327,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2892,6 +6337,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2901,6 +6347,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2910,6 +6357,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2919,6 +6367,91 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAccountQuotas: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller’s quotas and usage. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Quotas'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2933,7 +6466,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2942,6 +6478,7 @@ export interface operations {
       /** @description A page of the list. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2951,6 +6488,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2960,6 +6498,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2969,6 +6508,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2978,6 +6518,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2987,6 +6528,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -2996,6 +6538,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3010,7 +6553,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3019,6 +6565,7 @@ export interface operations {
       /** @description A page of the list. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3028,6 +6575,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3037,6 +6585,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3046,6 +6595,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3055,6 +6605,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3064,6 +6615,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3073,6 +6625,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3084,7 +6637,10 @@ export interface operations {
   getLocations: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3093,6 +6649,7 @@ export interface operations {
       /** @description The locations. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3102,6 +6659,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3111,6 +6669,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3120,6 +6679,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3129,6 +6689,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3138,6 +6699,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3147,6 +6709,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3161,7 +6724,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3170,6 +6736,7 @@ export interface operations {
       /** @description A page of SSH keys. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3179,6 +6746,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3188,6 +6756,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3197,6 +6766,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3206,6 +6776,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3215,6 +6786,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3224,6 +6796,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3235,7 +6808,10 @@ export interface operations {
   postSshKeys: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3248,6 +6824,7 @@ export interface operations {
       /** @description The key was added. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3257,6 +6834,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3266,6 +6844,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3275,6 +6854,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3284,6 +6864,7 @@ export interface operations {
       /** @description A key with this name, or this same key, is already on the account; or the account holds the most keys it may (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3293,6 +6874,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3302,6 +6884,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3311,6 +6894,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3322,7 +6906,10 @@ export interface operations {
   deleteSshKeysKeyUuid: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         keyUuid: string;
       };
@@ -3333,6 +6920,7 @@ export interface operations {
       /** @description The key was deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -3340,6 +6928,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3349,6 +6938,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3358,6 +6948,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3367,6 +6958,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3376,6 +6968,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3385,6 +6978,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3394,6 +6988,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3405,7 +7000,10 @@ export interface operations {
   patchSshKeysKeyUuid: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         keyUuid: string;
       };
@@ -3420,6 +7018,7 @@ export interface operations {
       /** @description The key. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3429,6 +7028,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3438,6 +7038,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3447,6 +7048,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3456,6 +7058,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3465,6 +7068,7 @@ export interface operations {
       /** @description Another key of the account has this name (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3474,6 +7078,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3483,6 +7088,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3492,6 +7098,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3506,7 +7113,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3515,6 +7125,7 @@ export interface operations {
       /** @description A page of floating IPs. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3524,6 +7135,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3533,6 +7145,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3542,6 +7155,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3551,6 +7165,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3560,6 +7175,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3569,6 +7185,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3580,7 +7197,10 @@ export interface operations {
   postFloatingIpsCloudIpAddressAttach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudIpAddress: string;
       };
@@ -3595,6 +7215,7 @@ export interface operations {
       /** @description It already was where asked; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3604,6 +7225,7 @@ export interface operations {
       /** @description Accepted; the floating IP `attaching` or `detaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3613,6 +7235,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3622,6 +7245,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3631,6 +7255,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3640,6 +7265,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3649,6 +7275,7 @@ export interface operations {
       /** @description Another location, on another instance (attach) or on none (move), still changing, or the instance’s status does not allow it (SVC-CONFLICT-409); the instance holds its most addresses (SVC-QUOTA-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3658,6 +7285,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3667,6 +7295,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3676,6 +7305,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3685,6 +7315,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3696,7 +7327,10 @@ export interface operations {
   postFloatingIpsCloudIpAddressDetach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudIpAddress: string;
       };
@@ -3707,6 +7341,7 @@ export interface operations {
       /** @description It already was where asked; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3716,6 +7351,7 @@ export interface operations {
       /** @description Accepted; the floating IP `attaching` or `detaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3725,6 +7361,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3734,6 +7371,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3743,6 +7381,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3752,6 +7391,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3761,6 +7401,7 @@ export interface operations {
       /** @description Another location, on another instance (attach) or on none (move), still changing, or the instance’s status does not allow it (SVC-CONFLICT-409); the instance holds its most addresses (SVC-QUOTA-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3770,6 +7411,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3779,6 +7421,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3788,6 +7431,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3797,6 +7441,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3808,7 +7453,10 @@ export interface operations {
   postFloatingIpsCloudIpAddressMove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudIpAddress: string;
       };
@@ -3823,6 +7471,7 @@ export interface operations {
       /** @description It already was where asked; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3832,6 +7481,7 @@ export interface operations {
       /** @description Accepted; the floating IP `attaching` or `detaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3841,6 +7491,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3850,6 +7501,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3859,6 +7511,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3868,6 +7521,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3877,6 +7531,7 @@ export interface operations {
       /** @description Another location, on another instance (attach) or on none (move), still changing, or the instance’s status does not allow it (SVC-CONFLICT-409); the instance holds its most addresses (SVC-QUOTA-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3886,6 +7541,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3895,6 +7551,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3904,6 +7561,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3913,6 +7571,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3927,7 +7586,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3936,6 +7598,7 @@ export interface operations {
       /** @description A page of private networks. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3945,6 +7608,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3954,6 +7618,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3963,6 +7628,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3972,6 +7638,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3981,6 +7648,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -3990,6 +7658,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4001,7 +7670,10 @@ export interface operations {
   postPrivateNetworks: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4014,6 +7686,7 @@ export interface operations {
       /** @description The network was created. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4023,6 +7696,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4032,6 +7706,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4041,6 +7716,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4050,6 +7726,7 @@ export interface operations {
       /** @description The range overlaps another of your networks, or the name is taken (SVC-CONFLICT-409); the account holds its most networks (SVC-QUOTA-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4059,6 +7736,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4068,6 +7746,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4077,6 +7756,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4088,7 +7768,10 @@ export interface operations {
   getPrivateNetworksCloudNetwork: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudNetwork: string;
       };
@@ -4099,6 +7782,7 @@ export interface operations {
       /** @description The network. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4108,6 +7792,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4117,6 +7802,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4126,6 +7812,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4135,6 +7822,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4144,6 +7832,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4153,6 +7842,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4162,6 +7852,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4173,7 +7864,10 @@ export interface operations {
   deletePrivateNetworksCloudNetwork: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudNetwork: string;
       };
@@ -4184,6 +7878,7 @@ export interface operations {
       /** @description The network was deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -4191,6 +7886,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4200,6 +7896,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4209,6 +7906,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4218,6 +7916,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4227,6 +7926,7 @@ export interface operations {
       /** @description An instance is on the network, or joining or leaving it (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4236,6 +7936,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4245,6 +7946,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4254,6 +7956,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4265,7 +7968,10 @@ export interface operations {
   postPrivateNetworksCloudNetworkAttach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudNetwork: string;
       };
@@ -4280,6 +7986,7 @@ export interface operations {
       /** @description It already was so; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4289,6 +7996,7 @@ export interface operations {
       /** @description Accepted; the instance’s NIC `attaching` or `detaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4298,6 +8006,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4307,6 +8016,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4316,6 +8026,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4325,6 +8036,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4334,6 +8046,7 @@ export interface operations {
       /** @description The instance is in another location, its NIC is still changing, or its status does not allow it (SVC-CONFLICT-409); it is on 8 networks already (SVC-QUOTA-409); the address is taken or the range full (SVC-IP-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4343,6 +8056,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4352,6 +8066,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4361,6 +8076,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4370,6 +8086,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4381,7 +8098,10 @@ export interface operations {
   postPrivateNetworksCloudNetworkDetach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudNetwork: string;
       };
@@ -4396,6 +8116,7 @@ export interface operations {
       /** @description It already was so; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4405,6 +8126,7 @@ export interface operations {
       /** @description Accepted; the instance’s NIC `attaching` or `detaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4414,6 +8136,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4423,6 +8146,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4432,6 +8156,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4441,6 +8166,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4450,6 +8176,7 @@ export interface operations {
       /** @description The instance is in another location, its NIC is still changing, or its status does not allow it (SVC-CONFLICT-409); it is on 8 networks already (SVC-QUOTA-409); the address is taken or the range full (SVC-IP-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4459,6 +8186,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4468,6 +8196,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4477,6 +8206,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4486,6 +8216,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4500,7 +8231,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4509,6 +8243,7 @@ export interface operations {
       /** @description A page of volumes. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4518,6 +8253,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4527,6 +8263,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4536,6 +8273,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4545,6 +8283,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4554,6 +8293,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4563,6 +8303,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4574,7 +8315,10 @@ export interface operations {
   postVolumes: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4587,6 +8331,7 @@ export interface operations {
       /** @description The volume was created. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4596,6 +8341,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4605,6 +8351,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4614,15 +8361,17 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The name is taken (SVC-CONFLICT-409); the account holds its most volumes, or the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409). */
+      /** @description The name is taken (SVC-CONFLICT-409); the account holds its most volumes, or the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the account would pass its `volumes` or `disk_mb` quota (QUOTA_EXCEEDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4632,6 +8381,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4641,6 +8391,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4650,6 +8401,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4661,7 +8413,10 @@ export interface operations {
   getVolumesCloudVolume: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudVolume: string;
       };
@@ -4672,6 +8427,7 @@ export interface operations {
       /** @description The volume. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4681,6 +8437,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4690,6 +8447,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4699,6 +8457,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4708,6 +8467,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4717,6 +8477,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4726,6 +8487,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4735,6 +8497,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4746,7 +8509,10 @@ export interface operations {
   deleteVolumesCloudVolume: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudVolume: string;
       };
@@ -4757,6 +8523,7 @@ export interface operations {
       /** @description Accepted: the volume is `deleting`; it is gone once its hypervisor removed it. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4766,6 +8533,7 @@ export interface operations {
       /** @description The volume is gone (it was on no hypervisor). */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -4773,6 +8541,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4782,6 +8551,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4791,6 +8561,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4800,6 +8571,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4809,6 +8581,7 @@ export interface operations {
       /** @description The volume is on an instance or changing (SVC-INUSE-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4818,6 +8591,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4827,6 +8601,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4836,6 +8611,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4845,6 +8621,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4856,7 +8633,10 @@ export interface operations {
   postVolumesCloudVolumeAttach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudVolume: string;
       };
@@ -4871,6 +8651,7 @@ export interface operations {
       /** @description The volume already is on the instance; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4880,6 +8661,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes the volume. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4889,6 +8671,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4898,6 +8681,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4907,6 +8691,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4916,6 +8701,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4925,6 +8711,7 @@ export interface operations {
       /** @description The volume is on another instance or changing, the instance is in another location or on a hypervisor without the volume’s backend, or the volume is kept on another hypervisor (SVC-CONFLICT-409); the instance has 8 volumes already (SVC-QUOTA-409); its hypervisor lacks the room for the volume (SVC-CAPACITY-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4934,6 +8721,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4943,6 +8731,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4952,6 +8741,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4961,6 +8751,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4972,7 +8763,10 @@ export interface operations {
   postVolumesCloudVolumeDetach: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudVolume: string;
       };
@@ -4987,6 +8781,7 @@ export interface operations {
       /** @description The volume is on no instance; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -4996,6 +8791,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes the volume. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5005,6 +8801,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5014,6 +8811,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5023,6 +8821,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5032,6 +8831,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5041,6 +8841,7 @@ export interface operations {
       /** @description The volume is changing (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5050,6 +8851,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5059,6 +8861,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5068,6 +8871,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5077,6 +8881,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5088,7 +8893,10 @@ export interface operations {
   postVolumesCloudVolumeResize: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudVolume: string;
       };
@@ -5103,6 +8911,7 @@ export interface operations {
       /** @description The volume has the size now (it was on no instance), or had it already. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5112,6 +8921,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes the volume. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5121,6 +8931,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5130,6 +8941,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5139,6 +8951,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5148,15 +8961,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its hypervisor lacks the room (SVC-CAPACITY-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
+      /** @description The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the growth would take the owner past their `disk_mb` quota (QUOTA_EXCEEDED); its hypervisor lacks the room (SVC-CAPACITY-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5166,6 +8981,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5175,6 +8991,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5184,6 +9001,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5193,6 +9011,902 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of webhook endpoints. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postWebhooks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookEndpointRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint, with its secret: shown this once. */
+      201: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description As many endpoints as allowed already (SVC-QUOTA-409). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhooksWebhookUuid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhooksWebhookUuid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint was deleted. */
+      204: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchWebhooksWebhookUuid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookEndpointRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint as now recorded. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postWebhooksWebhookUuidSecretRotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint, with its new secret: shown this once. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhooksWebhookUuidDeliveries: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the delivery log. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookAttemptList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postWebhooksWebhookUuidDeliveriesDeliveryUuidRedeliver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        webhookUuid: string;
+        deliveryUuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted: the delivery, pending again. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events of these types, comma-separated: `instance.created`, `instance.running`, `instance.stopped`, `instance.suspended`, `instance.unsuspended`, `instance.resized`, `instance.deleted`, `instance.failed`, `operation.failed`, `webhook_endpoint.disabled`, `backup.available`, `backup.failed`, `snapshot.available`, `volume.created`, `volume.attached`, `volume.detached`, `volume.deleted`, `console.session_ended`, `migration.requested`, `migration.completed`, `migration.rolled_back`, `migration.recovery_required`, `evacuation.started`, `evacuation.paused`, `evacuation.finished`, `hypervisor.unreachable`, `hypervisor.online`. */
+        type?: string;
+        /** @description Only events of this resource (an instance, a task, a webhook endpoint). */
+        resource_id?: string;
+        /** @description Only events that occurred at or after this time. */
+        since?: string;
+        /** @description Only events after this one: the list’s `meta.next_after`, or a stream event’s id. The stream takes `Last-Event-ID` before it. Below the retention floor: 410 SVC-EVENT-410 (list), `event: reset` (stream). */
+        after?: string;
+        /** @description The list’s page size (1 to 100); the stream ignores it. */
+        limit?: number;
+      };
+      header?: {
+        /** @description The id of the last event received; the stream resumes after it. */
+        'last-event-id'?: string;
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stream (text/event-stream), or a page of events (application/json). */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventList'];
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `after` lies below the retention floor: events after it may be gone (SVC-EVENT-410). */
+      410: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit reached (SVC-REQ-429); see Retry-After. */
+      429: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The process has not read the outbox yet (SVC-SYS-503); try again shortly. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5209,7 +9923,10 @@ export interface operations {
         /** @description The `meta.cursor.next` of the page before; reads the page after it (not with `page`). */
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5218,6 +9935,7 @@ export interface operations {
       /** @description A page of instances. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5227,6 +9945,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5236,6 +9955,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5245,6 +9965,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5254,6 +9975,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5263,6 +9985,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5272,6 +9995,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5286,6 +10010,8 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry: the same key with the same body gets the first answer again (with `Idempotent-Replayed: true`), with another body 422, while the first is running 409. Scoped to the caller; kept at least 24 hours. */
         'idempotency-key'?: string;
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
       };
       path?: never;
       cookie?: never;
@@ -5299,6 +10025,7 @@ export interface operations {
       /** @description Accepted; the instance in `provisioning`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5308,6 +10035,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5317,6 +10045,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5326,15 +10055,17 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free address (SVC-IP-409); a request with the same Idempotency-Key is still running (SVC-IDEMP-409). */
+      /** @description No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free address (SVC-IP-409); an imported image has no version ready in the location (IMAGE_NOT_AVAILABLE); the owner would pass a quota (QUOTA_EXCEEDED, `meta` naming it); a request with the same Idempotency-Key is still running (SVC-IDEMP-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5344,6 +10075,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5353,6 +10085,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5362,6 +10095,7 @@ export interface operations {
       /** @description The Idempotency-Key was used with another request (SVC-IDEMP-422). */
       422: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5371,6 +10105,7 @@ export interface operations {
       /** @description Rate limit reached (SVC-REQ-429); see Retry-After. */
       429: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5380,6 +10115,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5391,7 +10127,10 @@ export interface operations {
   getCloudInstance: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5402,6 +10141,7 @@ export interface operations {
       /** @description The instance. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5411,6 +10151,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5420,6 +10161,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5429,6 +10171,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5438,6 +10181,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5447,6 +10191,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5456,6 +10201,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5465,6 +10211,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5476,7 +10223,10 @@ export interface operations {
   deleteCloudInstance: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5487,6 +10237,7 @@ export interface operations {
       /** @description Accepted; the instance in `deleting`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5496,6 +10247,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5505,6 +10257,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5514,6 +10267,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5523,6 +10277,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5532,6 +10287,7 @@ export interface operations {
       /** @description Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5541,6 +10297,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5550,6 +10307,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5559,6 +10317,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5568,6 +10327,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5579,7 +10339,10 @@ export interface operations {
   postCloudInstancePower: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5594,6 +10357,7 @@ export interface operations {
       /** @description Accepted; the instance in its transitional status. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5603,6 +10367,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5612,6 +10377,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5621,6 +10387,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5630,6 +10397,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5639,6 +10407,7 @@ export interface operations {
       /** @description Not allowed in the current status, or the instance is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5648,6 +10417,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5657,6 +10427,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5666,6 +10437,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5675,6 +10447,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5686,7 +10459,10 @@ export interface operations {
   postCloudInstanceRebuild: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5701,6 +10477,7 @@ export interface operations {
       /** @description Accepted; the instance in `rebuilding`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5710,6 +10487,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5719,6 +10497,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5728,6 +10507,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5737,6 +10517,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5746,6 +10527,7 @@ export interface operations {
       /** @description Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5755,6 +10537,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5764,6 +10547,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5773,6 +10557,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5789,7 +10574,10 @@ export interface operations {
         /** @description Read at this resolution; without it, the one the range calls for. */
         resolution?: 'raw' | '5m' | '1h';
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5800,6 +10588,7 @@ export interface operations {
       /** @description The series. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5809,6 +10598,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5818,6 +10608,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5827,6 +10618,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5836,6 +10628,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5845,6 +10638,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5854,6 +10648,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5863,6 +10658,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5879,7 +10675,10 @@ export interface operations {
         /** @description The `meta.cursor.next` of the page before; reads the page after it (not with `page`). */
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5890,6 +10689,7 @@ export interface operations {
       /** @description A page of the log. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5899,6 +10699,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5908,6 +10709,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5917,6 +10719,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5926,6 +10729,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5935,6 +10739,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5944,6 +10749,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5953,6 +10759,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5969,7 +10776,10 @@ export interface operations {
         /** @description The `meta.cursor.next` of the page before; reads the page after it (not with `page`). */
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -5980,6 +10790,7 @@ export interface operations {
       /** @description A page of tasks. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5989,6 +10800,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -5998,6 +10810,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6007,6 +10820,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6016,6 +10830,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6025,6 +10840,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6034,6 +10850,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6043,6 +10860,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6054,7 +10872,10 @@ export interface operations {
   getCloudInstanceDiagnostics: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6065,6 +10886,7 @@ export interface operations {
       /** @description The diagnostics. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6074,6 +10896,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6083,6 +10906,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6092,6 +10916,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6101,6 +10926,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6110,6 +10936,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6119,6 +10946,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6128,6 +10956,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6139,7 +10968,10 @@ export interface operations {
   getCloudInstanceSsh: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6150,6 +10982,7 @@ export interface operations {
       /** @description How to connect. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6159,6 +10992,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6168,6 +11002,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6177,6 +11012,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6186,6 +11022,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6195,6 +11032,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6204,6 +11042,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6213,6 +11052,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6224,7 +11064,10 @@ export interface operations {
   patchCloudInstanceSettingsRename: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6239,6 +11082,7 @@ export interface operations {
       /** @description The instance with its new name. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6248,6 +11092,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6257,6 +11102,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6266,6 +11112,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6275,6 +11122,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6284,6 +11132,7 @@ export interface operations {
       /** @description Refused: another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6293,6 +11142,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6302,6 +11152,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6311,6 +11162,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6322,7 +11174,10 @@ export interface operations {
   patchCloudInstanceSettingsHostname: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6337,6 +11192,7 @@ export interface operations {
       /** @description The instance with its new hostname. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6346,6 +11202,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6355,6 +11212,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6364,6 +11222,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6373,6 +11232,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6382,6 +11242,7 @@ export interface operations {
       /** @description Refused: another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6391,6 +11252,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6400,6 +11262,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6409,6 +11272,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6420,7 +11284,10 @@ export interface operations {
   patchCloudInstanceSettingsTimezone: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6435,6 +11302,7 @@ export interface operations {
       /** @description The instance with its new timezone. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6444,6 +11312,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6453,6 +11322,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6462,6 +11332,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6471,6 +11342,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6480,6 +11352,7 @@ export interface operations {
       /** @description Refused: another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6489,6 +11362,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6498,6 +11372,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6507,6 +11382,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6518,7 +11394,10 @@ export interface operations {
   getCloudInstanceSettingsPassword: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6529,6 +11408,7 @@ export interface operations {
       /** @description The password, this once. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6538,6 +11418,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6547,6 +11428,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6556,6 +11438,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6565,6 +11448,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6574,6 +11458,7 @@ export interface operations {
       /** @description Already shown, or the window has passed (SVC-PASSWORD-410). */
       410: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6583,6 +11468,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6592,6 +11478,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6601,6 +11488,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6612,7 +11500,10 @@ export interface operations {
   postCloudInstanceSettingsPassword: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6623,6 +11514,7 @@ export interface operations {
       /** @description Accepted. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6632,6 +11524,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6641,6 +11534,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6650,6 +11544,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6659,6 +11554,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6668,6 +11564,7 @@ export interface operations {
       /** @description Not allowed in the current status (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6677,6 +11574,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6686,6 +11584,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6695,6 +11594,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6709,7 +11609,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6720,6 +11623,7 @@ export interface operations {
       /** @description A page of backups. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6729,6 +11633,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6738,6 +11643,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6747,6 +11653,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6756,6 +11663,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6765,6 +11673,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6774,6 +11683,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6783,6 +11693,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6794,7 +11705,10 @@ export interface operations {
   postCloudInstanceBackups: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -6809,6 +11723,7 @@ export interface operations {
       /** @description Accepted; the backup `creating`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6818,6 +11733,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6827,6 +11743,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6836,6 +11753,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6845,6 +11763,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6854,6 +11773,7 @@ export interface operations {
       /** @description The instance holds its most backups (SVC-QUOTA-409); not allowed in its status, or not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); it is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6863,6 +11783,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6872,6 +11793,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6881,6 +11803,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6890,6 +11813,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6901,7 +11825,10 @@ export interface operations {
   postCloudInstanceBackupsCloudBackupRestore: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudBackup: string;
@@ -6913,6 +11840,7 @@ export interface operations {
       /** @description Accepted; the instance `restoring`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6922,6 +11850,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6931,6 +11860,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6940,6 +11870,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6949,6 +11880,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6958,6 +11890,7 @@ export interface operations {
       /** @description The backup is not `available`, or the instance not in a status that allows it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6967,6 +11900,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6976,6 +11910,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6985,6 +11920,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -6994,6 +11930,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7008,6 +11945,8 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry: the same key with the same body gets the first answer again (with `Idempotent-Replayed: true`), with another body 422, while the first is running 409. Scoped to the caller; kept at least 24 hours. */
         'idempotency-key'?: string;
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
       };
       path: {
         cloudInstance: string;
@@ -7024,6 +11963,7 @@ export interface operations {
       /** @description Accepted; the new instance in `provisioning`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7033,6 +11973,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7042,6 +11983,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7051,6 +11993,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7060,15 +12003,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The backup is not `available` (SVC-CONFLICT-409). No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free address (SVC-IP-409); a request with the same Idempotency-Key is still running (SVC-IDEMP-409). */
+      /** @description The backup is not `available` (SVC-CONFLICT-409). No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free address (SVC-IP-409); an imported image has no version ready in the location (IMAGE_NOT_AVAILABLE); the owner would pass a quota (QUOTA_EXCEEDED, `meta` naming it); a request with the same Idempotency-Key is still running (SVC-IDEMP-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7078,6 +12023,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7087,6 +12033,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7096,6 +12043,7 @@ export interface operations {
       /** @description The Idempotency-Key was used with another request (SVC-IDEMP-422). */
       422: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7105,6 +12053,7 @@ export interface operations {
       /** @description Rate limit reached (SVC-REQ-429); see Retry-After. */
       429: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7114,6 +12063,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7125,7 +12075,10 @@ export interface operations {
   postCloudInstanceBackupsCloudBackupVerify: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudBackup: string;
@@ -7137,6 +12090,7 @@ export interface operations {
       /** @description Accepted; the backup `verifying`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7146,6 +12100,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7155,6 +12110,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7164,6 +12120,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7173,6 +12130,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7182,6 +12140,7 @@ export interface operations {
       /** @description The backup’s state does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7191,6 +12150,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7200,6 +12160,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7209,6 +12170,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7218,6 +12180,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7229,7 +12192,10 @@ export interface operations {
   postCloudInstanceBackupsCloudBackupProtect: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudBackup: string;
@@ -7245,6 +12211,7 @@ export interface operations {
       /** @description The backup. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7254,6 +12221,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7263,6 +12231,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7272,6 +12241,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7281,6 +12251,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7290,6 +12261,7 @@ export interface operations {
       /** @description The backup is being deleted (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7299,6 +12271,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7308,6 +12281,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7317,6 +12291,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7328,7 +12303,10 @@ export interface operations {
   deleteCloudInstanceBackupsCloudBackup: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudBackup: string;
@@ -7340,6 +12318,7 @@ export interface operations {
       /** @description Accepted; the backup `deleting`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7349,6 +12328,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7358,6 +12338,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7367,6 +12348,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7376,6 +12358,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7385,6 +12368,7 @@ export interface operations {
       /** @description The backup is protected, or its state does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7394,6 +12378,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7403,6 +12388,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7412,6 +12398,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7421,6 +12408,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7435,7 +12423,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -7446,6 +12437,7 @@ export interface operations {
       /** @description A page of schedules. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7455,6 +12447,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7464,6 +12457,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7473,6 +12467,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7482,6 +12477,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7491,6 +12487,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7500,6 +12497,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7509,6 +12507,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7520,7 +12519,10 @@ export interface operations {
   postCloudInstanceBackupSchedules: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -7535,6 +12537,7 @@ export interface operations {
       /** @description The schedule. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7544,6 +12547,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7553,6 +12557,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7562,6 +12567,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7571,6 +12577,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7580,6 +12587,7 @@ export interface operations {
       /** @description The instance holds its most schedules (SVC-QUOTA-409); a schedule of this name exists (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7589,6 +12597,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7598,6 +12607,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7607,6 +12617,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7616,6 +12627,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7627,7 +12639,10 @@ export interface operations {
   deleteCloudInstanceBackupSchedulesBackupPolicy: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         backupPolicy: string;
@@ -7639,6 +12654,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7646,6 +12662,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7655,6 +12672,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7664,6 +12682,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7673,6 +12692,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7682,6 +12702,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7691,6 +12712,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7700,6 +12722,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7709,6 +12732,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7720,7 +12744,10 @@ export interface operations {
   patchCloudInstanceBackupSchedulesBackupPolicy: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         backupPolicy: string;
@@ -7736,6 +12763,7 @@ export interface operations {
       /** @description The schedule. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7745,6 +12773,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7754,6 +12783,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7763,6 +12793,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7772,6 +12803,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7781,6 +12813,7 @@ export interface operations {
       /** @description Another schedule of the instance has this name (SVC-CONFLICT-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7790,6 +12823,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7799,6 +12833,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7808,6 +12843,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7817,6 +12853,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7831,7 +12868,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -7842,6 +12882,7 @@ export interface operations {
       /** @description A page of snapshots. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7851,6 +12892,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7860,6 +12902,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7869,6 +12912,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7878,6 +12922,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7887,6 +12932,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7896,6 +12942,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7905,6 +12952,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7916,7 +12964,10 @@ export interface operations {
   postCloudInstanceSnapshots: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -7931,6 +12982,7 @@ export interface operations {
       /** @description Accepted; the snapshot `creating`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7940,6 +12992,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7949,6 +13002,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7958,6 +13012,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7967,6 +13022,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7976,6 +13032,7 @@ export interface operations {
       /** @description The instance holds its most snapshots (SVC-QUOTA-409); not allowed in its status, or not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7985,6 +13042,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -7994,6 +13052,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8003,6 +13062,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8012,6 +13072,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8023,7 +13084,10 @@ export interface operations {
   postCloudInstanceSnapshotsCloudSnapshotRestore: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudSnapshot: string;
@@ -8035,6 +13099,7 @@ export interface operations {
       /** @description Accepted; the instance `restoring`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8044,6 +13109,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8053,6 +13119,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8062,6 +13129,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8071,6 +13139,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8080,6 +13149,7 @@ export interface operations {
       /** @description The snapshot is not `available`, or the instance not in a status that allows it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8089,6 +13159,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8098,6 +13169,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8107,6 +13179,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8116,6 +13189,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8127,7 +13201,10 @@ export interface operations {
   deleteCloudInstanceSnapshotsCloudSnapshot: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudSnapshot: string;
@@ -8139,6 +13216,7 @@ export interface operations {
       /** @description Accepted; the snapshot `deleting`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8148,6 +13226,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8157,6 +13236,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8166,6 +13246,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8175,6 +13256,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8184,6 +13266,7 @@ export interface operations {
       /** @description The snapshot’s state does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8193,6 +13276,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8202,6 +13286,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8211,6 +13296,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8220,6 +13306,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8231,7 +13318,10 @@ export interface operations {
   getCloudInstanceNetwork: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -8242,6 +13332,7 @@ export interface operations {
       /** @description The instance’s network. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8251,6 +13342,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8260,6 +13352,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8269,6 +13362,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8278,6 +13372,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8287,6 +13382,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8296,6 +13392,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8305,6 +13402,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8319,7 +13417,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -8330,6 +13431,7 @@ export interface operations {
       /** @description A page of addresses. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8339,6 +13441,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8348,6 +13451,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8357,6 +13461,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8366,6 +13471,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8375,6 +13481,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8384,6 +13491,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8393,6 +13501,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8404,7 +13513,10 @@ export interface operations {
   postCloudInstanceNetworkIps: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -8419,6 +13531,7 @@ export interface operations {
       /** @description Accepted; the address `attaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8428,6 +13541,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8437,6 +13551,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8446,6 +13561,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8455,15 +13571,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The location has no free address of the family (SVC-IP-409); the instance holds its most addresses (SVC-QUOTA-409); not allowed in its status, or not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
+      /** @description The location has no free address of the family (SVC-IP-409); the instance holds its most addresses (SVC-QUOTA-409); the account would pass its `ips` quota (QUOTA_EXCEEDED); not allowed in its status, or not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8473,6 +13591,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8482,6 +13601,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8491,6 +13611,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8500,6 +13621,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8511,7 +13633,10 @@ export interface operations {
   deleteCloudInstanceNetworkIpsCloudIpAddress: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudIpAddress: string;
@@ -8523,6 +13648,7 @@ export interface operations {
       /** @description Accepted; the address `detaching`. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8532,6 +13658,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8541,6 +13668,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8550,6 +13678,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8559,6 +13688,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8568,6 +13698,7 @@ export interface operations {
       /** @description The address is the primary one (SVC-IP-PRIMARY-409); floating, or still changing, or the instance’s status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8577,6 +13708,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8586,6 +13718,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8595,6 +13728,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8604,6 +13738,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8615,7 +13750,10 @@ export interface operations {
   postCloudInstanceNetworkIpsCloudIpAddressPromote: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudIpAddress: string;
@@ -8627,6 +13765,7 @@ export interface operations {
       /** @description The address was already the primary one; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8636,6 +13775,7 @@ export interface operations {
       /** @description Accepted; the address is the primary one. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8645,6 +13785,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8654,6 +13795,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8663,6 +13805,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8672,6 +13815,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8681,6 +13825,7 @@ export interface operations {
       /** @description The address is floating or still changing, or the instance’s status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8690,6 +13835,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8699,6 +13845,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8708,6 +13855,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8717,6 +13865,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8728,7 +13877,10 @@ export interface operations {
   patchCloudInstanceNetworkIpsCloudIpAddressRdns: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         cloudIpAddress: string;
@@ -8744,6 +13896,7 @@ export interface operations {
       /** @description The address with its record. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8753,6 +13906,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8762,6 +13916,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8771,6 +13926,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8780,6 +13936,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8789,6 +13946,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8798,6 +13956,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8807,6 +13966,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8818,7 +13978,10 @@ export interface operations {
   getCloudInstanceBandwidth: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -8829,6 +13992,7 @@ export interface operations {
       /** @description The usage. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8838,6 +14002,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8847,6 +14012,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8856,6 +14022,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8865,6 +14032,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8874,6 +14042,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8883,6 +14052,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8892,6 +14062,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8903,7 +14074,10 @@ export interface operations {
   getCloudInstanceFirewall: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -8914,6 +14088,7 @@ export interface operations {
       /** @description The firewall. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8923,6 +14098,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8932,6 +14108,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8941,6 +14118,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8950,6 +14128,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8959,6 +14138,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8968,6 +14148,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8977,6 +14158,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -8988,7 +14170,10 @@ export interface operations {
   putCloudInstanceFirewall: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9003,6 +14188,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9012,6 +14198,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9021,6 +14208,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9030,6 +14218,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9039,6 +14228,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9048,6 +14238,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9057,6 +14248,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9066,6 +14258,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9075,6 +14268,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9084,6 +14278,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9095,7 +14290,10 @@ export interface operations {
   deleteCloudInstanceFirewall: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9106,6 +14304,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9115,6 +14314,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9124,6 +14324,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9133,6 +14334,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9142,6 +14344,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9151,6 +14354,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9160,6 +14364,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9169,6 +14374,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9178,6 +14384,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9187,6 +14394,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9198,7 +14406,10 @@ export interface operations {
   getCloudInstanceFirewallRules: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9209,6 +14420,7 @@ export interface operations {
       /** @description The firewall. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9218,6 +14430,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9227,6 +14440,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9236,6 +14450,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9245,6 +14460,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9254,6 +14470,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9263,6 +14480,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9272,6 +14490,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9283,7 +14502,10 @@ export interface operations {
   putCloudInstanceFirewallRules: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9298,6 +14520,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9307,6 +14530,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9316,6 +14540,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9325,6 +14550,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9334,6 +14560,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9343,6 +14570,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9352,6 +14580,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9361,6 +14590,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9370,6 +14600,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9379,6 +14610,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9390,7 +14622,10 @@ export interface operations {
   deleteCloudInstanceFirewallRules: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9401,6 +14636,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9410,6 +14646,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9419,6 +14656,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9428,6 +14666,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9437,6 +14676,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9446,6 +14686,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9455,6 +14696,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9464,6 +14706,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9473,6 +14716,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9482,6 +14726,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9493,7 +14738,10 @@ export interface operations {
   getCloudInstanceFirewallEnabled: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9504,6 +14752,7 @@ export interface operations {
       /** @description The firewall. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9513,6 +14762,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9522,6 +14772,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9531,6 +14782,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9540,6 +14792,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9549,6 +14802,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9558,6 +14812,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9567,6 +14822,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9578,7 +14834,10 @@ export interface operations {
   putCloudInstanceFirewallEnabled: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9593,6 +14852,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9602,6 +14862,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9611,6 +14872,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9620,6 +14882,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9629,6 +14892,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9638,6 +14902,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9647,6 +14912,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9656,6 +14922,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9665,6 +14932,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9674,6 +14942,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9685,7 +14954,10 @@ export interface operations {
   deleteCloudInstanceFirewallEnabled: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9696,6 +14968,7 @@ export interface operations {
       /** @description Accepted; the firewall as now recorded (`in_sync` false until applied). */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9705,6 +14978,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9714,6 +14988,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9723,6 +14998,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9732,6 +15008,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9741,6 +15018,7 @@ export interface operations {
       /** @description The instance’s status does not allow it, or it is not placed yet (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9750,6 +15028,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9759,6 +15038,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9768,6 +15048,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9777,6 +15058,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9788,7 +15070,10 @@ export interface operations {
   getCloudInstanceStorage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9799,6 +15084,7 @@ export interface operations {
       /** @description The instance’s storage. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9808,6 +15094,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9817,6 +15104,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9826,6 +15114,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9835,6 +15124,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9844,6 +15134,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9853,6 +15144,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9862,6 +15154,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9873,7 +15166,10 @@ export interface operations {
   postCloudInstanceStorageRootResize: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -9888,6 +15184,7 @@ export interface operations {
       /** @description The disk has that size already; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9897,6 +15194,7 @@ export interface operations {
       /** @description Accepted; `growing_to_mb` says the size it is taking. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9906,6 +15204,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9915,6 +15214,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9924,6 +15224,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9933,15 +15234,17 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Beyond the plan’s disk (SVC-QUOTA-409); the hypervisor lacks the free disk (SVC-CAPACITY-409); the instance has no plan, is not placed yet, or its status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
+      /** @description Beyond the plan’s disk (SVC-QUOTA-409); past the account’s `disk_mb` quota (QUOTA_EXCEEDED); the hypervisor lacks the free disk (SVC-CAPACITY-409); the instance has no plan, is not placed yet, or its status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9951,6 +15254,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9960,6 +15264,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9969,6 +15274,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9978,6 +15284,248 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCloudInstanceResize: {
+    parameters: {
+      query?: {
+        /** @description The plan to judge a change to; left out: the instance as it stands (`unchanged`). */
+        plan?: string;
+        /** @description As the request’s `allow_move`. */
+        allow_move?: 'true' | 'false';
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        cloudInstance: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The verdict; nothing was held or changed. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceResize'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description As the change itself would be refused: RESIZE_PLAN_OTHER_LOCATION, RESIZE_PLAN_NOT_ALLOWED, RESIZE_DISK_SHRINK, QUOTA_EXCEEDED, SVC-CONFLICT-409; another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCloudInstanceResize: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        cloudInstance: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClientResizeRequest'];
+      };
+    };
+    responses: {
+      /** @description The instance is on that plan already; nothing changed. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceResize'];
+        };
+      };
+      /** @description Accepted: the verdict, and the `resize` operation begun. */
+      202: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstanceResize'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The plan is another location’s (RESIZE_PLAN_OTHER_LOCATION) or not one the instance’s plan may change to (RESIZE_PLAN_NOT_ALLOWED); the disk would shrink (RESIZE_DISK_SHRINK); past an account quota (QUOTA_EXCEEDED); the hypervisor lacks the room and the change may not move the instance (RESIZE_NEEDS_MOVE), or no hypervisor has it (SVC-CAPACITY-409); the status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). An unknown or withdrawn plan is 400 RESIZE_PLAN_UNKNOWN. */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
+      503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -9989,7 +15537,10 @@ export interface operations {
   getCloudInstanceMediaIso: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10000,6 +15551,7 @@ export interface operations {
       /** @description The library. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10009,6 +15561,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10018,6 +15571,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10027,6 +15581,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10036,6 +15591,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10045,6 +15601,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10054,6 +15611,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10063,6 +15621,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10074,7 +15633,10 @@ export interface operations {
   postCloudInstanceMediaIso: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10089,6 +15651,7 @@ export interface operations {
       /** @description The ISO was added and is being fetched. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10098,6 +15661,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10107,6 +15671,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10116,6 +15681,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10125,6 +15691,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10134,6 +15701,7 @@ export interface operations {
       /** @description The name is taken in the library, or the instance is not placed (SVC-CONFLICT-409); the library is full (SVC-QUOTA-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10143,6 +15711,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10152,6 +15721,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10161,6 +15731,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10170,6 +15741,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10181,7 +15753,10 @@ export interface operations {
   postCloudInstanceMediaIsoMount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10196,6 +15771,7 @@ export interface operations {
       /** @description The drive already was so; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10205,6 +15781,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes its drive. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10214,6 +15791,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10223,6 +15801,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10232,6 +15811,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10241,6 +15821,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10250,6 +15831,7 @@ export interface operations {
       /** @description The ISO is not `available` here, or the instance’s status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10259,6 +15841,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10268,6 +15851,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10277,6 +15861,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10286,6 +15871,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10297,7 +15883,10 @@ export interface operations {
   postCloudInstanceMediaIsoUnmount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10312,6 +15901,7 @@ export interface operations {
       /** @description The drive already was so; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10321,6 +15911,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes its drive. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10330,6 +15921,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10339,6 +15931,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10348,6 +15941,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10357,6 +15951,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10366,6 +15961,7 @@ export interface operations {
       /** @description The ISO is not `available` here, or the instance’s status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10375,6 +15971,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10384,6 +15981,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10393,6 +15991,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10402,6 +16001,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10413,7 +16013,10 @@ export interface operations {
   postCloudInstanceMediaIsoBoot: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10428,6 +16031,7 @@ export interface operations {
       /** @description The drive already was so; nothing changed. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10437,6 +16041,7 @@ export interface operations {
       /** @description Accepted: an operation of the instance changes its drive. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10446,6 +16051,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10455,6 +16061,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10464,6 +16071,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10473,6 +16081,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10482,6 +16091,7 @@ export interface operations {
       /** @description The ISO is not `available` here, or the instance’s status does not allow it (SVC-CONFLICT-409); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10491,6 +16101,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10500,6 +16111,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10509,6 +16121,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10518,6 +16131,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10529,7 +16143,10 @@ export interface operations {
   getCloudInstanceRescue: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10540,6 +16157,7 @@ export interface operations {
       /** @description The instance’s rescue mode. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10549,6 +16167,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10558,6 +16177,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10567,6 +16187,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10576,6 +16197,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10585,6 +16207,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10594,6 +16217,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10603,6 +16227,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10614,7 +16239,10 @@ export interface operations {
   postCloudInstanceRescueEnter: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10629,6 +16257,7 @@ export interface operations {
       /** @description Accepted: the instance is `restarting` into or out of rescue mode. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10638,6 +16267,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10647,6 +16277,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10656,6 +16287,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10665,6 +16297,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10674,6 +16307,7 @@ export interface operations {
       /** @description The instance’s status does not allow it (SVC-CONFLICT-409: it is not running or stopped, or is in rescue mode already); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10683,6 +16317,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10692,6 +16327,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10701,6 +16337,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10710,6 +16347,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10721,7 +16359,10 @@ export interface operations {
   postCloudInstanceRescueExit: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10736,6 +16377,7 @@ export interface operations {
       /** @description Accepted: the instance is `restarting` into or out of rescue mode. */
       202: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10745,6 +16387,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10754,6 +16397,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10763,6 +16407,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10772,6 +16417,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10781,6 +16427,7 @@ export interface operations {
       /** @description The instance’s status does not allow it (SVC-CONFLICT-409: it is not in rescue mode); another operation is in progress (SVC-OP-409); the instance is migrating (INSTANCE_MIGRATING); the provider suspended it (INSTANCE_SUSPENDED). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10790,6 +16437,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10799,6 +16447,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10808,6 +16457,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10817,6 +16467,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10831,7 +16482,10 @@ export interface operations {
         page?: number;
         per_page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10842,6 +16496,7 @@ export interface operations {
       /** @description A page of scheduled actions. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10851,6 +16506,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10860,6 +16516,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10869,6 +16526,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10878,6 +16536,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10887,6 +16546,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10896,6 +16556,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10905,6 +16566,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10916,7 +16578,10 @@ export interface operations {
   postCloudInstanceSchedules: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -10931,6 +16596,7 @@ export interface operations {
       /** @description The scheduled action. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10940,6 +16606,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10949,6 +16616,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10958,6 +16626,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10967,6 +16636,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10976,6 +16646,7 @@ export interface operations {
       /** @description The instance holds its most scheduled actions (SVC-QUOTA-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10985,6 +16656,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -10994,6 +16666,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11003,6 +16676,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11012,6 +16686,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11023,7 +16698,10 @@ export interface operations {
   deleteCloudInstanceSchedulesScheduleUuid: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         scheduleUuid: string;
@@ -11035,6 +16713,7 @@ export interface operations {
       /** @description Deleted. */
       204: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content?: never;
@@ -11042,6 +16721,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11051,6 +16731,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11060,6 +16741,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11069,6 +16751,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11078,6 +16761,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11087,6 +16771,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11096,6 +16781,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11105,6 +16791,7 @@ export interface operations {
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11116,7 +16803,10 @@ export interface operations {
   getCloudInstanceConsole: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -11127,6 +16817,7 @@ export interface operations {
       /** @description The instance’s console. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11136,6 +16827,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11145,6 +16837,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11154,6 +16847,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11163,6 +16857,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11172,6 +16867,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11181,6 +16877,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11190,6 +16887,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11201,7 +16899,10 @@ export interface operations {
   postCloudInstanceConsoleSession: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
       };
@@ -11216,6 +16917,7 @@ export interface operations {
       /** @description The session, with its connect token. */
       201: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11225,6 +16927,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11234,6 +16937,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11243,6 +16947,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11252,6 +16957,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11261,6 +16967,7 @@ export interface operations {
       /** @description The instance has no guest now, or its hypervisor offers no console of this kind (SVC-CONFLICT-409); it has MAX_CONSOLE_SESSIONS_PER_INSTANCE live sessions already (SVC-QUOTA-409). */
       409: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11270,6 +16977,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11279,6 +16987,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11288,6 +16997,7 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11297,6 +17007,7 @@ export interface operations {
       /** @description No console gateway is configured (SVC-CONFIG-503). */
       503: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11308,7 +17019,10 @@ export interface operations {
   postCloudInstanceConsoleSessionsSessionUuidRevoke: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
       path: {
         cloudInstance: string;
         sessionUuid: string;
@@ -11324,6 +17038,7 @@ export interface operations {
       /** @description The session, ended. */
       200: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11333,6 +17048,7 @@ export interface operations {
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
       400: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11342,6 +17058,7 @@ export interface operations {
       /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
       401: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11351,6 +17068,7 @@ export interface operations {
       /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
       403: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11360,6 +17078,7 @@ export interface operations {
       /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
       404: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11369,6 +17088,7 @@ export interface operations {
       /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
       413: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11378,6 +17098,7 @@ export interface operations {
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
@@ -11387,11 +17108,408 @@ export interface operations {
       /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
       500: {
         headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
+      };
+    };
+  };
+  instanceCreatedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceRunningEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceRunningEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceStoppedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceStoppedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceSuspendedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceSuspendedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceUnsuspendedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceUnsuspendedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceResizedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceResizedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceDeletedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceDeletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  instanceFailedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['InstanceFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  operationFailedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['OperationFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookEndpointDisabledEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointDisabledEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  backupAvailableEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['BackupAvailableEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  backupFailedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['BackupFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  snapshotAvailableEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SnapshotAvailableEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeCreatedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeAttachedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeAttachedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeDetachedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeDetachedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  volumeDeletedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['VolumeDeletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  consoleSessionEndedEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ConsoleSessionEndedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

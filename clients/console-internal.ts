@@ -123,6 +123,20 @@ export interface components {
            */
           field: string;
         };
+        /** @description The facts of a QUOTA_EXCEEDED: which quota, its limit, the usage and the request. */
+        meta?: {
+          /**
+           * @description The resource over its quota.
+           * @enum {string}
+           */
+          resource: 'instances' | 'cpu_cores' | 'memory_mb' | 'disk_mb' | 'volumes' | 'ips';
+          /** @description The most of it the account may hold. */
+          limit: number;
+          /** @description What the account holds of it now. */
+          usage: number;
+          /** @description What the refused order would add. */
+          requested: number;
+        };
       }[];
       /** @example sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00 */
       support_id: string;

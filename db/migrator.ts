@@ -44,6 +44,33 @@ import * as migrationInterruption from './migrations/20261202T0200_migration_int
 import * as withheldCapabilities from './migrations/20261202T0300_withheld_capabilities.js';
 import * as guestInventory from './migrations/20261202T0400_guest_inventory.js';
 import * as isoDeletes from './migrations/20261202T0500_iso_deletes.js';
+import * as moveLeases from './migrations/20261203T0100_move_leases.js';
+import * as evacuationRestores from './migrations/20261204T0800_evacuation_restores.js';
+import * as userQuotas from './migrations/20261204T0900_user_quotas.js';
+import * as convergencePolicies from './migrations/20261204T1000_convergence_policies.js';
+import * as hypervisorBandwidthBudgets from './migrations/20261204T1100_hypervisor_bandwidth_budgets.js';
+import * as migrationLiveProgress from './migrations/20261205T0100_migration_live_progress.js';
+import * as reverseDnsPublishing from './migrations/20261205T0200_reverse_dns_publishing.js';
+import * as planChanges from './migrations/20261205T0300_plan_changes.js';
+import * as outbox from './migrations/20261205T0500_outbox.js';
+import * as webhookEndpoints from './migrations/20261205T0600_webhook_endpoints.js';
+import * as webhookDeliveries from './migrations/20261205T0700_webhook_deliveries.js';
+import * as failingEndpoints from './migrations/20261205T0800_failing_endpoints.js';
+import * as eventStream from './migrations/20261206T0100_event_stream.js';
+import * as apiVersions from './migrations/20261206T0200_api_versions.js';
+import * as outboxRecorder from './migrations/20261206T0300_outbox_recorder.js';
+import * as outboxVolumesConsoles from './migrations/20261206T0301_outbox_volumes_consoles.js';
+import * as outboxPlane from './migrations/20261206T0302_outbox_plane.js';
+import * as rdnsWithdrawals from './migrations/20261206T0401_rdns_withdrawals.js';
+import * as dnsProtocols from './migrations/20261206T0402_dns_protocols.js';
+import * as instanceUserData from './migrations/20261206T0500_instance_user_data.js';
+import * as instanceEventUserData from './migrations/20261206T0501_instance_event_user_data.js';
+import * as operationParentRuns from './migrations/20261206T0601_operation_parent_runs.js';
+import * as imageVersions from './migrations/20261207T0200_image_versions.js';
+import * as rdnsResyncs from './migrations/20261207T0400_rdns_resyncs.js';
+import * as imageFetchRuns from './migrations/20261207T0500_image_fetch_runs.js';
+import * as imageCopyRemovals from './migrations/20261208T0100_image_copy_removals.js';
+import * as externalIds from './migrations/20261208T0200_external_ids.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -92,6 +119,33 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261202T0300_withheld_capabilities': withheldCapabilities,
   '20261202T0400_guest_inventory': guestInventory,
   '20261202T0500_iso_deletes': isoDeletes,
+  '20261203T0100_move_leases': moveLeases,
+  '20261204T0800_evacuation_restores': evacuationRestores,
+  '20261204T0900_user_quotas': userQuotas,
+  '20261204T1000_convergence_policies': convergencePolicies,
+  '20261204T1100_hypervisor_bandwidth_budgets': hypervisorBandwidthBudgets,
+  '20261205T0100_migration_live_progress': migrationLiveProgress,
+  '20261205T0200_reverse_dns_publishing': reverseDnsPublishing,
+  '20261205T0300_plan_changes': planChanges,
+  '20261205T0500_outbox': outbox,
+  '20261205T0600_webhook_endpoints': webhookEndpoints,
+  '20261205T0700_webhook_deliveries': webhookDeliveries,
+  '20261205T0800_failing_endpoints': failingEndpoints,
+  '20261206T0100_event_stream': eventStream,
+  '20261206T0200_api_versions': apiVersions,
+  '20261206T0300_outbox_recorder': outboxRecorder,
+  '20261206T0301_outbox_volumes_consoles': outboxVolumesConsoles,
+  '20261206T0302_outbox_plane': outboxPlane,
+  '20261206T0401_rdns_withdrawals': rdnsWithdrawals,
+  '20261206T0402_dns_protocols': dnsProtocols,
+  '20261206T0500_instance_user_data': instanceUserData,
+  '20261206T0501_instance_event_user_data': instanceEventUserData,
+  '20261206T0601_operation_parent_runs': operationParentRuns,
+  '20261207T0200_image_versions': imageVersions,
+  '20261207T0400_rdns_resyncs': rdnsResyncs,
+  '20261207T0500_image_fetch_runs': imageFetchRuns,
+  '20261208T0100_image_copy_removals': imageCopyRemovals,
+  '20261208T0200_external_ids': externalIds,
 };
 
 export interface MigrationOutcome {

@@ -1,19 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { Logger } from '../platform/logger.js';
-
-export interface ReconnectBackoff {
-  readonly startMs: number;
-  readonly maxMs: number;
-}
+import { NotificationListener, type ReconnectBackoff } from './notification-listener.js';
 
 /**
  * The PostgreSQL notification channel on which a queued task is announced (its payload the
  * hypervisor's id): queueing a task notifies it in the same statement (repositories/agent-tasks.ts).
  */
 export const TASK_CHANNEL = 'agent_tasks';
-
-const DEFAULT_BACKOFF: ReconnectBackoff = { startMs: 250, maxMs: 30_000 };
 
 /** Of these hypervisors, those with tasks no announcement brought to a poll, and how many. */
 export type OverlookedTasks = (
@@ -48,38 +40,41 @@ export interface TaskFeedOptions {
 export class TaskFeed {
   readonly #waiters = new Map<string, Set<(woken: boolean) => void>>();
   readonly #announced = new Map<string, number>();
-  #client: pg.Client | undefined;
-  #listening = false;
+  readonly #listener: NotificationListener;
   #closed = false;
-  #probe: ((payload: string) => void) | undefined;
-  #retryDelayMs: number;
-  #retryTimer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
-  readonly #backoff: ReconnectBackoff;
   readonly #overlooked: OverlookedTasks | undefined;
 
   constructor(
-    private readonly databaseUrl: string,
+    databaseUrl: string,
     private readonly logger: Logger,
     options: TaskFeedOptions = {},
   ) {
-    this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#overlooked = options.overlooked;
-    this.#retryDelayMs = this.#backoff.startMs;
+    this.#listener = new NotificationListener({
+      databaseUrl,
+      channel: TASK_CHANNEL,
+      name: 'task feed',
+      fallback: 'polling',
+      applicationName: 'cloudsvc-task-feed',
+      logger,
+      backoff: options.backoff,
+      onNotify: (hypervisorId) => this.#wake(hypervisorId),
+    });
   }
 
   get listening(): boolean {
-    return this.#listening;
+    return this.#listener.listening;
   }
 
   /** How often the sweep looks for tasks no announcement brought: often while nothing is heard. */
   get sweepMs(): number {
-    return this.#listening ? 1_000 : 100;
+    return this.listening ? 1_000 : 100;
   }
 
   /** Connects and listens; on failure, agents are served by the sweep while it retries. */
   async start(): Promise<void> {
-    await this.#connect();
+    await this.#listener.start();
     this.#scheduleSweep();
   }
 
@@ -98,95 +93,11 @@ export class TaskFeed {
     if (hypervisors.length === 0 || !this.#overlooked) return;
     try {
       // While listening, a task queued within the last sweep is still its announcement's to bring.
-      const found = await this.#overlooked(hypervisors, this.#listening ? this.sweepMs : 0);
+      const found = await this.#overlooked(hypervisors, this.listening ? this.sweepMs : 0);
       for (const [hypervisorId, tasks] of found)
         for (const done of [...(this.#waiters.get(hypervisorId) ?? [])].slice(0, tasks)) done(false);
     } catch (error) {
       this.logger.warn('task feed sweep failed', { error });
-    }
-  }
-
-  async #connect(): Promise<void> {
-    if (this.#closed) return;
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
-      application_name: 'cloudsvc-task-feed',
-    });
-    let established = false;
-    let lost = false;
-    const onLost = (error?: unknown) => {
-      if (lost) return;
-      lost = true;
-      if (this.#client === client) {
-        this.#client = undefined;
-        this.#listening = false;
-      }
-      void client.end().catch(() => {});
-      if (this.#closed) return;
-      const retryInMs = this.#retryDelayMs;
-      this.#retryDelayMs = Math.min(retryInMs * 2, this.#backoff.maxMs);
-      this.logger.warn(
-        established
-          ? 'task feed connection lost; polling until it is back'
-          : 'task feed cannot LISTEN; polling until it can',
-        { error, retry_in_ms: retryInMs },
-      );
-      this.#retryTimer = setTimeout(() => void this.#connect(), retryInMs);
-      this.#retryTimer.unref();
-    };
-    client.on('notification', (message) => {
-      this.#probe?.(message.payload ?? '');
-      this.#wake(message.payload ?? '');
-    });
-    client.on('error', onLost);
-    client.on('end', () => onLost(new Error('connection ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${TASK_CHANNEL}`);
-      this.#client = client;
-      const arrived = await this.#notificationsArrive();
-      if (lost || this.#closed) return;
-      established = true;
-      this.#listening = arrived;
-      this.#retryDelayMs = this.#backoff.startMs;
-      if (arrived) {
-        this.logger.info('task feed listening');
-      } else {
-        this.logger.warn(
-          'notifications do not cross connections here (a pooler?); agents are served by the sweep',
-        );
-      }
-    } catch (error) {
-      onLost(error);
-    }
-  }
-
-  /**
-   * LISTEN can succeed where notifications never arrive from other connections (a pooler that
-   * hands each statement another server session): send one from a second connection and wait.
-   */
-  async #notificationsArrive(): Promise<boolean> {
-    const probe = `probe:${randomUUID()}`;
-    const heard = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 1_000);
-      this.#probe = (payload) => {
-        if (payload !== probe) return;
-        clearTimeout(timer);
-        resolve(true);
-      };
-    });
-    const sender = new pg.Client({
-      connectionString: this.databaseUrl,
-      application_name: 'cloudsvc-task-feed',
-    });
-    sender.on('error', () => {});
-    try {
-      await sender.connect();
-      await sender.query('select pg_notify($1, $2)', [TASK_CHANNEL, probe]);
-      return await heard;
-    } finally {
-      this.#probe = undefined;
-      await sender.end().catch(() => {});
     }
   }
 
@@ -238,9 +149,8 @@ export class TaskFeed {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#retryTimer);
     clearTimeout(this.#sweepTimer);
     for (const waiters of this.#waiters.values()) for (const done of [...waiters]) done(false);
-    await this.#client?.end().catch(() => {});
+    await this.#listener.close();
   }
 }

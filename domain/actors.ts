@@ -9,5 +9,8 @@ export const actorName = (actor: Actor): string =>
 
 export const actorUserId = (actor: Actor): string | null => (actor.type === 'system' ? null : actor.userId);
 
+/** A customer asking through the Client API, for their own resources. */
+export type Customer = Extract<Actor, { type: 'user' }>;
+
 /** A person asking through an API: a customer for their own resources, an administrator for any. */
 export type Asker = Extract<Actor, { type: 'user' | 'admin' }>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AgentTaskFailure, AgentTaskProgressMessage, AgentTaskResultBody } from './agent-tasks.js';
 import { HYPERVISOR_STATUSES } from './hypervisors.js';
 import { INT4_MAX } from './input-bounds.js';
+import { TaskProgressDetails } from './migrations/live-progress.js';
 
 /**
  * The Agent API's protocol, once: the states of a task, the reports an agent sends and the
@@ -51,6 +52,9 @@ export const REPORT_BODIES = {
     sequence,
     percent: z.number().min(0).max(100).optional(),
     message: AgentTaskProgressMessage.optional(),
+    details: TaskProgressDetails.optional().describe(
+      "Figures of the task's progress, of the shape `kind` names: `live_migration` (a `migration.live` task's QEMU figures, kept on the migration's record). A report older than the newest one taken changes nothing.",
+    ),
   }),
   completed: z.strictObject({ sequence, result: AgentTaskResultBody }),
   failed: z.strictObject({ sequence, error: AgentTaskFailure }),
@@ -150,7 +154,11 @@ export const TransferRedemptionBody = z.object({
   attributes: z.object({
     migration_uuid: z.string().uuid(),
     disk: z.string(),
-    endpoint: z.string().describe('Where the sending hypervisor offers the disk; opaque to the panel.'),
+    endpoint: z
+      .string()
+      .describe(
+        "Where the sending hypervisor offers the disk: an address, no secret (what opens it is the move's transport key, which the `disk.transfer` task carries); opaque to the panel.",
+      ),
   }),
 });
 export type TransferRedemption = z.infer<typeof TransferRedemptionBody>;

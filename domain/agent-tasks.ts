@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARTIFACT_TASKS } from './agent-tasks/artifacts.js';
 import { CONSOLE_TASKS } from './agent-tasks/console.js';
+import { IMAGE_TASKS } from './agent-tasks/images.js';
 import { INSTANCE_TASKS } from './agent-tasks/instances.js';
 import { MEDIA_TASKS } from './agent-tasks/media.js';
 import { MIGRATION_TASKS } from './agent-tasks/migration.js';
@@ -25,6 +26,7 @@ export const AGENT_TASKS = {
   ...STORAGE_TASKS,
   ...STORAGE_MOVE_TASKS,
   ...MEDIA_TASKS,
+  ...IMAGE_TASKS,
   ...CONSOLE_TASKS,
   /** Touches nothing: proves the whole path panel → agent → driver → panel works. */
   'hypervisor.probe': {

@@ -2,13 +2,16 @@ import { HOST_REQUIREMENTS } from './instances/host-requirements.js';
 
 /**
  * What a hypervisor can advertise. `live_migration` gates LIVE_REQUIRED migrations (SPEC.md §3);
- * `console_serial` and `console_graphical` the consoles its agent relays (domain/console/); the
- * others are what host-bound instances need (domain/instances/host-requirements.ts).
+ * `console_serial` and `console_graphical` the consoles its agent relays (domain/console/);
+ * `hot_resize` that it boots guests with room to grow and grows them while they run
+ * (domain/instances/hot-resize.ts); the others are what host-bound instances need
+ * (domain/instances/host-requirements.ts).
  */
 export const HYPERVISOR_CAPABILITIES = [
   'live_migration',
   'console_serial',
   'console_graphical',
+  'hot_resize',
   ...HOST_REQUIREMENTS,
 ] as const;
 

@@ -32,6 +32,26 @@ export function verdictOf(candidate: PlacementCandidate, need: Resources): Candi
 }
 
 /**
+ * How many instances of `need` the candidate could take now, one after another, by the rule
+ * placement checks each against (`verdictOf`): none unless it takes the first, then as many as its
+ * free room holds of every resource. Each placed instance's reservation lowers that room by `need`,
+ * so this is the count of orders placement would put on it before it says `capacity`.
+ */
+export function roomFor(candidate: PlacementCandidate, need: Resources): number {
+  if (verdictOf(candidate, need) !== 'fits') return 0;
+  const free = freeOf(candidate);
+  const counts = (['cpu_cores', 'memory_mb', 'disk_mb'] as const)
+    .filter((k) => need[k] > 0)
+    .map((k) => Math.floor(free[k] / need[k]));
+  // A need of nothing at all fits without end; no plan is that (each resource is at least 1).
+  return counts.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...counts);
+}
+
+/** How many orders of `need` placement could place now among `candidates`: each host's room, summed. */
+export const placeableCount = (candidates: readonly PlacementCandidate[], need: Resources): number =>
+  candidates.reduce((sum, candidate) => sum + roomFor(candidate, need), 0);
+
+/**
  * Where an instance may go: hypervisors of its location that are online, not in maintenance, and
  * have the plan's resources free after their reservations; the ones with the most memory left
  * first (memory runs out first on a VM host). When none fits, why each was passed over, counted.

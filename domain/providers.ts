@@ -4,6 +4,16 @@
 export const PROVIDER_KINDS = ['storage', 'ipam', 'dns'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
+/**
+ * How a DNS provider is spoken to: PowerDNS's HTTP API, or RFC 2136 dynamic updates signed with a
+ * TSIG key (docs/dns.md "Drivers").
+ */
+export const DNS_PROTOCOLS = ['powerdns', 'rfc2136'] as const;
+export type DnsProtocol = (typeof DNS_PROTOCOLS)[number];
+
+/** The DNS port an RFC 2136 endpoint names when it names none. */
+export const DNS_PORT = 53;
+
 export const PROVIDER_RUN_KINDS = ['test', 'sync', 'rotate'] as const;
 export type ProviderRunKind = (typeof PROVIDER_RUN_KINDS)[number];
 
@@ -63,4 +73,28 @@ export function endpointProblem(value: string, allowHttp: boolean): string | nul
   if (url.search || url.hash || value.includes('?') || value.includes('#'))
     return 'Must not carry a query or fragment.';
   return null;
+}
+
+/**
+ * Why an RFC 2136 provider's endpoint is refused, or null: `dns://host[:port]` (an address, `[v6]`,
+ * or a host name), nothing else. There is no credential in it: the TSIG key is the credential.
+ */
+export function dnsEndpointProblem(value: string): string | null {
+  const server = dnsServerOf(value);
+  return server === null ? 'Must be dns://host or dns://host:port (RFC 2136 dynamic updates).' : null;
+}
+
+/** The host and port of a `dns://` endpoint, or null when it is not one. */
+export function dnsServerOf(value: string): { host: string; port: number } | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'dns:' || !url.hostname || url.username || url.password) return null;
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search || url.hash || value.includes('?'))
+    return null;
+  const port = url.port === '' ? DNS_PORT : Number(url.port);
+  return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port };
 }

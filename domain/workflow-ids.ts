@@ -24,6 +24,23 @@ export const providerRunWorkflowId = (kind: string, providerId: string, runId: s
 /** The fetch of an ISO into an instance's library: one per ISO. */
 export const isoFetchWorkflowId = (isoId: string) => `iso-fetch-${isoId}`;
 
+/** The fetch of an image version by the hypervisors of its locations: one run at a time per version. */
+export const imageDistributionWorkflowId = (versionId: string) => `image-distribution-${versionId}`;
+
+/**
+ * The fetch of an image version by one hypervisor that came online: one run at a time per version
+ * and hypervisor, so an agent's repeated comebacks while it runs join it.
+ */
+export const imageCatchUpWorkflowId = (versionId: string, hypervisorId: string) =>
+  `image-catch-up-${versionId}-${hypervisorId}`;
+
+/**
+ * The removal of a deleted version's copy from one hypervisor: one run at a time per copy, so the
+ * delete, a comeback and the sweep asking at once join the run under way.
+ */
+export const imageRemovalWorkflowId = (versionId: string, hypervisorId: string) =>
+  `image-removal-${versionId}-${hypervisorId}`;
+
 /** A removal of an ISO's file from its hypervisor (a failed one may be asked again: a new id). */
 export const isoDeleteWorkflowId = (isoId: string, nonce: string) => `iso-delete-${isoId}-${nonce}`;
 
@@ -36,3 +53,6 @@ export const volumeDeleteWorkflowId = (volumeId: string, nonce: string) =>
 
 /** An evacuation's run, one per evacuation: its id the evacuation's. */
 export const evacuationWorkflowId = (evacuationId: string) => `evacuation-${evacuationId}`;
+
+/** A location's reverse DNS publishing: one run at a time per location, woken by each change. */
+export const reverseDnsWorkflowId = (locationId: string) => `rdns-publish-${locationId}`;

@@ -6,7 +6,13 @@ import type { AppEnv } from './context.js';
 
 /** The one error envelope (DESIGN.md "Errors"): `{ errors: [{ code, status, detail }], support_id }`. */
 interface ErrorBody {
-  errors: { code: string; status: number; detail: string; source?: { field: string } }[];
+  errors: {
+    code: string;
+    status: number;
+    detail: string;
+    source?: { field: string };
+    meta?: Readonly<Record<string, string | number>>;
+  }[];
   support_id: string;
 }
 
@@ -15,7 +21,7 @@ function newSupportId(): string {
 }
 
 function errorBody(error: ApiError, supportId: string): ErrorBody {
-  const base = { code: error.code, status: error.status };
+  const base = { code: error.code, status: error.status, ...(error.meta ? { meta: error.meta } : {}) };
   const errors =
     error.fields.length === 0
       ? [{ ...base, detail: error.detail }]

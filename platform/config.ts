@@ -3,8 +3,11 @@ import { NETWORK_ADDRESSES_MAX } from '../domain/agent-tasks.js';
 import { INT4_MAX } from '../domain/input-bounds.js';
 import { invalidNetwork } from '../domain/media/iso-sources.js';
 import { FIREWALL_RULES_CEILING } from '../domain/networks/firewall.js';
+import { convergenceSettings } from './convergence-settings.js';
+import { eventStreamSettings } from './event-stream-settings.js';
 import { STACK_PORT_OFFSETS } from './stack-ports.js';
 import { tracingSettings } from './tracing.js';
+import { webhookSettings } from './webhook-settings.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const ms = z.coerce.number().int().nonnegative();
@@ -49,6 +52,11 @@ const schema = z.object({
   /** OpenTelemetry traces, exported over OTLP/HTTP (docs/operations.md "Traces"). */
   ...tracingSettings,
   OPERATION_RECONCILE_AFTER_MS: ms.default(60_000),
+  /**
+   * Age after which a reverse DNS change or a released address's PTR deletion that no publishing run
+   * answered is taken for a lost wake, and the worker's sweep wakes its location's run.
+   */
+  RDNS_SWEEP_AFTER_MS: ms.min(1_000).default(300_000),
   /** 32 random bytes, base64: seals instance passwords at rest and in workflow histories. */
   SECRETS_KEY: z.string().optional(),
   /** Providers on a private network without TLS: plain http:// endpoints are accepted. */
@@ -61,6 +69,26 @@ const schema = z.object({
   MIGRATION_AUTO_LIVE: bool.default(true),
   MIGRATION_TRANSFER_MB_PER_S: z.coerce.number().int().min(1).default(100),
   MIGRATION_LONG_TRANSFER_S: z.coerce.number().int().min(1).default(1800),
+  /** A live move's default convergence policy (docs/migration.md "Convergence"). */
+  ...convergenceSettings,
+  ...webhookSettings,
+  ...eventStreamSettings,
+  /** Migrations under way out of one hypervisor at once; one more is refused (MIGRATION_SOURCE_BUSY) or waits. */
+  MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * The room a guest boots with to grow while it runs (domain/instances/hot-resize.ts ceilingFor):
+   * at most this many vCPUs and MB of memory, never below its own size; 0 for either: guests boot
+   * without room, and every change of their vCPUs or memory is cold.
+   */
+  RESIZE_HOT_MAX_CPU_CORES: z.coerce.number().int().min(0).max(512).default(8),
+  RESIZE_HOT_MAX_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16 * 1024 * 1024)
+    .default(16_384),
+  /** Whether a customer's plan change may move the instance first when its host lacks the room. */
+  RESIZE_CUSTOMER_MOVES: bool.default(false),
   EVACUATION_MAX_PARALLEL: z.coerce.number().int().min(1).max(64).default(4),
   EVACUATION_MAX_PARALLEL_PER_TARGET: z.coerce.number().int().min(1).max(64).default(2),
   EVACUATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
@@ -102,6 +130,19 @@ const schema = z.object({
   MAX_ISOS_PER_INSTANCE: z.coerce.number().int().min(1).max(100).default(5),
   /** The largest ISO an agent fetches, in MB; a larger one fails its fetch (ISO_TOO_LARGE). */
   ISO_MAX_SIZE_MB: z.coerce.number().int().min(1).max(INT4_MAX).default(8192),
+  /** The largest image version's disk an agent fetches, in MB; a larger one fails (IMAGE_TOO_LARGE). */
+  IMAGE_MAX_SIZE_MB: z.coerce.number().int().min(1).max(INT4_MAX).default(20480),
+  /**
+   * How many hypervisors of a location must hold an image version ready before new orders there
+   * take it (docs/api.md "Image versions"); at least 1.
+   */
+  IMAGE_MIN_READY_HOSTS: z.coerce.number().int().min(1).max(1000).default(1),
+  /**
+   * Age after which a deleted version's copy still on an online hypervisor (its removal's start
+   * lost, refused while a guest used it, or its retries spent) is asked for again by the worker's
+   * sweep, every half of it (docs/api.md "Deleted versions' copies").
+   */
+  IMAGE_COPY_RETRY_AFTER_MS: ms.min(1_000).default(600_000),
   /** Whether ISO URLs may be `http` besides `https`. */
   ISO_ALLOW_HTTP: bool.default(false),
   /**

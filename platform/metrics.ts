@@ -20,10 +20,17 @@ export interface ApiMetrics {
   readonly httpRequests: client.Histogram<'method' | 'route' | 'status'>;
   /** Calls to Temporal that failed, by call and the error's name. */
   readonly temporalErrors: client.Counter<'call' | 'error'>;
-  /** Tasks handed to agents' long polls, by how the poll found each (api/agent/tasks-next.ts). */
+  /** Tasks handed to agents' long polls, by how the poll found each (services/agents/task-poll.ts). */
   readonly tasksOffered: client.Counter<'found_by'>;
+  /**
+   * The downtime each live move's guest had, as its hypervisor measured it, observed by the process
+   * that took the move's completion (docs/migration.md "Live progress").
+   */
+  readonly migrationDowntime: client.Histogram;
 }
 
+/** QEMU's downtime limit defaults to 300 ms; a policy's may be 5 ms to 9 s. */
+const DOWNTIME_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createApiMetrics(registry: client.Registry = createRegistry()): ApiMetrics {
@@ -46,6 +53,12 @@ export function createApiMetrics(registry: client.Registry = createRegistry()): 
       name: 'cloudsvc_agent_tasks_offered_total',
       help: 'Tasks handed to agents by long polls, by how the poll found each: first_look, wake (its announcement), recheck.',
       labelNames: ['found_by'],
+      registers: [registry],
+    }),
+    migrationDowntime: new client.Histogram({
+      name: 'cloudsvc_migration_downtime_seconds',
+      help: 'The downtime of each live move that completed, as its hypervisor measured it.',
+      buckets: DOWNTIME_SECONDS,
       registers: [registry],
     }),
   };

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { WEBHOOK_SECRET_PREFIX } from '../domain/events/endpoints.js';
 
 /**
  * Secrets at rest and in workflow histories are sealed: AES-256-GCM under SECRETS_KEY, written as
@@ -73,4 +74,9 @@ export function generatePassword(): string {
     if (out.length === 20) return out;
   }
   return out + generatePassword().slice(0, 20 - out.length);
+}
+
+/** A webhook endpoint's signing secret, as Standard Webhooks writes it: `whsec_` and 32 random bytes, base64. */
+export function generateWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }

@@ -16,6 +16,7 @@ import {
 } from '../platform/metrics.js';
 import { connectTemporal } from '../platform/temporal.js';
 import { startTracing } from '../platform/tracing.js';
+import { EventFeed } from '../services/events/feed.js';
 import { registerPlaneMetrics } from '../services/plane-metrics.js';
 import { buildApp } from './app.js';
 
@@ -54,6 +55,12 @@ export async function createAppDeps(
     overlooked: (hypervisorIds, queuedForMs) => findOverlookedTasks(database.db, hypervisorIds, queuedForMs),
   });
   await taskFeed.start();
+  const events = new EventFeed(database.db, {
+    databaseUrl: config.DATABASE_URL,
+    logger,
+    sweepMs: config.EVENT_STREAM_SWEEP_MS,
+  });
+  await events.start();
   return {
     config,
     logger,
@@ -61,9 +68,11 @@ export async function createAppDeps(
     temporal: temporal.client,
     credentials: new CredentialCache(database.db, config.AUTH_CACHE_TTL_MS),
     taskFeed,
+    events,
     metrics,
     ...(tracing ? { tracing } : {}),
     async close() {
+      await events.close();
       await taskFeed.close();
       await temporal.close();
       await database.close();
@@ -103,6 +112,8 @@ export async function startApiServer(
       // connection; then the server stops taking requests and lets those in flight finish, within
       // a bound, before the pool they use is closed: a request must never meet a closed pool.
       await deps.taskFeed.close();
+      // Open event streams end (`event: end`, reason `shutdown`), and their clients reconnect elsewhere.
+      await deps.events.close();
       const http = server as unknown as {
         closeIdleConnections?: () => void;
         closeAllConnections?: () => void;

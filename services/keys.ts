@@ -1,16 +1,24 @@
 import {
   createCredential,
+  pinUserKey,
   revokeConsoleGatewayCredential,
   revokeCredential,
   revokeUserKey,
 } from '../db/repositories/credentials.js';
 import { findUserByEmail } from '../db/repositories/users.js';
+import type { ApiVersion } from '../domain/api-versions/versions.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import type { ServiceDeps } from './context.js';
 
 /** Client and application keys belong to a user; a console-gateway credential to no one. */
 export type KeyRequest =
-  | { readonly type: 'client' | 'application'; readonly userEmail: string; readonly label: string | null }
+  | {
+      readonly type: 'client' | 'application';
+      readonly userEmail: string;
+      readonly label: string | null;
+      /** The key's pin; the current version if not given (docs/api.md "Versions"). */
+      readonly apiVersion?: ApiVersion;
+    }
   | { readonly type: 'console_gateway'; readonly label: string | null };
 
 export interface IssuedKey {
@@ -18,6 +26,8 @@ export interface IssuedKey {
   /** Shown once; only its hash is stored. */
   readonly token: string;
   readonly hint: string;
+  /** The API version a client or application key is pinned to; null for other credentials. */
+  readonly apiVersion: string | null;
 }
 
 /**
@@ -31,7 +41,7 @@ export async function issueKey(deps: Pick<ServiceDeps, 'db'>, request: KeyReques
       userId: null,
       label: request.label,
     });
-    return { id: issued.id, token: issued.token, hint: issued.hint };
+    return { id: issued.id, token: issued.token, hint: issued.hint, apiVersion: issued.apiVersion };
   }
   const user = await findUserByEmail(deps.db, request.userEmail);
   if (!user) throw notFound();
@@ -42,7 +52,12 @@ export async function issueKey(deps: Pick<ServiceDeps, 'db'>, request: KeyReques
 export async function issueUserKey(
   deps: Pick<ServiceDeps, 'db'>,
   user: { id: string; is_admin: boolean },
-  request: { readonly type: 'client' | 'application'; readonly label: string | null },
+  request: {
+    readonly type: 'client' | 'application';
+    readonly label: string | null;
+    /** The key's pin; the current version if not given (docs/api.md "Versions"). */
+    readonly apiVersion?: ApiVersion;
+  },
   /** The input that named what is refused: the CLI's user, the API's key type. */
   field = 'user',
 ): Promise<IssuedKey> {
@@ -55,8 +70,24 @@ export async function issueUserKey(
     type: request.type,
     userId: user.id,
     label: request.label,
+    ...(request.apiVersion ? { apiVersion: request.apiVersion } : {}),
   });
-  return { id: issued.id, token: issued.token, hint: issued.hint };
+  return { id: issued.id, token: issued.token, hint: issued.hint, apiVersion: issued.apiVersion };
+}
+
+/**
+ * Pins one of the user's live client or application keys to `version`; SVC-RES-404 when the user
+ * has no such live key. Its requests render in it within AUTH_CACHE_TTL_MS, as a revocation ends them.
+ */
+export async function pinKeyOfUser(
+  deps: Pick<ServiceDeps, 'db'>,
+  userId: string,
+  keyId: string,
+  version: ApiVersion,
+) {
+  const row = await pinUserKey(deps.db, userId, keyId, version);
+  if (!row) throw notFound();
+  return row;
 }
 
 /**

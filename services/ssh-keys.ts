@@ -6,12 +6,10 @@ import {
   renameSshKeyOfUser,
   type SshKeyRow,
 } from '../db/repositories/ssh-keys.js';
-import { type Actor, actorName } from '../domain/actors.js';
+import { actorName, type Customer } from '../domain/actors.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import { parseSshPublicKey } from '../domain/ssh-keys.js';
 import type { ServiceDeps } from './context.js';
-
-type UserActor = Extract<Actor, { type: 'user' }>;
 
 export interface NewSshKeyRequest {
   readonly name: string;
@@ -25,7 +23,7 @@ export interface NewSshKeyRequest {
  */
 export async function createSshKey(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
-  actor: UserActor,
+  actor: Customer,
   request: NewSshKeyRequest,
 ): Promise<SshKeyRow> {
   const parsed = parseSshPublicKey(request.publicKey);
@@ -61,7 +59,7 @@ export async function createSshKey(
 
 export async function renameSshKey(
   deps: Pick<ServiceDeps, 'db'>,
-  actor: UserActor,
+  actor: Customer,
   request: { readonly keyId: string; readonly name: string; readonly correlationId: string | null },
 ): Promise<SshKeyRow> {
   try {
@@ -79,7 +77,7 @@ export async function renameSshKey(
 
 export async function deleteSshKey(
   deps: Pick<ServiceDeps, 'db'>,
-  actor: UserActor,
+  actor: Customer,
   request: { readonly keyId: string; readonly correlationId: string | null },
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
@@ -102,7 +100,7 @@ function duplicate(error: unknown): ApiError {
 
 function record(
   db: Parameters<typeof recordActivity>[0],
-  actor: UserActor,
+  actor: Customer,
   event: string,
   key: { id: string; name: string; fingerprint: string },
   correlationId: string | null,

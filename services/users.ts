@@ -8,17 +8,28 @@ export interface NewUser {
   readonly name: string;
   /** An administrator may hold application keys. */
   readonly isAdmin: boolean;
+  /** A billing system's own id for the user; null: none. */
+  readonly externalId?: string | null;
 }
 
-/** Creates a customer or an administrator; an email is one user's (case-insensitively). */
+/** A unique index refused the write: the external id is another user's, or else the email is. */
+function takenBy(error: unknown): ApiError | undefined {
+  if (isUniqueViolation(error, 'users_external_id'))
+    return new ApiError('EXTERNAL_ID_TAKEN', { detail: 'Another user has this external_id.', cause: error });
+  if (isUniqueViolation(error))
+    return new ApiError('SVC-CONFLICT-409', { detail: 'A user with this email exists.', cause: error });
+  return undefined;
+}
+
+/**
+ * Creates a customer or an administrator; an email is one user's (case-insensitively), an
+ * external id one user's (exactly). The unique indexes decide two creates at once.
+ */
 export async function createUser(deps: Pick<ServiceDeps, 'db'>, user: NewUser) {
   try {
     return await insertUser(deps.db, user);
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new ApiError('SVC-CONFLICT-409', { detail: 'A user with this email exists.', cause: error });
-    }
-    throw error;
+    throw takenBy(error) ?? error;
   }
 }
 
@@ -31,13 +42,15 @@ export async function editUser(
   deps: Pick<ServiceDeps, 'db'>,
   by: { userId: string },
   userId: string,
-  fields: { name?: string; is_admin?: boolean; disabled?: boolean },
+  fields: { name?: string; is_admin?: boolean; disabled?: boolean; external_id?: string | null },
 ): Promise<UserRow> {
   if (userId === by.userId && (fields.is_admin === false || fields.disabled === true))
     throw new ApiError('SVC-CONFLICT-409', {
       detail: 'An administrator cannot disable or demote themselves; another administrator can.',
     });
-  const row = await updateUser(deps.db, userId, fields);
+  const row = await updateUser(deps.db, userId, fields).catch((error: unknown) => {
+    throw takenBy(error) ?? error;
+  });
   if (!row) throw notFound();
   return row;
 }

@@ -62,6 +62,7 @@ const START_POLICIES: Record<
   changeInstanceNetwork: INSTANCE_OPERATION,
   changeInstanceFirewall: INSTANCE_OPERATION,
   resizeRootDisk: INSTANCE_OPERATION,
+  resizeInstance: INSTANCE_OPERATION,
   attachVolume: INSTANCE_OPERATION,
   detachVolume: INSTANCE_OPERATION,
   resizeVolume: INSTANCE_OPERATION,
@@ -72,6 +73,24 @@ const START_POLICIES: Record<
   fetchIso: INSTANCE_OPERATION,
   // One run per removal; the ISO's `deleting` state keeps a second from starting beside it.
   deleteIso: INSTANCE_OPERATION,
+  // One run of a version's distribution at a time: a start while one runs joins it; one after it
+  // ended runs again for the copies not ready (a hypervisor that came online, a failed fetch).
+  distributeImage: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  },
+  // One run per version and hypervisor at a time: a comeback while it runs joins it; one after it
+  // ended finds the copy ready (nothing to do) or fetches what is still lacking.
+  fetchImageCopy: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  },
+  // One run per deleted version's copy and hypervisor at a time: the delete, a comeback and the
+  // sweep asking while it runs join it; one after it ended finds the copy removed, or asks again.
+  removeImageCopy: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  },
   // One run per console session, its id the session's: a repeated start joins it.
   openConsoleStream: INSTANCE_OPERATION,
   // One run per removal; the volume's `deleting` state keeps a second from starting beside it.
@@ -83,6 +102,18 @@ const START_POLICIES: Record<
   // One run per evacuation, its id the evacuation's: a repeated start joins it.
   evacuateHypervisor: INSTANCE_OPERATION,
   probeHypervisor: { conflict: WorkflowIdConflictPolicy.FAIL, reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE },
+  // One run per location at a time, woken by a signal (`signalWithStart`); a finished one is
+  // started again by the next change.
+  publishReverseDns: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  },
+  // One run per endpoint and stream at a time, started by the signal that queues a delivery on it
+  // (`signalWithStart`); a run that ended idle is followed by a new one under the same id.
+  deliverWebhooks: {
+    conflict: WorkflowIdConflictPolicy.USE_EXISTING,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  },
 };
 
 export interface WorkflowStart<W extends WorkflowType> {
@@ -122,6 +153,31 @@ export async function startWorkflow<W extends WorkflowType>(
       memo: { correlation_id: start.correlationId },
       ...(start.executionTimeoutMs ? { workflowExecutionTimeout: start.executionTimeoutMs } : {}),
       args: [start.input] as never,
+    }),
+  );
+}
+
+/**
+ * A signal to a workflow, starting it first if no run of its id is open: how work is queued on a
+ * long-lived run that serves a stream of changes one at a time (a webhook stream, a location's
+ * reverse DNS). Bounded by TEMPORAL_RPC_TIMEOUT_MS as `startWorkflow` is.
+ */
+export async function signalWithStart<W extends WorkflowType>(
+  deps: { temporal: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_RPC_TIMEOUT_MS'> },
+  start: Omit<WorkflowStart<W>, 'executionTimeoutMs'>,
+  signal: { readonly name: string; readonly args: readonly unknown[] },
+): Promise<void> {
+  const policy = START_POLICIES[start.type];
+  await deps.temporal.withDeadline(Date.now() + deps.config.TEMPORAL_RPC_TIMEOUT_MS, () =>
+    deps.temporal.workflow.signalWithStart(start.type, {
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: start.workflowId,
+      workflowIdReusePolicy: policy.reuse,
+      typedSearchAttributes: typedSearchAttributes(start.searchAttributes),
+      memo: { correlation_id: start.correlationId },
+      args: [start.input],
+      signal: signal.name,
+      signalArgs: [...signal.args],
     }),
   );
 }

@@ -2,12 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type {} from 'vitest';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
+import { configuredKernel, FAST_IMAGE, qemuGuestsMissing } from '../agent/drivers/qemu/availability.js';
 import { type AcceleratorChoice, probeAccelerator } from '../agent/drivers/qemu/guests/accelerator.js';
 import { createDatabase } from '../db/database.js';
-import { startEmbeddedDatabase } from '../db/embedded.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { createScratchDatabase, freezeAsTemplate, type ScratchDatabase } from '../db/scratch-database.js';
 import { freePort } from '../platform/ports.js';
@@ -39,7 +38,47 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * Both integration projects (one process per file, and file after file in one) share the run: the
+ * first project's setup starts it, the last one's teardown stops it. Vitest may load this file once
+ * per project, so the shared run lives on the process's global object.
+ */
+const SHARED = Symbol.for('cloudsvc.test-run');
+interface SharedRun {
+  run: Promise<Run>;
+  users: number;
+}
+const global = globalThis as { [SHARED]?: SharedRun };
+
 export default async function setup(project: TestProject) {
+  global[SHARED] ??= { run: startRun(), users: 0 };
+  const shared = global[SHARED];
+  shared.users += 1;
+  const run = await shared.run;
+  for (const key of Object.keys(run.provided) as (keyof ProvidedContext)[])
+    provide(project, run.provided, key);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete global[SHARED];
+    await run.stop();
+  };
+}
+
+function provide<K extends keyof ProvidedContext>(
+  project: TestProject,
+  values: ProvidedContext,
+  key: K,
+): void {
+  project.provide(key, values[key]);
+}
+
+interface Run {
+  readonly provided: ProvidedContext;
+  stop(): Promise<void>;
+}
+
+async function startRun(): Promise<Run> {
   const server = await postgresServer();
   const serverUrl = server.url;
   const [temporal, bundle, cli, { template, database }, qemuAcceleration] = await Promise.all([
@@ -58,21 +97,24 @@ export default async function setup(project: TestProject) {
   const workflowBundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(workflowBundlePath, bundle.code);
 
-  project.provide('databaseUrl', database.url);
-  project.provide('databaseServerUrl', serverUrl);
-  project.provide('databaseTemplate', template.name);
-  project.provide('temporalAddress', temporal.address);
-  project.provide('workflowBundlePath', workflowBundlePath);
-  project.provide('temporalCliPath', cli);
-  project.provide('qemuAcceleration', qemuAcceleration);
-  project.provide('contractFolder', contractFolder());
-  project.provide('faultsFolder', faultsFolder());
-
-  return async () => {
-    await temporal.stop();
-    await database.drop();
-    await template.drop();
-    await server.stop();
+  return {
+    provided: {
+      databaseUrl: database.url,
+      databaseServerUrl: serverUrl,
+      databaseTemplate: template.name,
+      temporalAddress: temporal.address,
+      workflowBundlePath,
+      temporalCliPath: cli,
+      qemuAcceleration,
+      contractFolder: contractFolder(),
+      faultsFolder: faultsFolder(),
+    },
+    async stop() {
+      await temporal.stop();
+      await database.drop();
+      await template.drop();
+      await server.stop();
+    },
   };
 }
 
@@ -84,6 +126,9 @@ async function postgresServer(): Promise<{ url: string; stop(): Promise<void> }>
   const dir = mkdtempSync(join(tmpdir(), 'cloudsvc-test-postgres-'));
   // As root, PostgreSQL runs as the postgres user, which must be able to enter the folder.
   chmodSync(dir, 0o755);
+  // Imported here, once: the package hooks the process's exit as it loads, and each project loads
+  // this file apart.
+  const { startEmbeddedDatabase } = await import('../db/embedded.js');
   const embedded = await startEmbeddedDatabase({ dir, port: await freePort() });
   console.log(`no PostgreSQL answers at ${new URL(LOCAL_SERVER).host}: the run uses an embedded one`);
   return {
@@ -109,9 +154,9 @@ async function answers(url: string): Promise<boolean> {
 
 /** The accelerator every real guest of the run boots under, probed once (agent/drivers/qemu/guests/accelerator.ts). */
 async function probeOnce(): Promise<AcceleratorChoice> {
-  const image = qemuGuestsMissing() ? undefined : configuredImage(FAST_IMAGE);
-  if (!image) return { accelerator: 'tcg', reason: 'no QEMU guests here' };
-  const choice = await probeAccelerator(image.kernel);
+  const kernel = qemuGuestsMissing() ? undefined : configuredKernel(FAST_IMAGE);
+  if (!kernel) return { accelerator: 'tcg', reason: 'no QEMU guests here' };
+  const choice = await probeAccelerator(kernel);
   console.log(`QEMU guests run under ${choice.accelerator.toUpperCase()}: ${choice.reason}`);
   return choice;
 }

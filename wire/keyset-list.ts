@@ -94,6 +94,7 @@ const KeysetListMeta = z
 
 export const keysetListEnvelope = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ object: z.literal('list'), data: z.array(item), meta: KeysetListMeta }).openapi(name);
+export type KeysetListEnvelope<T extends z.ZodType> = ReturnType<typeof keysetListEnvelope<T>>;
 
 export const keysetListBody = <T>(
   request: ListRequest,

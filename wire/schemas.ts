@@ -1,5 +1,6 @@
 import { INT4_MAX } from '../domain/input-bounds.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest, pagination } from '../domain/pagination.js';
+import { QUOTA_RESOURCES } from '../domain/quotas.js';
 import { z } from './zod.js';
 
 /** Schemas every API shares, so each route file only names its own. */
@@ -30,6 +31,17 @@ export const ErrorEnvelope = z
               'Which field of the request the error is about: every SVC-REQ-400 of a field, and the ' +
               'SVC-RES-404 of a resource the body named (`{ "instance": uuid }`).',
           }),
+        meta: z
+          .object({
+            resource: z.enum(QUOTA_RESOURCES).openapi({ description: 'The resource over its quota.' }),
+            limit: z.number().int().openapi({ description: 'The most of it the account may hold.' }),
+            usage: z.number().int().openapi({ description: 'What the account holds of it now.' }),
+            requested: z.number().int().openapi({ description: 'What the refused order would add.' }),
+          })
+          .optional()
+          .openapi({
+            description: 'The facts of a QUOTA_EXCEEDED: which quota, its limit, the usage and the request.',
+          }),
       }),
     ),
     support_id: z.string().openapi({ example: 'sup_4f1c2a9e0b7d4c1e9a8f6b5d3c2e1f00' }),
@@ -57,6 +69,7 @@ export const notFoundResponse = {
   404: errorResponse('Unknown, foreign or malformed identifier (SVC-RES-404).'),
 };
 export const conflictResponse = (description: string) => ({ 409: errorResponse(description) });
+export const goneResponse = (description: string) => ({ 410: errorResponse(description) });
 export const unavailableResponse = (description: string) => ({ 503: errorResponse(description) });
 /** A write that starts or signals a workflow, refused while Temporal cannot be reached. */
 export const workflowUnavailableResponse = {
@@ -74,6 +87,12 @@ export const unauthenticatedBodyLimitResponse = {
 export const rateLimitedResponse = {
   429: errorResponse('Rate limit reached (SVC-REQ-429); see Retry-After.'),
 };
+
+/** A response answered with a JSON body of `schema`, as a route lists it. */
+export interface JsonResponse<T extends z.ZodType> {
+  readonly description: string;
+  readonly content: { readonly 'application/json': { readonly schema: T } };
+}
 
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -136,3 +155,4 @@ export const listBody = <T>(request: PageRequest, total: number, data: T[]) => (
 
 export const listEnvelope = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ object: z.literal('list'), data: z.array(item), meta: PaginationMeta }).openapi(name);
+export type ListEnvelope<T extends z.ZodType> = ReturnType<typeof listEnvelope<T>>;

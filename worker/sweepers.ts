@@ -3,14 +3,24 @@ import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors
 import { pruneIdempotencyRecords } from '../db/repositories/idempotency.js';
 import { pruneRollups } from '../db/repositories/metric-rollups.js';
 import { pruneSamples } from '../db/repositories/metrics.js';
+import { pruneRelayedEvents } from '../db/repositories/outbox.js';
 import type { ServiceDeps } from '../services/context.js';
+import { fetchOwedImages } from '../services/images/catch-up.js';
+import { retryStaleImageRemovals } from '../services/images/removals.js';
+import { wakeStaleReverseDns } from '../services/networks/reverse-dns-sweep.js';
 import { reconcileOperations } from '../services/operations/reconcile.js';
+import { relayEvents } from '../services/webhooks/relay.js';
 
 /**
  * Periodic upkeep the worker does beside running workflows: hypervisors whose heartbeats stopped
  * are marked unreachable; operations whose workflow was never started, or whose run ended without
- * settling, are reconciled; metric samples and rollups, finished agent tasks and Idempotency-Key
- * records past their retention are deleted. Each sweep is idempotent, so several workers may run them side by side.
+ * settling, are reconciled; metric samples and rollups, finished agent tasks, Idempotency-Key
+ * records and relayed events past their retention are deleted; committed events are relayed from
+ * the outbox to their webhook deliveries; locations whose reverse DNS publishing was never woken
+ * (the wake lost) are woken; image copies nobody has worked on for IMAGE_COPY_RETRY_AFTER_MS on
+ * online hypervisors are asked for again: a deleted version's, to be removed; a version's owed to
+ * a host (missing or pending), to be fetched. Each sweep is idempotent, so several workers may run
+ * them side by side.
  */
 export function startSweepers(deps: ServiceDeps): () => void {
   const { db, config, logger } = deps;
@@ -46,6 +56,20 @@ export function startSweepers(deps: ServiceDeps): () => void {
         await reconcileOperations(deps);
       },
     ),
+    every(Math.max(500, Math.floor(config.RDNS_SWEEP_AFTER_MS / 2)), 'reverse DNS', async () => {
+      const woken = await wakeStaleReverseDns(deps);
+      if (woken.length > 0)
+        logger.info('reverse DNS publishing woken by the sweep', { locations: woken.length });
+    }),
+    every(Math.max(500, Math.floor(config.IMAGE_COPY_RETRY_AFTER_MS / 2)), 'image copies', async () => {
+      const removals = await retryStaleImageRemovals(deps);
+      if (removals > 0) logger.info('image removals asked again by the sweep', { removals });
+      const hypervisors = await fetchOwedImages(deps);
+      if (hypervisors > 0) logger.info('owed image copies fetched by the sweep', { hypervisors });
+    }),
+    every(config.WEBHOOK_RELAY_INTERVAL_MS, 'outbox relay', async () => {
+      await relayEvents(deps);
+    }),
     every(10 * 60 * 1000, 'retention', async () => {
       const samples = await pruneSamples(db, config.METRICS_RETENTION_HOURS);
       const rollups =
@@ -53,8 +77,15 @@ export function startSweepers(deps: ServiceDeps): () => void {
         (await pruneRollups(db, '1h', config.METRICS_1H_RETENTION_DAYS));
       const tasks = await pruneFinishedTasks(db, config.AGENT_TASK_RETENTION_HOURS);
       const idempotencyKeys = await pruneIdempotencyRecords(db, config.IDEMPOTENCY_RETENTION_HOURS);
-      if (samples + rollups + tasks + idempotencyKeys > 0)
-        logger.info('retention applied', { samples, rollups, tasks, idempotency_keys: idempotencyKeys });
+      const events = await pruneRelayedEvents(db, config.EVENT_RETENTION_DAYS);
+      if (samples + rollups + tasks + idempotencyKeys + events > 0)
+        logger.info('retention applied', {
+          samples,
+          rollups,
+          tasks,
+          idempotency_keys: idempotencyKeys,
+          events,
+        });
     }),
   ];
   return () => {

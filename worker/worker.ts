@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { Context } from '@temporalio/activity';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
@@ -12,6 +13,8 @@ import type { Database } from '../db/database.js';
 import type { Config } from '../platform/config.js';
 import type { Tracing } from '../platform/tracing.js';
 import { beginEvacuationMove } from '../services/evacuations/next-move.js';
+import { beginResizeAfterMove } from '../services/instances/resize-after-move.js';
+import { wakeAfterRelease } from '../services/networks/reverse-dns-wake.js';
 
 /** The workflows' entry file: TypeScript under tsx, JavaScript once built. */
 function workflowsPath(): string {
@@ -79,9 +82,19 @@ export async function createWorker(
       // Workflow code cannot export spans itself: it hands them to this sink.
       sinks: { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) },
     }),
-    activities: createActivities(options.db, options.config, {
-      beginEvacuationMove: (request) => beginEvacuationMove(options, request),
-    }),
+    activities: createActivities(
+      options.db,
+      options.config,
+      {
+        beginEvacuationMove: (request) => beginEvacuationMove(options, request),
+        beginResizeAfterMove: (request) => beginResizeAfterMove(options, request),
+      },
+      {
+        // Called inside an activity: the worker's own client, on the worker's connection.
+        wakeReverseDnsAfterRelease: (locationId) =>
+          wakeAfterRelease({ ...options, temporal: Context.current().client }, locationId),
+      },
+    ),
     // On SIGTERM, activities under way (bookkeeping steps, a task waiting in the agents' queue) get
     // this long to finish; then they are cancelled, and Temporal gives them to another worker.
     shutdownGraceTime: '10 seconds',

@@ -18,11 +18,11 @@ export interface ProvisionInstanceInput {
  * failure the instance is deleted there (idempotent), and only once that is confirmed are its
  * capacity and addresses released. A failed provisioning leaves the instance in `error`. The
  * firewall the instance is born with comes with the creation; the revision the hypervisor says it
- * applied is recorded.
+ * applied is recorded, and so is the room to grow it booted the guest with (its `ceiling`).
  */
 export async function provisionInstance(input: ProvisionInstanceInput): Promise<{ power_state: string }> {
   const { operation, spec } = input;
-  const { releaseInstanceResources, recordFirewallApplied } = bookkeeping();
+  const { releaseInstanceResources, recordFirewallApplied, recordHotCeiling } = bookkeeping();
   const createTask = agentStep('long', operation.timing);
   const deleteTask = agentStep('quick', operation.timing);
   return runOperation(operation, async (saga) => {
@@ -53,6 +53,9 @@ export async function provisionInstance(input: ProvisionInstanceInput): Promise<
         instanceId: operation.instanceId,
         appliedRevision: created.firewall_revision,
       });
+    // The room the guest has to grow is what the hypervisor says it booted it with, not what was asked.
+    if (created.ceiling !== undefined && patched(PATCHES.provisionRecordsCeiling.id))
+      await recordHotCeiling({ instanceId: operation.instanceId, ceiling: created.ceiling });
     return {
       status: statusOfPowerState(created.power_state),
       detail: { power_state: created.power_state },

@@ -7,6 +7,12 @@ import { agentStep, bookkeeping } from './lib/steps.js';
 export interface RebuildInstanceInput {
   readonly operation: OperationContext;
   readonly imageId: string;
+  /**
+   * The version of the image the disk is written from (none: an image without versions). Read by
+   * the image's bookkeeping from the operation's recorded input (db/repositories/instances.ts
+   * setInstanceImage), so the runbook itself is unchanged.
+   */
+  readonly imageVersionId?: string | null;
   readonly passwordWindowMs: number;
   /** `root_password` is sealed: it appears in this history only encrypted. */
   readonly params: AgentTaskParams<'instance.rebuild'>;

@@ -1,10 +1,13 @@
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
+import type { HotplugCeiling } from '../../domain/instances/hot-resize.js';
+import type { TaskProgressDetails } from '../../domain/migrations/live-progress.js';
 
 /** What the agent gives a driver while it executes one task. */
 export interface TaskContext {
   /** Aborted when the panel says stop (cancelled or superseded) or the agent shuts down. */
   readonly signal: AbortSignal;
-  progress(percent: number, message?: string): void;
+  /** `details`: the figures behind the percent (a live move's QEMU figures), sent with it to the panel. */
+  progress(percent: number, message?: string, details?: TaskProgressDetails): void;
   /**
    * Redeems a migration's transfer token through the panel (once: a second redemption is
    * refused) and learns where the sending hypervisor offers the disk.
@@ -33,6 +36,8 @@ export interface InstanceSample {
 export interface GuestReport {
   readonly instance_uuid: string;
   readonly power_state: 'running' | 'stopped';
+  /** A running guest's room to grow as its process was booted with (hot-resize.ts runningRoom); null: none. */
+  readonly hot_ceiling?: HotplugCeiling | null;
 }
 
 /**

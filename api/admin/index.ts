@@ -1,4 +1,6 @@
+import { ADMIN_BASE } from '../../wire/paths.js';
 import { requireApplicationKey } from '../auth/middleware.js';
+import { apiVersions } from '../middleware/api-version.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter } from '../routes-kit/router.js';
 import * as startBackendDrain from './evacuations/backend-drain.js';
@@ -6,6 +8,7 @@ import * as planBackendDrain from './evacuations/backend-plan.js';
 import * as controlEvacuation from './evacuations/control.js';
 import * as listEvacuations from './evacuations/list.js';
 import * as planEvacuation from './evacuations/plan.js';
+import * as restoreEvacuation from './evacuations/restore.js';
 import * as showEvacuation from './evacuations/show.js';
 import * as startEvacuation from './evacuations/start.js';
 import * as listMigrations from './migrations/list.js';
@@ -27,7 +30,7 @@ import * as undoStorageMove from './storage-moves/undo.js';
  */
 export function adminApi() {
   const app = createApiRouter();
-  app.use('*', requireApplicationKey, limitAuthenticatedBody);
+  app.use('*', apiVersions('admin', ADMIN_BASE), requireApplicationKey, limitAuthenticatedBody);
   for (const route of [
     preflightMigration,
     requestMigration,
@@ -40,6 +43,7 @@ export function adminApi() {
     listEvacuations,
     showEvacuation,
     controlEvacuation,
+    restoreEvacuation,
     planBackendDrain,
     startBackendDrain,
     preflightStorageMove,

@@ -47,10 +47,10 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { db, config } = c.get('deps');
+    const { db, temporal, config } = c.get('deps');
     const body = c.req.valid('json');
     const enrolled = await enrollAgent(
-      { db, config, logger: c.get('logger') },
+      { db, temporal, config, logger: c.get('logger') },
       { token: body.token, agentVersion: body.agent_version, clientIp: clientIp(c) },
     );
     return c.json(

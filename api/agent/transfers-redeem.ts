@@ -26,7 +26,8 @@ const route = createRoute({
   summary: "Redeem a migration's transfer token",
   description:
     'The receiving agent of a migration trades the transfer token of its `disk.transfer` task for where the ' +
-    'sending hypervisor offers the disk. A token is good once, for one migration and one disk, on the ' +
+    'sending hypervisor offers the disk: an address, with no secret in it (the move is opened by its transport key, ' +
+    'which the task carries). A token is good once, for one migration and one disk, on the ' +
     'migration’s target only, until it expires (TRANSFER_TOKEN_TTL_MS) or the migration ends; anything else ' +
     'is 401 SVC-TRANSFER-401.',
   request: { body: jsonBody(RedeemBody) },

@@ -1,8 +1,10 @@
 import { APPLICATION_BASE } from '../../wire/paths.js';
 import { requireApplicationKey } from '../auth/middleware.js';
+import { apiVersions } from '../middleware/api-version.js';
 import { limitAuthenticatedBody } from '../middleware/body-limit.js';
 import { createApiRouter, exceptUnder } from '../routes-kit/router.js';
 import { consoleSessionRoutes } from './console/routes.js';
+import { eventRoutes } from './events/routes.js';
 import { firewallRoutes } from './firewall/routes.js';
 import { floatingIpRoutes } from './floating-ips/routes.js';
 import { hypervisorRoutes } from './hypervisors/routes.js';
@@ -22,6 +24,7 @@ import { storageRoutes } from './storage/routes.js';
 import { taskRoutes } from './tasks/routes.js';
 import { userRoutes } from './users/routes.js';
 import { volumeRoutes } from './volumes/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /**
  * The Application API (SPEC.md §4), mounted at /api/application/cloudsvc. The console gateway's
@@ -29,6 +32,10 @@ import { volumeRoutes } from './volumes/routes.js';
  */
 export function applicationApi() {
   const app = createApiRouter();
+  app.use(
+    '*',
+    exceptUnder(APPLICATION_BASE, ['/console/internal'], apiVersions('application', APPLICATION_BASE)),
+  );
   app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], requireApplicationKey));
   app.use('*', exceptUnder(APPLICATION_BASE, ['/console/internal'], limitAuthenticatedBody));
   // One list per route group of SPEC.md §4, each in its folder.
@@ -53,6 +60,8 @@ export function applicationApi() {
     isoRoutes,
     consoleSessionRoutes,
     schedulerRoutes,
+    webhookRoutes,
+    eventRoutes,
   ]) {
     for (const route of group) route.register(app);
   }

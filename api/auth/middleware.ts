@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ActiveCredential } from '../../db/repositories/credentials.js';
+import { pinnedVersion } from '../../domain/api-versions/versions.js';
 import { type CredentialType, claimedType, wrongCredentialDetail } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv, Principal } from '../../http/context.js';
@@ -32,10 +33,17 @@ function principalOf(credential: ActiveCredential): Principal {
   const { id: credentialId, userId, hypervisorId } = credential;
   switch (credential.type) {
     case 'client':
-      if (userId) return { type: 'client', credentialId, userId };
+      if (userId)
+        return { type: 'client', credentialId, userId, apiVersion: pinnedVersion(credential.apiVersion) };
       break;
     case 'application':
-      if (userId) return { type: 'application', credentialId, userId };
+      if (userId)
+        return {
+          type: 'application',
+          credentialId,
+          userId,
+          apiVersion: pinnedVersion(credential.apiVersion),
+        };
       break;
     case 'agent':
       if (hypervisorId) return { type: 'agent', credentialId, hypervisorId };

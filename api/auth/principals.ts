@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Actor } from '../../domain/actors.js';
+import type { Actor, Customer } from '../../domain/actors.js';
 import type { AppEnv, Principal } from '../../http/context.js';
 import type { AgentActor } from '../../services/agents/actor.js';
 
@@ -23,7 +23,7 @@ function principalOfType<T extends Principal['type']>(
 export const customerId = (c: Context<AppEnv>): string => principalOfType(c, 'client').userId;
 
 /** The customer, as the services record who asked. */
-export const customerActor = (c: Context<AppEnv>): Extract<Actor, { type: 'user' }> => ({
+export const customerActor = (c: Context<AppEnv>): Customer => ({
   type: 'user',
   userId: customerId(c),
 });
@@ -43,3 +43,11 @@ export function agentActor(c: Context<AppEnv>): AgentActor {
 /** The console gateway's credential (console gateway internal API). */
 export const gatewayCredentialId = (c: Context<AppEnv>): string =>
   principalOfType(c, 'console_gateway').credentialId;
+
+/** The client or application key behind the request, and the token it was presented as. */
+export function keyOf(c: Context<AppEnv>): { readonly credentialId: string; readonly token: string } {
+  const { credentialId } = principalOfType(c, 'client', 'application');
+  // The authentication middleware read the same header, so it holds a bearer token here.
+  const token = c.req.header('authorization')?.slice('Bearer '.length).trim() ?? '';
+  return { credentialId, token };
+}

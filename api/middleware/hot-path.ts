@@ -5,7 +5,7 @@
  */
 import { ServerResponse } from 'node:http';
 import type { Hook } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Input, Next } from 'hono';
 import { $ZodAsyncError } from 'zod/v4/core';
 import type { AppEnv } from '../../http/context.js';
 import type { z } from '../../wire/zod.js';
@@ -54,33 +54,24 @@ function safeParse(schema: z.ZodType, value: unknown) {
  * validators, without a middleware per target (each an awaited step of Hono's chain) and the
  * library's awaits and header reads. Bodies keep the library's validators, which read the body.
  */
-export function checkedParameters(
+export function checkedParameters<C extends Context<AppEnv, string, Input>, Out>(
   checks: readonly (readonly [ParameterTarget, z.ZodType])[],
   hook: ParameterHook,
-  then: MiddlewareHandler<AppEnv>,
-): MiddlewareHandler<AppEnv> {
+  then: (c: C, next: Next) => Out,
+): (c: C, next: Next) => Out {
   /** A Response ends the request (the hook's, or a 400); undefined lets it go on. */
-  const outcome = (
-    c: Context<AppEnv>,
-    target: ParameterTarget,
-    result: z.ZodSafeParseResult<unknown>,
-    hooked: unknown,
-  ) => {
+  const outcome = (c: C, target: ParameterTarget, result: z.ZodSafeParseResult<unknown>, hooked: unknown) => {
     if (hooked instanceof Response) return hooked;
     if (hooked && typeof hooked === 'object' && 'response' in hooked) return hooked.response as Response;
     if (!result.success) return c.json(result, 400);
     c.req.addValidatedData(target, result.data as object);
     return undefined;
   };
-  const hooked = (
-    c: Context<AppEnv>,
-    target: ParameterTarget,
-    value: unknown,
-    result: z.ZodSafeParseResult<unknown>,
-  ) => hook({ data: value, ...result, target } as never, c as never);
+  const hooked = (c: C, target: ParameterTarget, value: unknown, result: z.ZodSafeParseResult<unknown>) =>
+    hook({ data: value, ...result, target }, c);
 
   // Where a schema or the hook turns out asynchronous, the rest is checked with awaits.
-  const slow = async (c: Context<AppEnv>, next: () => Promise<void>, from: number) => {
+  const slow = async (c: C, next: Next, from: number) => {
     for (let i = from; i < checks.length; i++) {
       const [target, schema] = checks[i]!;
       const value = readTarget(c, target);
@@ -91,7 +82,7 @@ export function checkedParameters(
     return then(c, next);
   };
 
-  return ((c: Context<AppEnv>, next: () => Promise<void>) => {
+  const fused = (c: C, next: Next) => {
     for (let i = 0; i < checks.length; i++) {
       const [target, schema] = checks[i]!;
       const value = readTarget(c, target);
@@ -103,5 +94,12 @@ export function checkedParameters(
       if (ended) return ended;
     }
     return then(c, next);
-  }) as MiddlewareHandler<AppEnv>;
+  };
+  // The one assertion of the shortcut: Hono registers this function as the route's handler, so it
+  // is typed as `then`. Besides `then`'s answers it may answer a refusal of the checks (the hook's
+  // answer, or the 400 of a failure the hook let through), which is none of the route's typed
+  // responses, as it is none when the library's validators answer it from their own middleware;
+  // and, once a check had to be awaited, a Promise of `then`'s answer, which Hono's types cannot
+  // tell from `then`'s own for a route they know only as generic.
+  return fused as typeof then;
 }

@@ -1,4 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { VersionedApi } from '../../domain/api-versions/deprecations.js';
+import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import type { AppEnv } from '../../http/context.js';
 import {
   ADMIN_BASE,
@@ -7,8 +9,8 @@ import {
   CLIENT_BASE,
   CONSOLE_INTERNAL_BASE,
 } from '../../wire/paths.js';
+import { type VersionedDocument, withVersionHeaders } from './version-headers.js';
 
-const VERSION = '0.1.0';
 const ERRORS =
   'Errors use one envelope: `{ errors: [{ code, status, detail }], support_id }` (the codes are listed in docs/api.md).';
 
@@ -19,30 +21,35 @@ export const DOCUMENTS = {
     title: 'cloudsvc Client API',
     description: `Customer API: instances and account resources. Authenticate with \`Authorization: Bearer <client key>\` (\`csc_…\`). ${ERRORS}`,
     credential: 'A client key (`csc_…`).',
+    versioned: true,
   },
   application: {
     base: APPLICATION_BASE,
     title: 'cloudsvc Application API',
     description: `Administrator API for the whole control plane. Authenticate with an application key. ${ERRORS}`,
     credential: 'An application key (`csa_…`) of an administrator.',
+    versioned: true,
   },
   'console-internal': {
     base: CONSOLE_INTERNAL_BASE,
     title: 'cloudsvc Console Internal API',
     description: `Spoken by the console gateway. It sits below the Application API's prefix but outside it, and takes only a console-gateway credential. ${ERRORS}`,
     credential: 'A console-gateway credential (`csw_…`).',
+    versioned: false,
   },
   agent: {
     base: AGENT_BASE,
     title: 'cloudsvc Agent API',
     description: `Spoken by the agent on each hypervisor. \`enroll\` takes a one-time enrollment token in its body; every other route takes the agent credential it returns. ${ERRORS}`,
     credential: 'The agent credential (`csg_…`) that `enroll` returned.',
+    versioned: false,
   },
   admin: {
     base: ADMIN_BASE,
     title: 'cloudsvc Admin API',
     description: `Migration administration, for administrators: preflight, request, show, list, cancel, roll back and recover migrations. Authenticate with an application key. ${ERRORS}`,
     credential: 'An application key (`csa_…`) of an administrator.',
+    versioned: true,
   },
 } as const;
 
@@ -111,7 +118,7 @@ export function openApiDocuments(
     const spec = DOCUMENTS[name];
     const document = apis[name].getOpenAPI31Document({
       openapi: '3.1.0',
-      info: { title: spec.title, version: VERSION, description: spec.description },
+      info: { title: spec.title, version: CURRENT_API_VERSION, description: spec.description },
       servers: [{ url: spec.base }],
       security: [{ bearer: [] }],
     });
@@ -120,6 +127,7 @@ export function openApiDocuments(
       ...document.components,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: spec.credential } },
     };
+    if (spec.versioned) withVersionHeaders(document as VersionedDocument, name as VersionedApi);
     withoutRegexFlags(document);
     documents[name] = withOperationIds(document as Document, spec.base);
   }

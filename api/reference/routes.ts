@@ -4,6 +4,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import { notFound } from '../../domain/errors.js';
 import type { AppEnv } from '../../http/context.js';
+import { registerChangelog } from './changelog.js';
 import { DOCUMENT_NAMES, DOCUMENTS, type DocumentName } from './openapi.js';
 import { REFERENCE_SCRIPT } from './script.js';
 
@@ -53,6 +54,7 @@ ${DOCUMENT_NAMES.map(
       PAGE_HEADERS,
     ),
   );
+  registerChangelog(app);
   app.get('/docs/:name', (c) => {
     const name = c.req.param('name');
     if (!isDocument(name)) throw notFound();

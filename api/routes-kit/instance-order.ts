@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { CATALOGUE_CODE, CATALOGUE_CODE_MESSAGE } from '../../domain/catalog.js';
 import { hostname, instanceName, timezone } from '../../domain/instances/settings.js';
+import { USER_DATA_MAX_ENCODED } from '../../domain/instances/user-data.js';
 import type { AppEnv } from '../../http/context.js';
 import type { CreateContext, CreateInstanceRequest, CreateOutcome } from '../../services/instances/create.js';
 import { rateLimitHeaders } from '../../services/instances/create-limits.js';
@@ -10,6 +11,20 @@ import { z } from '../../wire/zod.js';
 /** What an order of an instance names, the same for a customer's and an administrator's create. */
 
 export const catalogueCode = z.string().regex(CATALOGUE_CODE, { message: CATALOGUE_CODE_MESSAGE });
+
+/** The customer's cloud-init user-data as a create or rebuild carries it (docs/api.md "User-data"). */
+export const userDataField = z
+  .string()
+  .max(USER_DATA_MAX_ENCODED)
+  .openapi({
+    format: 'byte',
+    example: 'I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBbdG91Y2gsIC9ldGMvcmVhZHldCg==',
+    description:
+      'cloud-init user-data, base64 (RFC 4648, padded; line breaks ignored): a cloud-config (first line ' +
+      '`#cloud-config`, a YAML mapping) or a script (first line `#!`), at most 32768 bytes decoded. Given to ' +
+      'the guest beside the panel’s own data, which wins: the hostname, time zone, SSH keys, root password ' +
+      'and network are the panel’s. Kept sealed; the instance shows only its kind, size and SHA-256.',
+  });
 
 export const InstanceOrderFields = {
   name: instanceName.optional().openapi({ description: 'The panel’s label; defaults to the hostname.' }),
@@ -23,6 +38,7 @@ export const InstanceOrderFields = {
     .default([])
     .openapi({ description: 'UUIDs of the owner’s SSH keys (GET /ssh-keys) to install for root.' }),
   timezone: timezone.default('UTC').openapi({ example: 'Europe/Berlin' }),
+  user_data: userDataField.optional(),
 };
 
 export const IdempotencyHeader = z.object({
@@ -45,7 +61,9 @@ export const IdempotencyHeader = z.object({
 export const orderRefusals = (conflicts = '') => ({
   ...conflictResponse(
     `${conflicts}No hypervisor can take the plan now (SVC-PLACEMENT-409, with the reasons counted); no free ` +
-      'address (SVC-IP-409); a request with the same Idempotency-Key is still running (SVC-IDEMP-409).',
+      'address (SVC-IP-409); an imported image has no version ready in the location (IMAGE_NOT_AVAILABLE); ' +
+      'the owner would pass a quota (QUOTA_EXCEEDED, `meta` naming it); a request ' +
+      'with the same Idempotency-Key is still running (SVC-IDEMP-409).',
   ),
   422: {
     description: 'The Idempotency-Key was used with another request (SVC-IDEMP-422).',
@@ -73,6 +91,7 @@ export const orderRequest = (ownerId: string, body: OrderBody): CreateInstanceRe
   location: body.location,
   sshKeyIds: body.ssh_keys,
   timezone: body.timezone,
+  userData: body.user_data,
 });
 
 /** The order's context: its Idempotency-Key, bound to this path and body, and the request id. */

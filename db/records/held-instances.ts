@@ -2,8 +2,9 @@ import { statusAfterFailure, statusDuring } from '../../domain/instances/operati
 import { type PowerState, statusOfPowerState } from '../../domain/instances/statuses.js';
 import type { Database } from '../database.js';
 import { recordActivity } from '../repositories/activity-log.js';
-import { findOperation, settleOperation } from '../repositories/instance-operations.js';
-import { releaseMigrationLease } from '../repositories/migrations.js';
+import { settleOperation } from '../repositories/instance-operation-ends.js';
+import { findOperation } from '../repositories/instance-operation-reads.js';
+import { releaseMoveLease } from '../repositories/move-leases.js';
 
 /**
  * Ends a move's hold on its instance (a migration's, a storage move's), in the caller's
@@ -37,7 +38,7 @@ export async function releaseHeldInstance(
     status,
     outcome: hold.detail,
   });
-  await releaseMigrationLease(trx, hold.leaseId);
+  await releaseMoveLease(trx, hold.leaseId);
   if (instanceId) {
     await recordActivity(trx, {
       instanceId,

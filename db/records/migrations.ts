@@ -1,6 +1,7 @@
 import type { Database } from '../database.js';
 import { recordMigrationState } from '../repositories/migration-states.js';
-import { releaseMigrationLease, releaseTargetReservation } from '../repositories/migrations.js';
+import { releaseTargetReservation } from '../repositories/migrations.js';
+import { releaseMoveLease } from '../repositories/move-leases.js';
 import { voidTransferTokens } from '../repositories/transfer-tokens.js';
 
 /**
@@ -17,7 +18,7 @@ export async function endUnstartedMigration(
   await db.transaction().execute(async (trx) => {
     await releaseTargetReservation(trx, migrationId);
     await voidTransferTokens(trx, migrationId);
-    await releaseMigrationLease(trx, migrationId);
+    await releaseMoveLease(trx, migrationId);
     const detail = { failed_step: 'REQUESTED', ...failure };
     await recordMigrationState(trx, migrationId, 'ROLLING_BACK', detail, {
       failed_step: 'REQUESTED',

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { PowerState } from '../../domain/instances/statuses.js';
 import { ROOT_DISK, volumeOfDisk } from '../../domain/migrations/disks.js';
 import type { Database } from '../database.js';
-import { releaseMigrationLease } from '../repositories/migrations.js';
+import { releaseMoveLease } from '../repositories/move-leases.js';
 import { recordStorageMoveState } from '../repositories/storage-moves.js';
 import { releaseHeldInstance } from './held-instances.js';
 
@@ -79,7 +79,7 @@ export async function endUnstartedStorageMove(
   failure: { code: string; message: string },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await releaseMigrationLease(trx, moveId);
+    await releaseMoveLease(trx, moveId);
     await recordStorageMoveState(trx, moveId, 'ROLLING_BACK', { failedStep: 'REQUESTED', failure });
     await recordStorageMoveState(trx, moveId, 'ROLLED_BACK', { failure });
   });

@@ -77,20 +77,3 @@ export async function swapPrimary(
     .execute();
   return previous?.id ?? null;
 }
-
-/** Sets (or, with null, clears) the reverse DNS name of one of the instance's addresses. */
-export async function setReverseName(
-  db: Database,
-  instanceId: string,
-  addressId: string,
-  rdns: string | null,
-): Promise<boolean> {
-  const row = await db
-    .updateTable('ip_addresses')
-    .set({ rdns, updated_at: sql`now()` })
-    .where('id', '=', addressId)
-    .where('instance_id', '=', instanceId)
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
-}

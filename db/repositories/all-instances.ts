@@ -44,9 +44,13 @@ function withColumns(query: ReturnType<typeof live>) {
     'i.timezone',
     'i.guest_drift',
     'i.guest_drift_since',
+    'i.user_data_kind',
+    'i.user_data_bytes',
+    'i.user_data_sha256',
     'i.plan_id',
     'i.image_id',
     'i.suspended_at',
+    'i.external_id',
     'i.created_at',
     'i.updated_at',
     'l.id as location_id',
@@ -63,6 +67,11 @@ export type PlacedInstance = NonNullable<Awaited<ReturnType<typeof findPlacedIns
 
 export async function findPlacedInstance(db: Database, instanceId: string) {
   return withColumns(live(db)).where('i.id', '=', instanceId).executeTakeFirst();
+}
+
+/** The live instance a billing system knows by `externalId` (matched exactly, case included). */
+export async function findPlacedInstanceByExternalId(db: Database, externalId: string) {
+  return withColumns(live(db)).where('i.external_id', '=', externalId).executeTakeFirst();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type QueryCreator, sql } from 'kysely';
+import { type ApiVersion, CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { type CredentialType, issueSecret } from '../../domain/credentials.js';
 import type { Database } from '../database.js';
 import { precompiled } from '../precompiled.js';
@@ -9,6 +10,8 @@ export interface ActiveCredential {
   readonly type: CredentialType;
   readonly userId: string | null;
   readonly hypervisorId: string | null;
+  /** A client or application key's pinned version (docs/api.md "Versions"); null for the others. */
+  readonly apiVersion: string | null;
 }
 
 /**
@@ -22,7 +25,13 @@ const activeCredentialByHash = precompiled((db, tokenHash: string) =>
   db
     .selectFrom('credentials')
     .leftJoin('users', 'users.id', 'credentials.user_id')
-    .select(['credentials.id', 'credentials.type', 'credentials.user_id', 'credentials.hypervisor_id'])
+    .select([
+      'credentials.id',
+      'credentials.type',
+      'credentials.user_id',
+      'credentials.hypervisor_id',
+      'credentials.api_version',
+    ])
     .where('credentials.token_hash', '=', tokenHash)
     .where('credentials.revoked_at', 'is', null)
     .where((eb) =>
@@ -43,6 +52,7 @@ export async function findActiveCredential(
       type: row.type as CredentialType,
       userId: row.user_id,
       hypervisorId: row.hypervisor_id,
+      apiVersion: row.api_version,
     }
   );
 }
@@ -69,12 +79,14 @@ export interface NewCredential {
   readonly userId?: string | null;
   readonly hypervisorId?: string | null;
   readonly expiresAt?: Date | null;
+  /** A key's pin; by default the version current at issue (keys only: other types have none). */
+  readonly apiVersion?: ApiVersion;
 }
 
 export async function insertCredential(
   db: Database,
   credential: NewCredential,
-): Promise<{ id: string; createdAt: Date }> {
+): Promise<{ id: string; createdAt: Date; apiVersion: string | null }> {
   const row = await db
     .insertInto('credentials')
     .values({
@@ -85,10 +97,11 @@ export async function insertCredential(
       user_id: credential.userId ?? null,
       hypervisor_id: credential.hypervisorId ?? null,
       expires_at: credential.expiresAt ?? null,
+      api_version: takesVersion(credential.type) ? (credential.apiVersion ?? CURRENT_API_VERSION) : null,
     })
-    .returning(['id', 'created_at'])
+    .returning(['id', 'created_at', 'api_version'])
     .executeTakeFirstOrThrow();
-  return { id: row.id, createdAt: row.created_at };
+  return { id: row.id, createdAt: row.created_at, apiVersion: row.api_version };
 }
 
 /** Revokes by id, or by the non-secret hint shown at issuance. Returns how many were revoked. */
@@ -153,26 +166,45 @@ export async function revokeUnusedEnrollmentTokens(db: Database, hypervisorId: s
 export async function createCredential(
   db: Database,
   credential: Omit<NewCredential, 'tokenHash' | 'hint'>,
-): Promise<{ id: string; token: string; hint: string; createdAt: Date }> {
+): Promise<{ id: string; token: string; hint: string; createdAt: Date; apiVersion: string | null }> {
   const secret = issueSecret(credential.type);
-  const { id, createdAt } = await insertCredential(db, {
+  const { id, createdAt, apiVersion } = await insertCredential(db, {
     ...credential,
     tokenHash: secret.hash,
     hint: secret.hint,
   });
-  return { id, token: secret.token, hint: secret.hint, createdAt };
+  return { id, token: secret.token, hint: secret.hint, createdAt, apiVersion };
 }
+
+/** Keys are pinned to a version; agent, gateway and enrollment credentials speak unversioned APIs. */
+const takesVersion = (type: CredentialType) => type === 'client' || type === 'application';
 
 /** A user's client and application keys, newest first, revoked ones too (never their hashes). */
 export async function listUserKeys(db: Database, userId: string) {
   return db
     .selectFrom('credentials')
-    .select(['id', 'type', 'label', 'hint', 'created_at', 'revoked_at'])
+    .select(['id', 'type', 'label', 'hint', 'api_version', 'created_at', 'revoked_at'])
     .where('user_id', '=', userId)
     .where('type', 'in', ['client', 'application'])
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * Pins one of the user's live keys to `version`; the key as now recorded, or undefined when the
+ * user has no such live key. Pinning it again to the same version changes nothing but the answer.
+ */
+export async function pinUserKey(db: Database, userId: string, keyId: string, version: ApiVersion) {
+  return db
+    .updateTable('credentials')
+    .set({ api_version: version })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('type', 'in', ['client', 'application'])
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'type', 'label', 'hint', 'api_version', 'created_at', 'revoked_at'])
+    .executeTakeFirst();
 }
 
 /** Revokes one of the user's keys; false when the user has no such live key. */

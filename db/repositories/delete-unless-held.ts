@@ -9,7 +9,7 @@ import type { Database } from '../database.js';
  */
 export async function deleteUnlessHeld<H extends Record<string, number>>(
   db: Database,
-  table: 'plans' | 'locations' | 'images' | 'ip_pools' | 'providers',
+  table: 'plans' | 'locations' | 'images' | 'image_versions' | 'ip_pools' | 'providers',
   id: string,
   holders: (trx: Database) => Promise<H>,
   release: (trx: Database) => Promise<unknown> = async () => undefined,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { ITEM_IN_FLIGHT } from '../../domain/evacuations/states.js';
+import { MIGRATION_STATES_SETTLED } from '../../domain/migrations/outbound.js';
 import type { Database } from '../database.js';
 
 // What an evacuation's run reads to pick its next move and to settle those under way.
@@ -74,7 +75,7 @@ export async function countMigrationsInto(db: Database): Promise<Map<string, num
   const rows = await db
     .selectFrom('migrations')
     .select(['target_hypervisor_id', sql<number>`count(*)::int`.as('count')])
-    .where('state', 'not in', ['COMPLETED', 'CLEANING_UP', 'CLEANED_UP', 'ROLLED_BACK', 'RECOVERY_REQUIRED'])
+    .where('state', 'not in', MIGRATION_STATES_SETTLED)
     .groupBy('target_hypervisor_id')
     .execute();
   return new Map(rows.map((r) => [r.target_hypervisor_id, r.count]));

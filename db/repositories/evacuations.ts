@@ -4,6 +4,7 @@ import {
   type EvacuationPolicy,
   type EvacuationState,
 } from '../../domain/evacuations/states.js';
+import type { ConvergencePolicy } from '../../domain/migrations/convergence.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 import { type KeysetOrder, readKeysetPage } from '../keyset.js';
@@ -18,6 +19,10 @@ export interface NewEvacuation {
   readonly maintenanceBefore: boolean;
   /** A backend's drain: its instances' disks on `from` move to `to`. Absent: the hypervisor's. */
   readonly backends?: { readonly from: string; readonly to: string };
+  /** A restore: the evacuation whose moved instances it brings home to `hypervisorId`. */
+  readonly restores?: string;
+  /** The convergence policy its migrations take (a hypervisor's drain); absent: none recorded. */
+  readonly convergence?: ConvergencePolicy;
 }
 
 export async function insertEvacuation(db: Database, evacuation: NewEvacuation): Promise<void> {
@@ -36,9 +41,11 @@ export async function insertEvacuation(db: Database, evacuation: NewEvacuation):
       requested_by: evacuation.requestedBy,
       reason: evacuation.reason,
       maintenance_before: evacuation.maintenanceBefore,
+      convergence: evacuation.convergence ? JSON.stringify(evacuation.convergence) : null,
       ...(evacuation.backends
         ? { kind: 'backend', from_backend: evacuation.backends.from, to_backend: evacuation.backends.to }
         : {}),
+      ...(evacuation.restores ? { kind: 'restore', restores: evacuation.restores } : {}),
     })
     .execute();
 }

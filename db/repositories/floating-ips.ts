@@ -19,6 +19,10 @@ function floatingIps(db: Database) {
       'a.instance_id',
       'a.state',
       'a.rdns',
+      'a.rdns_status',
+      'a.rdns_failure',
+      'a.rdns_http_status',
+      'a.rdns_checked_at',
       'a.created_at',
       'a.updated_at',
     ])

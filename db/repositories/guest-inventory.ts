@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { GuestCorrection, GuestDrift } from '../../domain/instances/guest-inventory.js';
-import type { InstanceStatus, PowerState } from '../../domain/instances/statuses.js';
+import type { InstanceStatus } from '../../domain/instances/statuses.js';
 import type { Database } from '../database.js';
+import { moveLeaseHeld } from './move-leases.js';
 
 /**
  * Locks the hypervisor's row for the rest of the transaction: two inventories of one hypervisor
@@ -22,11 +23,18 @@ export interface PlacedInstanceRow {
   user_id: string;
   status: InstanceStatus;
   guest_drift: GuestDrift | null;
-  /** A running operation or a live migration lease holds it: the inventory leaves it alone. */
+  /** A running operation or a live move lease holds it: the inventory leaves it alone. */
   busy: boolean;
   /** Its record changed within the last `settleMs`: a report may predate the change. */
   settling: boolean;
 }
+
+/**
+ * The instance `i` is held by a running operation or a live move lease, which settle its record
+ * themselves: every write of the inventory leaves it alone.
+ */
+export const instanceBusy = sql<boolean>`(i.operation_id is not null
+  or ${moveLeaseHeld})`;
 
 /** The instances placed on the hypervisor, as the inventory compares them. */
 export async function listPlacedInstances(
@@ -35,10 +43,7 @@ export async function listPlacedInstances(
   settleMs: number,
 ): Promise<PlacedInstanceRow[]> {
   const { rows } = await sql<PlacedInstanceRow>`
-    select i.id, i.user_id, i.status, i.guest_drift,
-           (i.operation_id is not null
-             or exists (select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now())
-           ) as busy,
+    select i.id, i.user_id, i.status, i.guest_drift, ${instanceBusy} as busy,
            i.updated_at >= now() - make_interval(secs => ${settleMs}::int / 1000.0) as settling
       from instances i
      where i.hypervisor_id = ${hypervisorId} and i.deleted_at is null`.execute(db);
@@ -70,8 +75,7 @@ export async function correctGuest(db: Database, write: GuestCorrectionWrite): P
            updated_at = now()
      where i.id = ${write.instanceId} and i.hypervisor_id = ${write.hypervisorId} and i.deleted_at is null
        and i.status = ${expected.status} and i.guest_drift is not distinct from ${expected.drift}::text
-       and i.operation_id is null
-       and not exists (select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now())
+       and not ${instanceBusy}
        and (${write.stillForMs}::int is null
             or i.updated_at < now() - make_interval(secs => ${write.stillForMs}::int / 1000.0))
     returning i.id`.execute(db);
@@ -88,62 +92,4 @@ export async function knownInstanceIds(db: Database, ids: readonly string[]): Pr
     .where('deleted_at', 'is', null)
     .execute();
   return new Set(rows.map((r) => r.id));
-}
-
-export interface ReportedGuest {
-  readonly guestUuid: string;
-  readonly powerState: PowerState;
-}
-
-/**
- * Makes the hypervisor's unknown guests exactly `guests`: gone ones removed, the others' last
- * sighting renewed. Returns the ones not known before (each is reported once).
- */
-export async function replaceUnknownGuests(
-  db: Database,
-  hypervisorId: string,
-  guests: readonly ReportedGuest[],
-): Promise<ReportedGuest[]> {
-  const ids = guests.map((g) => g.guestUuid);
-  let gone = db.deleteFrom('unknown_guests').where('hypervisor_id', '=', hypervisorId);
-  if (ids.length > 0) gone = gone.where('guest_uuid', 'not in', ids);
-  await gone.execute();
-  if (guests.length === 0) return [];
-  const rows = await db
-    .insertInto('unknown_guests')
-    .values(
-      guests.map((g) => ({
-        hypervisor_id: hypervisorId,
-        guest_uuid: g.guestUuid,
-        power_state: g.powerState,
-      })),
-    )
-    .onConflict((oc) =>
-      oc.columns(['hypervisor_id', 'guest_uuid']).doUpdateSet({
-        power_state: (eb) => eb.ref('excluded.power_state'),
-        last_seen_at: sql`now()`,
-      }),
-    )
-    .returning(['guest_uuid', 'power_state', sql<boolean>`xmax = 0`.as('inserted')])
-    .execute();
-  return rows.filter((r) => r.inserted).map((r) => ({ guestUuid: r.guest_uuid, powerState: r.power_state }));
-}
-
-export async function markInventoryReported(db: Database, hypervisorId: string): Promise<void> {
-  await db
-    .updateTable('hypervisors')
-    .set({ inventory_reported_at: sql`now()` })
-    .where('id', '=', hypervisorId)
-    .execute();
-}
-
-/** The guests the hypervisor holds that the panel does not know, oldest sighting first. */
-export async function listUnknownGuests(db: Database, hypervisorId: string) {
-  return db
-    .selectFrom('unknown_guests')
-    .select(['guest_uuid', 'power_state', 'first_seen_at', 'last_seen_at'])
-    .where('hypervisor_id', '=', hypervisorId)
-    .orderBy('first_seen_at')
-    .orderBy('guest_uuid')
-    .execute();
 }

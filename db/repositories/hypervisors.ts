@@ -20,6 +20,7 @@ const HYPERVISOR_COLUMNS = [
   'agent_version',
   'reported_capabilities',
   'withheld_capabilities',
+  'migration_bandwidth_mbps',
   'last_seen_at',
   'inventory_reported_at',
   'enrolled_at',
@@ -56,6 +57,8 @@ export interface HypervisorFields {
   readonly capabilities: readonly string[];
   readonly storageBackends: readonly string[];
   readonly withheldCapabilities?: readonly string[];
+  /** Null clears the budget. */
+  readonly migrationBandwidthMbps?: number | null;
 }
 
 export async function insertHypervisor(db: Database, fields: HypervisorFields) {
@@ -96,6 +99,9 @@ export async function updateHypervisor(
       ...(fields.withheldCapabilities === undefined
         ? {}
         : { withheld_capabilities: JSON.stringify(fields.withheldCapabilities) }),
+      ...(fields.migrationBandwidthMbps === undefined
+        ? {}
+        : { migration_bandwidth_mbps: fields.migrationBandwidthMbps }),
       ...(fields.maintenance === undefined ? {} : { maintenance: fields.maintenance }),
     })
     .where('id', '=', id)
@@ -129,12 +135,19 @@ export interface HeartbeatReport {
   readonly freeDiskMb: number;
 }
 
-/** Records a heartbeat; a revoked hypervisor stays revoked whatever its agent says. */
+/**
+ * Records a heartbeat; a revoked hypervisor stays revoked whatever its agent says. Answers the
+ * status before it too: a heartbeat that brings a hypervisor online is a comeback.
+ */
 export async function recordHeartbeat(db: Database, id: string, report: HeartbeatReport) {
   return db
+    .with('before', (q) =>
+      q.selectFrom('hypervisors').select(['id', 'status']).where('id', '=', id).forUpdate(),
+    )
     .updateTable('hypervisors')
+    .from('before')
     .set({
-      status: sql`case when status = 'revoked' then 'revoked' else 'online' end`,
+      status: sql`case when hypervisors.status = 'revoked' then 'revoked' else 'online' end`,
       last_seen_at: sql`now()`,
       agent_version: report.agentVersion,
       reported_capabilities: JSON.stringify(report.capabilities),
@@ -142,18 +155,30 @@ export async function recordHeartbeat(db: Database, id: string, report: Heartbea
       free_memory_mb: report.freeMemoryMb,
       free_disk_mb: report.freeDiskMb,
     })
-    .where('id', '=', id)
-    .returning(['status', 'maintenance'])
+    .whereRef('hypervisors.id', '=', 'before.id')
+    .returning(['hypervisors.status', 'hypervisors.maintenance', 'before.status as previous_status'])
     .executeTakeFirst();
 }
 
-/** Marks online hypervisors whose last heartbeat is older than `silenceMs` unreachable. */
+/**
+ * Marks online hypervisors whose last heartbeat is older than `silenceMs` unreachable. A row another
+ * transaction holds (a heartbeat landing, a placement or a drain under its lock) is left for the
+ * next sweep rather than waited for: the sweep never queues behind the work it watches, and a
+ * heartbeat that held it leaves the node fresh anyway.
+ */
 export async function markSilentHypervisorsUnreachable(db: Database, silenceMs: number): Promise<string[]> {
   const rows = await db
     .updateTable('hypervisors')
     .set({ status: 'unreachable', updated_at: sql`now()` })
-    .where('status', '=', 'online')
-    .where('last_seen_at', '<', sql<Date>`now() - ${`${silenceMs} milliseconds`}::interval`)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('hypervisors')
+        .select('id')
+        .where('status', '=', 'online')
+        .where('last_seen_at', '<', sql<Date>`now() - ${`${silenceMs} milliseconds`}::interval`)
+        .forUpdate()
+        .skipLocked(),
+    )
     .returning('id')
     .execute();
   return rows.map((r) => r.id);

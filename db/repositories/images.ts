@@ -3,6 +3,7 @@ import type { OsFamily, Virtualization } from '../../domain/catalog.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 import { deleteUnlessHeld } from './delete-unless-held.js';
+import { recordCopyRemovals } from './image-copy-removals.js';
 
 const IMAGE_COLUMNS = [
   'id',
@@ -104,7 +105,15 @@ export async function deleteImageUnlessUsed(db: Database, id: string) {
       );
       return rows[0]!;
     },
-    (trx) => trx.updateTable('instances').set({ image_id: null }).where('image_id', '=', id).execute(),
+    async (trx) => {
+      await trx
+        .updateTable('instances')
+        .set({ image_id: null, image_version_id: null })
+        .where('image_id', '=', id)
+        .execute();
+      // Its versions go with it (on delete cascade): their copies are recorded to be removed first.
+      await recordCopyRemovals(trx, { imageId: id });
+    },
   );
 }
 

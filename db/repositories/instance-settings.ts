@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { moveLeaseHeld } from './move-leases.js';
 
 /** A setting of an instance and its new value: the panel's record, column by column. */
 export type InstanceSettingChange =
@@ -17,7 +18,7 @@ export type SettingChangeResult =
 
 /**
  * Changes one setting of a user's instance by compare-and-set: in one UPDATE, only while no
- * operation runs on the instance (`operation_id` is null) and it holds no live migration lease.
+ * operation runs on the instance (`operation_id` is null) and it holds no live move lease.
  * Runs inside a transaction: the row is locked by a statement of its own first, so that the
  * UPDATE's snapshot sees an operation or lease committed by whoever held the lock before us
  * (as beginOperation does). When nothing changed, says what stood in the way.
@@ -36,18 +37,14 @@ export async function changeInstanceSetting(
       from instances old
      where i.id = ${instanceId} and old.id = i.id and i.user_id = ${userId} and i.deleted_at is null
        and i.operation_id is null
-       and not exists (
-         select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now()
-       )
+       and not ${moveLeaseHeld}
     returning old.${column} as previous`.execute(trx);
   const row = result.rows[0];
   if (row) return { changed: true, previous: row.previous };
 
   const facts = await sql<{ operation_running: boolean; migrating: boolean }>`
     select i.operation_id is not null as operation_running,
-           exists (
-             select 1 from migration_leases l where l.instance_id = i.id and l.expires_at > now()
-           ) as migrating
+           ${moveLeaseHeld} as migrating
       from instances i
      where i.id = ${instanceId} and i.user_id = ${userId} and i.deleted_at is null`.execute(trx);
   const blocker = facts.rows[0];

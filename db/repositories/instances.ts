@@ -22,6 +22,10 @@ const INSTANCE_COLUMNS = [
   'timezone',
   'guest_drift',
   'guest_drift_since',
+  'user_data_kind',
+  'user_data_bytes',
+  'user_data_sha256',
+  'external_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -59,6 +63,28 @@ const OWN_ORDER: KeysetOrder = { at: 'created_at', id: 'id', idType: 'uuid' };
 export async function listInstancesOfUser(db: Database, userId: string, request: ListRequest) {
   const base = db.selectFrom('instances').where('user_id', '=', userId).where('deleted_at', 'is', null);
   return readKeysetPage(db, OWN_ORDER, request, base.select(INSTANCE_COLUMNS), base);
+}
+
+/**
+ * Sets or clears (null) the billing system's id of a live instance; undefined when there is no such
+ * instance. The unique index `instances_external_id` refuses one another live instance holds.
+ */
+export async function setInstanceExternalId(
+  db: Database,
+  instanceId: string,
+  externalId: string | null,
+): Promise<{ id: string } | undefined> {
+  return db
+    .updateTable('instances')
+    .set({
+      external_id: externalId,
+      // Set to what it is already, the instance is unchanged: its updated_at stays.
+      updated_at: sql`case when external_id is distinct from ${externalId} then now() else updated_at end`,
+    })
+    .where('id', '=', instanceId)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
 }
 
 export async function insertInstance(db: Database, instance: NewInstance) {
@@ -139,10 +165,21 @@ export async function listInstanceSshKeys(db: Database, instanceId: string) {
     .execute();
 }
 
+/**
+ * The image the instance's disk was last written from, and its version: the one the running
+ * rebuild recorded in its input (none for an image without versions).
+ */
 export async function setInstanceImage(db: Database, instanceId: string, imageId: string): Promise<void> {
   await db
     .updateTable('instances')
-    .set({ image_id: imageId, updated_at: sql`now()` })
+    .set({
+      image_id: imageId,
+      image_version_id: sql<
+        string | null
+      >`(select (workflow_input->>'imageVersionId')::uuid from instance_operations
+        where instance_id = ${instanceId} and kind = 'rebuild' and state = 'running' limit 1)`,
+      updated_at: sql`now()`,
+    })
     .where('id', '=', instanceId)
     .execute();
 }
@@ -156,13 +193,17 @@ export async function setInstanceDiskSize(db: Database, instanceId: string, disk
     .execute();
 }
 
-/** A deleted instance keeps its row (its history) but leaves every list and lookup. */
+/**
+ * A deleted instance keeps its row (its history) but leaves every list and lookup; its secrets (the
+ * root password, the customer's user-data) go.
+ */
 export async function markInstanceDeleted(db: Database, instanceId: string): Promise<void> {
   await db
     .updateTable('instances')
     .set({ deleted_at: sql`coalesce(deleted_at, now())`, password_sealed: null, updated_at: sql`now()` })
     .where('id', '=', instanceId)
     .execute();
+  await db.deleteFrom('instance_user_data').where('instance_id', '=', instanceId).execute();
 }
 
 /** The instance's primary addresses, as allocated at create. */

@@ -37,6 +37,11 @@ export async function listIpPools(db: Database, page: PageRequest, filter: { loc
   return { rows, total };
 }
 
+/** Every pool of one family in a location, with its use: what orders there take their addresses from. */
+export async function poolsOfLocation(db: Database, locationId: string, family: 4 | 6) {
+  return poolsWithUse(db).where('p.location_id', '=', locationId).where('p.family', '=', family).execute();
+}
+
 export async function findIpPool(db: Database, id: string) {
   return poolsWithUse(db).where('p.id', '=', id).executeTakeFirst();
 }

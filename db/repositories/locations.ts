@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { deleteUnlessHeld } from './delete-unless-held.js';
 
-const LOCATION_COLUMNS = ['id', 'code', 'name', 'created_at'] as const;
+const LOCATION_COLUMNS = ['id', 'code', 'name', 'dns_provider_id', 'created_at'] as const;
 
 export type LocationRow = NonNullable<Awaited<ReturnType<typeof findLocation>>>;
 
@@ -16,20 +16,21 @@ export async function findLocation(db: Database, id: string) {
 
 export async function insertLocation(
   db: Database,
-  fields: { code: string; name: string },
+  fields: { code: string; name: string; dns_provider_id?: string | null },
 ): Promise<LocationRow> {
   return db.insertInto('locations').values(fields).returning(LOCATION_COLUMNS).executeTakeFirstOrThrow();
 }
 
-/** The location renamed; undefined when there is no such location. */
-export async function renameLocation(
+/** The location renamed or given another DNS provider; undefined when there is no such location. */
+export async function updateLocation(
   db: Database,
   id: string,
-  name: string,
+  fields: { name?: string; dns_provider_id?: string | null },
 ): Promise<LocationRow | undefined> {
+  if (Object.keys(fields).length === 0) return findLocation(db, id);
   return db
     .updateTable('locations')
-    .set({ name })
+    .set(fields)
     .where('id', '=', id)
     .returning(LOCATION_COLUMNS)
     .executeTakeFirst();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { QUIET_STATES } from '../../domain/migrations/attention.js';
+import type { ConvergencePolicy } from '../../domain/migrations/convergence.js';
 import type { Finding, WarningCode } from '../../domain/migrations/preflight.js';
 import type { MigrationMode, MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
 import type { ListRequest } from '../../domain/pagination.js';
@@ -21,6 +22,8 @@ export interface NewMigration {
   readonly reason: string | null;
   readonly warnings: readonly Finding<WarningCode>[];
   readonly networkPlan: Record<string, unknown>;
+  /** The convergence policy in force (a live move's; recorded for a cold one too, which ignores it). */
+  readonly convergence?: ConvergencePolicy;
 }
 
 export async function insertMigration(db: Database, migration: NewMigration): Promise<void> {
@@ -39,62 +42,13 @@ export async function insertMigration(db: Database, migration: NewMigration): Pr
       reason: migration.reason,
       warnings: JSON.stringify(migration.warnings),
       network_plan: JSON.stringify(migration.networkPlan),
+      convergence: migration.convergence ? JSON.stringify(migration.convergence) : null,
     })
     .execute();
   await db
     .insertInto('migration_events')
     .values({ migration_id: migration.id, state: 'REQUESTED' })
     .execute();
-}
-
-/**
- * Takes the instance's migration lease: the one row per instance is the exclusivity (SPEC.md §3
- * rule 1). An expired lease of an earlier holder is taken over; a live one is refused (false).
- */
-export async function takeMigrationLease(
-  db: Database,
-  lease: { instanceId: string; migrationId: string; holder: string; ttlMs: number },
-): Promise<boolean> {
-  const row = await db
-    .insertInto('migration_leases')
-    .values({
-      instance_id: lease.instanceId,
-      migration_id: lease.migrationId,
-      holder: lease.holder,
-      expires_at: sql`now() + ${`${lease.ttlMs} milliseconds`}::interval`,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('instance_id')
-        .doUpdateSet({
-          migration_id: lease.migrationId,
-          holder: lease.holder,
-          expires_at: sql`now() + ${`${lease.ttlMs} milliseconds`}::interval`,
-          created_at: sql`now()`,
-        })
-        .where('migration_leases.expires_at', '<=', sql<Date>`now()`),
-    )
-    .returning('instance_id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Renewed by the running workflow; false when the lease is no longer this migration's. */
-export async function renewMigrationLease(
-  db: Database,
-  migrationId: string,
-  ttlMs: number,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('migration_leases')
-    .set({ expires_at: sql`now() + ${`${ttlMs} milliseconds`}::interval` })
-    .where('migration_id', '=', migrationId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-export async function releaseMigrationLease(db: Database, migrationId: string): Promise<void> {
-  await db.deleteFrom('migration_leases').where('migration_id', '=', migrationId).execute();
 }
 
 const MIGRATION_COLUMNS = [
@@ -113,6 +67,8 @@ const MIGRATION_COLUMNS = [
   'm.network_plan',
   'm.failed_step',
   'm.interruption_ms',
+  'm.convergence',
+  'm.live_progress',
   'm.failure',
   'm.recovery',
   'm.retain_source_until',
@@ -127,7 +83,7 @@ const migrationRecords = (db: Database) =>
     .selectFrom('migrations as m')
     .innerJoin('hypervisors as s', 's.id', 'm.source_hypervisor_id')
     .innerJoin('hypervisors as t', 't.id', 'm.target_hypervisor_id')
-    .leftJoin('migration_leases as l', 'l.migration_id', 'm.id')
+    .leftJoin('move_leases as l', 'l.move_id', 'm.id')
     .select([
       ...MIGRATION_COLUMNS,
       's.name as source_name',
@@ -271,8 +227,8 @@ export async function findMigrationHealth(db: Database, stuckAfterMs: number) {
       .orderBy('updated_at')
       .execute(),
     db
-      .selectFrom('migration_leases')
-      .select(['instance_id', 'migration_id', 'holder', 'expires_at'])
+      .selectFrom('move_leases')
+      .select(['instance_id', 'move_id', 'holder', 'expires_at'])
       .where('expires_at', '<=', sql<Date>`now()`)
       .execute(),
   ]);
@@ -287,7 +243,7 @@ export async function findMigrationHealth(db: Database, stuckAfterMs: number) {
 
 /**
  * COMMITTING (DESIGN.md): the single transaction that makes the target authoritative. The instance
- * moves to the target, its volumes with it; the source's reservations are released and the
+ * moves to the target, its volumes with it, with the room to grow its guest has; the source's reservations are released and the
  * target's become the instance's and the volumes'. The caller adds the state, the lease and the operation to the same transaction.
  */
 export async function moveInstanceToTarget(db: Database, migrationId: string): Promise<void> {
@@ -298,7 +254,13 @@ export async function moveInstanceToTarget(db: Database, migrationId: string): P
     .executeTakeFirstOrThrow();
   await db
     .updateTable('instances')
-    .set({ hypervisor_id: migration.target_hypervisor_id, updated_at: sql`now()` })
+    .set({
+      hypervisor_id: migration.target_hypervisor_id,
+      // The room to grow is kept: it is the guest process's, and the target starts its guest with
+      // exactly the source's room (maxcpus, memory slots, maxmem); the target's inventory reports
+      // it from there on (services/agents/inventory-room.ts).
+      updated_at: sql`now()`,
+    })
     .where('id', '=', migration.instance_id)
     .execute();
   await db

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { LIVE_TASK_STATUSES } from '../../domain/agent-protocol.js';
+import { LiveProgressRecord } from '../../domain/migrations/live-progress.js';
 import type { Database } from '../database.js';
 
 // What the plane looks like now, read at each Prometheus scrape (services/plane-metrics.ts): small
@@ -47,4 +49,29 @@ export function listMigrationCounts(db: Database) {
     .select(['state', sql<string>`count(*)`.as('count')])
     .groupBy('state')
     .execute();
+}
+
+/**
+ * The latest figures of each live move under way: its figures came from a `migration.live` task
+ * that still runs (a move that ended, failed or was given up has none; nor has one whose end is
+ * recorded). Few rows, over a partial index.
+ */
+export async function listLiveMoveFigures(db: Database) {
+  const rows = await db
+    .selectFrom('migrations as m')
+    .innerJoin('agent_tasks as t', (join) =>
+      join.on(sql<boolean>`t.id = (m.live_progress->>'task_id')::uuid`),
+    )
+    .select(['m.id', 'm.live_progress'])
+    .where('m.finished_at', 'is', null)
+    .where('m.live_progress', 'is not', null)
+    .where(sql<boolean>`(m.live_progress->>'total_ms') is null`)
+    .where(sql<boolean>`jsonb_typeof(m.live_progress->'figures') = 'object'`)
+    .where('t.status', 'in', LIVE_TASK_STATUSES)
+    .execute();
+  return rows.flatMap((row) => {
+    // Checked against its shape, as the serializer checks it: a row that does not hold it shows none.
+    const parsed = LiveProgressRecord.safeParse(row.live_progress);
+    return parsed.success && parsed.data.figures ? [{ migration: row.id, figures: parsed.data.figures }] : [];
+  });
 }

@@ -14,6 +14,10 @@ const PLAN_COLUMNS = [
   'disk_mb',
   'host_requirements',
   'is_public',
+  'location_id',
+  'resize_group',
+  'monthly_price_cents',
+  'monthly_transfer_gb',
   'created_at',
 ] as const;
 
@@ -27,6 +31,12 @@ export interface PlanFields {
   readonly disk_mb: number;
   readonly host_requirements: readonly HostRequirement[];
   readonly is_public: boolean;
+  /** The location it is offered in; null: every location. */
+  readonly location_id: string | null;
+  /** Customers change between public plans of one group (docs/api.md "Plan changes"); null: none. */
+  readonly resize_group: string | null;
+  readonly monthly_price_cents: number | null;
+  readonly monthly_transfer_gb: number | null;
 }
 
 /** The plans in reach, by code (the catalogue is small and sorted the way it is ordered from). */
@@ -37,6 +47,17 @@ export async function listPlans(db: Database, page: PageRequest, reach: Catalogu
     base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.total) };
+}
+
+/** The public plans offered in a location (its own and those of every location), by code. */
+export async function publicPlansOfferedIn(db: Database, locationId: string) {
+  return db
+    .selectFrom('plans')
+    .select(PLAN_COLUMNS)
+    .where('is_public', '=', true)
+    .where((eb) => eb.or([eb('location_id', 'is', null), eb('location_id', '=', locationId)]))
+    .orderBy('code')
+    .execute();
 }
 
 /** The disk of the instance's plan (what its root may grow to); null when it has no plan. */

@@ -69,6 +69,9 @@ export async function providerCallOf(db: Database, runId: string) {
       'r.latency_ms',
       'r.items',
       'p.endpoint',
+      'p.kind as provider_kind',
+      'p.dns_protocol',
+      'p.dns_zones',
       sql<string | null>`case when r.kind = 'rotate' then r.candidate_sealed else p.credential_sealed end`.as(
         'sealed',
       ),

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import type { ProviderKind } from '../../domain/providers.js';
+import type { DnsProtocol, ProviderKind } from '../../domain/providers.js';
 import type { Database } from '../database.js';
 import { deleteUnlessHeld } from './delete-unless-held.js';
 
@@ -12,6 +12,8 @@ const PROVIDER_COLUMNS = [
   'name',
   'kind',
   'endpoint',
+  'dns_zones',
+  'dns_protocol',
   'credential_rotated_at',
   'created_at',
   'updated_at',
@@ -29,6 +31,10 @@ export interface ProviderFields {
   readonly name: string;
   readonly kind: ProviderKind;
   readonly endpoint: string;
+  /** A DNS provider's reverse zones, canonical (domain/dns/reverse-zones.ts). */
+  readonly dns_zones?: string[];
+  /** A DNS provider's protocol; null for other kinds. */
+  readonly dns_protocol?: DnsProtocol | null;
 }
 
 export async function listProviders(db: Database, page: PageRequest, filters: { kind?: ProviderKind }) {
@@ -52,7 +58,7 @@ export async function insertProvider(db: Database, fields: ProviderFields): Prom
 export async function updateProvider(
   db: Database,
   id: string,
-  fields: Partial<Omit<ProviderFields, 'kind'>>,
+  fields: Partial<Omit<ProviderFields, 'kind' | 'dns_protocol'>>,
 ): Promise<ProviderRow | undefined> {
   if (Object.keys(fields).length === 0) return findProvider(db, id);
   return db
@@ -79,7 +85,8 @@ export async function setProviderCredential(
 
 /**
  * Deletes the provider and its finished runs, unless a run is under way (its workflow would settle
- * a run that is gone); a run begun meanwhile holds the provider's key share, so it is counted.
+ * a run that is gone) or a location names it as its DNS; a run begun meanwhile holds the provider's
+ * key share, so it is counted.
  */
 export async function deleteProviderUnlessRunning(db: Database, id: string) {
   return deleteUnlessHeld(db, 'providers', id, async (trx) => {
@@ -89,6 +96,11 @@ export async function deleteProviderUnlessRunning(db: Database, id: string) {
       .where('provider_id', '=', id)
       .where('status', '=', 'running')
       .executeTakeFirstOrThrow();
-    return { runs };
+    const { locations } = await trx
+      .selectFrom('locations')
+      .select(sql<number>`count(*)::int`.as('locations'))
+      .where('dns_provider_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { runs, locations };
   });
 }

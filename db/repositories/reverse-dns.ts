@@ -18,6 +18,10 @@ function records(db: Database) {
       'a.user_id',
       'a.instance_id',
       'a.rdns',
+      'a.rdns_status',
+      'a.rdns_failure',
+      'a.rdns_http_status',
+      'a.rdns_checked_at',
       'a.updated_at',
     ]);
 }
@@ -29,15 +33,20 @@ export async function findReverseRecord(db: Database, addressId: string) {
   return records(db).where('a.id', '=', addressId).executeTakeFirst();
 }
 
+const listed = sql<boolean>`(a.rdns is not null or a.rdns_status in ('pending', 'failed'))`;
+
 export interface ReverseRecordFilters {
   readonly locationId?: string;
   readonly userId?: string;
 }
 
-/** A page of the addresses that have a record, by address; the filters combine. */
+/**
+ * A page of the addresses that have a record, by address, with those whose clearing is not yet
+ * published (the DNS server may still serve their old name); the filters combine.
+ */
 export async function listReverseRecords(db: Database, filters: ReverseRecordFilters, page: PageRequest) {
   const query = records(db)
-    .where('a.rdns', 'is not', null)
+    .where(listed)
     .$if(filters.locationId !== undefined, (q) => q.where('p.location_id', '=', filters.locationId!))
     .$if(filters.userId !== undefined, (q) => q.where('a.user_id', '=', filters.userId!));
   const rows = await query.orderBy('a.address').limit(page.perPage).offset(offsetOf(page)).execute();
@@ -45,24 +54,9 @@ export async function listReverseRecords(db: Database, filters: ReverseRecordFil
     .selectFrom('ip_addresses as a')
     .innerJoin('ip_pools as p', 'p.id', 'a.pool_id')
     .select(sql<number>`count(*)::int`.as('total'))
-    .where('a.rdns', 'is not', null)
+    .where(listed)
     .$if(filters.locationId !== undefined, (q) => q.where('p.location_id', '=', filters.locationId!))
     .$if(filters.userId !== undefined, (q) => q.where('a.user_id', '=', filters.userId!))
     .executeTakeFirstOrThrow();
   return { rows, total };
-}
-
-/** Sets or clears any address's record; false when there is no such address. */
-export async function setReverseRecord(
-  db: Database,
-  addressId: string,
-  rdns: string | null,
-): Promise<boolean> {
-  const row = await db
-    .updateTable('ip_addresses')
-    .set({ rdns, updated_at: sql`now()` })
-    .where('id', '=', addressId)
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
 }

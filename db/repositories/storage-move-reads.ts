@@ -9,7 +9,7 @@ const moveRows = (db: Database) =>
   db
     .selectFrom('storage_moves as m')
     .innerJoin('hypervisors as h', 'h.id', 'm.hypervisor_id')
-    .leftJoin('migration_leases as l', 'l.migration_id', 'm.id')
+    .leftJoin('move_leases as l', 'l.move_id', 'm.id')
     .selectAll('m')
     .select(['h.name as hypervisor_name', 'l.holder as lease_holder', 'l.expires_at as lease_expires_at']);
 
@@ -39,11 +39,14 @@ export type StorageMoveRecord = NonNullable<Awaited<ReturnType<typeof findStorag
 const ORDER: KeysetOrder = { at: 'm.created_at', id: 'm.id', idType: 'uuid' };
 
 /** Newest first, by keyset; the filters combine. */
-export async function listStorageMoves(
-  db: Database,
-  filters: { state?: StorageMoveState; instanceId?: string; hypervisorId?: string },
-  request: ListRequest,
-) {
+/** What the storage moves list picks by; the filters combine. */
+export interface StorageMoveFilters {
+  readonly state?: StorageMoveState;
+  readonly instanceId?: string;
+  readonly hypervisorId?: string;
+}
+
+export async function listStorageMoves(db: Database, filters: StorageMoveFilters, request: ListRequest) {
   let base = db.selectFrom('storage_moves as m');
   if (filters.state) base = base.where('m.state', '=', filters.state);
   if (filters.instanceId) base = base.where('m.instance_id', '=', filters.instanceId);

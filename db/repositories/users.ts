@@ -2,14 +2,22 @@ import { sql } from 'kysely';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
-const USER_COLUMNS = ['id', 'email', 'name', 'is_admin', 'disabled_at', 'created_at'] as const;
+const USER_COLUMNS = ['id', 'email', 'name', 'is_admin', 'disabled_at', 'external_id', 'created_at'] as const;
 
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 
-export async function insertUser(db: Database, user: { email: string; name: string; isAdmin: boolean }) {
+export async function insertUser(
+  db: Database,
+  user: { email: string; name: string; isAdmin: boolean; externalId?: string | null },
+) {
   return db
     .insertInto('users')
-    .values({ email: user.email.toLowerCase(), name: user.name, is_admin: user.isAdmin })
+    .values({
+      email: user.email.toLowerCase(),
+      name: user.name,
+      is_admin: user.isAdmin,
+      external_id: user.externalId ?? null,
+    })
     .returning(USER_COLUMNS)
     .executeTakeFirstOrThrow();
 }
@@ -20,6 +28,11 @@ export async function findUserByEmail(db: Database, email: string) {
     .select(USER_COLUMNS)
     .where('email', '=', email.toLowerCase())
     .executeTakeFirst();
+}
+
+/** The user a billing system knows by `externalId` (matched exactly, case included). */
+export async function findUserByExternalId(db: Database, externalId: string) {
+  return db.selectFrom('users').select(USER_COLUMNS).where('external_id', '=', externalId).executeTakeFirst();
 }
 
 export async function findUser(db: Database, id: string) {
@@ -44,7 +57,7 @@ export async function listUsers(db: Database, page: PageRequest, filter: { email
 export async function updateUser(
   db: Database,
   id: string,
-  fields: { name?: string; is_admin?: boolean; disabled?: boolean },
+  fields: { name?: string; is_admin?: boolean; disabled?: boolean; external_id?: string | null },
 ): Promise<UserRow | undefined> {
   const { disabled, ...rest } = fields;
   const set = {

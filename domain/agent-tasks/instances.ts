@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BOOT_DEVICES, POWER_ACTIONS } from '../instances/statuses.js';
+import { USER_DATA_KINDS, USER_DATA_MAX_SEALED } from '../instances/user-data.js';
 import { firewallSet, GuestAddresses } from './network.js';
-import { artifactFacts, artifactId, instanceId, powerState, revision } from './shapes.js';
+import { artifactFacts, artifactId, bootedRoom, instanceId, powerState, revision } from './shapes.js';
 
 /**
  * The guest's root password. The panel seals it (platform/secrets.ts) in workflow histories and
@@ -10,10 +11,22 @@ import { artifactFacts, artifactId, instanceId, powerState, revision } from './s
 const rootPassword = z.string().min(1).max(512);
 /** OpenSSH public keys (`type base64 comment`), as validated when the customer added them. */
 const sshKeys = z.array(z.string().min(1).max(16_384)).max(100);
+/**
+ * The customer's own user-data, given to the guest beside the panel's (docs/qemu.md "The
+ * customer's user-data"). `content` is sealed as the password is until the agent takes the task;
+ * the agent receives the text the customer gave, at most USER_DATA_MAX_BYTES.
+ */
+const userData = z.object({
+  kind: z.enum(USER_DATA_KINDS),
+  content: z.string().min(1).max(USER_DATA_MAX_SEALED),
+});
+/** The most a guest may grow to while it runs (domain/instances/hot-resize.ts). */
+const ceiling = z.object({ cpu_cores: z.number().int().positive(), memory_mb: z.number().int().positive() });
 
 /**
  * What the hypervisor gives the guest for its first boot (a cloud-init NoCloud seed on the QEMU
- * driver). `addresses` came later than the rest: a task without it leaves the guest to DHCP.
+ * driver). `addresses` came later than the rest: a task without it leaves the guest to DHCP;
+ * `user_data` later still: a task without it gives the guest the panel's data alone.
  */
 const guestSetup = {
   hostname: z.string().min(1).max(253),
@@ -21,6 +34,7 @@ const guestSetup = {
   root_password: rootPassword,
   ssh_keys: sshKeys,
   addresses: GuestAddresses.optional(),
+  user_data: userData.optional(),
 };
 
 /** An instance's life on its hypervisor: create, power, rebuild, delete, its password. */
@@ -44,13 +58,22 @@ export const INSTANCE_TASKS = {
        * boot; none leaves it unfiltered until a `firewall.apply`.
        */
       firewall: firewallSet.optional(),
+      /** Room to grow while running; absent: none (any resize is cold). */
+      ceiling: ceiling.optional(),
     }),
-    /** `firewall_revision`: the firewall's revision, when the hypervisor applies the one it was given. */
-    result: z.object({ power_state: powerState, firewall_revision: revision.optional() }),
+    /**
+     * `firewall_revision`: the firewall's revision, when the hypervisor applies the one it was given;
+     * `ceiling`: the room the guest was booted with, when the hypervisor can grow a running guest.
+     */
+    result: z.object({
+      power_state: powerState,
+      firewall_revision: revision.optional(),
+      ceiling: ceiling.optional(),
+    }),
   },
   'instance.power': {
     params: z.object({ instance_id: instanceId, action: z.enum(POWER_ACTIONS) }),
-    result: z.object({ power_state: powerState }),
+    result: z.object({ power_state: powerState, ...bootedRoom }),
   },
   /**
    * Touches nothing: the guest's power state as the hypervisor sees it. The panel asks it where an
@@ -58,7 +81,14 @@ export const INSTANCE_TASKS = {
    */
   'instance.state': {
     params: z.object({ instance_id: instanceId }),
-    result: z.object({ power_state: powerState }),
+    result: z.object({
+      power_state: powerState,
+      /**
+       * A live move of the guest out of this host is under way (its memory still going, or being
+       * cancelled): where it will run is not settled yet. Absent: none (and from older agents).
+       */
+      moving_out: z.boolean().optional(),
+    }),
   },
   'instance.delete': {
     params: z.object({ instance_id: instanceId }),
@@ -79,12 +109,36 @@ export const INSTANCE_TASKS = {
   /** The guest restarted into its image's rescue system, its own disk attached; already there: nothing. */
   'rescue.enter': {
     params: z.object({ instance_id: instanceId }),
-    result: z.object({ power_state: powerState }),
+    result: z.object({ power_state: powerState, ...bootedRoom }),
   },
   /** The guest restarted from its own disk again; already so: nothing. It runs after. */
   'rescue.exit': {
     params: z.object({ instance_id: instanceId }),
-    result: z.object({ power_state: powerState }),
+    result: z.object({ power_state: powerState, ...bootedRoom }),
+  },
+  /**
+   * A plan change. `hot`: the running guest gets the vCPUs and memory added (growth only, within
+   * the ceiling it was booted with; else refused with `HOT_RESIZE_REFUSED`, nothing changed).
+   * `cold`: the guest is stopped if it runs, given the new size and `ceiling`, and started again if
+   * it ran. Repeated, it finds the size already there and changes nothing. The result is what the
+   * hypervisor now holds.
+   */
+  'instance.resize': {
+    params: z.object({
+      instance_id: instanceId,
+      cpu_cores: z.number().int().positive(),
+      memory_mb: z.number().int().positive(),
+      mode: z.enum(['hot', 'cold']),
+      /** The room a cold resize boots the guest with; absent: none. Ignored by a hot one. */
+      ceiling: ceiling.optional(),
+    }),
+    result: z.object({
+      power_state: powerState,
+      cpu_cores: z.number().int().positive(),
+      memory_mb: z.number().int().positive(),
+      applied: z.enum(['hot', 'cold']),
+      ceiling: ceiling.optional(),
+    }),
   },
   'instance.set_password': {
     params: z.object({ instance_id: instanceId, root_password: rootPassword }),

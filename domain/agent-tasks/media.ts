@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ISO_URL_MAX } from '../media/iso-sources.js';
-import { instanceId, powerState } from './shapes.js';
+import { bootedRoom, instanceId, powerState } from './shapes.js';
 
 /** The instance's ISO library: images its hypervisor fetches and keeps for it. */
 export const MEDIA_TASKS = {
@@ -42,6 +42,6 @@ export const MEDIA_TASKS = {
   /** The guest (re)starts from its CD-ROM drive, holding this ISO; it boots from its disk again after. */
   'iso.boot': {
     params: z.object({ instance_id: instanceId, iso_id: z.string().uuid() }),
-    result: z.object({ power_state: powerState }),
+    result: z.object({ power_state: powerState, ...bootedRoom }),
   },
 } as const;

@@ -14,3 +14,15 @@ export const artifactFacts = z.object({
   size_mb: z.number().int().nonnegative(),
   checksum: z.string().regex(/^[0-9a-f]{64}$/),
 });
+/**
+ * The room to grow the guest's process was booted with, as a task that (re)starts it reports
+ * (hot-resize.ts runningRoom): the panel records it with the task's completion, so a plan change's
+ * dry run reads it as soon as the boot settles. null: none; absent: a stopped guest, or an older
+ * agent (the inventory reports it then).
+ */
+export const bootedRoom = {
+  hot_ceiling: z
+    .object({ cpu_cores: z.number().int().positive(), memory_mb: z.number().int().positive() })
+    .nullable()
+    .optional(),
+};

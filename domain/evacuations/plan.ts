@@ -120,27 +120,29 @@ export function whyNot(report: PreflightReport): Finding<BlockerCode>[] {
 const zero: Resources = { cpu_cores: 0, memory_mb: 0, disk_mb: 0 };
 
 /**
- * Blockers that pass by themselves: another operation or migration on the instance, an earlier
- * move's copy on the target being removed. The run tries such an instance again later; any other
- * blocker keeps it on its host until someone changes something.
+ * Blockers that pass by themselves: another operation or migration on the instance. The run tries
+ * such an instance again later; any other blocker keeps it on its host until someone changes
+ * something.
  */
-const PASSING_BLOCKERS: readonly BlockerCode[] = ['INSTANCE_BUSY', 'INSTANCE_MIGRATING', 'CLEANUP_PENDING'];
+const PASSING_BLOCKERS: readonly BlockerCode[] = ['INSTANCE_BUSY', 'INSTANCE_MIGRATING'];
 
 /**
  * A target's refusals that pass by themselves: an agent that missed its heartbeats is back with its
- * next one (a node marked unreachable for a moment must not block a drain for good), and an
- * earlier move's copy on it is being removed.
+ * next one (a node marked unreachable for a moment must not block a drain for good).
  */
-const PASSING_TARGET_REASONS: readonly BlockerCode[] = ['TARGET_UNREACHABLE', 'CLEANUP_PENDING'];
+const PASSING_TARGET_REASONS: readonly BlockerCode[] = ['TARGET_UNREACHABLE'];
 
 /**
- * Whether what keeps the instance from moving passes by itself: each of its own blockers does, or
- * no target takes it now but a hypervisor of its location would once such a reason passed. The
- * run tries it again, as often as the policy's attempts allow, then blocks it with the reasons.
+ * Whether what keeps the instance from moving passes by itself: each of its own blockers does (and
+ * each of the requested target's, a restore's home node), or no target takes it now but a
+ * hypervisor of its location would once such a reason passed. The run tries it again, as often as
+ * the policy's attempts allow, then blocks it with the reasons.
  */
 export function refusalPasses(report: PreflightReport): boolean {
   if (report.blockers.some((b) => b.code !== 'NO_TARGET'))
-    return report.blockers.every((b) => PASSING_BLOCKERS.includes(b.code));
+    return report.blockers.every(
+      (b) => PASSING_BLOCKERS.includes(b.code) || PASSING_TARGET_REASONS.includes(b.code),
+    );
   return report.rejected.some(
     (r) => r.reasons.length > 0 && r.reasons.every((f) => PASSING_TARGET_REASONS.includes(f.code)),
   );

@@ -8,9 +8,11 @@ import type { MigrationMode } from '../migrations/states.js';
  */
 /**
  * What is drained: a hypervisor (its instances migrate to others) or one of its storage backends
- * (its instances' disks there move to another backend of the same hypervisor).
+ * (its instances' disks there move to another backend of the same hypervisor); or, the way back,
+ * a restore: the instances a hypervisor's evacuation moved migrate home to it
+ * (domain/evacuations/restore.ts).
  */
-export const EVACUATION_KINDS = ['hypervisor', 'backend'] as const;
+export const EVACUATION_KINDS = ['hypervisor', 'backend', 'restore'] as const;
 export type EvacuationKind = (typeof EVACUATION_KINDS)[number];
 
 export const EVACUATION_STATES = [

@@ -26,6 +26,8 @@ const CUSTOMER_MESSAGES: Record<string, string> = {
   SNAPSHOT_NOT_FOUND: 'The hypervisor no longer has the snapshot.',
   WORKFLOW_UNAVAILABLE: WORKFLOW_UNAVAILABLE.message,
   ABANDONED: 'The operation was stopped before it finished.',
+  HOT_RESIZE_REFUSED:
+    'The running guest could not take the new size without a reboot; nothing was changed. Stop it and ask again.',
 };
 
 const GENERIC = 'The hypervisor could not complete the operation.';

@@ -36,6 +36,7 @@ export const INSTANCE_OPERATIONS = [
   'rescue_enter',
   'rescue_exit',
   'move_storage',
+  'resize',
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 

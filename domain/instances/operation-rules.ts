@@ -183,6 +183,16 @@ export const OPERATION_RULES: Record<InstanceOperation, OperationRule> = {
     onFailure: 'previous',
     preempts: [],
   },
+  // A plan change holds the instance without changing its status: a hot one never stops the guest,
+  // and a cold one ends in the power state the hypervisor reports (a running guest started again).
+  // A failure leaves the instance's size, status and reservation as they were.
+  resize: {
+    from: ['running', 'stopped'],
+    during: 'unchanged',
+    outcome: 'unchanged',
+    onFailure: 'previous',
+    preempts: [],
+  },
   // Rescue mode: the guest restarted into its image's rescue system, and back onto its own disk.
   rescue_enter: {
     from: ['running', 'stopped'],

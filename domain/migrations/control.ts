@@ -17,15 +17,20 @@ import {
 
 export { committedBefore, OPERATOR_ACTIONS, type OperatorAction } from '../moves/control.js';
 
-/** Cancel and rollback: only before the point of no return, with a reason. */
+/**
+ * Cancel and rollback: only before the point of no return, with a reason. A live move in
+ * LIVE_MIGRATING has not switched yet as far as the rule knows (the run refuses once it has);
+ * `past` is the rule of a run begun before that (states.ts wasPastPointOfNoReturnBeforeTheSwitch).
+ */
 export const mayRollBack = (
   migration: { state: MigrationState; strategy: MigrationStrategy },
   reason: string,
+  past: (state: MigrationState, strategy: MigrationStrategy) => boolean = isPastPointOfNoReturn,
 ): Verdict =>
   mayUndo(
     {
       state: migration.state,
-      pastPointOfNoReturn: isPastPointOfNoReturn(migration.state, migration.strategy),
+      pastPointOfNoReturn: past(migration.state, migration.strategy),
     },
     reason,
     'migration',

@@ -31,8 +31,8 @@ export const BLOCKERS = {
   INSTANCE_MIGRATING: 'A migration holds the instance’s lease.',
   ISO_MOUNTED:
     'An ISO of the instance’s library is in its CD-ROM drive; the library stays on its hypervisor, so unmount it first.',
-  CLEANUP_PENDING:
-    'The target still holds the copy an earlier migration of the instance retains; a migration request has it removed now, then may be made again.',
+  SOURCE_BUSY:
+    'The source hypervisor has as many moves out under way as MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR allows.',
   TARGET_IS_SOURCE: 'The target is the instance’s current hypervisor.',
   TARGET_IN_MAINTENANCE: 'The target hypervisor is in maintenance.',
   TARGET_UNREACHABLE: 'The target hypervisor’s agent is not online.',
@@ -55,6 +55,8 @@ export const WARNINGS = {
   SAME_IP_INTERRUPTION:
     'The instance keeps its addresses; the network is briefly interrupted while routes move.',
   LONG_TRANSFER: MOVE_WARNINGS.LONG_TRANSFER,
+  RETAINED_COPY_REPLACED:
+    'The target still holds the copy an earlier migration of the instance retains; it is kept beside the arriving one and removed when this migration commits.',
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 export const WARNING_CODES = Object.keys(WARNINGS) as [WarningCode, ...WarningCode[]];
@@ -97,6 +99,8 @@ export interface HypervisorFacts {
   readonly virtualization: string;
   readonly total: Resources;
   readonly reserved: Resources;
+  /** Its outbound migration bandwidth budget, shared by its moves (bandwidth-budget.ts); absent or null: none. */
+  readonly outboundBandwidthMbps?: number | null;
 }
 
 /** What the target must have room for: the instance, its volumes' disks included. */
@@ -142,7 +146,6 @@ export function targetBlockers(
   )
     found.push('STORAGE_NOT_REACHABLE');
   if (target.locationId !== source.locationId) found.push('NETWORK_NOT_REACHABLE');
-  if (instance.retainedOn.includes(target.id)) found.push('CLEANUP_PENDING');
   if (strategyFor(mode, target.capabilities.includes('live_migration'), policy) === undefined)
     found.push('LIVE_NOT_SUPPORTED');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));
@@ -150,6 +153,7 @@ export function targetBlockers(
 
 export function warningsFor(
   instance: InstanceFacts,
+  target: { id: string },
   mode: MigrationMode,
   strategy: MigrationStrategy,
   policy: MovePolicy,
@@ -159,6 +163,10 @@ export function warningsFor(
     // Addresses stay with the instance: a cross-node move of the same IPs is not atomic.
     { code: 'SAME_IP_INTERRUPTION', detail: WARNINGS.SAME_IP_INTERRUPTION },
     ...transferWarnings(resourcesMoving(instance).disk_mb, policy),
+    // A move back at once (docs/migration.md): the safety copy stays until this move commits.
+    ...(instance.retainedOn.includes(target.id)
+      ? [{ code: 'RETAINED_COPY_REPLACED' as const, detail: WARNINGS.RETAINED_COPY_REPLACED }]
+      : []),
   ];
 }
 
@@ -239,7 +247,7 @@ export function preflight(input: {
     target: target ? { id: target.id, name: target.name } : null,
     strategy,
     blockers,
-    warnings: target && strategy ? warningsFor(instance, mode, strategy, policy) : [],
+    warnings: target && strategy ? warningsFor(instance, target, mode, strategy, policy) : [],
     strategies,
     candidates,
     rejected,

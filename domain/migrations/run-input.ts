@@ -1,4 +1,5 @@
 import type { MoveRunInput } from '../moves/run-input.js';
+import type { ConvergencePolicy } from './convergence.js';
 
 /** What a migration's run is given by the service that requested it (services/migrations/record.ts). */
 export interface MigrateInstanceInput extends MoveRunInput {
@@ -20,6 +21,11 @@ export interface MigrateInstanceInput extends MoveRunInput {
   /** The root disk's transfer token, sealed: it is opened only in the target's task. */
   readonly transferToken: string;
   /**
+   * The move's transport key (domain/migrations/transport.ts), sealed: opened only in the
+   * source's and the target's disk tasks. Absent from runs begun before moves were encrypted.
+   */
+  readonly transportSecret?: string;
+  /**
    * The customer's volumes attached to it, which move with it: each disk's size and its own sealed
    * transfer token. Absent from runs begun before volumes moved.
    */
@@ -29,4 +35,9 @@ export interface MigrateInstanceInput extends MoveRunInput {
     readonly transferToken: string;
   }[];
   readonly retainSourceMs: number;
+  /**
+   * The convergence policy in force, for a live move's source and target tasks. Absent from runs
+   * begun before moves had one (they ran with QEMU's own defaults).
+   */
+  readonly convergence?: ConvergencePolicy;
 }

@@ -51,15 +51,18 @@ export function happyPath(strategy: MigrationStrategy): MigrationState[] {
 }
 
 /**
- * The point of no return (DESIGN.md): the first step in which the guest runs on the target,
- * LIVE_MIGRATING for a live move, STARTING_TARGET for a cold one. Before it, a failure rolls back
- * and the untouched source stays authoritative; at or after it, the panel stops and waits for an
- * operator (RECOVERY_REQUIRED), and never restarts the source by itself.
+ * The point of no return (DESIGN.md; docs/migration.md "The point of no return"): where the guest
+ * first runs on the target. A cold move turns at STARTING_TARGET. A live move turns inside
+ * LIVE_MIGRATING, at the switchover itself (QEMU completing the move, or post-copy starting): while
+ * pre-copy runs the source still runs the guest, so a timeout, a cancel or a failure there rolls
+ * back; a failure after the switch waits for an operator (RECOVERY_REQUIRED). The run tells the two
+ * apart (workflows/migrate-instance/switch.ts); it never restarts the source by itself.
  */
 export const migrationMachine = moveMachine<MigrationState, MigrationStrategy>({
   states: MIGRATION_STATES,
   order: happyPath('live'),
   pointOfNoReturn: 'LIVE_MIGRATING',
+  turnsWithin: 'LIVE_MIGRATING',
   path: happyPath,
   variants: MOVE_STRATEGIES,
 });
@@ -82,3 +85,12 @@ export const mayTransition = (from: MigrationState, to: MigrationState, strategy
 /** The states a migration may be in when `to` is written (a compare-and-set where it is written). */
 export const statesBefore = (to: MigrationState, strategy: MigrationStrategy): MigrationState[] =>
   migrationMachine.statesBefore(to, strategy);
+
+/**
+ * The rule runs begun before the switch moved into LIVE_MIGRATING keep (their histories hold no
+ * `migration-turns-at-switch` marker): entering LIVE_MIGRATING was the point of no return.
+ */
+export const wasPastPointOfNoReturnBeforeTheSwitch = (
+  state: MigrationState,
+  strategy: MigrationStrategy,
+): boolean => (state === 'LIVE_MIGRATING' && strategy === 'live') || isPastPointOfNoReturn(state, strategy);

@@ -30,7 +30,11 @@ export const TERMINAL_MOVE_STATES = ['CLEANED_UP', 'ROLLED_BACK'] as const satis
 export interface MoveMachine<S extends string, O> {
   /** The happy path for a move's options (its strategy, and for some kinds more). */
   path(options: O): S[];
-  /** The first step in which the new side is used: its state for a move's options. */
+  /**
+   * The first step in which the new side is used: its state for a move's options. A kind whose
+   * turn lies inside a step (`turnsWithin`) names that step: the step itself is before the point
+   * of no return until it switches, and after it once it has.
+   */
   pointOfNoReturn(options: O): S;
   /**
    * Whether a move in `state` has reached its point of no return (RECOVERY_REQUIRED always has).
@@ -47,13 +51,17 @@ export interface MoveMachine<S extends string, O> {
 /**
  * A kind's machine. `order` is its happy path with every optional step, `pointOfNoReturn` the first
  * step (in that order) from which the new side is used: a path without it turns at its next step
- * (a cold migration has no LIVE_MIGRATING, and turns at STARTING_TARGET). `variants` lists every
- * option a move may have, for `statesBeforeAny`.
+ * (a cold migration has no LIVE_MIGRATING, and turns at STARTING_TARGET). `turnsWithin`, when set,
+ * says that step switches half-way (a live move's switchover, inside LIVE_MIGRATING): the step
+ * counts as before the turn (cancel and rollback allowed), and fails into ROLLING_BACK or
+ * RECOVERY_REQUIRED as the run finds the switch not made or made. `variants` lists every option a
+ * move may have, for `statesBeforeAny`.
  */
 export function moveMachine<S extends string, O>(kind: {
   readonly states: readonly (S | SharedMoveState)[];
   readonly order: readonly S[];
   readonly pointOfNoReturn: S;
+  readonly turnsWithin?: S;
   readonly path: (options: O) => S[];
   readonly variants: readonly O[];
 }): MoveMachine<S | SharedMoveState, O> {
@@ -63,6 +71,7 @@ export function moveMachine<S extends string, O>(kind: {
   const pointOfNoReturn = (options: O) => kind.path(options).find((s) => rank(s) >= turn)!;
   const isPastPointOfNoReturn = (state: State, options?: O) => {
     if (state === 'RECOVERY_REQUIRED') return true;
+    if (state === kind.turnsWithin) return false;
     if (options !== undefined && !(kind.path(options) as State[]).includes(state)) return false;
     return rank(state) >= 0 && rank(state) >= turn;
   };
@@ -83,6 +92,7 @@ export function moveMachine<S extends string, O>(kind: {
     const next = path[at + 1];
     // Every state at or after the point of no return fails into RECOVERY_REQUIRED, COMPLETED and
     // CLEANING_UP included (a failed cleanup of the old side waits for an operator's retry).
+    if (state === kind.turnsWithin) return [...(next ? [next] : []), 'ROLLING_BACK', 'RECOVERY_REQUIRED'];
     const onFailure = isPastPointOfNoReturn(state, options) ? 'RECOVERY_REQUIRED' : 'ROLLING_BACK';
     return [...(next ? [next] : []), onFailure];
   };

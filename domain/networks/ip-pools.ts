@@ -70,3 +70,7 @@ export function poolCapacity(range: { cidr: string; gateway: string | null }): n
   const hosts = bits >= 20 ? POOL_SCAN_LIMIT : 2 ** bits - (address.kind() === 'ipv4' ? 2 : 1);
   return Math.min(hosts, POOL_SCAN_LIMIT) - (range.gateway === null ? 0 : 1);
 }
+
+/** How many more addresses the pool can hand out: its capacity less those taken. */
+export const poolFree = (pool: { cidr: string; gateway: string | null; assigned: number }): number =>
+  Math.max(0, poolCapacity(pool) - pool.assigned);

@@ -21,7 +21,7 @@
 # Needs: apt-get (download only), dpkg-deb, cpio, gzip, busybox-static, qemu-utils.
 set -euo pipefail
 
-VERSION=13
+VERSION=14
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/store.sh"
 exit_if_built busybox "$VERSION"
@@ -81,6 +81,7 @@ ln -sf /disk/etc/shadow initramfs/etc/shadow
 cat >initramfs/etc/inittab <<'EOF'
 ::sysinit:/etc/init.d/rcS
 ::respawn:/bin/ticker
+::respawn:/bin/hotplug-online
 ttyS0::respawn:/bin/console-shell
 ::respawn:/bin/guest-channel /bin/guest-request
 ::respawn:/bin/httpd -f -p 80 -h /www
@@ -284,11 +285,29 @@ while true; do
 done
 EOF
 
+# vCPUs and memory the hypervisor adds to the running guest (ACPI hotplug, a hot plan change) come
+# offline: the kernel onlines no CPU by itself, and memory only when told to (memhp_default_state).
+# They are put online here within a second, and the guest's new size said once on its console.
+cat >initramfs/bin/hotplug-online <<'EOF'
+#!/bin/sh
+while true; do
+  added=
+  for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+    [ -f "$f" ] && [ "$(cat "$f")" = 0 ] && echo 1 >"$f" 2>/dev/null && added=1
+  done
+  for f in /sys/devices/system/memory/memory[0-9]*/state; do
+    [ -f "$f" ] && [ "$(cat "$f")" = offline ] && echo online >"$f" 2>/dev/null && added=1
+  done
+  [ -n "$added" ] && echo "guest: online cpus $(nproc) memory $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) kB" >/dev/console
+  sleep 1
+done
+EOF
+
 cat >initramfs/etc/acpi/PWRF/00000080 <<'EOF'
 #!/bin/sh
 poweroff
 EOF
-chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/console-shell initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel initramfs/bin/guest-network \
+chmod +x initramfs/etc/init.d/* initramfs/bin/ticker initramfs/bin/hotplug-online initramfs/bin/console-shell initramfs/bin/seed-read initramfs/bin/network-up initramfs/bin/guest-channel initramfs/bin/guest-network \
   initramfs/bin/guest-request initramfs/usr/share/udhcpc/default.script initramfs/etc/acpi/PWRF/00000080
 
 (cd initramfs && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -9) >initrd.img

@@ -121,7 +121,9 @@ async function main() {
       PORT: String(api.port),
       METRICS_PORT: String(api.metrics),
     });
-  for (const api of APIS) await waitForPort(api.port, 60_000, api.name, config.HOST);
+  // A bound for a process that will not start, not for a slow one: on a busy machine (two
+  // workers compiling beside them) an API took over a minute to listen.
+  for (const api of APIS) await waitForPort(api.port, 180_000, api.name, config.HOST);
   await startProxy({ folder: data, listenPort: ports.api, apiPorts: APIS.map((a) => a.port), children });
   const apiUrl = `http://127.0.0.1:${ports.api}`;
 

@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configuredImage, FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
+import { configuredKernel, FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
 import { probeAccelerator } from '../../agent/drivers/qemu/guests/accelerator.js';
 import { createDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
@@ -135,7 +135,7 @@ async function main() {
   // guests of both run under the accelerator of one probe, so that they can move live between them.
   const accelerator =
     realGuests && (env.AGENT_QEMU_ACCEL ?? 'auto') === 'auto'
-      ? await probeAccelerator(configuredImage(FAST_IMAGE, env)!.kernel)
+      ? await probeAccelerator(configuredKernel(FAST_IMAGE, env)!)
       : undefined;
   if (accelerator)
     say(`real guests run under ${accelerator.accelerator.toUpperCase()}: ${accelerator.reason}`);

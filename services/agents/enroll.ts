@@ -8,6 +8,7 @@ import { hitRateLimit } from '../../db/repositories/rate-limits.js';
 import { hashToken, issueSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
+import { catchUpImages } from '../images/catch-up.js';
 
 export interface Enrollment {
   readonly token: string;
@@ -24,11 +25,12 @@ export interface EnrolledAgent {
 
 /**
  * Exchanges a one-time enrollment token for the hypervisor's agent credential, ending any earlier
- * credential of the hypervisor. Each address may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a
+ * credential of the hypervisor; the hypervisor, online now, fetches the image versions of its
+ * location and removes the deleted versions' copies it still holds (after the commit). Each address may fail ENROLLMENT_RATE_LIMIT_PER_MINUTE times a
  * minute (SPEC.md: a dedicated per-IP limit); a valid token is never refused by that limit.
  */
 export async function enrollAgent(
-  deps: Pick<ServiceDeps, 'db' | 'config' | 'logger'>,
+  deps: Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger'>,
   enrollment: Enrollment,
 ): Promise<EnrolledAgent> {
   const { db, config } = deps;
@@ -61,5 +63,8 @@ export async function enrollAgent(
     throw new ApiError('SVC-ENROLL-401');
   }
   deps.logger.info('agent enrolled', { hypervisor_id: hypervisorId, agent_version: enrollment.agentVersion });
+  await catchUpImages(deps, hypervisorId).catch((error: unknown) =>
+    deps.logger.warn('image catch-up failed', { hypervisor_id: hypervisorId, error: String(error) }),
+  );
   return { credential: secret.token, hypervisorId };
 }

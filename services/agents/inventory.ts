@@ -5,19 +5,25 @@ import {
   knownInstanceIds,
   listPlacedInstances,
   lockHypervisorForInventory,
-  markInventoryReported,
   type PlacedInstanceRow,
+} from '../../db/repositories/guest-inventory.js';
+import {
+  markInventoryReported,
   type ReportedGuest,
   replaceUnknownGuests,
-} from '../../db/repositories/guest-inventory.js';
+} from '../../db/repositories/unknown-guests.js';
 import { clearsFlagOnly, guestCorrection } from '../../domain/instances/guest-inventory.js';
+import type { HotplugCeiling } from '../../domain/instances/hot-resize.js';
 import type { PowerState } from '../../domain/instances/statuses.js';
 import type { ServiceDeps } from '../context.js';
 import type { AgentActor } from './actor.js';
+import { recordReportedRoom } from './inventory-room.js';
 
 export interface InventoryGuest {
   readonly instanceId: string;
   readonly powerState: PowerState;
+  /** A running guest's room to grow as its process was booted; null: none; absent: not said. */
+  readonly hotCeiling?: HotplugCeiling | null;
 }
 
 export interface InventoryOutcome {
@@ -57,6 +63,7 @@ export async function acceptInventory(
       reported,
       deps.config.GUEST_INVENTORY_SETTLE_MS,
     );
+    await recordReportedRoom(trx, hypervisorId, placed, guests);
     const unknown = await recordUnknownGuests(trx, hypervisorId, placed, reported);
     await markInventoryReported(trx, hypervisorId);
     return { ...counts, ...unknown };

@@ -10,7 +10,7 @@ import {
   takeBackupFor,
 } from '../../db/repositories/backups.js';
 import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
-import type { Actor } from '../../domain/actors.js';
+import type { Customer } from '../../domain/actors.js';
 import {
   BACKUP_ACTIONS,
   type BackupAction,
@@ -21,8 +21,6 @@ import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { type CreateContext, type CreateOutcome, createInstance } from '../instances/create.js';
 import { beginInstanceOperation } from '../instances/operations.js';
-
-export type Customer = Extract<Actor, { type: 'user' }>;
 
 /** The customer's instance, placed on a hypervisor (whose agent does the work); 404 or 409 otherwise. */
 export async function placedInstance(

@@ -8,6 +8,7 @@ import {
   type SnapshotRow,
   takeSnapshotFor,
 } from '../../db/repositories/snapshots.js';
+import type { Customer } from '../../domain/actors.js';
 import {
   defaultArtifactName,
   mayActOnSnapshot,
@@ -18,7 +19,7 @@ import {
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from '../instances/operations.js';
-import { type Customer, placedInstance } from './backups.js';
+import { placedInstance } from './backups.js';
 
 /**
  * Takes a snapshot of the instance (running or stopped), within MAX_SNAPSHOTS_PER_INSTANCE: 202

@@ -8,6 +8,7 @@ import {
 } from '../../db/repositories/images.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
+import { removeDeletedCopies } from '../images/removals.js';
 import { inUse } from '../in-use.js';
 
 // An administrator's images: customers order and rebuild by code, and each hypervisor's agent finds
@@ -34,17 +35,24 @@ export async function editImage(
   return row;
 }
 
-/** Refused while an instance that is not deleted was made from it, or a running rebuild writes it. */
-export async function deleteImage(deps: Pick<ServiceDeps, 'db'>, imageId: string): Promise<void> {
+/**
+ * Refused while an instance that is not deleted was made from it, or a running rebuild writes it.
+ * Its versions go with it, and their copies leave the hypervisors as a deleted version's do
+ * (services/images/removals.ts).
+ */
+export async function deleteImage(
+  deps: Pick<ServiceDeps, 'db' | 'temporal' | 'config' | 'logger'>,
+  imageId: string,
+): Promise<void> {
   const outcome = await deleteImageUnlessUsed(deps.db, imageId);
+  if (outcome === 'deleted') return removeDeletedCopies(deps, { imageId }, null);
   if (outcome === 'missing') throw notFound();
-  if (outcome !== 'deleted')
-    throw inUse(
-      'image',
-      [
-        [outcome.instances, 'instance'],
-        [outcome.rebuilds, 'running rebuild'],
-      ],
-      'is used by',
-    );
+  throw inUse(
+    'image',
+    [
+      [outcome.instances, 'instance'],
+      [outcome.rebuilds, 'running rebuild'],
+    ],
+    'is used by',
+  );
 }

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import {
   deletePlanUnlessUsed,
   insertPlan,
@@ -22,8 +22,17 @@ export async function createPlan(deps: Pick<ServiceDeps, 'db'>, fields: PlanFiel
   } catch (error) {
     if (isUniqueViolation(error))
       throw new ApiError('SVC-CONFLICT-409', { detail: 'A plan with this code exists.', cause: error });
-    throw error;
+    throw unknownLocation(error);
   }
+}
+
+/** A location named by uuid that does not exist is the caller's 400, naming the field. */
+function unknownLocation(error: unknown): unknown {
+  if (!isForeignKeyViolation(error, 'plans_location_id_fkey')) return error;
+  return new ApiError('SVC-REQ-400', {
+    fields: [{ field: 'location_uuid', detail: 'No such location.' }],
+    cause: error,
+  });
 }
 
 export async function editPlan(
@@ -35,6 +44,8 @@ export async function editPlan(
   const row = await updatePlan(deps.db, planId, {
     ...fields,
     ...(requirements ? { host_requirements: requirements } : {}),
+  }).catch((error: unknown) => {
+    throw unknownLocation(error);
   });
   if (!row) throw notFound();
   return row;

@@ -13,7 +13,11 @@ import { type EvacuationRequest, launchDrain, policyFor } from './start.js';
 export async function startBackendDrain(
   deps: ServiceDeps,
   actor: Actor,
-  request: EvacuationRequest & { readonly from: StorageBackend; readonly to: StorageBackend },
+  // A storage move has no memory to converge: a backend drain takes no convergence policy.
+  request: Omit<EvacuationRequest, 'convergence'> & {
+    readonly from: StorageBackend;
+    readonly to: StorageBackend;
+  },
 ): Promise<{ evacuationId: string }> {
   const policy = policyFor(deps.config, request.policy);
   const plan = await backendDrainPlan(deps, {

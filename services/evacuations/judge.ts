@@ -1,9 +1,12 @@
 import { countMigrationsInto } from '../../db/repositories/evacuation-queue.js';
 import type { EvacuationRow } from '../../db/repositories/evacuations.js';
-import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
+import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { migrationsOutOfEach } from '../../db/repositories/migration-sources.js';
 import { refusalPasses, whyNot } from '../../domain/evacuations/plan.js';
 import type { EvacuationItemState, EvacuationPolicy } from '../../domain/evacuations/states.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
+import { mayLeaveHost } from '../../domain/migrations/outbound.js';
 import type { Finding, HypervisorFacts } from '../../domain/migrations/preflight.js';
 import { preflight } from '../../domain/migrations/preflight.js';
 import type { ServiceDeps } from '../context.js';
@@ -22,25 +25,44 @@ export type Judged =
   /** No longer on the node: deleted, or moved by someone else. */
   | { readonly verdict: 'gone'; readonly state: EvacuationItemState; readonly reasons: Finding<string>[] };
 
-/** The hypervisors as preflight judges them, and the migrations under way into each. */
+/** The hypervisors as preflight judges them, the migrations under way into each, and out of each. */
 export interface Plane {
   readonly hypervisors: HypervisorFacts[];
   readonly into: Map<string, number>;
+  readonly outOf: Map<string, string[]>;
 }
 
 /** Read once for the instances one step judges. */
 export async function readPlane(deps: Pick<ServiceDeps, 'db'>): Promise<Plane> {
-  const [hypervisors, into] = await Promise.all([
+  const [hypervisors, into, outOf] = await Promise.all([
     hypervisorMigrationFacts(deps.db),
     countMigrationsInto(deps.db),
+    migrationsOutOfEach(deps.db),
   ]);
-  return { hypervisors, into };
+  return { hypervisors, into, outOf };
+}
+
+/**
+ * Whether the source has a slot for one more move out (MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR): when
+ * not, the move waits ('full'), whatever the evacuation's own concurrency, and is not tried.
+ */
+export function sourceHasSlot(
+  deps: Pick<ServiceDeps, 'config'>,
+  plane: Plane,
+  source: HypervisorFacts,
+): boolean {
+  return mayLeaveHost({
+    hypervisorName: source.name,
+    underWay: plane.outOf.get(source.id) ?? [],
+    limit: deps.config.MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR,
+  }).ok;
 }
 
 /**
  * One instance of an evacuation judged now: the migration preflight against the whole plane, then
- * against the targets that have a free slot (fewer migrations into them than the policy allows,
- * counting every migration into them). The target is the one preflight ranks first among those.
+ * whether the node may let one more move out, then against the targets that have a free slot
+ * (fewer migrations into them than the policy allows, counting every migration into them). The
+ * target is the one preflight ranks first among those.
  */
 export async function judgeEvacuee(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
@@ -80,6 +102,7 @@ export async function judgeEvacuee(
     const reasons = whyNot(anywhere);
     return refusalPasses(anywhere) ? { verdict: 'busy', reasons } : { verdict: 'blocked', reasons };
   }
+  if (!sourceHasSlot(deps, plane, source)) return { verdict: 'full' };
   const open = judge(
     hypervisors.filter((h) => h.id === source.id || (into.get(h.id) ?? 0) < policy.maxParallelPerTarget),
   );

@@ -1,8 +1,9 @@
 import { moveEvacuationItem } from '../../db/repositories/evacuation-items.js';
 import type { EvacuationRow } from '../../db/repositories/evacuations.js';
-import { findOperation } from '../../db/repositories/instance-operations.js';
+import { findOperation } from '../../db/repositories/instance-operation-reads.js';
 import { ApiError } from '../../domain/errors.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
+import type { EvacuationKind } from '../../domain/evacuations/states.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import type { MoveInstanceStorageInput } from '../../domain/storage-moves/run-input.js';
@@ -22,6 +23,13 @@ export interface MoveRecord {
   readonly target_hypervisor_id: string | null;
 }
 
+/** How a move's reason names the run that asked for it. */
+const RUN_NAMES: Record<EvacuationKind, string> = {
+  hypervisor: 'Evacuation',
+  backend: 'Backend drain',
+  restore: 'Restore',
+};
+
 /** The move recorded as an administrator's request would be, or why it was refused after all. */
 export async function recordMove(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
@@ -29,12 +37,12 @@ export async function recordMove(
   targetId: string | undefined,
   instanceId: string,
   moveId: string,
-): Promise<MoveRecord | { blocked: Extract<Judged, { verdict: 'busy' | 'blocked' }> }> {
+): Promise<MoveRecord | { full: true } | { blocked: Extract<Judged, { verdict: 'busy' | 'blocked' }> }> {
   const actor = { type: 'system' as const, name: `evacuation ${evacuation.id}` };
   const ask = {
     instanceId,
     mode: evacuation.mode,
-    reason: `${evacuation.kind === 'backend' ? 'Backend drain' : 'Evacuation'} ${evacuation.id}${evacuation.reason ? `: ${evacuation.reason}` : ''}`,
+    reason: `${RUN_NAMES[evacuation.kind]} ${evacuation.id}${evacuation.reason ? `: ${evacuation.reason}` : ''}`,
     correlationId: evacuation.workflow_id,
   };
   try {
@@ -46,10 +54,21 @@ export async function recordMove(
             to: evacuation.to_backend as StorageBackend,
             moveId,
           })
-        : await recordMigration(deps, actor, { ...ask, targetId, migrationId: moveId });
+        : await recordMigration(deps, actor, {
+            ...ask,
+            targetId,
+            migrationId: moveId,
+            // The drain's policy; one begun before drains had one takes the defaults of the moment.
+            convergence: evacuation.convergence ?? undefined,
+          });
     // The plane changed since the instance was judged (the target filled up, an operation began):
-    // judged again on its next turn, when a lasting reason blocks it.
-    if ('blocked' in recorded) return { blocked: { verdict: 'busy', reasons: recorded.blocked } };
+    // judged again on its next turn, when a lasting reason blocks it. A source with no slot left
+    // (another request took it) is waited for, as the judge would have: no try is spent on it.
+    if ('blocked' in recorded) {
+      const codes = recorded.blocked.map((b) => b.code);
+      if (codes.length > 0 && codes.every((c) => c === 'SOURCE_BUSY')) return { full: true };
+      return { blocked: { verdict: 'busy', reasons: recorded.blocked } };
+    }
     return {
       kind: evacuation.kind === 'backend' ? 'storage_move' : 'migration',
       id: moveId,
@@ -61,6 +80,7 @@ export async function recordMove(
     // Taken between the preflight and the transaction (an operation began, a lease was taken), or
     // refused by the operations model (a status it does not start from).
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    if (error.code === 'MIGRATION_SOURCE_BUSY') return { full: true };
     const reasons = [{ code: error.code, detail: error.detail }];
     const passing = error.code === 'INSTANCE_MIGRATING' || error.code === 'SVC-OP-409';
     return { blocked: { verdict: passing ? 'busy' : 'blocked', reasons } };

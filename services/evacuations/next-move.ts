@@ -7,9 +7,10 @@ import type { NextMove } from '../../domain/evacuations/moves.js';
 import type { EvacuationKind } from '../../domain/evacuations/states.js';
 import type { ServiceDeps } from '../context.js';
 import { judgeEvacuee, readPlane } from './judge.js';
+import { judgeRestoree } from './judge-restore.js';
 import { type MoveRecord, putOff, recordMove, startedFrom } from './move-records.js';
 
-const NO_PLANE = { hypervisors: [], into: new Map<string, number>() };
+const NO_PLANE = { hypervisors: [], into: new Map<string, number>(), outOf: new Map<string, string[]>() };
 
 /** How many waiting instances one call judges before it reports that the window must wait. */
 const SCAN = 25;
@@ -34,8 +35,10 @@ export async function beginEvacuationMove(
   let waiting = false;
   // A backend's drain moves disks on the node itself: no target, no plane to read.
   const plane = evacuation.kind === 'backend' ? NO_PLANE : await readPlane(deps);
+  // A restore's moves all go home: the same window, another judge.
+  const judge = evacuation.kind === 'restore' ? judgeRestoree : judgeEvacuee;
   for (const item of await listPendingItems(deps.db, evacuation.id, SCAN)) {
-    const judged = await judgeEvacuee(deps, evacuation, policy, item.instance_id, plane);
+    const judged = await judge(deps, evacuation, policy, item.instance_id, plane);
     if (judged.verdict === 'full') {
       waiting = true;
       continue;
@@ -55,6 +58,10 @@ export async function beginEvacuationMove(
       continue;
     }
     const move = await recordMove(deps, evacuation, judged.targetId, item.instance_id, request.migrationId);
+    if ('full' in move) {
+      waiting = true;
+      continue;
+    }
     if ('blocked' in move) {
       waiting = (await putOff(deps, evacuation.id, item, move.blocked, policy.maxAttempts)) || waiting;
       continue;

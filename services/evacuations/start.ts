@@ -5,8 +5,14 @@ import { ApiError } from '../../domain/errors.js';
 import type { EvacuateHypervisorInput } from '../../domain/evacuations/run-input.js';
 import type { EvacuationPolicy } from '../../domain/evacuations/states.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
+import {
+  type ConvergencePolicy,
+  type ConvergenceRequest,
+  policyInForce,
+} from '../../domain/migrations/convergence.js';
 import { evacuationWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';
+import { convergenceDefaults } from '../moves/settings.js';
 import { startWorkflow } from '../workflow-starts.js';
 import { evacuationPlan } from './plan.js';
 
@@ -14,6 +20,8 @@ export interface EvacuationRequest {
   readonly hypervisorId: string;
   readonly policy: Partial<EvacuationPolicy> & Pick<EvacuationPolicy, 'mode'>;
   readonly reason?: string | undefined;
+  /** The convergence figures its migrations take; the rest are the configured defaults'. */
+  readonly convergence?: ConvergenceRequest | undefined;
   readonly correlationId: string | null;
 }
 
@@ -44,7 +52,9 @@ export async function startEvacuation(
   const policy = policyFor(deps.config, request.policy);
   const plan = await evacuationPlan(deps, { hypervisorId: request.hypervisorId, mode: policy.mode });
   const order = [...plan.moves.map((m) => m.instance.id), ...plan.unmovable.map((u) => u.instance.id)];
-  return launchDrain(deps, actor, { ...request, policy, order });
+  // Fixed when the drain starts: every move of it takes the same policy, whatever the settings later.
+  const convergence = policyInForce(convergenceDefaults(deps.config), request.convergence);
+  return launchDrain(deps, actor, { ...request, policy, order, convergence });
 }
 
 /**
@@ -59,6 +69,7 @@ export async function launchDrain(
     readonly policy: EvacuationPolicy;
     readonly order: readonly string[];
     readonly backends?: { readonly from: string; readonly to: string };
+    readonly convergence?: ConvergencePolicy;
     readonly reason?: string | undefined;
     readonly correlationId: string | null;
   },
@@ -75,32 +86,52 @@ export async function launchDrain(
       requestedBy: actorName(actor),
       reason: drain.reason ?? null,
       ...(drain.backends ? { backends: drain.backends } : {}),
+      ...(drain.convergence ? { convergence: drain.convergence } : {}),
     },
     drain.order,
   );
   if (!recorded) throw new ApiError('EVACUATION_RUNNING');
-
-  const input: EvacuateHypervisorInput = {
+  await startDrainRun(deps, {
     evacuationId,
     hypervisorId: drain.hypervisorId,
     policy: drain.policy,
+    operation: drain.backends ? 'drain_backend' : 'evacuate',
+    correlationId: drain.correlationId,
+  });
+  return { evacuationId };
+}
+
+/**
+ * The run of a recorded evacuation, of any kind, started; a start refused ends the evacuation
+ * unstarted (endUnstartedEvacuation) and answers 503.
+ */
+export async function startDrainRun(
+  deps: ServiceDeps,
+  run: {
+    readonly evacuationId: string;
+    readonly hypervisorId: string;
+    readonly policy: EvacuationPolicy;
+    readonly operation: 'evacuate' | 'drain_backend' | 'restore';
+    readonly correlationId: string | null;
+  },
+): Promise<void> {
+  const input: EvacuateHypervisorInput = {
+    evacuationId: run.evacuationId,
+    hypervisorId: run.hypervisorId,
+    policy: run.policy,
     checkEveryMs: deps.config.EVACUATION_CHECK_EVERY_MS,
     movesPerRun: deps.config.EVACUATION_MOVES_PER_RUN,
   };
   try {
     await startWorkflow(deps, {
       type: 'evacuateHypervisor',
-      workflowId,
+      workflowId: evacuationWorkflowId(run.evacuationId),
       input,
-      searchAttributes: {
-        hypervisor: drain.hypervisorId,
-        operation: drain.backends ? 'drain_backend' : 'evacuate',
-      },
-      correlationId: drain.correlationId,
+      searchAttributes: { hypervisor: run.hypervisorId, operation: run.operation },
+      correlationId: run.correlationId,
     });
   } catch (error) {
-    await endUnstartedEvacuation(deps.db, evacuationId, WORKFLOW_UNAVAILABLE);
+    await endUnstartedEvacuation(deps.db, run.evacuationId, WORKFLOW_UNAVAILABLE);
     throw new ApiError('SVC-SYS-503', { cause: error });
   }
-  return { evacuationId };
 }

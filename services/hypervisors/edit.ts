@@ -15,7 +15,7 @@ export interface HypervisorEdit {
   readonly changes: Partial<HypervisorFields>;
 }
 
-/** Changes a hypervisor's name, location, capacity, capabilities or storage backends. */
+/** Changes a hypervisor's name, location, capacity, capabilities, storage backends or outbound bandwidth budget. */
 export async function editHypervisor(
   deps: Pick<ServiceDeps, 'db'>,
   edit: HypervisorEdit,

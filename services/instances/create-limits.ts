@@ -51,5 +51,6 @@ export function withRateLimitHeaders(error: unknown, state: RateLimitState | und
     fields: error.fields,
     cause: error.cause,
     headers: { ...error.headers, ...rateLimitHeaders(state) },
+    ...(error.meta ? { meta: error.meta } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { findImageByCode, findLocationByCode, findPlanByCode } from '../../db/repositories/catalog.js';
+import { setInstanceUserData } from '../../db/repositories/instance-user-data.js';
 import {
   findInstance,
   type Instance,
@@ -16,11 +17,15 @@ import { ApiError } from '../../domain/errors.js';
 import { INSTANCE_BOOT_ORDER } from '../../domain/instances/statuses.js';
 import type { ServiceDeps } from '../context.js';
 import { type IdempotentAnswer, idempotently, requestHash } from '../idempotency.js';
+import { imageSourceIn } from '../images/sources.js';
 import { bornWithFirewallDefaults } from '../networks/firewall-defaults.js';
+import { holdQuotas, refuseOverQuota } from '../quotas.js';
 import { countCreation, type RateLimitState, withRateLimitHeaders } from './create-limits.js';
+import { externalIdTakenBy, refuseTakenExternalId } from './external-id.js';
 import { launchOperation, recordPlannedOperation } from './operations.js';
 import { holdResources, place } from './placement.js';
 import { planProvisioning } from './provision.js';
+import { acceptUserData } from './user-data.js';
 
 export interface CreateInstanceRequest {
   /** The user the instance is for: the customer asking, or the one an administrator names. */
@@ -32,11 +37,15 @@ export interface CreateInstanceRequest {
   readonly location: string;
   readonly sshKeyIds: readonly string[];
   readonly timezone: string;
+  /** The customer's cloud-init user-data, base64 (docs/api.md "User-data"); none when absent. */
+  readonly userData?: string | undefined;
   /**
    * Restore as a new instance: the disk is written from this backup rather than the image (which
    * is still recorded as the instance's); the plan's disk must be at least `minDiskMb`.
    */
   readonly source?: { backupId: string; checksum: string; minDiskMb: number };
+  /** A billing system's own id for the instance, an administrator's order only; none when absent. */
+  readonly externalId?: string | null;
 }
 
 export interface CreateContext {
@@ -55,6 +64,7 @@ export interface CreateOutcome<T> extends IdempotentAnswer<T> {
 const DELETED_MEANWHILE = [
   ['plan', 'No such plan.'],
   ['image', 'No such image.'],
+  ['image_version', 'No such image.'],
   ['location', 'No such location.'],
 ] as const;
 
@@ -82,8 +92,10 @@ export async function createInstance<T>(
       { userId: actor.userId, key: context.idempotencyKey, hash: requestHash(method, path, body) },
       async (remember) => {
         // What the request names is checked first, reading only: a request refused here counts
-        // against no limit and changes nothing.
+        // against no limit and changes nothing; so is one plainly past a quota of the owner (the
+        // locked count in the transaction decides a race).
         const named = await resolveRequest(deps, actor, request);
+        await refuseOverQuota(deps.db, request.ownerId, { instances: 1, ...resourcesOf(named.plan), ips: 1 });
         await countCreation(deps, actor.userId, (state) => {
           rateLimit = state;
         });
@@ -95,10 +107,15 @@ export async function createInstance<T>(
             return recorded;
           })
           .catch((error: unknown) => {
+            // Another order took the external id since it was checked.
+            const taken = externalIdTakenBy(error);
+            if (taken) throw taken;
             // A catalogue entry deleted between its lookup and the insert (the delete held its row).
             for (const [field, detail] of DELETED_MEANWHILE)
               if (isForeignKeyViolation(error, `instances_${field}_id_fkey`))
-                throw new ApiError('SVC-REQ-400', { fields: [{ field, detail }] });
+                throw new ApiError('SVC-REQ-400', {
+                  fields: [{ field: field.replace('_version', ''), detail }],
+                });
             throw error;
           });
         await launch();
@@ -112,6 +129,12 @@ export async function createInstance<T>(
 }
 
 type Named = Awaited<ReturnType<typeof resolveRequest>>;
+
+const resourcesOf = (plan: Resources): Resources => ({
+  cpu_cores: plan.cpu_cores,
+  memory_mb: plan.memory_mb,
+  disk_mb: plan.disk_mb,
+});
 
 /** The user an administrator orders for: one that exists and is not disabled, else 400 naming `user`. */
 async function usableOwner(deps: ServiceDeps, userId: string): Promise<void> {
@@ -146,15 +169,18 @@ async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateIn
   if (request.source && plan.disk_mb < request.source.minDiskMb)
     throw tooSmall('plan', request.source.minDiskMb, 'The backup');
   if (plan.disk_mb < image.min_disk_mb) throw tooSmall('image', image.min_disk_mb, 'The image');
+  await refuseTakenExternalId(deps, request.externalId);
   const keys = await findSshKeysOfUser(deps.db, request.ownerId, request.sshKeyIds);
   if (keys.length !== new Set(request.sshKeyIds).size)
     throw new ApiError('SVC-REQ-400', { fields: [{ field: 'ssh_keys', detail: 'No such SSH key.' }] });
-  return { plan, image, location, keys };
+  const userData = request.userData === undefined ? undefined : acceptUserData(deps, request.userData);
+  const source = await imageSourceIn(deps, image, { locationId: location.id });
+  return { plan, image, location, keys, userData, source };
 }
 
 /**
- * Inside the creating transaction: the hypervisor placed and held, the instance row with its
- * addresses, SSH keys, the provider's default firewall and sealed password, and its provisioning
+ * Inside the creating transaction: the owner's quotas held and checked, the hypervisor placed and held, the instance row with its
+ * addresses, SSH keys, sealed user-data, the provider's default firewall and sealed password, and its provisioning
  * operation recorded. Returns the
  * instance and the launch of its workflow, for after the commit.
  */
@@ -164,16 +190,22 @@ async function recordInstance(
   actor: Asker,
   request: CreateInstanceRequest,
   context: CreateContext,
-  { plan, image, location, keys }: Named,
+  { plan, image, location, keys, userData, source }: Named,
 ) {
-  const need: Resources = { cpu_cores: plan.cpu_cores, memory_mb: plan.memory_mb, disk_mb: plan.disk_mb };
-  const hypervisorId = await place(trx, location, need);
+  const need = resourcesOf(plan);
+  // The owner's quotas first, before the host's and the pools' locks (services/quotas.ts): an IPv4
+  // address is always taken; an IPv6 one, where the location has a pool, is counted once taken.
+  const checkQuotas = await holdQuotas(trx, request.ownerId);
+  const order = { instances: 1, ...need };
+  checkQuotas({ ...order, ips: 1 });
+  const hypervisorId = await place(trx, location, need, source.hypervisorIds);
   const row = await insertInstance(trx, {
     user_id: request.ownerId,
     location_id: location.id,
     hypervisor_id: hypervisorId,
     plan_id: plan.id,
     image_id: image.id,
+    image_version_id: source.versionId,
     name: request.name,
     hostname: request.hostname,
     status: 'provisioning',
@@ -184,6 +216,7 @@ async function recordInstance(
     boot_order: JSON.stringify(INSTANCE_BOOT_ORDER),
     timezone: request.timezone,
     source_backup_id: request.source?.backupId ?? null,
+    external_id: request.externalId ?? null,
     host_requirements: JSON.stringify(plan.host_requirements),
   });
   const addresses = await holdResources(
@@ -191,13 +224,15 @@ async function recordInstance(
     { id: row.id, userId: request.ownerId, hypervisorId, location },
     need,
   );
+  if (addresses.ipv6) checkQuotas({ ...order, ips: 2 });
   await setInstanceSshKeys(trx, row.id, keys);
+  if (userData) await setInstanceUserData(trx, row.id, userData);
   await bornWithFirewallDefaults(trx, row.id);
   const { plan: provisioning, sealedPassword } = await planProvisioning(
     deps,
     trx,
     { ...row, primary_ipv4: addresses.ipv4, primary_ipv6: addresses.ipv6 },
-    image.code,
+    source.storeName,
     context.correlationId,
     request.source && { backup_id: request.source.backupId, checksum: request.source.checksum },
   );

@@ -1,5 +1,5 @@
 import { findInstanceOfUser, passwordWindow, takeInstancePassword } from '../../db/repositories/instances.js';
-import type { Actor } from '../../domain/actors.js';
+import type { Customer } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { generatePassword, secretBox } from '../../platform/secrets.js';
 import type { ServiceDeps } from '../context.js';
@@ -20,7 +20,7 @@ export function sealedNewPassword(deps: Pick<ServiceDeps, 'config'>): string {
  */
 export async function revealPassword(
   deps: ServiceDeps,
-  actor: Extract<Actor, { type: 'user' }>,
+  actor: Customer,
   instanceId: string,
 ): Promise<{ password: string; visibleUntil: Date }> {
   const instance = await findInstanceOfUser(deps.db, actor.userId, instanceId);

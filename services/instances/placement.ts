@@ -8,14 +8,21 @@ import { fits, noPlacementDetail, placementFor } from '../../domain/placement.js
 
 /**
  * Picks the hypervisor and holds it: the candidates ranked without locks, then the first one that
- * still fits once locked (a concurrent create may have taken its room in between).
+ * still fits once locked (a concurrent create may have taken its room in between). An imported
+ * image's order is placed only on a hypervisor that holds its version ready (docs/api.md "Image
+ * versions"); the others are not candidates at all, so the 409's reasons count only those.
  */
 export async function place(
   trx: Database,
   location: { id: string; code: string },
   need: Resources,
+  /** Only these may take it (those that hold its image's version ready); null: any of the location. */
+  onlyAmong: readonly string[] | null = null,
 ): Promise<string> {
-  const verdict = placementFor(await placementCandidates(trx, location.id), need);
+  const candidates = (await placementCandidates(trx, location.id)).filter(
+    (c) => onlyAmong === null || onlyAmong.includes(c.id),
+  );
+  const verdict = placementFor(candidates, need);
   if (!verdict.ok) {
     throw new ApiError('SVC-PLACEMENT-409', { detail: noPlacementDetail(location.code, verdict.reasons) });
   }

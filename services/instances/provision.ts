@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { desiredFirewallOf } from '../../db/repositories/firewalls.js';
+import { findSealedUserData } from '../../db/repositories/instance-user-data.js';
 import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
 import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
 import type { Actor } from '../../domain/actors.js';
@@ -7,6 +8,7 @@ import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import { ApiError } from '../../domain/errors.js';
 import type { BOOT_DEVICES } from '../../domain/instances/statuses.js';
 import type { ServiceDeps } from '../context.js';
+import { bootCeiling } from './hot-ceiling.js';
 import {
   type BegunOperation,
   launchOperation,
@@ -19,8 +21,8 @@ import { sealedNewPassword } from './passwords.js';
 /**
  * The provisioning of an instance row (status `provisioning`, placed on a hypervisor): a new root
  * password, sealed, goes into the workflow's input and onto the instance (shown once); the SSH
- * keys recorded for the instance, its addresses (with their pools' prefix and gateway) and its
- * firewall, where it has one, go to the hypervisor.
+ * keys recorded for the instance, its addresses (with their pools' prefix and gateway), its
+ * firewall and its customer's user-data (sealed), where it has them, go to the hypervisor.
  */
 export async function planProvisioning(
   deps: Pick<ServiceDeps, 'config'>,
@@ -35,7 +37,9 @@ export async function planProvisioning(
   const sealedPassword = sealedNewPassword(deps);
   const keys = await listInstanceSshKeys(db, instance.id);
   const addresses = await guestAddressesOf(db, instance.id);
+  const userData = await findSealedUserData(db, instance.id);
   const { instance_id: _, ...firewall } = await desiredFirewallOf(db, instance.id);
+  const ceiling = bootCeiling(deps.config, instance);
   const plan = planOperation(deps, {
     instanceId: instance.id,
     hypervisorId,
@@ -57,9 +61,11 @@ export async function planProvisioning(
         ipv4: instance.primary_ipv4,
         ipv6: instance.primary_ipv6,
         addresses,
+        ...(userData ? { user_data: userData } : {}),
         start: true,
         ...(fromBackup ? { from_backup: fromBackup } : {}),
         ...(firewall.revision > 0 ? { firewall } : {}),
+        ...(ceiling ? { ceiling } : {}),
       },
     }),
     correlationId,

@@ -8,7 +8,7 @@ import {
   listScheduledActionIds,
   type ScheduledActionRow,
 } from '../../db/repositories/scheduled-actions.js';
-import type { Actor } from '../../domain/actors.js';
+import type { Customer } from '../../domain/actors.js';
 import { cronProblem } from '../../domain/backups.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import {
@@ -18,8 +18,6 @@ import {
 } from '../../domain/instances/scheduled-actions.js';
 import type { ServiceDeps } from '../context.js';
 import { createSchedule, deleteSchedule } from './scheduled-action-schedules.js';
-
-type Customer = Extract<Actor, { type: 'user' }>;
 
 /** A scheduled power action as the customer asks for it: a cron pattern (UTC) or one moment. */
 export interface ScheduledActionRequest {

@@ -4,7 +4,7 @@ import {
   type InstanceSettingChange,
 } from '../../db/repositories/instance-settings.js';
 import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
-import { type Actor, actorName } from '../../domain/actors.js';
+import { actorName, type Customer } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { type InstanceSetting, maySettingChange } from '../../domain/instances/settings.js';
 import type { ServiceDeps } from '../context.js';
@@ -30,7 +30,7 @@ const COLUMN_OF: Record<InstanceSetting, InstanceSettingChange['column']> = {
  */
 export async function changeSetting(
   deps: Pick<ServiceDeps, 'db'>,
-  actor: Extract<Actor, { type: 'user' }>,
+  actor: Customer,
   request: SettingRequest,
 ): Promise<Instance> {
   const change = { column: COLUMN_OF[request.setting], value: request.value } as InstanceSettingChange;

@@ -1,10 +1,12 @@
 import type { Database } from '../../db/database.js';
-import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
+import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
 import { type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import type { ServiceDeps } from '../context.js';
 import { movePolicy } from '../moves/settings.js';
+import { sourceBusyBlocker } from './source-limit.js';
 
 export interface PreflightRequest {
   readonly instanceId: string;
@@ -12,10 +14,13 @@ export interface PreflightRequest {
   readonly mode: MigrationMode;
 }
 
-/** The facts preflight judges, read (only read) from the database. */
+/**
+ * The facts preflight judges, read (only read) from the database, and whether one more move may
+ * leave the source now (SOURCE_BUSY; checked again under lock as the migration is recorded).
+ */
 export async function readPreflight(
   db: Database,
-  config: Parameters<typeof movePolicy>[0],
+  config: Parameters<typeof movePolicy>[0] & Parameters<typeof sourceBusyBlocker>[1],
   request: PreflightRequest,
 ) {
   const instance = await instanceMigrationFacts(db, request.instanceId);
@@ -42,6 +47,13 @@ export async function readPreflight(
         candidates: [],
         rejected: [],
       };
+  const busy = source && (await sourceBusyBlocker(db, config, source));
+  if (busy)
+    return {
+      instance: instance.row,
+      source,
+      report: { ...report, ok: false, blockers: [...report.blockers, busy] },
+    };
   return { instance: instance.row, source, report };
 }
 

@@ -49,8 +49,8 @@ const blocked = (code: string) =>
 
 /**
  * In the transaction that begins the migration, after its operation took the instance: the room
- * on the target (re-checked under the target's row lock) held for the instance and for each of its
- * volumes, and each disk's transfer token, stored as a hash. Refused when the volumes read before
+ * on the target (re-checked under the target's row lock) held for the instance (at the size it is
+ * to have there: a plan change's move holds the new size from its start) and for each of its volumes, and each disk's transfer token, stored as a hash. Refused when the volumes read before
  * are no longer the instance's (one was attached or detached meanwhile).
  */
 export async function holdTarget(
@@ -62,6 +62,8 @@ export async function holdTarget(
     instance: Resources;
     disks: DisksToMove;
     tokenTtlMs: number;
+    /** The refusal when the room is gone; default: the migration blocked for the target's capacity. */
+    noRoom?: () => ApiError;
   },
 ): Promise<void> {
   const { root, volumes } = hold.disks;
@@ -77,7 +79,7 @@ export async function holdTarget(
   const locked = await lockCandidate(trx, hold.targetId);
   const volumesMb = volumes.reduce((sum, v) => sum + v.sizeMb, 0);
   if (!locked || !fits(locked, { ...hold.instance, disk_mb: hold.instance.disk_mb + volumesMb }))
-    throw blocked('TARGET_INSUFFICIENT_CAPACITY');
+    throw hold.noRoom?.() ?? blocked('TARGET_INSUFFICIENT_CAPACITY');
   await reserveCapacity(trx, {
     hypervisorId: hold.targetId,
     instanceId: hold.instanceId,

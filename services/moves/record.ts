@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import type { BeginResult } from '../../db/repositories/instance-operations.js';
-import { takeMigrationLease } from '../../db/repositories/migrations.js';
+import { takeMoveLease } from '../../db/repositories/move-leases.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PlannedOperation, recordPlannedOperation } from '../instances/operations.js';
@@ -19,9 +19,9 @@ export async function holdInstanceForMove<W extends WorkflowType>(
   move: { id: string; noun: string; ttlMs: number },
 ): Promise<Extract<BeginResult, { begun: true }>> {
   const recorded = await recordPlannedOperation(trx, actor, plan);
-  const leased = await takeMigrationLease(trx, {
+  const leased = await takeMoveLease(trx, {
     instanceId: plan.request.instanceId,
-    migrationId: move.id,
+    moveId: move.id,
     holder: `${move.noun} ${move.id} (${actorName(actor)})`,
     ttlMs: move.ttlMs,
   });

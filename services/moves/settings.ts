@@ -1,3 +1,4 @@
+import type { ConvergencePolicy } from '../../domain/migrations/convergence.js';
 import type { MovePolicy } from '../../domain/moves/preflight.js';
 import type { Config } from '../../platform/config.js';
 
@@ -20,4 +21,30 @@ export const moveTimings = (
 ): { leaseTtlMs: number; retainMs: number } => ({
   leaseTtlMs: config.MIGRATION_LEASE_TTL_MS,
   retainMs: config.MIGRATION_SOURCE_RETENTION_MS,
+});
+
+/** A live migration's default convergence policy; a request's `convergence` overrides any figure. */
+export const convergenceDefaults = (
+  config: Pick<
+    Config,
+    | 'MIGRATION_MAX_DOWNTIME_MS'
+    | 'MIGRATION_BANDWIDTH_MBPS'
+    | 'MIGRATION_AUTO_CONVERGE'
+    | 'MIGRATION_AUTO_CONVERGE_INITIAL_PCT'
+    | 'MIGRATION_AUTO_CONVERGE_STEP_PCT'
+    | 'MIGRATION_POST_COPY'
+    | 'MIGRATION_COMPLETION_TIMEOUT_S_PER_GIB'
+    | 'MIGRATION_PROGRESS_TIMEOUT_S'
+  >,
+): ConvergencePolicy => ({
+  max_downtime_ms: config.MIGRATION_MAX_DOWNTIME_MS,
+  bandwidth_mbps: config.MIGRATION_BANDWIDTH_MBPS ?? null,
+  auto_converge: {
+    enabled: config.MIGRATION_AUTO_CONVERGE,
+    initial_throttle_pct: config.MIGRATION_AUTO_CONVERGE_INITIAL_PCT,
+    step_throttle_pct: config.MIGRATION_AUTO_CONVERGE_STEP_PCT,
+  },
+  post_copy: config.MIGRATION_POST_COPY,
+  completion_timeout_s_per_gib: config.MIGRATION_COMPLETION_TIMEOUT_S_PER_GIB,
+  progress_timeout_s: config.MIGRATION_PROGRESS_TIMEOUT_S,
 });

@@ -14,6 +14,7 @@ import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
 import { type AddressFamily, mayDetach, mayPromote } from '../../domain/networks/addresses.js';
 import type { ServiceDeps } from '../context.js';
 import { placedInstanceInReach } from '../instances/reach.js';
+import { holdQuotas } from '../quotas.js';
 import { beginNetworkChange } from './network-change.js';
 
 interface AddressRequest {
@@ -34,7 +35,7 @@ async function addressOf(db: Database, instanceId: string, addressId: string): P
 
 /**
  * Attaches one more address of `family` from the location's pools, within
- * MAX_ADDRESSES_PER_INSTANCE: 202 with the address `attaching`, `attached` once the hypervisor
+ * MAX_ADDRESSES_PER_INSTANCE and the owner's `ips` quota: 202 with the address `attaching`, `attached` once the hypervisor
  * has it. The pool is locked while the address is taken, so concurrent attaches never share one.
  */
 export async function attachAddress(
@@ -56,6 +57,8 @@ export async function attachAddress(
         throw new ApiError('SVC-QUOTA-409', {
           detail: `The instance holds its limit of ${limit} addresses; detach one first.`,
         });
+      // The owner's quotas after the instance's hold and before the pool's lock (services/quotas.ts).
+      (await holdQuotas(trx, instance.user_id))({ ips: 1 });
       const taken = await allocateAddress(trx, {
         id: addressId,
         locationId: await findInstanceLocationId(trx, instance.id),

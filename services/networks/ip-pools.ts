@@ -1,4 +1,4 @@
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { isDeadlock, isForeignKeyViolation } from '../../db/errors.js';
 import {
   deleteIpPoolUnlessUsed,
   findIpPool,
@@ -8,7 +8,7 @@ import {
   renameIpPool,
 } from '../../db/repositories/ip-pools.js';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { checkIpPoolRange } from '../../domain/networks/ip-pools.js';
+import { checkIpPoolRange, type IpPoolRange } from '../../domain/networks/ip-pools.js';
 import type { ServiceDeps } from '../context.js';
 import { inUse } from '../in-use.js';
 
@@ -25,14 +25,26 @@ export async function createIpPool(
 ): Promise<IpPoolRow> {
   const range = checkIpPoolRange(fields.cidr, fields.gateway);
   if ('field' in range) throw new ApiError('SVC-REQ-400', { fields: [range] });
+  try {
+    return await insertUnlessOverlapping(deps, fields.location_uuid, fields.name, range);
+  } catch (error) {
+    // Created at once with an overlapping pool, and failed as a deadlock (db/errors.ts): asked
+    // again, it meets that pool (a 409 naming it), or none if that one failed in turn.
+    if (!isDeadlock(error)) throw error;
+    return insertUnlessOverlapping(deps, fields.location_uuid, fields.name, range);
+  }
+}
+
+async function insertUnlessOverlapping(
+  deps: Pick<ServiceDeps, 'db'>,
+  locationId: string,
+  name: string,
+  range: IpPoolRange,
+): Promise<IpPoolRow> {
   const overlaps = await overlappingPools(deps.db, range.cidr);
   if (overlaps.length > 0) throw overlapping(`the pool ${overlaps.map((p) => p.cidr).join(', ')}`);
   try {
-    const { id } = await insertIpPool(deps.db, {
-      locationId: fields.location_uuid,
-      name: fields.name,
-      ...range,
-    });
+    const { id } = await insertIpPool(deps.db, { locationId, name, ...range });
     return (await findIpPool(deps.db, id))!;
   } catch (error) {
     // A pool of an overlapping range created meanwhile: the exclusion constraint refused this one.

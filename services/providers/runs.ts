@@ -7,7 +7,7 @@ import type { ProviderRunKind } from '../../domain/providers.js';
 import { providerRunWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';
 import { startWorkflow } from '../workflow-starts.js';
-import { sealedCredential } from './providers.js';
+import { checkedCredential, sealedCredential } from './providers.js';
 
 export type RunRequest =
   | { readonly kind: 'test' | 'sync' }
@@ -28,7 +28,10 @@ export async function startProviderRun(
   request: RunRequest,
 ): Promise<ProviderRunRow> {
   const { providerId } = target;
-  const candidateSealed = request.kind === 'rotate' ? sealedCredential(deps, request.credential) : null;
+  const candidateSealed =
+    request.kind === 'rotate'
+      ? sealedCredential(deps, await checkedCredential(deps, providerId, request.credential))
+      : null;
   const outcome = await beginProviderRun(deps.db, {
     providerId,
     kind: request.kind,

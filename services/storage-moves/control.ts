@@ -1,21 +1,12 @@
-import { findStorageMove, type StorageMoveRecord } from '../../db/repositories/storage-move-reads.js';
+import type { StorageMoveRecord } from '../../db/repositories/storage-move-reads.js';
 import type { Actor } from '../../domain/actors.js';
-import { notFound } from '../../domain/errors.js';
 import { committedBefore } from '../../domain/moves/control.js';
 import type { RecoveryDecision } from '../../domain/moves/states.js';
 import { mayRecoverStorageMove, mayUndoStorageMove } from '../../domain/storage-moves/states.js';
 import { recoverStorageMove, undoStorageMove } from '../../workflows/move-instance-storage/definitions.js';
 import type { ServiceDeps } from '../context.js';
 import { decideMove, undoMove } from '../moves/control.js';
-
-export async function getStorageMove(
-  deps: Pick<ServiceDeps, 'db'>,
-  moveId: string,
-): Promise<StorageMoveRecord> {
-  const move = await findStorageMove(deps.db, moveId);
-  if (!move) throw notFound();
-  return move;
-}
+import { getStorageMove } from './reads.js';
 
 /**
  * Cancels or rolls back a storage move, as any move (services/moves/control.ts): before the switch

@@ -1,5 +1,6 @@
+import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
 import { listInstanceDisks } from '../../db/repositories/instance-disks.js';
-import { hypervisorMigrationFacts, instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { MoveMode } from '../../domain/moves/states.js';

@@ -8,12 +8,13 @@ import { fits } from '../../domain/placement.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from '../instances/operations.js';
 import { placedInstanceInReach } from '../instances/reach.js';
+import { holdQuotas } from '../quotas.js';
 
 /**
  * Grows the instance's root disk to `sizeMb`, within its plan's disk: in the transaction that
  * begins the `disk_resize` operation, its hypervisor is locked and the room for the larger disk
  * held (the instance's reservation grows), so two grows on one host never share its last free
- * disk. The `resizeRootDisk` workflow has the hypervisor grow it. The size it has already: nothing
+ * disk; the growth counts against the owner's `disk_mb` quota. The `resizeRootDisk` workflow has the hypervisor grow it. The size it has already: nothing
  * begins (`accepted` false).
  */
 export async function growRootDisk(
@@ -45,6 +46,8 @@ export async function growRootDisk(
       undoIfNotStarted: (db) => holdInstanceDisk(db, instance.id, instance.disk_mb),
     },
     async (trx) => {
+      // The owner's disk quota before the hypervisor's lock (services/quotas.ts).
+      (await holdQuotas(trx, instance.user_id))({ disk_mb: request.sizeMb - instance.disk_mb });
       const host = await lockCandidate(trx, instance.hypervisor_id);
       if ((await findInstance(trx, instance.id))?.disk_mb !== instance.disk_mb)
         throw new ApiError('SVC-OP-409', { detail: 'The disk changed meanwhile; try again.' });

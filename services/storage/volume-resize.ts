@@ -8,7 +8,7 @@ import { fits } from '../../domain/placement.js';
 import { checkVolumeGrow } from '../../domain/volumes.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from '../instances/operations.js';
-
+import { holdQuotas } from '../quotas.js';
 import { describe, recordVolumeActivity, type VolumeOutcome, volumeInReach } from './volumes.js';
 
 const changedMeanwhile = () =>
@@ -16,9 +16,12 @@ const changedMeanwhile = () =>
 
 /**
  * Holds room for the larger volume on the hypervisor it is kept on (none to hold while it is on
- * none): refused with SVC-CAPACITY-409 when the hypervisor lacks it. Runs under the volume's lock.
+ * none): refused with SVC-CAPACITY-409 when the hypervisor lacks it, and with QUOTA_EXCEEDED past
+ * the owner's `disk_mb`. Runs under the volume's lock.
  */
 async function holdGrownVolume(trx: Database, volume: VolumeRow, sizeMb: number): Promise<void> {
+  // The owner's disk quota before the hypervisor's lock (services/quotas.ts).
+  (await holdQuotas(trx, volume.user_id))({ disk_mb: sizeMb - volume.size_mb });
   if (!volume.hypervisor_id) return;
   const host = await lockCandidate(trx, volume.hypervisor_id);
   if (!host || !fits(host, { cpu_cores: 0, memory_mb: 0, disk_mb: sizeMb - volume.size_mb }))

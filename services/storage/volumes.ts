@@ -14,6 +14,7 @@ import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkVolumeSize } from '../../domain/volumes.js';
 import type { ServiceDeps } from '../context.js';
+import { holdQuotas } from '../quotas.js';
 
 // A customer's volumes themselves; they go on and off instances through volume-attachments.ts
 // and grow through volume-resize.ts.
@@ -30,7 +31,7 @@ export interface NewVolumeRequest {
 
 /**
  * Records a volume of the customer's in a location, on a storage backend, at most
- * MAX_VOLUMES_PER_USER of them. Nothing is made on a hypervisor yet: the volume's disk is made,
+ * MAX_VOLUMES_PER_USER of them and within the owner's quotas (a volume, its size as disk). Nothing is made on a hypervisor yet: the volume's disk is made,
  * and its room held, where it is first attached.
  */
 export async function createVolume(
@@ -60,6 +61,7 @@ export async function createVolume(
   };
   try {
     await deps.db.transaction().execute(async (trx) => {
+      (await holdQuotas(trx, volume.userId))({ volumes: 1, disk_mb: volume.sizeMb });
       if (!(await insertVolumeWithin(trx, volume, limit)))
         throw new ApiError('SVC-QUOTA-409', { detail: `An account holds at most ${limit} volumes.` });
       await recordVolumeActivity(trx, actor, 'volume.created', volume, request.correlationId);

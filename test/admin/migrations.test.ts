@@ -107,7 +107,16 @@ describe('POST /instances/{instance}/migrations/preflight', () => {
     const { hypervisor: source } = await env.hypervisorWithAgent({}, { locationId });
     // Configured with live migration by the administrator, but its agent's host cannot do it.
     const { hypervisor: target } = await env.hypervisorWithAgent({ AGENT_CAPABILITIES: '' }, { locationId });
-    expect(await findHypervisor(env.db, target.id)).toMatchObject({
+    // Online at enrollment; what it can do comes with its first heartbeat.
+    const reported = await eventually(
+      async () => {
+        const row = await findHypervisor(env.db, target.id);
+        return row?.reported_capabilities ? row : undefined;
+      },
+      30_000,
+      'its first heartbeat',
+    );
+    expect(reported).toMatchObject({
       capabilities: expect.arrayContaining(['live_migration']),
       reported_capabilities: [],
     });

@@ -48,11 +48,7 @@ const heldFor = (instanceId: string) =>
     .execute();
 
 const leaseOf = (instanceId: string) =>
-  env.db
-    .selectFrom('migration_leases')
-    .select('migration_id')
-    .where('instance_id', '=', instanceId)
-    .executeTakeFirst();
+  env.db.selectFrom('move_leases').select('move_id').where('instance_id', '=', instanceId).executeTakeFirst();
 
 async function requested(instanceId: string, body: object) {
   const answer = await call('POST', `/instances/${instanceId}/storage-moves`, {

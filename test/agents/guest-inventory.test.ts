@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedStatePath } from '../../agent/drivers/simulated/state.js';
 import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
-import { listOperationsOfInstance } from '../../db/repositories/instance-operations.js';
+import { listOperationsOfInstance } from '../../db/repositories/instance-operation-reads.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { eventually } from '../support/eventually.js';
 import { seed } from '../support/seed.js';
@@ -74,10 +74,10 @@ describe('with a real agent and its simulated host', () => {
     ]);
     // The customer sees it on the instance, in its diagnostics and in its history.
     const shown = await env.client.call('GET', `/api/client/cloud/${instance.id}`);
-    expect(shown.body.attributes).toMatchObject({ status: 'error', guest_drift: 'missing' });
-    expect(shown.body.attributes.guest_drift_since).toMatch(/Z$/);
+    expect(shown.body.attributes).toMatchObject({ status: 'error', guest_drift: { state: 'missing' } });
+    expect(shown.body.attributes.guest_drift.since).toMatch(/Z$/);
     const diagnostics = await env.client.call('GET', `/api/client/cloud/${instance.id}/diagnostics`);
-    expect(diagnostics.body.attributes).toMatchObject({ status: 'error', guest_drift: 'missing' });
+    expect(diagnostics.body.attributes).toMatchObject({ status: 'error', guest_drift: { state: 'missing' } });
     const history = await env.client.call('GET', `/api/client/cloud/${instance.id}/activity`);
     expect(JSON.stringify(history.body)).toContain('instance.guest_missing');
     expect(JSON.stringify(history.body)).not.toContain(hypervisor.id);
@@ -109,8 +109,14 @@ describe('with a real agent and its simulated host', () => {
 });
 
 describe('by hand on the Agent API', () => {
-  const report = (agent: Party, guests: { instance_uuid: string; power_state: string }[]) =>
-    agent.call('POST', '/api/cloudsvc/agent/inventory', { guests });
+  const report = (
+    agent: Party,
+    guests: {
+      instance_uuid: string;
+      power_state: string;
+      hot_ceiling?: { cpu_cores: number; memory_mb: number };
+    }[],
+  ) => agent.call('POST', '/api/cloudsvc/agent/inventory', { guests });
 
   async function placed(status: 'running' | 'stopped' = 'running') {
     const agent = await env.agent();
@@ -168,6 +174,28 @@ describe('by hand on the Agent API', () => {
     await new Promise((r) => setTimeout(r, SETTLE_MS + 500));
     expect((await report(fresh.agent, [])).body.attributes.corrected).toBe(1);
     expect(await instanceRow(fresh.instance.id)).toMatchObject({ status: 'error', guest_drift: 'missing' });
+  });
+
+  it('takes the room a report gives a guest only once its record has been still, twice as once', async () => {
+    const { agent, instance } = await placed();
+    const roomOf = () =>
+      env.db
+        .selectFrom('instances')
+        .select(['hot_ceiling_cpu_cores', 'hot_ceiling_memory_mb'])
+        .where('id', '=', instance.id)
+        .executeTakeFirstOrThrow();
+    const before = await roomOf();
+    const room = [
+      { instance_uuid: instance.id, power_state: 'running', hot_ceiling: { cpu_cores: 6, memory_mb: 6144 } },
+    ];
+    // Just changed (a boot that settled a moment ago): the report may predate it and says nothing.
+    expect((await report(agent, room)).status).toBe(200);
+    expect(await roomOf()).toEqual(before);
+    await stillFor(instance.id);
+    const [a, b] = await Promise.all([report(agent, room), report(agent, room)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await report(agent, room)).toMatchObject({ status: 200 });
+    expect(await roomOf()).toEqual({ hot_ceiling_cpu_cores: 6, hot_ceiling_memory_mb: 6144 });
   });
 
   it('refuses a malformed inventory and changes nothing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalRoom, hostFreeCapacity } from '../../agent/drivers/host-capacity.js';
+import { arrivalRoom, hostFreeCapacity, instancesRoom } from '../../agent/drivers/host-capacity.js';
 
 describe("a hypervisor's free capacity, as both drivers count it", () => {
   const size = { cpu_cores: 8, memory_mb: 8192, disk_mb: 100_000 };
@@ -36,6 +36,22 @@ describe("a hypervisor's free capacity, as both drivers count it", () => {
         volumes: [{ size_mb: 3_000 }, { size_mb: 2_000 }],
       }),
     ).toEqual({ cpu_cores: 6, memory_mb: 6144, disk_mb: 85_000 });
+  });
+
+  it('counts only the disk of a copy whose instance is arriving here again (a move back), until the arrival starts', () => {
+    const arriving = { ...guest, instance_id: 'i-1', started: false };
+    const held = instancesRoom({ 'i-1': guest, 'i-2': guest }, [arriving]);
+    expect(held).toEqual([{ cpu_cores: 0, memory_mb: 0, disk_mb: 10_000 }, guest]);
+    expect(hostFreeCapacity(size, { instances: held, incoming: [arriving], volumes: [] })).toEqual({
+      cpu_cores: 4,
+      memory_mb: 4096,
+      disk_mb: 70_000,
+    });
+    expect(instancesRoom({ 'i-1': guest }, [{ ...arriving, started: true }])).toEqual([guest]);
+    // Asked while the arrival is being prepared, before the host keeps it.
+    expect(instancesRoom({ 'i-1': guest }, [], 'i-1')).toEqual([
+      { cpu_cores: 0, memory_mb: 0, disk_mb: 10_000 },
+    ]);
   });
 
   it('never goes below zero', () => {

@@ -197,3 +197,58 @@ describe('a storage move’s cleanup on the simulated hypervisor', () => {
       expect(await driver.execute('storage.cleanup', params, idle)).toEqual({ removed: false });
   });
 });
+
+describe('a plan change on the simulated hypervisor (instance.resize)', () => {
+  const resize = (instance_id: string, params: object) =>
+    ({ instance_id, ...params }) as Record<string, unknown>;
+
+  it('creates a guest with the room it was asked for and answers it; grows it hot within it, once', async () => {
+    const { driver } = newDriver();
+    const create = { ...createParams(), ceiling: { cpu_cores: 4, memory_mb: 512 + 4 * 128 } };
+    expect(await driver.execute('instance.create', create, idle)).toMatchObject({
+      power_state: 'running',
+      ceiling: create.ceiling,
+    });
+    const boots = () => driver.snapshot().instances[create.instance_id]!.boots ?? 0;
+    const before = boots();
+    const grow = resize(create.instance_id, { cpu_cores: 2, memory_mb: 768, mode: 'hot' });
+    for (let i = 0; i < 2; i++)
+      expect(await driver.execute('instance.resize', grow, idle)).toEqual({
+        power_state: 'running',
+        cpu_cores: 2,
+        memory_mb: 768,
+        applied: 'hot',
+        ceiling: create.ceiling,
+      });
+    expect(boots()).toBe(before);
+    expect(driver.snapshot().applied.filter((a) => a.type === 'instance.resize')).toHaveLength(1);
+  });
+
+  it('refuses hot what a running guest cannot take, changing nothing; cold boots it once with its new room', async () => {
+    const { driver } = newDriver();
+    const create = { ...createParams(), ceiling: { cpu_cores: 2, memory_mb: 1024 } };
+    await driver.execute('instance.create', create, idle);
+    for (const params of [
+      { cpu_cores: 4, memory_mb: 512 },
+      { cpu_cores: 1, memory_mb: 512 + 100 },
+      { cpu_cores: 1, memory_mb: 256 },
+    ])
+      expect(
+        await call(driver, 'instance.resize', resize(create.instance_id, { ...params, mode: 'hot' })),
+      ).toBe('HOT_RESIZE_REFUSED (final)');
+    expect(driver.snapshot().instances[create.instance_id]).toMatchObject({ cpu_cores: 1, memory_mb: 512 });
+
+    const boots = driver.snapshot().instances[create.instance_id]!.boots ?? 0;
+    const ceiling = { cpu_cores: 8, memory_mb: 4096 };
+    const cold = resize(create.instance_id, { cpu_cores: 4, memory_mb: 256, mode: 'cold', ceiling });
+    expect(await driver.execute('instance.resize', cold, idle)).toMatchObject({
+      power_state: 'running',
+      cpu_cores: 4,
+      memory_mb: 256,
+      applied: 'cold',
+      ceiling,
+    });
+    await driver.execute('instance.resize', cold, idle);
+    expect(driver.snapshot().instances[create.instance_id]!.boots).toBe(boots + 1);
+  });
+});

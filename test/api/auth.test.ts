@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
+import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { hashToken } from '../../domain/credentials.js';
 import { CredentialCache } from '../../http/credential-cache.js';
 import { bearer, json } from '../support/http.js';
@@ -104,7 +105,13 @@ describe('client keys', () => {
     const user = await seed.user(t.db);
     const issued = await createCredential(t.db, { type: 'client', userId: user.id });
     const cache = new CredentialCache(t.db, 300);
-    const credential = { id: issued.id, type: 'client', userId: user.id, hypervisorId: null };
+    const credential = {
+      id: issued.id,
+      type: 'client',
+      userId: user.id,
+      hypervisorId: null,
+      apiVersion: CURRENT_API_VERSION,
+    };
     expect(await cache.resolve(issued.token)).toEqual(credential);
     await revokeCredential(t.db, issued.id);
     // Revoked, and still answered from the cache until its entry expires.

@@ -6,11 +6,15 @@ import { insertBackup } from '../../db/repositories/backups.js';
 import { insertConsoleSession } from '../../db/repositories/console-sessions.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { listEventsOfResource } from '../../db/repositories/outbox.js';
 import { insertPrivateNetworkWithin } from '../../db/repositories/private-networks.js';
 import { insertScheduledActionWithin } from '../../db/repositories/scheduled-actions.js';
 import { insertSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
 import { insertVolumeWithin } from '../../db/repositories/volumes.js';
+import { insertDeliveriesOf } from '../../db/repositories/webhook-deliveries.js';
+import { insertEndpointWithin } from '../../db/repositories/webhook-endpoints.js';
+import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES, type CredentialType } from '../../domain/credentials.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import type { Body } from '../support/http.js';
@@ -40,6 +44,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /docs': '/docs',
   'GET /docs/:name': '/docs/client',
   'GET /docs/assets/:file': '/docs/assets/reference.js',
+  // Where a deprecation's Link points: the versions and what each changed.
+  'GET /docs/api-changelog': '/docs/api-changelog',
   'GET /openapi/:name{(client|application|console-internal|agent|admin)\\.json}': '/openapi/client.json',
   // Takes its one-time token in the body (checked below), not as a bearer credential.
   'POST /api/cloudsvc/agent/enroll': '/api/cloudsvc/agent/enroll',
@@ -82,6 +88,8 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   scheduleUuid: (s) => s.foreignScheduleId,
   cloudVolume: (s) => s.foreignVolumeId,
   sessionUuid: (s) => s.foreignSessionId,
+  webhookUuid: (s) => s.foreignWebhookId,
+  deliveryUuid: (s) => s.foreignDeliveryId,
 };
 
 interface Seeded {
@@ -97,6 +105,8 @@ interface Seeded {
   foreignScheduleId: string;
   foreignVolumeId: string;
   foreignSessionId: string;
+  foreignWebhookId: string;
+  foreignDeliveryId: string;
 }
 
 const routes = await registeredRoutes(t.app);
@@ -210,6 +220,29 @@ beforeAll(async () => {
     connectTtlMs: 60_000,
     sessionTtlMs: 60_000,
   });
+  const foreignWebhook = await db.transaction().execute((trx) =>
+    insertEndpointWithin(
+      trx,
+      {
+        owner: { userId: other.id },
+        url: 'https://hooks.example.com/other',
+        description: '',
+        eventTypes: ['instance.created'],
+        enabled: true,
+        secretSealed: 'sealed:v1:not-opened-here',
+        apiVersion: CURRENT_API_VERSION,
+      },
+      1,
+    ),
+  );
+  // The foreign instance's creation, as the relay would fan it out to the foreign endpoint.
+  const foreignEvents = (await listEventsOfResource(db, foreignInstance.id)).map((e) => e.id);
+  await db.transaction().execute((trx) => insertDeliveriesOf(trx, foreignEvents));
+  const foreignDelivery = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', foreignWebhook!.id)
+    .executeTakeFirstOrThrow();
   seeded = {
     credentials: {
       client: await seed.key(db, customer.id, 'client'),
@@ -229,6 +262,8 @@ beforeAll(async () => {
     foreignScheduleId: foreignSchedule!.id,
     foreignVolumeId,
     foreignSessionId,
+    foreignWebhookId: foreignWebhook!.id,
+    foreignDeliveryId: foreignDelivery.id,
   };
   digestBefore = await tableDigest(db);
 });

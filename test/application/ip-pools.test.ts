@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findIpPool } from '../../db/repositories/ip-pools.js';
+import { eventually } from '../support/eventually.js';
 import { allPages } from '../support/http.js';
 import { expectDeletedOnce, expectFieldRefusals, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
@@ -14,6 +16,16 @@ afterAll(() => t.close());
 
 const admin = (method: string, path: string, body?: unknown) =>
   t.call(t.admin, method, `/api/application/cloudsvc${path}`, body);
+
+/** Inserts into ip_pools waiting on a lock: another transaction's row the exclusion constraint must judge. */
+async function insertsWaiting(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "ip_pools"%'`.execute(
+    t.db,
+  );
+  return rows[0]!.n;
+}
 
 /** A /24 in 172.16.0.0/12 that no other file draws (seeds draw from 10.0.0.0/8). */
 const freshRange = () => {
@@ -165,6 +177,38 @@ describe('IP pools of the Application API', () => {
       admin('POST', '/ip-pools', { ...racing, name: 'other' }),
     ]);
     expect(statusesOf(both)).toEqual([201, 409]);
+  });
+
+  it('refuses a range whose overlapping pool is being created at that moment, also when PostgreSQL ends the wait as a deadlock', async () => {
+    const fields = await newPool();
+    const halves = [fields.cidr.replace('.0/24', '.0/25'), fields.cidr.replace('.0/24', '.128/25')];
+    const held = (cidr: string) => ({
+      location_id: fields.location_uuid,
+      name: 'held',
+      family: 4 as const,
+      cidr,
+      gateway: null,
+    });
+    const { asked } = await t.db.transaction().execute(async (trx) => {
+      // This transaction waits longest before it looks for a deadlock: the request's is the one failed.
+      await sql`set local deadlock_timeout = '20s'`.execute(trx);
+      await trx.insertInto('ip_pools').values(held(halves[0]!)).execute();
+      const asked = admin('POST', '/ip-pools', fields);
+      // The request's insert waits for this transaction (the exclusion constraint's check)...
+      await eventually(
+        async () => ((await insertsWaiting()) > 0 ? true : undefined),
+        20_000,
+        'the request waiting on the held pool',
+      );
+      // ...and this one now waits for the request's: PostgreSQL fails the request's statement.
+      await trx.insertInto('ip_pools').values(held(halves[1]!)).execute();
+      return { asked };
+    });
+    const answer = await asked;
+    expect(answer.status).toBe(409);
+    expect(answer.body.errors[0].detail).toBe(
+      'The range overlaps a pool created meanwhile: addresses are unique in the whole plane.',
+    );
   });
 
   it('two deletes of one pool at once: one deletes it, the other finds nothing', async () => {

@@ -45,6 +45,10 @@ describe('plans of the Application API', () => {
       cpu_cores: 2,
       memory_mb: 2048,
       disk_mb: 40960,
+      location_uuid: null,
+      resize_group: null,
+      monthly_price_cents: null,
+      monthly_transfer_gb: null,
       created_at: plan.created_at,
     });
 
@@ -59,6 +63,37 @@ describe('plans of the Application API', () => {
     await expectDeletedOnce(admin, `/plans/${plan.uuid}`);
   });
 
+  it('carry what plan changes read: the location offered in, the resize group and the monthly figures', async () => {
+    const location = await seed.location(t.db);
+    const fields = newPlan({
+      location_uuid: location.id,
+      resize_group: 'standard',
+      monthly_price_cents: 1200,
+      monthly_transfer_gb: 2000,
+    });
+    const created = await admin('POST', '/plans', fields);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.attributes).toMatchObject(fields);
+    const { uuid } = created.body.attributes;
+    const cleared = await admin('PATCH', `/plans/${uuid}`, {
+      location_uuid: null,
+      monthly_price_cents: null,
+    });
+    expect(cleared.body.attributes).toMatchObject({
+      location_uuid: null,
+      monthly_price_cents: null,
+      resize_group: 'standard',
+    });
+    const unknown = await admin('PATCH', `/plans/${uuid}`, { location_uuid: randomUUID() });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].source).toEqual({ field: 'location_uuid' });
+    const orphan = await admin('POST', '/plans', newPlan({ location_uuid: randomUUID() }));
+    expect(orphan.status).toBe(400);
+    expect(orphan.body.errors[0].source).toEqual({ field: 'location_uuid' });
+    expect((await admin('GET', `/plans/${uuid}`)).body.attributes).toEqual(cleared.body.attributes);
+    expect((await admin('DELETE', `/plans/${uuid}`)).status).toBe(204);
+  });
+
   it('refuses bad input naming the field, and changes nothing', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [newPlan({ code: 'Has Spaces' }), 'code'],
@@ -71,6 +106,10 @@ describe('plans of the Application API', () => {
       [newPlan({ host_requirements: ['gpu'] }), 'host_requirements.0'],
       [newPlan({ is_public: 'yes' }), 'is_public'],
       [newPlan({ public: true }), 'public'],
+      [newPlan({ resize_group: 'Not A Code' }), 'resize_group'],
+      [newPlan({ monthly_price_cents: -1 }), 'monthly_price_cents'],
+      [newPlan({ monthly_transfer_gb: 0.5 }), 'monthly_transfer_gb'],
+      [newPlan({ location_uuid: 'nowhere' }), 'location_uuid'],
     ];
     await expectFieldRefusals((body) => admin('POST', '/plans', body), cases);
     const { attributes: plan } = (await admin('POST', '/plans', newPlan())).body;

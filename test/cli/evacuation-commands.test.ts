@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
 import { findHypervisor, setHypervisorStatus } from '../../db/repositories/hypervisors.js';
+import { setMaintenance } from '../../services/hypervisors/maintenance.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
@@ -90,6 +91,8 @@ describe('cloudsvc:evacuation:plan and start --dry-run', () => {
       ['cloudsvc:evacuation:start', source.hypervisor.id],
       ['cloudsvc:evacuation:start', source.hypervisor.id, '--mode=AUTO', '--max-parallel=0'],
       ['cloudsvc:evacuation:start', source.hypervisor.id, '--mode=AUTO', '--on-failure=ignore'],
+      ['cloudsvc:evacuation:start', source.hypervisor.id, '--mode=AUTO', '--max-downtime-ms=9001'],
+      ['cloudsvc:evacuation:start', source.hypervisor.id, '--mode=AUTO', '--post-copy=sometimes'],
       // Not a terminal, and no --force: it cannot be confirmed.
       ['cloudsvc:evacuation:start', source.hypervisor.id, '--mode=AUTO'],
     ]) {
@@ -117,6 +120,8 @@ describe('cloudsvc:evacuation:start, status, pause, resume and cancel', () => {
         '--mode=AUTO',
         '--max-parallel=1',
         '--reason=disk swap',
+        '--max-downtime-ms=90',
+        '--auto-converge=on',
       ],
       { answer: 'yes' },
     );
@@ -136,6 +141,11 @@ describe('cloudsvc:evacuation:start, status, pause, resume and cancel', () => {
       requested_by: expect.stringMatching(/^system:cli:/),
       progress: { moved: 2, total: 2 },
     });
+    expect(status.json().attributes.policy.convergence).toMatchObject({
+      max_downtime_ms: 90,
+      auto_converge: { enabled: true },
+    });
+    expect(run.stdout).toContain('  moves     downtime ≤ 90 ms, ');
     for (const control of ['pause', 'resume', 'cancel']) {
       const dry = await cli([`cloudsvc:evacuation:${control}`, evacuationId, '--dry-run']);
       expect(dry.code).toBe(1);
@@ -186,5 +196,70 @@ describe('cloudsvc:evacuation:start, status, pause, resume and cancel', () => {
       'cancelled',
     );
     expect(done.attributes.progress).toMatchObject({ cancelled: 3, total: 3 });
+  });
+});
+
+describe('cloudsvc:evacuation:restore', () => {
+  it('refuses while the node is in maintenance, then on "yes" brings the instances home with the evacuation’s policy', async () => {
+    const { source, guests } = await drainable(2);
+    const drained = await cli([
+      'cloudsvc:evacuation:start',
+      source.hypervisor.id,
+      '--mode=AUTO',
+      '--force',
+      '--json',
+    ]);
+    expect(drained.code, drained.stderr).toBe(0);
+    const evacuationId = (drained.json() as Body).attributes.uuid as string;
+    for (const args of [
+      ['cloudsvc:evacuation:restore'],
+      ['cloudsvc:evacuation:restore', evacuationId, '--max-parallel=0', '--force'],
+      ['cloudsvc:evacuation:restore', evacuationId, '--mode=FAST', '--force'],
+      // Not a terminal, and no --force: it cannot be confirmed.
+      ['cloudsvc:evacuation:restore', evacuationId],
+    ]) {
+      const run = await cli(args);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+    }
+    const dry = await cli(['cloudsvc:evacuation:restore', evacuationId, '--dry-run']);
+    expect([dry.code, dry.stdout]).toEqual([1, expect.stringContaining('HYPERVISOR_IN_MAINTENANCE')]);
+    const early = await cli(['cloudsvc:evacuation:restore', evacuationId, '--force']);
+    expect([early.code, early.stderr]).toEqual([1, expect.stringContaining('HYPERVISOR_IN_MAINTENANCE')]);
+
+    await setMaintenance(env.deps, { hypervisorId: source.hypervisor.id, enabled: false });
+    const allowed = await cli(['cloudsvc:evacuation:restore', evacuationId, '--dry-run', '--json']);
+    expect([allowed.code, allowed.json()]).toEqual([0, { allowed: true, ok: true, instances: 2 }]);
+    const declined = await cli(['cloudsvc:evacuation:restore', evacuationId], { answer: 'no' });
+    expect([declined.code, declined.stdout]).toEqual([1, expect.stringContaining('Not started.')]);
+
+    const run = await cli(['cloudsvc:evacuation:restore', evacuationId, '--max-parallel=1'], {
+      answer: 'yes',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `Move 2 instances of evacuation ${evacuationId} back to ${source.hypervisor.name}?`,
+    );
+    expect(run.stdout).toMatch(/completed: 2 instances, 2 moved/);
+    const restoreId = run.stdout.match(/Restore ([0-9a-f-]{36}) started/)![1]!;
+    expect(run.stdout).toContain(
+      `Restore ${restoreId} of evacuation ${evacuationId} to ${source.hypervisor.name}`,
+    );
+    for (const guest of guests) {
+      expect(run.stdout).toContain(`${guest.name} (${guest.id})  moved → ${source.hypervisor.name}`);
+      const place = await env.db
+        .selectFrom('instances')
+        .select('hypervisor_id')
+        .where('id', '=', guest.id)
+        .executeTakeFirstOrThrow();
+      expect(place.hypervisor_id).toBe(source.hypervisor.id);
+    }
+    const status = await cli(['cloudsvc:evacuation:status', restoreId, '--json']);
+    expect(status.json().attributes).toMatchObject({
+      kind: 'restore',
+      restores: evacuationId,
+      state: 'completed',
+      policy: { mode: 'AUTO', max_parallel: 1 },
+      requested_by: expect.stringMatching(/^system:cli:/),
+    });
   });
 });

@@ -3,8 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_VERSION_HEADER,
+  CURRENT_API_VERSION,
+  FIRST_API_VERSION,
+} from '../../domain/api-versions/versions.js';
 import { hashToken } from '../../domain/credentials.js';
-import { bearer } from '../support/http.js';
+import { bearer, json } from '../support/http.js';
+import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const run = promisify(execFile);
@@ -15,6 +21,10 @@ beforeAll(async () => {
   t = await startStack();
 });
 afterAll(() => t.close());
+
+async function adminKey(): Promise<string> {
+  return seed.key(t.db, (await seed.user(t.db, { admin: true })).id, 'application');
+}
 
 async function cli(...args: string[]) {
   try {
@@ -66,6 +76,69 @@ describe('cloudsvc CLI', () => {
     ).toBe(200);
   });
 
+  it('pins a key to the version named, the current one if none, and refuses one that is not a version', async () => {
+    const email = `pin-${randomUUID()}@example.test`;
+    await cli('users:create', '--email', email);
+    const pinned = await cli(
+      'keys:create',
+      '--type',
+      'client',
+      '--user',
+      email,
+      '--api-version',
+      FIRST_API_VERSION,
+      '--json',
+    );
+    expect(pinned.code, pinned.stderr).toBe(0);
+    const old = JSON.parse(pinned.stdout) as { token: string; api_version: string };
+    expect(old.api_version).toBe(FIRST_API_VERSION);
+    const answer = await t.app.request('/api/client/cloud', { headers: bearer(old.token) });
+    expect(answer.headers.get(API_VERSION_HEADER)).toBe(FIRST_API_VERSION);
+    const current = JSON.parse(
+      (await cli('keys:create', '--type', 'client', '--user', email, '--json')).stdout,
+    );
+    expect(current.api_version).toBe(CURRENT_API_VERSION);
+
+    // Two at once, each with its own pin.
+    const both = await Promise.all(
+      [FIRST_API_VERSION, CURRENT_API_VERSION].map((version) =>
+        cli('keys:create', '--type', 'client', '--user', email, '--api-version', version, '--json'),
+      ),
+    );
+    expect(both.map((r) => (JSON.parse(r.stdout) as { api_version: string }).api_version)).toEqual([
+      FIRST_API_VERSION,
+      CURRENT_API_VERSION,
+    ]);
+
+    const keysOf = () => t.db.selectFrom('credentials').select('id').where('label', '=', email).execute();
+    for (const bad of ['2020-01-01', 'yesterday']) {
+      const refused = await cli(
+        'keys:create',
+        '--type',
+        'client',
+        '--user',
+        email,
+        '--label',
+        email,
+        '--api-version',
+        bad,
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--api-version');
+    }
+    const gateway = await cli(
+      'keys:create',
+      '--type',
+      'console-gateway',
+      '--label',
+      email,
+      '--api-version',
+      CURRENT_API_VERSION,
+    );
+    expect(gateway.code).toBe(2);
+    expect(await keysOf()).toEqual([]);
+  });
+
   it('explains bad usage with exit code 2 and changes nothing', async () => {
     expect((await cli()).code).toBe(2);
     expect((await cli('nope')).stderr).toContain('unknown command');
@@ -77,6 +150,40 @@ describe('cloudsvc CLI', () => {
     const again = await cli('users:create', '--email', duplicate);
     expect(again.code).toBe(2);
     expect((await cli('keys:revoke', randomUUID())).code).toBe(2);
+  });
+
+  it('sets a user’s quotas by name, keeps the limits not named, and refuses a bad one with nothing changed', async () => {
+    const email = `quota-${randomUUID()}@example.test`;
+    await cli('users:create', '--email', email);
+    const set = await cli('users:quotas', email, '--set', 'cpu_cores=4,ips=2', '--json');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout).limits).toMatchObject({ cpu_cores: 4, ips: 2, instances: null });
+
+    const [changed, refused] = await Promise.all([
+      cli('users:quotas', email, '--set', 'ips=unlimited', '--set', 'volumes=0'),
+      cli('users:quotas', email, '--set', 'cpu=3'),
+    ]);
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toMatch(/ips\s+0 \/ unlimited/);
+    expect(changed.stdout).toMatch(/cpu_cores\s+0 \/ 4/);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the resource is one of');
+    const user = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const shown = await t.app.request(`/api/application/cloudsvc/users/${user.id}/quotas`, {
+      headers: bearer(await adminKey()),
+    });
+    expect((await json(shown)).attributes.limits).toEqual({
+      instances: null,
+      cpu_cores: 4,
+      memory_mb: null,
+      disk_mb: null,
+      volumes: 0,
+      ips: null,
+    });
   });
 
   it('lists its commands', async () => {

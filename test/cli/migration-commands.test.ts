@@ -76,6 +76,12 @@ describe('cloudsvc:migration:preflight', () => {
       [randomUUID(), '--target=hv-1'],
       [randomUUID(), randomUUID()],
       [randomUUID(), '--colour'],
+      [randomUUID(), '--max-downtime-ms=4'],
+      [randomUUID(), '--bandwidth-mbps=fast'],
+      [randomUUID(), '--auto-converge=yes'],
+      [randomUUID(), '--auto-converge-initial=71'],
+      [randomUUID(), '--post-copy=always'],
+      [randomUUID(), '--progress-timeout=59'],
     ]) {
       const run = await cli(['cloudsvc:migration:preflight', ...args]);
       expect(run.code, args.join(' ')).toBe(2);
@@ -106,9 +112,16 @@ describe('cloudsvc:migration:start', () => {
 
   it('confirmed on the terminal, shows each state live with its time and ends 0 once completed', async () => {
     const { target, targetAgent, instance } = await pair();
-    const run = await cli(['cloudsvc:migration:start', instance.id, `--target=${target.id}`, '--mode=AUTO'], {
-      answer: 'yes',
-    });
+    const run = await cli(
+      [
+        'cloudsvc:migration:start',
+        instance.id,
+        `--target=${target.id}`,
+        '--mode=AUTO',
+        '--reason=kernel update',
+      ],
+      { answer: 'yes' },
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain('warning');
     const [migration] = await migrationsOf(instance.id);
@@ -124,6 +137,7 @@ describe('cloudsvc:migration:start', () => {
     expect(targetAgent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     await expect(findMigration(env.db, migration!.id)).resolves.toMatchObject({
       requested_by: expect.stringMatching(/^system:cli:/),
+      reason: 'kernel update',
     });
   });
 
@@ -153,7 +167,32 @@ describe('cloudsvc:migration:start', () => {
     expect(['COMPLETED', 'CLEANED_UP']).toContain(body.attributes.state);
   });
 
-  it('with --no-wait returns at once; status follows the migration', async () => {
+  it('moves an instance back at once, as the API does: the first move’s copy is kept until the move back commits', async () => {
+    const { source, target, sourceAgent, instance } = await pair();
+    // A day's retention, as in production: the move back may not wait for it.
+    const settings = settingsOf(env.config, { MIGRATION_SOURCE_RETENTION_MS: '86400000' });
+    const start = (to: string) =>
+      cli(['cloudsvc:migration:start', instance.id, `--target=${to}`, '--mode=AUTO', '--force'], {
+        settings,
+      });
+    const there = await start(target.id);
+    expect(there.code, there.stderr).toBe(0);
+    const [first] = await migrationsOf(instance.id);
+    expect(sourceAgent.hypervisor().instances[instance.id]?.power_state).toBe('stopped');
+
+    const back = await start(source.id);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain('RETAINED_COPY_REPLACED');
+    expect(sourceAgent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    await eventually(
+      async () => (await findMigration(env.db, first!.id))?.state === 'CLEANED_UP',
+      20_000,
+      'the first move’s copy removed after the move back committed',
+    );
+    expect(sourceAgent.hypervisor().outgoing?.[first!.id]).toBeUndefined();
+  });
+
+  it('with --no-wait returns at once, under the convergence policy given; status follows the migration', async () => {
     const { target, instance } = await pair();
     const run = await cli(
       [
@@ -163,11 +202,24 @@ describe('cloudsvc:migration:start', () => {
         '--mode=AUTO',
         '--no-wait',
         '--json',
+        '--max-downtime-ms=40',
+        '--bandwidth-mbps=none',
+        '--auto-converge=on',
+        '--auto-converge-step=15',
+        '--post-copy=allow',
       ],
       { answer: 'yes' },
     );
     expect(run.code, run.stderr).toBe(0);
     const id = run.json().attributes.uuid;
+    expect(run.json().attributes.convergence).toEqual({
+      max_downtime_ms: 40,
+      bandwidth_mbps: null,
+      auto_converge: { enabled: true, initial_throttle_pct: 20, step_throttle_pct: 15 },
+      post_copy: 'allow',
+      completion_timeout_s_per_gib: 800,
+      progress_timeout_s: 150,
+    });
     const done = await eventually(async () => {
       const status = await cli(['cloudsvc:migration:status', id, '--json']);
       return status.code === 0 && status.json().attributes.state === 'CLEANED_UP' ? status.json() : undefined;
@@ -178,6 +230,10 @@ describe('cloudsvc:migration:start', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`Migration ${id}: CLEANED_UP`);
     expect(text.stdout).toContain('point of no return  LIVE_MIGRATING (reached');
+    expect(text.stdout).toContain(
+      'convergence         downtime ≤ 40 ms, no bandwidth cap, auto-converge 20% +15%, post-copy allow, ' +
+        '800 s/GiB to complete, 150 s without progress',
+    );
     expect(text.stdout).toMatch(/History\n {2}\S+Z {2}REQUESTED/);
     expect((await cli(['cloudsvc:migration:status', randomUUID()])).code).toBe(2);
     expect((await cli(['cloudsvc:migration:status', 'nope'])).code).toBe(2);

@@ -15,12 +15,14 @@ afterAll(() => env.close());
 const cli = (args: string[], options: { answer?: string } = {}) =>
   operatorCli(args, { ...options, settings: settingsOf(env.config) });
 
-async function placed() {
+async function placedWithAgent() {
   const { id: locationId } = await seed.location(env.db);
-  const { hypervisor } = await env.hypervisorWithAgent({}, { locationId });
+  const { hypervisor, agent } = await env.hypervisorWithAgent({}, { locationId });
   await updateHypervisor(env.db, hypervisor.id, { storageBackends: ['local', 'nfs'] });
-  return env.provisionedInstance(hypervisor);
+  return { hypervisor, agent, instance: await env.provisionedInstance(hypervisor) };
 }
+
+const placed = async () => (await placedWithAgent()).instance;
 
 const movesOf = (instanceId: string) =>
   env.db.selectFrom('storage_moves').select(['id', 'state']).where('instance_id', '=', instanceId).execute();
@@ -139,6 +141,68 @@ describe('cloudsvc:storage-move:preflight, start and status', () => {
     expect((await movesOf(instance.id)).length).toBe(1);
   });
 
+  it('recover shows a move waiting for an operator read-only, then records a decision with --mark', async () => {
+    const { hypervisor, agent, instance } = await placedWithAgent();
+    agent.armFault('storage.switch', { mode: 'fail-permanently' });
+    const start = await cli([
+      'cloudsvc:storage-move:start',
+      instance.id,
+      '--from=local',
+      '--to=nfs',
+      '--mode=AUTO',
+      '--force',
+    ]);
+    expect(start.code).toBe(1);
+    expect(start.stdout).toMatch(/RECOVERY_REQUIRED .*failed_step=SWITCHING/);
+    const [move] = await movesOf(instance.id);
+    const id = move!.id;
+    expect(start.stdout).toContain(`Waiting for an operator: cloudsvc cloudsvc:storage-move:recover ${id}`);
+
+    const view = await cli(['cloudsvc:storage-move:recover', id]);
+    expect(view.code, view.stderr).toBe(0);
+    expect(view.stdout).toContain(`Storage move ${id}: RECOVERY_REQUIRED`);
+    expect(view.stdout).toContain('failed step  SWITCHING');
+    expect(view.stdout).toContain(`hypervisor   ${hypervisor.name} (${hypervisor.id}): online`);
+    expect(view.stdout).toContain('backends     local → nfs, disks root');
+    for (const decision of ['retry', 'target_authoritative', 'source_authoritative'])
+      expect(view.stdout).toContain(`  ${decision}`);
+    const json = await cli(['cloudsvc:storage-move:recover', id, '--json']);
+    expect(json.json()).toMatchObject({
+      storage_move: { attributes: { uuid: id, state: 'RECOVERY_REQUIRED' } },
+      hypervisor: { uuid: hypervisor.id, status: 'online' },
+      backends: { from: 'local', to: 'nfs' },
+      instance: { uuid: instance.id, hypervisor_uuid: hypervisor.id },
+      decisions: ['retry', 'target_authoritative', 'source_authoritative'],
+    });
+    expect((await movesOf(instance.id))[0]?.state).toBe('RECOVERY_REQUIRED');
+
+    for (const args of [['--mark=retry'], ['--mark=restart', '--reason=x'], ['--reason=x']]) {
+      const refused = await cli(['cloudsvc:storage-move:recover', id, ...args]);
+      expect(refused.code, args.join(' ')).toBe(2);
+    }
+    const marked = await cli([
+      'cloudsvc:storage-move:recover',
+      id,
+      '--mark=source_authoritative',
+      '--reason=the old array is fine',
+    ]);
+    expect(marked.code, marked.stderr).toBe(0);
+    expect(marked.stdout).toContain(`Recorded source_authoritative on storage move ${id}`);
+    await eventually(
+      async () => (await movesOf(instance.id))[0]?.state === 'ROLLED_BACK',
+      30_000,
+      'the move to roll back',
+    );
+    const status = await cli(['cloudsvc:storage-move:status', id]);
+    expect(status.stdout).toContain('recovery decision   source_authoritative by system:cli:');
+
+    const again = await cli(['cloudsvc:storage-move:recover', id, '--mark=retry', '--reason=again']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('MIGRATION_NOT_RECOVERABLE');
+    const nothing = await cli(['cloudsvc:storage-move:recover', id]);
+    expect(nothing.stdout).toContain('Nothing to decide: the storage move is ROLLED_BACK');
+  });
+
   it('refuse bad usage with exit 2, before anything is read or changed', async () => {
     const instance = await placed();
     for (const args of [
@@ -147,6 +211,7 @@ describe('cloudsvc:storage-move:preflight, start and status', () => {
       ['cloudsvc:storage-move:start', instance.id, '--from=local', '--to=nfs'],
       ['cloudsvc:storage-move:start', instance.id, '--from=local', '--to=nfs', '--mode=AUTO'],
       ['cloudsvc:storage-move:status', 'move-1'],
+      ['cloudsvc:storage-move:recover', 'move-1'],
     ]) {
       const run = await cli(args);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);

@@ -315,10 +315,10 @@ describe('delete', () => {
   it('is refused under a migration lease with INSTANCE_MIGRATING', async () => {
     const body = await created();
     await env.db
-      .insertInto('migration_leases')
+      .insertInto('move_leases')
       .values({
         instance_id: body.attributes.uuid,
-        migration_id: randomUUID(),
+        move_id: randomUUID(),
         holder: 'test',
         expires_at: new Date(Date.now() + 60_000),
       })

@@ -65,10 +65,10 @@ async function startOperation(instanceId: string) {
 
 async function leaseForMigration(instanceId: string, expiresInMs: number) {
   await t.db
-    .insertInto('migration_leases')
+    .insertInto('move_leases')
     .values({
       instance_id: instanceId,
-      migration_id: randomUUID(),
+      move_id: randomUUID(),
       holder: 'test',
       expires_at: new Date(Date.now() + expiresInMs),
     })

@@ -38,7 +38,7 @@ describe('GET /api/client/cloud/{cloudInstance}', () => {
         boot_order: ['disk', 'cdrom'],
         timezone: 'UTC',
         guest_drift: null,
-        guest_drift_since: null,
+        user_data: null,
         created_at: instance.created_at.toISOString(),
         updated_at: instance.updated_at.toISOString(),
       },
@@ -148,10 +148,10 @@ describe('POST /api/client/cloud/{cloudInstance}/power', () => {
     const hypervisor = await seed.hypervisor(t.db, locationId);
     const instance = await seed.instance(t.db, { userId: owner.id, locationId, hypervisorId: hypervisor.id });
     await t.db
-      .insertInto('migration_leases')
+      .insertInto('move_leases')
       .values({
         instance_id: instance.id,
-        migration_id: randomUUID(),
+        move_id: randomUUID(),
         holder: 'test',
         expires_at: new Date(Date.now() + 60_000),
       })

@@ -27,6 +27,9 @@ beforeAll(async () => {
     ISO_ALLOW_HTTP: 'true',
     ISO_ALLOWED_NETWORKS: '127.0.0.0/8',
     MAX_ISOS_PER_INSTANCE: '3',
+    // Heartbeats, and with them the agents' inventories, every 200 s: what a boot did reaches the
+    // panel with the boot's own completion, never by an inventory.
+    HYPERVISOR_UNREACHABLE_AFTER_MS: '600000',
   });
 });
 afterAll(async () => {
@@ -178,6 +181,43 @@ describe('the ISO library', () => {
     expect(await mountedIds()).toEqual([]);
     expect(drive()).toBe(null);
     expect((await media(id, 'unmount', {})).status).toBe(200);
+  });
+
+  it('booted from an ISO, the guest has no memory room: a plan change’s dry run says so as the boot settles, vCPUs stay hot; started from its disk, the room is back at once; twice alike', async () => {
+    const { id } = await t.instance();
+    const iso = await fetched(id, 'room');
+    const dryRun = async (size: Record<string, number>) =>
+      (
+        await t.env.admin.call('POST', `/api/application/cloudsvc/instances/${id}/resize`, {
+          ...size,
+          dry_run: true,
+        })
+      ).body.attributes;
+    const bootedCeiling = () => t.hostOf(id).hypervisor().instances[id]!.booted_ceiling;
+    expect(await dryRun({ memory_mb: 1024 + 256 })).toMatchObject({ mode: 'hot' });
+
+    for (const round of [1, 2]) {
+      expect((await media(id, 'boot', { iso })).status, `ISO boot ${round}`).toBe(202);
+      await t.settled(id, 'running');
+      // No inventory comes within the test (heartbeats every 200 s): the boot's completion carried the room.
+      const cold = await dryRun({ memory_mb: 1024 + 256 });
+      expect(cold, `dry run after ISO boot ${round}`).toMatchObject({
+        mode: 'cold',
+        reasons: ['more than 1024 MB of memory'],
+        hot_ceiling: { cpu_cores: 8, memory_mb: 1024 },
+      });
+      expect(await dryRun({ cpu_cores: 2 })).toMatchObject({ mode: 'hot', reasons: [] });
+      expect(bootedCeiling()).toEqual({ cpu_cores: 8, memory_mb: 1024 });
+
+      expect((await t.api('POST', `/${id}/power`, { action: 'restart' })).status).toBe(202);
+      await t.settled(id, 'running');
+      const hot = await dryRun({ memory_mb: 1024 + 256 });
+      expect(hot, `dry run after the disk boot ${round}`).toMatchObject({
+        mode: 'hot',
+        hot_ceiling: { cpu_cores: 8, memory_mb: 16_384 },
+      });
+      expect(bootedCeiling()).toBeUndefined();
+    }
   });
 
   it('boots a running and a stopped instance from an ISO; it runs with the ISO mounted', async () => {

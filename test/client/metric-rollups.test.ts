@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { pruneRollups } from '../../db/repositories/metric-rollups.js';
 import { pruneSamples } from '../../db/repositories/metrics.js';
+import { isolatedDatabase } from '../support/database.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -10,11 +11,17 @@ import { type Stack, startStack } from '../support/stack.js';
  * series endpoint reads the resolution its range calls for. Samples are sent as an agent sends
  * them (the Agent API) and read as the customer reads them (the Client API).
  */
+// A database of this file's own: its prunes delete by age across every instance, and other files'
+// rows dated back must neither be deleted by them nor counted in what they deleted.
+const database = await isolatedDatabase();
 let env: Stack;
 beforeAll(async () => {
-  env = await startStack();
+  env = await startStack({ config: { DATABASE_URL: database.url } });
 });
-afterAll(() => env.close());
+afterAll(async () => {
+  await env?.close();
+  await database.drop();
+});
 
 const HOUR = 3_600_000;
 /** An hour boundary well inside every retention, so a test's buckets are whole and known. */

@@ -14,11 +14,11 @@ interface TableShape {
   nullable: string[];
 }
 
-// db/schema.ts and every group of tables in db/schema/, read as one source.
+// db/schema.ts and every group of tables in db/schema/ and its rooms, read as one source.
 const schemaDir = new URL('../../db/schema/', import.meta.url);
 const schemaFiles = [
   new URL('../../db/schema.ts', import.meta.url),
-  ...readdirSync(schemaDir)
+  ...readdirSync(schemaDir, { encoding: 'utf8', recursive: true })
     .filter((name) => name.endsWith('.ts'))
     .map((name) => new URL(name, schemaDir)),
 ];

@@ -19,7 +19,9 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
  * the console gateway and the end-to-end customer are typed by them, so a route that changes
  * without `npm run clients` fails here, and a document that lies fails the type check.
  */
-describe('the generated clients', { timeout: 120_000 }, () => {
+// Each generation loads the whole server under tsx to build its documents: about 16 s alone, over a
+// minute on a machine running four files at once; the second test runs two.
+describe('the generated clients', { timeout: 300_000 }, () => {
   it('are what the current documents give (npm run clients -- --check)', () => {
     const check = generate('--check');
     expect(check.stderr).toBe('');

@@ -55,6 +55,7 @@ describe('the OpenAPI documents', () => {
       'post /evacuations/{evacuation}/pause',
       'post /evacuations/{evacuation}/resume',
       'post /evacuations/{evacuation}/cancel',
+      'post /evacuations/{evacuation}/restore',
       'post /hypervisors/{hypervisor}/backend-drains/plan',
       'post /hypervisors/{hypervisor}/backend-drains',
       'post /instances/{instance}/storage-moves/preflight',

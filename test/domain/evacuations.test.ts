@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { itemAfterMove } from '../../domain/evacuations/outcome.js';
 import { type Evacuee, planEvacuation, refusalPasses } from '../../domain/evacuations/plan.js';
+import { mayRestore, restoreeSkipped } from '../../domain/evacuations/restore.js';
 import { type EvacuationPolicy, mayControl } from '../../domain/evacuations/states.js';
 import { type HypervisorFacts, type InstanceFacts, preflight } from '../../domain/migrations/preflight.js';
 
@@ -199,5 +200,72 @@ describe('whether what keeps an evacuation’s instance on its node passes by it
   it('passes when only another operation holds the instance, not when it also carries an ISO', () => {
     expect(refusal([node('t', 32_768)], { operationRunning: true })).toBe(true);
     expect(refusal([node('t', 32_768)], { operationRunning: true, isoMounted: true })).toBe(false);
+  });
+});
+
+describe('a restore of an evacuation', () => {
+  const home = { name: 'hv-1', maintenance: false, status: 'online' };
+  const code = (verdict: ReturnType<typeof mayRestore>) => (verdict.ok ? 'ok' : verdict.code);
+
+  it('is allowed for a hypervisor’s evacuation that ran and ended, once its node is back', () => {
+    expect(code(mayRestore({ kind: 'hypervisor', state: 'completed' }, home))).toBe('ok');
+    expect(code(mayRestore({ kind: 'hypervisor', state: 'cancelled' }, home))).toBe('ok');
+  });
+
+  it('is refused while the evacuation runs, for other kinds, and while the node is not back', () => {
+    for (const state of ['running', 'paused', 'cancelling'] as const)
+      expect(code(mayRestore({ kind: 'hypervisor', state }, home))).toBe('EVACUATION_NOT_FINISHED');
+    expect(code(mayRestore({ kind: 'hypervisor', state: 'failed' }, home))).toBe('EVACUATION_NOT_RESTORABLE');
+    expect(code(mayRestore({ kind: 'backend', state: 'completed' }, home))).toBe('EVACUATION_NOT_RESTORABLE');
+    expect(code(mayRestore({ kind: 'restore', state: 'completed' }, home))).toBe('EVACUATION_NOT_RESTORABLE');
+    const done = { kind: 'hypervisor', state: 'completed' } as const;
+    expect(code(mayRestore(done, { ...home, maintenance: true }))).toBe('HYPERVISOR_IN_MAINTENANCE');
+    expect(code(mayRestore(done, { ...home, status: 'unreachable' }))).toBe('HYPERVISOR_NOT_ONLINE');
+  });
+
+  it('leaves an instance deleted or moved elsewhere since, counts one home already, and judges the rest', () => {
+    const skipped = (at: string | null | undefined) => restoreeSkipped({ at, home: 'home', leftOn: 'away' });
+    expect(skipped(undefined)).toMatchObject({ state: 'cancelled', reasons: [{ code: 'INSTANCE_DELETED' }] });
+    expect(skipped('other')).toMatchObject({ state: 'cancelled', reasons: [{ code: 'MOVED_SINCE' }] });
+    expect(skipped(null)).toMatchObject({ state: 'cancelled', reasons: [{ code: 'MOVED_SINCE' }] });
+    expect(skipped('home')).toMatchObject({ state: 'moved', reasons: [{ code: 'ALREADY_HOME' }] });
+    expect(skipped('away')).toBeUndefined();
+  });
+
+  it('leaves one the evacuation never moved where it is, saying how the evacuation left it', () => {
+    const notMoved = { state: 'failed', code: 'MIGRATION_NOT_CONVERGING' };
+    expect(restoreeSkipped({ at: 'home', home: 'home', leftOn: null, notMoved })).toEqual({
+      state: 'cancelled',
+      reasons: [
+        {
+          code: 'NOT_MOVED',
+          detail:
+            'The evacuation did not move the instance (failed: MIGRATION_NOT_CONVERGING); it is left where it is.',
+        },
+      ],
+    });
+    expect(restoreeSkipped({ at: undefined, home: 'home', leftOn: null })).toMatchObject({
+      reasons: [{ code: 'INSTANCE_DELETED' }],
+    });
+  });
+
+  it('waits while the home node’s agent missed a heartbeat; a copy the node still retains refuses nothing', () => {
+    const source = node('away', 65_536);
+    const report = (target: HypervisorFacts, extra: Partial<InstanceFacts> = {}) =>
+      preflight({
+        instance: guest('a', 4096, extra).facts,
+        source,
+        hypervisors: [source, target],
+        mode: 'AUTO',
+        targetId: target.id,
+        policy,
+      });
+    const refusal = (target: HypervisorFacts) => refusalPasses(report(target));
+    expect(refusal(node('home', 32_768, { status: 'unreachable' }))).toBe(true);
+    expect(refusal(node('home', 32_768, { maintenance: true }))).toBe(false);
+    expect(refusal(node('home', 1024))).toBe(false);
+    const retained = report(node('home', 32_768), { retainedOn: ['home'] });
+    expect(retained.blockers).toEqual([]);
+    expect(retained.warnings.map((w) => w.code)).toContain('RETAINED_COPY_REPLACED');
   });
 });

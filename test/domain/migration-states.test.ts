@@ -6,6 +6,7 @@ import {
   mayTransition,
   pointOfNoReturn,
   statesBefore,
+  wasPastPointOfNoReturnBeforeTheSwitch,
 } from '../../domain/migrations/states.js';
 
 /** SPEC.md §3's transition table, row by row, for both strategies. */
@@ -24,11 +25,15 @@ describe('the migration state machine', () => {
     expect(mayTransition('COMPLETED', 'CLEANING_UP', 'cold')).toBe(true);
   });
 
-  it('puts the point of no return where the guest first runs on the target', () => {
+  it('puts the point of no return where the guest first runs on the target: a live move’s switch inside LIVE_MIGRATING', () => {
     expect(pointOfNoReturn('live')).toBe('LIVE_MIGRATING');
     expect(pointOfNoReturn('cold')).toBe('STARTING_TARGET');
     expect(isPastPointOfNoReturn('DEFINING_TARGET', 'live')).toBe(false);
-    expect(isPastPointOfNoReturn('LIVE_MIGRATING', 'live')).toBe(true);
+    // Before its switch a live move still runs the guest on the source: cancel and rollback hold.
+    expect(isPastPointOfNoReturn('LIVE_MIGRATING', 'live')).toBe(false);
+    expect(isPastPointOfNoReturn('STARTING_TARGET', 'live')).toBe(true);
+    expect(wasPastPointOfNoReturnBeforeTheSwitch('LIVE_MIGRATING', 'live')).toBe(true);
+    expect(wasPastPointOfNoReturnBeforeTheSwitch('DEFINING_TARGET', 'live')).toBe(false);
     expect(isPastPointOfNoReturn('DEFINING_TARGET', 'cold')).toBe(false);
     expect(isPastPointOfNoReturn('STARTING_TARGET', 'cold')).toBe(true);
   });
@@ -36,6 +41,7 @@ describe('the migration state machine', () => {
   it('fails into ROLLING_BACK before the point of no return and RECOVERY_REQUIRED at or after it', () => {
     for (const strategy of ['live', 'cold'] as const) {
       for (const state of happyPath(strategy).slice(0, -3)) {
+        if (state === 'LIVE_MIGRATING') continue;
         const expected = isPastPointOfNoReturn(state, strategy) ? 'RECOVERY_REQUIRED' : 'ROLLING_BACK';
         expect(allowedNext(state, strategy), `${strategy} ${state}`).toContain(expected);
         expect(allowedNext(state, strategy)).not.toContain(
@@ -43,6 +49,12 @@ describe('the migration state machine', () => {
         );
       }
     }
+    // The switch inside LIVE_MIGRATING: a failure before it rolls back, one after it waits.
+    expect(allowedNext('LIVE_MIGRATING', 'live')).toEqual([
+      'STARTING_TARGET',
+      'ROLLING_BACK',
+      'RECOVERY_REQUIRED',
+    ]);
     expect(allowedNext('ROLLING_BACK', 'live')).toEqual(['ROLLED_BACK']);
     expect(allowedNext('ROLLED_BACK', 'live')).toEqual([]);
     expect(allowedNext('CLEANED_UP', 'cold')).toEqual([]);

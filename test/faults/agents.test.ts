@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { skipWithoutShape } from '../support/prod-shape/needs.js';
-import { type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
+import { PROD_SHAPE_START_MS, type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
 import { runAtOnce, runsOfType, stepRuns } from './agent-runs.js';
 import { ending, migrateToOther, placement } from './migrations.js';
 import { latestOperation, operationEnded, order } from './operations.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   if (skipped) return;
   // A disk takes 8 s to cross (20 GB at 400 ms a GB): long enough to be cut off in the middle.
   shape = await startProdShape({ AGENT_SIM_TRANSFER_MS_PER_GB: '400' }, { agentLink: true });
-}, 300_000);
+}, PROD_SHAPE_START_MS);
 afterAll(async () => {
   await shape?.stop();
 });

@@ -4,9 +4,22 @@ import { DEMO } from '../../db/seeds/demo.js';
 import { AGENT_BASE } from '../../wire/paths.js';
 import { eventually } from '../support/eventually.js';
 import { skipWithoutShape } from '../support/prod-shape/needs.js';
-import { type Part, type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
+import {
+  type Part,
+  PROD_SHAPE_START_MS,
+  type ProdShape,
+  startProdShape,
+} from '../support/prod-shape/shape.js';
 import { addKeysUntil, type WriteTally } from './load.js';
 import { recordFault } from './table.js';
+import {
+  allTaken,
+  quietInstances,
+  suspensionEvents,
+  toggleSuspension,
+  WEBHOOK_FAULT_SETTINGS,
+  watchSuspensions,
+} from './webhooks.js';
 
 /**
  * Two API processes behind HAProxy as one service. kill -9 one while customers write through the
@@ -14,7 +27,9 @@ import { recordFault } from './table.js';
  * one retryable failure (HAProxy's 502, or the connection ended) whose retry succeeds, or finds
  * that the first try had landed (409). `npm test` kills one API; `npm run test:faults` kills each
  * in turn. The limits count across both processes, and an agent's long poll, held by either, is
- * woken by its task's announcement whichever process the task came through.
+ * woken by its task's announcement whichever process the task came through. Outbound events
+ * (docs/events.md "Delivery") outlive a receiver that is down for a while and the API process that
+ * made their change, killed before they were delivered.
  */
 const skipped = skipWithoutShape('the fault suite');
 const KILLS: Part[] = process.env.FAULTS === 'all' ? ['api-1', 'api-2'] : ['api-1'];
@@ -29,8 +44,9 @@ beforeAll(async () => {
     SSH_KEYS_MAX_PER_USER: '10000',
     INSTANCE_CREATE_RATE_LIMIT_PER_MINUTE: String(CREATE_LIMIT),
     ENROLLMENT_RATE_LIMIT_PER_MINUTE: String(ENROLL_LIMIT),
+    ...WEBHOOK_FAULT_SETTINGS,
   });
-}, 300_000);
+}, PROD_SHAPE_START_MS);
 afterAll(async () => {
   await shape?.stop();
 });
@@ -174,6 +190,80 @@ describe.skipIf(skipped)('an API process killed under client load (production sh
     for (const held of polls) expect(held).toBeGreaterThan(0);
   });
 });
+
+describe.skipIf(skipped)(
+  'webhooks through a receiver down and an API process killed (production shape)',
+  () => {
+    it('a receiver down for 5 s while 10 changes are made: every event delivered once it is back, each webhook-id taken once', {
+      timeout: 120_000,
+    }, async () => {
+      const watch = await watchSuspensions(shape);
+      try {
+        const instances = await quietInstances(shape, 5, 'receiver-down');
+        await watch.receiver.down();
+        const downAt = Date.now();
+        for (const suspend of [true, false])
+          for (const instance of instances) await toggleSuspension(shape.application, instance, suspend);
+        const events = await suspensionEvents(shape, instances);
+        // Tried and refused meanwhile: each stream's first delivery is retrying when the receiver comes back.
+        await new Promise((r) => setTimeout(r, Math.max(0, 5_000 - (Date.now() - downAt))));
+        const refused = await shape.db
+          .selectFrom('webhook_attempts as a')
+          .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('d.event_id', 'in', events)
+          .executeTakeFirstOrThrow();
+        await watch.receiver.up();
+        const taken = await allTaken(watch.receiver, events);
+        const held = events.length === 10 && taken.missing.length === 0 && Number(refused.n) > 0;
+        recordFault(inject('faultsFolder'), {
+          fault: 'webhook receiver down for 5 s',
+          during: `${events.length} suspensions set and lifted through the Application API`,
+          outcome: `${Number(refused.n)} attempts refused while down; ${taken.accepted} of ${events.length} events taken once back, ${taken.missing.length} missing, ${taken.sentAgain} sent again after a 2xx`,
+          held,
+        });
+        expect(events).toHaveLength(10);
+        expect(Number(refused.n)).toBeGreaterThan(0);
+        expect(taken.missing).toEqual([]);
+        expect(watch.receiver.accepted.size).toBe(events.length);
+      } finally {
+        await watch.stop();
+      }
+    });
+
+    it('api-1 killed (kill -9) as soon as it answered a change, its event not yet delivered: the event is delivered', {
+      timeout: 120_000,
+    }, async () => {
+      const watch = await watchSuspensions(shape);
+      try {
+        const [instance] = await quietInstances(shape, 1, 'api-killed');
+        // Refused until after the kill: the delivery cannot be done before it.
+        watch.receiver.answerAll(503);
+        await toggleSuspension(shape.applicationAt('api-1'), instance!, true);
+        const killed = shape.kill('api-1');
+        const [event] = await shape.db
+          .selectFrom('outbox_events')
+          .select(['id', 'relayed_at'])
+          .where('resource_id', '=', instance!)
+          .where('type', '=', 'instance.suspended')
+          .execute();
+        watch.receiver.answerAll();
+        const taken = await allTaken(watch.receiver, [event!.id]);
+        await shape.back('api-1', killed);
+        const held = taken.missing.length === 0;
+        recordFault(inject('faultsFolder'), {
+          fault: 'api-1 killed (kill -9)',
+          during: 'a suspension it made, its webhook refused until then',
+          outcome: `the event (${event!.relayed_at ? 'relayed' : 'still in the outbox'} at the kill) ${held ? 'delivered' : 'NOT delivered'}; POSTs of it: ${watch.receiver.received.filter((r) => r.headers['webhook-id'] === event!.id).length}`,
+          held,
+        });
+        expect(taken.missing).toEqual([]);
+      } finally {
+        await watch.stop();
+      }
+    });
+  },
+);
 
 /** How many requests of `method` to `route` a process's metrics count, whatever their status. */
 function countOf(metrics: string, method: string, route: string): number {

@@ -61,7 +61,7 @@ export async function placement(shape: ProdShape, instance: string) {
     .executeTakeFirstOrThrow();
   const holders = shape.hypervisors.filter((h) => shape.hostedOn(h.id)[instance] !== undefined);
   const leases = await shape.db
-    .selectFrom('migration_leases')
+    .selectFrom('move_leases')
     .select('instance_id')
     .where('instance_id', '=', instance)
     .execute();

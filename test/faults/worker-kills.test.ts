@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { happyPath, type MigrationState } from '../../domain/migrations/states.js';
 import { skipWithoutShape } from '../support/prod-shape/needs.js';
-import { type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
+import { PROD_SHAPE_START_MS, type ProdShape, startProdShape } from '../support/prod-shape/shape.js';
 import { stepRuns } from './agent-runs.js';
 import { ending, migrateToOther, placement } from './migrations.js';
 import { installStepPause, pauseAt, pausedWriter, releasePause } from './step-pause.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   if (skipped) return;
   shape = await startProdShape();
   await installStepPause(shape.db);
-}, 300_000);
+}, PROD_SHAPE_START_MS);
 afterAll(async () => {
   await shape?.stop();
 });

@@ -6,9 +6,15 @@ import { insertPolicy } from '../../db/repositories/backup-policies.js';
 import { insertBackup, moveBackup } from '../../db/repositories/backups.js';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { setHypervisorStatus } from '../../db/repositories/hypervisors.js';
+import { listEventsOfResource } from '../../db/repositories/outbox.js';
 import { insertSnapshot, moveSnapshot } from '../../db/repositories/snapshots.js';
 import { insertSshKeyWithin } from '../../db/repositories/ssh-keys.js';
+import { insertDeliveriesOf } from '../../db/repositories/webhook-deliveries.js';
+import { insertEndpointWithin } from '../../db/repositories/webhook-endpoints.js';
+import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import type { CredentialType } from '../../domain/credentials.js';
+import { generateWebhookSecret, secretBox } from '../../platform/secrets.js';
+import { APPLICATION_BASE } from '../../wire/paths.js';
 import { isolatedDatabase } from '../support/database.js';
 import { apiOf, type Route, registeredRoutes } from '../support/routes.js';
 import { seed } from '../support/seed.js';
@@ -63,6 +69,10 @@ interface Seeded {
   credentials: Record<CredentialType, string>;
   hints: Hints;
   own: Record<string, string>;
+  /** The Application API's own where they differ from a customer's: the plane's webhook endpoint and its delivery. */
+  planeOwn: Record<string, string>;
+  /** Endpoints a valid delete may take, one per API, so that the routes after it still find theirs. */
+  deletable: { client: string; plane: string };
   foreign: Record<string, string>;
 }
 
@@ -162,6 +172,42 @@ beforeAll(async () => {
     });
     return { cloudBackup: backup.id, cloudSnapshot: snapshot.id, backupPolicy: policy.id };
   };
+  // A webhook endpoint of each owner, each with a delivery of its owner's instance's creation.
+  const endpoint = (owner: { userId: string } | 'plane') =>
+    db.transaction().execute(async (trx) => {
+      const row = await insertEndpointWithin(
+        trx,
+        {
+          owner,
+          url: 'https://hooks.example.com/fuzz',
+          description: 'fuzz',
+          eventTypes: ['instance.created'],
+          enabled: true,
+          secretSealed: secretBox(t.config.SECRETS_KEY).seal(generateWebhookSecret()),
+          apiVersion: CURRENT_API_VERSION,
+        },
+        t.config.WEBHOOK_ENDPOINTS_MAX,
+      );
+      return row!.id;
+    });
+  const webhooks = {
+    own: await endpoint({ userId: customer.id }),
+    plane: await endpoint('plane'),
+    foreign: await endpoint({ userId: other.id }),
+  };
+  const creations = await Promise.all(
+    [instance, foreignInstance].map(async (i) => (await listEventsOfResource(db, i.id))[0]!.id),
+  );
+  await db.transaction().execute((trx) => insertDeliveriesOf(trx, creations));
+  const deliveryTo = async (endpointId: string, eventId: string) =>
+    (
+      await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('event_id', '=', eventId)
+        .executeTakeFirstOrThrow()
+    ).id;
   seeded = {
     credentials: {
       client: await seed.key(db, customer.id, 'client'),
@@ -188,18 +234,29 @@ beforeAll(async () => {
       public_key: fc.uint8Array({ minLength: 32, maxLength: 32 }).map(sshPublicKey),
       instance_uuid: fc.constant(instance.id),
       token: fc.constant(enrollmentToken),
+      // A webhook endpoint's (and an ISO's): public https, as the SSRF rule takes.
+      url: fc.constantFrom('https://hooks.example.com/cloudsvc', 'https://billing.example.org/webhooks?v=1'),
     },
     own: {
       cloudInstance: instance.id,
       hypervisor: adminHypervisor.id,
       task: ownTaskId,
       keyUuid: ownSshKeyId,
+      webhookUuid: webhooks.own,
+      deliveryUuid: await deliveryTo(webhooks.own, creations[0]!),
       ...(await artifactsOf(instance.id, customer.id)),
     },
+    planeOwn: {
+      webhookUuid: webhooks.plane,
+      deliveryUuid: await deliveryTo(webhooks.plane, creations[1]!),
+    },
+    deletable: { client: await endpoint({ userId: customer.id }), plane: await endpoint('plane') },
     foreign: {
       cloudInstance: foreignInstance.id,
       task: foreignTaskId,
       keyUuid: await sshKey(other.id),
+      webhookUuid: webhooks.foreign,
+      deliveryUuid: await deliveryTo(webhooks.foreign, creations[1]!),
       ...(await artifactsOf(foreignInstance.id, other.id)),
     },
   };
@@ -224,7 +281,7 @@ function targetOf(route: Route): Target {
     route,
     token: isPublic ? undefined : seeded.credentials[api.takes],
     bodyLimit: isPublic ? t.config.UNAUTHENTICATED_BODY_LIMIT_BYTES : t.config.BODY_LIMIT_BYTES,
-    ownIds: seeded.own,
+    ownIds: ownIdsOf(route),
     // Another tenant exists only where an API has tenants; an administrator sees everything.
     foreignIds: api?.tenant ? seeded.foreign : {},
     waitsForAgent: WAITS_FOR_AN_AGENT.has(key),
@@ -273,6 +330,15 @@ describe(`mass assignment: every write (${writes.length} routes)`, () => {
     });
   }
 });
+
+/** The resources a route's valid requests act on: its API's own, and a spare for a delete. */
+function ownIdsOf(route: Route): Record<string, string> {
+  const plane = route.path.startsWith(APPLICATION_BASE);
+  const own = { ...seeded.own, ...(plane && seeded.planeOwn) };
+  if (route.method === 'DELETE' && route.path.endsWith('/webhooks/:webhookUuid'))
+    return { ...own, webhookUuid: plane ? seeded.deletable.plane : seeded.deletable.client };
+  return own;
+}
 
 function onlyThose(all: Route[], only: string | undefined): Route[] {
   if (only === undefined) return all;

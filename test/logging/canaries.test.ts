@@ -4,13 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
+import { markSuspended } from '../../db/repositories/instance-suspension.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import { CREDENTIAL_PREFIXES, CREDENTIAL_TYPES } from '../../domain/credentials.js';
+import { webhookStreamWorkflowId } from '../../domain/events/delivery.js';
+import { relayEvents } from '../../services/webhooks/relay.js';
 import { captureAllOutput } from '../support/captured-output.js';
 import { eventually } from '../support/eventually.js';
 import { bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestWorker, type TestWorker } from '../support/worker.js';
 
 /**
@@ -60,6 +64,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'debug',
       TRUST_PROXY_HOPS: '1',
       CONSOLE_GATEWAY_URL: 'http://127.0.0.1:9/console',
+      WEBHOOK_CUSTOMER_ALLOWED_NETWORKS: '127.0.0.1/32',
     },
   });
   worker = await startTestWorker(t.config);
@@ -275,6 +280,50 @@ describe('secrets in requests', () => {
     expect(taskTokens.length).toBeGreaterThan(0);
     expect(new Set(taskTokens)).toEqual(new Set(['"taskToken":"[redacted]"']));
     expectNoCanaryLogged();
+  });
+
+  it('a webhook endpoint’s secrets, shown at its creation and rotation and signing its delivery: in no log line, nor in the delivery run’s history', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const call = (path: string, body?: unknown) =>
+        t.app.request(`/api/client/cloud/webhooks${path}`, {
+          method: 'POST',
+          headers: jsonHeaders(clientKey),
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const created = await call('', { url: receiver.url(), event_types: ['instance.suspended'] });
+      expect(created.status).toBe(201);
+      const endpoint = (await json(created)).attributes;
+      const rotated = (await json(await call(`/${endpoint.uuid}/secret/rotate`))).attributes;
+      // Past `whsec_`: the secret's bytes, which both sign the delivery (the rotation's overlap).
+      for (const secret of [endpoint.secret, rotated.secret]) plant(secret.slice('whsec_'.length));
+      receiver.trust(rotated.secret);
+      const instance = await seed.instance(t.db, {
+        userId: ownerId,
+        locationId: (await seed.location(t.db)).id,
+      });
+      await markSuspended(t.db, instance.id);
+      await eventually(
+        async () => {
+          await relayEvents(t.deps);
+          return receiver.accepted.size === 1;
+        },
+        20_000,
+        'the delivery, verified with the rotated secret',
+      );
+      const history = await t.temporal.workflow
+        .getHandle(webhookStreamWorkflowId(endpoint.uuid, instance.id))
+        .fetchHistory();
+      const text = JSON.stringify(history, (_key, value) =>
+        value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value,
+      );
+      // The search reads payloads: the run's input names its endpoint.
+      expect(text).toContain(endpoint.uuid);
+      for (const secret of [endpoint.secret, rotated.secret]) expect(text).not.toContain(secret.slice(6));
+      expectNoCanaryLogged();
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a key the CLI issues: printed once to its user, in no log line of the CLI or the API', async () => {

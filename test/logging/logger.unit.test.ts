@@ -103,6 +103,21 @@ describe('redaction', () => {
     expect(record.credential_id).toBe('b3f1c2de-0000-4000-8000-000000000001');
   });
 
+  it('replaces a move’s transport key by its field’s name, in a task’s params and a run’s input alike', () => {
+    const { logger, lines, records } = recording('debug');
+    const key = randomBytes(32).toString('hex');
+    logger.info('task', {
+      params: { migration_id: 'b3f1c2de-0000-4000-8000-000000000001', transport_secret: key },
+      input: { transportSecret: key },
+    });
+    expect(lines.join('')).not.toContain(key);
+    expect(records()[0].params).toEqual({
+      migration_id: 'b3f1c2de-0000-4000-8000-000000000001',
+      transport_secret: '[redacted]',
+    });
+    expect(records()[0].input).toEqual({ transportSecret: '[redacted]' });
+  });
+
   it('finds secrets by their shape in messages, text fields, errors and their causes', () => {
     const { logger, lines, records } = recording();
     logger.warn(`agent said: retry with ${agentCredential}`, {

@@ -12,7 +12,8 @@ import { type Stack, startStack } from '../support/stack.js';
  */
 let t: Stack;
 beforeAll(async () => {
-  t = await startStack();
+  // Every pair's moves stay under way (no worker): room for twenty out of each host at once.
+  t = await startStack({ config: { MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR: '64' } });
 });
 afterAll(() => t.close());
 

@@ -51,7 +51,7 @@ const inState = (migrationId: string, wanted: MigrationState) =>
 
 /** Takes the instance's lease away, as an expiry taken by another would. */
 const loseLease = (instanceId: string) =>
-  env.db.deleteFrom('migration_leases').where('instance_id', '=', instanceId).execute();
+  env.db.deleteFrom('move_leases').where('instance_id', '=', instanceId).execute();
 
 describe('the migration lease', () => {
   it('is renewed while the run holds the instance: its expiry moves on', async () => {

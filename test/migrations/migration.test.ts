@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findMigration } from '../../db/repositories/migrations.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import {
@@ -10,6 +10,7 @@ import {
   type MigrationMode,
   type MigrationState,
 } from '../../domain/migrations/states.js';
+import { createLogger } from '../../platform/logger.js';
 import { secretBox } from '../../platform/secrets.js';
 import { recoverMigrationWith, rollBackMigration } from '../../services/migrations/control.js';
 import { migrationPreflight } from '../../services/migrations/preflight.js';
@@ -24,14 +25,17 @@ import { startTestWorker } from '../support/worker.js';
 /**
  * Migrations between two hypervisors with real (in-process) agents and the simulated driver's
  * faults: the happy path in both strategies, a failure at every step, each recovery decision,
- * races, a worker lost mid-way, and the transfer token's rules.
+ * races, a worker lost mid-way, and the rules of the transfer token and the transport key.
  */
 let env: Stack;
 let admin: { type: 'admin'; userId: string };
+/** Every line the API logged, at debug: searched for secrets. */
+const apiLog: string[] = [];
 beforeAll(async () => {
   env = await startStack({
     agents: true,
     config: { MIGRATION_SOURCE_RETENTION_MS: '300', MIGRATION_LEASE_TTL_MS: '6000' },
+    logger: createLogger('debug', { service: 'api' }, (line) => apiLog.push(line)),
   });
   admin = { type: 'admin', userId: (await seed.user(env.db, { admin: true })).id };
 });
@@ -223,7 +227,7 @@ describe('the happy path', () => {
 });
 
 describe('a finished migration frees the instance', () => {
-  it('ends at COMPLETED with the lease gone; another move starts at once; a move back has the retained copy removed first', async () => {
+  it('ends at COMPLETED with the lease gone; another move starts at once; a move back is taken at once and removes the retained copy once it commits', async () => {
     const location = await seed.location(env.db);
     const [a, b, c] = [
       await env.hypervisorWithAgent({}, { locationId: location.id }),
@@ -255,15 +259,14 @@ describe('a finished migration frees the instance', () => {
     expect(await migrationEnd(env, onward.workflowId)).toEqual({ state: 'CLEANED_UP' });
     expect((await instanceRow(instance.id)).hypervisor_id).toBe(c.hypervisor.id);
 
-    // Back to the host that still holds the first move's copy: refused until that copy is gone,
-    // and the refusal has its removal run now.
-    await expect(migrate(instance.id, a.hypervisor.id)).rejects.toMatchObject({ code: 'MIGRATION_BLOCKED' });
-    await stateOf(first.migrationId, 'CLEANED_UP');
-    expect(a.agent.hypervisor().instances[instance.id]).toBeUndefined();
+    // Back to the host that still holds the first move's copy: accepted at once, and that copy is
+    // removed once the move back commits (test/migrations/move-back.test.ts has the details).
     const back = await migrate(instance.id, a.hypervisor.id);
     expect(await migrationEnd(env, back.workflowId)).toEqual({ state: 'CLEANED_UP' });
+    await stateOf(first.migrationId, 'CLEANED_UP');
     expect((await instanceRow(instance.id)).hypervisor_id).toBe(a.hypervisor.id);
     expect(a.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
+    expect(a.agent.hypervisor().outgoing?.[first.migrationId]).toBeUndefined();
   });
 });
 
@@ -587,7 +590,7 @@ describe('the panel after an ending agrees with the hypervisor', () => {
     });
     const start = await env.power(instance.id, 'start');
     expect(start.status).toBe(202);
-    expect(await env.operationResult(instance.id)).toEqual({ power_state: 'running' });
+    expect(await env.operationResult(instance.id)).toMatchObject({ power_state: 'running' });
     expect(source.agent.hypervisor().instances[instance.id]?.power_state).toBe('running');
     expect((await instanceRow(instance.id)).status).toBe('running');
   });
@@ -707,5 +710,92 @@ describe('the transfer token', () => {
       .where('migration_id', '=', migrationId)
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(token);
+  });
+});
+
+describe('the transport key', () => {
+  it('is minted per move and reaches the two agents only: sealed in the run, in no history payload (results too), report, redeem answer or log line', async () => {
+    // What the panel answers the agents' redemptions, read as they arrive.
+    const redemptions: string[] = [];
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const res = await realFetch(input, init);
+      const url = typeof input === 'object' && 'url' in input ? input.url : String(input);
+      if (url.endsWith('/transfers/redeem')) redemptions.push(await res.clone().text());
+      return res;
+    });
+    const location = await seed.location(env.db);
+    const source = await env.hypervisorWithAgent({ LOG_LEVEL: 'debug' }, { locationId: location.id });
+    const target = await env.hypervisorWithAgent({ LOG_LEVEL: 'debug' }, { locationId: location.id });
+    const instance = await env.provisionedInstance(source.hypervisor);
+    let migrationId: string;
+    let workflowId: string;
+    try {
+      ({ migrationId, workflowId } = await migrate(instance.id, target.hypervisor.id));
+      expect(await migrationEnd(env, workflowId)).toEqual({ state: 'CLEANED_UP' });
+    } finally {
+      spy.mockRestore();
+    }
+    // The disk went under the key (a target without it, or with another, is refused).
+    expect(redemptions).toHaveLength(1);
+
+    const history = await env.temporal.workflow.getHandle(workflowId).fetchHistory();
+    const payloads = (history.events ?? []).flatMap((e) =>
+      Object.values(e)
+        .flatMap((attributes) => {
+          const a = attributes as { input?: unknown; result?: unknown } | null;
+          return [a?.input, a?.result] as ({ payloads?: { data?: Uint8Array | null }[] } | undefined)[];
+        })
+        .flatMap((p) => p?.payloads ?? [])
+        .map((p) => Buffer.from(p.data ?? []).toString('utf8')),
+    );
+    const started = JSON.parse(payloads[0]!) as { transportSecret: string };
+    expect(started.transportSecret).toMatch(/^sealed:v1:/);
+    const box = secretBox(env.config.SECRETS_KEY);
+    const key = box.open(started.transportSecret);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    // Results are searched as well as inputs: the offers' endpoints are among them.
+    expect(payloads.some((p) => p.includes('"endpoint"'))).toBe(true);
+    for (const payload of payloads) expect(payload).not.toContain(key);
+
+    // Each side's disk tasks carry it sealed, and both were opened to the same key.
+    const tasks = await env.db
+      .selectFrom('agent_tasks')
+      .select(['id', 'type', 'params', 'hypervisor_id'])
+      .where('hypervisor_id', 'in', [source.hypervisor.id, target.hypervisor.id])
+      .execute();
+    const keyed = tasks.filter((t) => ['disk.export', 'disk.transfer'].includes(t.type));
+    expect(keyed.map((t) => t.type).sort()).toEqual(['disk.export', 'disk.transfer']);
+    for (const task of keyed) {
+      const sealed = (task.params as { transport_secret: string }).transport_secret;
+      expect(sealed).toMatch(/^sealed:v1:/);
+      expect(box.open(sealed)).toBe(key);
+    }
+    for (const task of tasks) expect(JSON.stringify(task.params)).not.toContain(key);
+    const reports = await env.db
+      .selectFrom('agent_task_reports')
+      .select('payload')
+      .where(
+        'task_id',
+        'in',
+        tasks.map((t) => t.id),
+      )
+      .execute();
+    expect(reports.length).toBeGreaterThan(0);
+    for (const report of reports) expect(JSON.stringify(report.payload)).not.toContain(key);
+    for (const answer of redemptions) {
+      expect(answer).toContain('"endpoint"');
+      expect(answer).not.toContain(key);
+    }
+    const logs = [...apiLog, ...source.agent.output, ...target.agent.output].join('');
+    expect(logs).toContain(migrationId);
+    expect(logs).not.toContain(key);
+    // And the next move of the instance has a key of its own.
+    const back = await migrate(instance.id, source.hypervisor.id);
+    await env.temporal.workflow.getHandle(back.workflowId).result();
+    const [again] = (await env.temporal.workflow.getHandle(back.workflowId).fetchHistory()).events ?? [];
+    const input = again?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+    const next = JSON.parse(Buffer.from(input ?? []).toString('utf8')) as { transportSecret: string };
+    expect(box.open(next.transportSecret)).not.toBe(key);
   });
 });

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findMigration } from '../../db/repositories/migrations.js';
+import { requestMigration } from '../../services/migrations/request.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
+import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import { migrationEnd } from '../support/migrations.js';
 
@@ -203,6 +206,41 @@ describe('a migration carries the volumes', () => {
         .where('id', '=', target.hypervisor.id)
         .execute();
     }
+  });
+
+  it('moved back at once, the retained copy’s volumes are kept apart, and only they go once the move back commits', async () => {
+    const { id, volumes, source, target } = await instanceWithVolumes();
+    const before = heldBy(source, volumes);
+    // A day's retention, as in production: the first move's copy is still on the source.
+    const kept = { ...t.env.deps, config: { ...t.env.config, MIGRATION_SOURCE_RETENTION_MS: 86_400_000 } };
+    const admin = { type: 'admin' as const, userId: t.env.admin.id };
+    const move = (to: Host) =>
+      requestMigration(kept, admin, {
+        instanceId: id,
+        targetId: to.hypervisor.id,
+        mode: 'AUTO',
+        correlationId: null,
+      });
+    const first = await move(target);
+    expect(await t.env.temporal.workflow.getHandle(first.workflowId).result()).toEqual({
+      state: 'COMPLETED',
+    });
+    expect(heldBy(source, volumes)).toEqual(before);
+
+    const back = await move(source);
+    expect(await t.env.temporal.workflow.getHandle(back.workflowId).result()).toEqual({ state: 'COMPLETED' });
+    await eventually(
+      async () => (await findMigration(t.env.db, first.migrationId))?.state === 'CLEANED_UP',
+      20_000,
+      'the first move’s copy removed',
+    );
+    // The volumes on the source are the arrived instance's: the old copy's cleanup left them.
+    expect(heldBy(source, volumes)).toEqual(before);
+    expect(source.agent.hypervisor().outgoing?.[first.migrationId]).toBeUndefined();
+    expect((await panelOf(volumes)).map((v) => v.hypervisor_id)).toEqual([
+      source.hypervisor.id,
+      source.hypervisor.id,
+    ]);
   });
 
   it('two moves of the same instance at once: one is taken, the other refused, and the volumes move once', async () => {

@@ -64,7 +64,7 @@ describe('an evacuation whose worker is killed', () => {
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     const evacuationId = answer.body.attributes.uuid as string;
-    await eventually(async () => (await show(evacuationId)).progress.moved >= 2, 60_000, 'two moved');
+    await eventually(async () => (await show(evacuationId)).progress.moved >= 2, 120_000, 'two moved');
 
     const killed = new Promise((r) => worker.child.once('exit', r));
     worker.child.kill('SIGKILL');
@@ -121,7 +121,7 @@ describe('an evacuation whose worker is killed', () => {
       expect(place).toMatchObject({ operation_id: null, status: 'running' });
     }
     const leases = await t.db
-      .selectFrom('migration_leases')
+      .selectFrom('move_leases')
       .select('instance_id')
       .where(
         'instance_id',

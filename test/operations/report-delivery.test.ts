@@ -2,7 +2,7 @@ import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCredential } from '../../db/repositories/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { listOperationsOfInstance } from '../../db/repositories/instance-operations.js';
+import { listOperationsOfInstance } from '../../db/repositories/instance-operation-reads.js';
 import { findInstance } from '../../db/repositories/instances.js';
 import type { Config } from '../../platform/config.js';
 import type { ApiServer } from '../../server/start.js';
@@ -181,14 +181,22 @@ describe('reports while Temporal is unreachable', () => {
       power_state: 'stopped',
     });
     expect((await findInstance(db, instance.id))?.status).toBe('stopped');
-    const completions = await db
-      .selectFrom('agent_task_reports')
-      .select(['sequence', 'delivered_at'])
-      .where('task_id', '=', task.id)
-      .where('kind', '=', 'completed')
-      .execute();
+    // The API marks the report delivered once Temporal has answered, which may be after the
+    // workflow it woke has already finished.
+    const completions = await eventually(
+      async () => {
+        const rows = await db
+          .selectFrom('agent_task_reports')
+          .select(['sequence', 'delivered_at'])
+          .where('task_id', '=', task.id)
+          .where('kind', '=', 'completed')
+          .execute();
+        return rows.length > 0 && rows.every((row) => row.delivered_at !== null) ? rows : undefined;
+      },
+      10_000,
+      'the completion to be marked delivered',
+    );
     expect(completions).toHaveLength(1);
-    expect(completions[0]!.delivered_at).not.toBeNull();
     expect(
       (
         await db

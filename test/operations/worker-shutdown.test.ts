@@ -44,9 +44,11 @@ describe('the worker process stopping', () => {
       expect(await exited).toBe(0);
       expect(worker.output.join('')).toContain('worker stopped');
       worker = startWorker();
-      expect(await t.operationResult(instance.id)).toEqual({
-        power_state: action === 'stop' ? 'stopped' : 'running',
-      });
+      // A boot reports the hot-plug ceiling the guest was started with (docs/api.md, the plan change).
+      const booted = { hot_ceiling: { cpu_cores: expect.any(Number), memory_mb: expect.any(Number) } };
+      expect(await t.operationResult(instance.id)).toEqual(
+        action === 'stop' ? { power_state: 'stopped' } : { power_state: 'running', ...booted },
+      );
       expect((await findInstance(t.db, instance.id))?.status).toBe(action === 'stop' ? 'stopped' : 'running');
     }
   });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { configuredImage, FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
+import { configuredKernel, FAST_IMAGE, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { bootKernel, PROBE_BOUND_MS, probeAccelerator } from '../../agent/drivers/qemu/guests/accelerator.js';
 import { qemuAccelerator } from '../support/qemu-hosts.js';
 
@@ -12,7 +12,7 @@ import { qemuAccelerator } from '../support/qemu-hosts.js';
 const missing = qemuGuestsMissing();
 
 describe.runIf(!missing)('the QEMU accelerator probe', () => {
-  const kernel = () => configuredImage(FAST_IMAGE)!.kernel;
+  const kernel = () => configuredKernel(FAST_IMAGE)!;
 
   it('chooses an accelerator under which the guest kernel prints its first line within the bound, twice alike', async () => {
     const first = await probeAccelerator(kernel());

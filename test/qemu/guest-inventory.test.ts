@@ -51,7 +51,7 @@ describe.runIf(!missing)('the inventory of a QEMU host', () => {
     expect(host.guestRunning(instance.id)).toBe(true);
     await eventually(
       async () => (await findInstance(env.db, instance.id))?.guest_drift === null,
-      30_000,
+      90_000,
       'the flag to clear',
     );
     expect((await findInstance(env.db, instance.id))?.status).toBe('running');

@@ -73,6 +73,28 @@ const network = {
   ],
 };
 
+/** The parts of a MIME multi-part as cloud-init reads them: type, file name and decoded body, in order. */
+function mimeParts(document: string) {
+  const [head, ...rest] = document.split('\n\n');
+  const boundary = /boundary="([^"]+)"/.exec(head!)?.[1];
+  expect(head).toContain('MIME-Version: 1.0');
+  if (!boundary) throw new Error('no boundary');
+  const body = [rest.join('\n\n')].join('');
+  expect(body.trimEnd().endsWith(`--${boundary}--`)).toBe(true);
+  return body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((chunk) => {
+      const [headers, encoded] = chunk.replace(/^\n/, '').split('\n\n') as [string, string];
+      expect(headers).toContain('Content-Transfer-Encoding: base64');
+      return {
+        type: /^Content-Type: ([^;]+);/m.exec(headers)?.[1],
+        name: /filename="([^"]+)"/.exec(headers)?.[1],
+        body: Buffer.from(encoded.replace(/\n/g, ''), 'base64').toString('utf8'),
+      };
+    });
+}
+
 describe('the seed documents', () => {
   it('carry the instance id, hostname, time zone, keys, root hash and the panel’s addresses', () => {
     const documents = seedDocuments(setup);
@@ -84,6 +106,10 @@ describe('the seed documents', () => {
     expect(userData).toContain('timezone: "Europe/Berlin"\n');
     expect(userData).toContain(`ssh_authorized_keys:\n  - "${setup.ssh_keys[0]}"\n`);
     expect(userData).toContain('{ name: root, password: "$6$salt$hash", type: hash }');
+    // A udev rule puts hot-added vCPUs and memory online (a hot plan change).
+    expect(userData).toContain(
+      'write_files:\n  - path: "/etc/udev/rules.d/80-cloudsvc-hotplug.rules"\n    content: "SUBSYSTEM==\\"cpu\\", ACTION==\\"add\\", TEST==\\"online\\", ATTR{online}==\\"0\\", ATTR{online}=\\"1\\"\\n',
+    );
     expect(documents['network-config']).toBe(
       [
         'version: 2',
@@ -138,6 +164,46 @@ describe('the seed documents', () => {
     const network = seedDocuments({ ...setup, addresses: undefined })['network-config'];
     expect(network).toContain('dhcp4: true');
     expect(network).not.toContain('addresses:');
+  });
+
+  it('give the customer’s user-data first and the panel’s after it, the panel’s settings replacing theirs', () => {
+    const customer = '#cloud-config\nhostname: mine\nwrite_files:\n  - path: /etc/mine\n    content: x\n';
+    const userData = seedDocuments({ ...setup, user_data: { kind: 'cloud-config', content: customer } })[
+      'user-data'
+    ];
+    const parts = mimeParts(userData);
+    expect(parts.map((p) => [p.type, p.name])).toEqual([
+      ['text/cloud-config', 'customer-user-data'],
+      ['text/cloud-config', 'cloudsvc-additions.cfg'],
+      ['text/cloud-config', 'cloudsvc-settings.cfg'],
+    ]);
+    // The customer's bytes as given; the panel's additions join its lists; its settings replace.
+    expect(parts[0]!.body).toBe(customer);
+    expect(parts[1]!.body).toMatch(
+      /^#cloud-config\nmerge_how: "dict\(no_replace,recurse_list\)\+list\(append\)\+str\(\)"\nwrite_files:\n/,
+    );
+    expect(parts[2]!.body).toMatch(
+      /^#cloud-config\nmerge_how: "dict\(replace\)\+list\(replace\)\+str\(\)"\nhostname: "web-1.example.test"\n/,
+    );
+    expect(parts[2]!.body).toContain('preserve_hostname: false\n');
+    expect(parts[2]!.body).toContain('{ name: root, password: "$6$salt$hash", type: hash }');
+    expect(parts[2]!.body).not.toContain('write_files');
+
+    const script = '#!/bin/sh\necho "--cloudsvc-user-data--" > /etc/mine\n';
+    const withScript = mimeParts(
+      seedDocuments({ ...setup, user_data: { kind: 'script', content: script } })['user-data'],
+    );
+    expect(withScript.map((p) => p.type)).toEqual([
+      'text/x-shellscript',
+      'text/cloud-config',
+      'text/cloud-config',
+    ]);
+    expect(withScript[0]!.body).toBe(script);
+    // Without one, the panel's cloud-config alone, as before user-data.
+    expect(seedDocuments(setup)['user-data']).toBe(
+      seedDocuments({ ...setup, user_data: undefined })['user-data'],
+    );
+    expect(seedDocuments(setup)['user-data'].startsWith('#cloud-config\nhostname: ')).toBe(true);
   });
 
   it('keep every value one quoted string, whatever it holds', () => {

@@ -11,6 +11,7 @@ import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { guestMac } from '../../agent/drivers/qemu/network/guest-network.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import { eventually } from '../support/eventually.js';
+import { keyed, testTransportKey } from '../support/move-transport.js';
 import {
   createParams,
   guestKnowsPassword,
@@ -177,19 +178,24 @@ describe.runIf(!missing)('root password and network of QEMU guests', () => {
     /** The cold move's tasks, in the workflow's order, for a guest that is stopped throughout. */
     const coldMove = async (instanceId: string) => {
       const on = { migration_id: randomUUID(), instance_id: instanceId };
+      const transport = keyed(testTransportKey());
       await run(target, 'migration.prepare_target', {
         ...on,
         hostname: 'guest.example.test',
         ...SMALL_GUEST,
       });
-      const { endpoint } = (await run(source, 'disk.export', { ...on, disk: 'root' })) as {
+      const { endpoint } = (await run(source, 'disk.export', { ...on, disk: 'root', ...transport })) as {
         endpoint: string;
       };
       const redeeming: TaskContext = {
         ...ctx,
         redeemTransfer: async () => ({ migration_uuid: on.migration_id, disk: 'root', endpoint }),
       };
-      await target.execute('disk.transfer', { ...on, disk: 'root', transfer_token: 't' }, redeeming);
+      await target.execute(
+        'disk.transfer',
+        { ...on, disk: 'root', transfer_token: 't', ...transport },
+        redeeming,
+      );
       await run(target, 'disk.verify', { ...on, disk: 'root' });
       await run(target, 'network.prepare', { ...on, ipv4: null, ipv6: null });
       await run(target, 'migration.define_target', { ...on, final_sync: true });

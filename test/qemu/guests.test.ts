@@ -41,9 +41,10 @@ describe.runIf(!missing)('guests under QEMU', () => {
   it('creates a guest that ticks; stopped and started, it ticks on from the count kept on its disk', async () => {
     const host = await hosts.host((await seed.location(env.db)).id, {
       AGENT_METRICS_INTERVAL_MS: '1000',
-      AGENT_CAPABILITIES: 'live_migration,cpu_host_passthrough,gpu_passthrough',
+      AGENT_CAPABILITIES: 'live_migration,hot_resize,cpu_host_passthrough,gpu_passthrough',
     });
-    // The heartbeat says what the host really offers: the host's CPU only under KVM, no GPU.
+    // The heartbeat says what the host really offers: the host's CPU only under KVM, no GPU; its
+    // QEMU grows running guests.
     const ready = JSON.parse(
       host.agent.output
         .join('')
@@ -57,7 +58,9 @@ describe.runIf(!missing)('guests under QEMU', () => {
     expect(ready.accelerator).toBe(qemuAccelerator());
     expect(ready.accelerator_reason).toBe(`AGENT_QEMU_ACCEL=${qemuAccelerator()}`);
     expect(await host.reportedCapabilities()).toEqual(
-      ready.accelerator === 'kvm' ? ['live_migration', 'cpu_host_passthrough'] : ['live_migration'],
+      ready.accelerator === 'kvm'
+        ? ['live_migration', 'hot_resize', 'cpu_host_passthrough']
+        : ['live_migration', 'hot_resize'],
     );
     const instance = await hosts.instanceOn(host);
     expect(await statusOf(instance.id)).toBe('running');

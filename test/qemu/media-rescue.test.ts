@@ -38,7 +38,12 @@ describe.runIf(!missing)('ISOs and rescue mode on a QEMU guest', () => {
     isoUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/boot.iso`;
     env = await startStack({
       agents: true,
-      config: { ISO_ALLOW_HTTP: 'true', ISO_ALLOWED_NETWORKS: '127.0.0.0/8' },
+      config: {
+        ISO_ALLOW_HTTP: 'true',
+        ISO_ALLOWED_NETWORKS: '127.0.0.0/8',
+        // Heartbeats, and with them the agents' inventories, every 2 s: what a boot did reaches the panel.
+        HYPERVISOR_UNREACHABLE_AFTER_MS: '6000',
+      },
     });
     hosts = qemuHosts(env);
   });
@@ -103,6 +108,22 @@ describe.runIf(!missing)('ISOs and rescue mode on a QEMU guest', () => {
     await operation(instance.id, '/media/iso/unmount');
     expect(await drive(host, instance.id)).toBe(null);
 
+    // A plan change's dry run, as an administrator asks it, for a memory and a vCPU growth.
+    const size = await env.db
+      .selectFrom('instances')
+      .select(['cpu_cores', 'memory_mb'])
+      .where('id', '=', instance.id)
+      .executeTakeFirstOrThrow();
+    const dryRun = async (body: Record<string, number>) =>
+      (
+        await env.admin.call('POST', `/api/application/cloudsvc/instances/${instance.id}/resize`, {
+          ...body,
+          dry_run: true,
+        })
+      ).body.attributes;
+    const moreMemory = { memory_mb: size.memory_mb + 128 };
+    expect(await dryRun(moreMemory)).toMatchObject({ mode: 'hot', reasons: [] });
+
     const before = Math.max(...host.ticks(instance.id));
     await operation(instance.id, '/media/iso/boot', { iso: iso.uuid });
     await eventually(
@@ -113,6 +134,18 @@ describe.runIf(!missing)('ISOs and rescue mode on a QEMU guest', () => {
     await ticksPast(host, instance.id, before + 1, 90_000);
     expect(bootedFrom(host, instance.id)).toBe('cdrom');
     expect(await drive(host, instance.id)).toMatch(new RegExp(`${iso.uuid}\\.iso$`));
+    // Booted from its CD-ROM the guest's QEMU has no memory room: its hypervisor says so, and the dry
+    // run reads it (memory needs a reboot; a vCPU is still hot), as the hypervisor would refuse it.
+    const cold = await eventually(
+      async () => {
+        const verdict = await dryRun(moreMemory);
+        return verdict.mode === 'cold' ? verdict : undefined;
+      },
+      30_000,
+      'the dry run to say a memory growth is cold',
+    );
+    expect(cold.reasons).toEqual([`more than ${size.memory_mb} MB of memory`]);
+    expect(await dryRun({ cpu_cores: size.cpu_cores + 1 })).toMatchObject({ mode: 'hot' });
     await operation(instance.id, '/media/iso/unmount');
 
     // Rescue mode: the rescue system, the disk attached; the guest's own ticker does not run.

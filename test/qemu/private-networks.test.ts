@@ -108,7 +108,7 @@ describe.runIf(!missing)('private networks of QEMU guests', () => {
     // Back on network one, in the third slot free from the start; booted with all three.
     const back = nic(one, '10.60.0.2');
     await apply(d, 60, 3, [second, third, back]);
-    expect(await task('instance.power', { instance_id: d, action: 'start' })).toEqual({
+    expect(await task('instance.power', { instance_id: d, action: 'start' })).toMatchObject({
       power_state: 'running',
     });
     expect((await devices(d)).filter((x) => x.startsWith('pnic')).sort()).toEqual([

@@ -63,7 +63,7 @@ async function runEnd(workflowId: string) {
 
 /** Takes the instance's lease away, as an expiry taken by another would. */
 const loseLease = (instanceId: string) =>
-  env.db.deleteFrom('migration_leases').where('instance_id', '=', instanceId).execute();
+  env.db.deleteFrom('move_leases').where('instance_id', '=', instanceId).execute();
 
 const backendOf = async (instanceId: string) =>
   (

@@ -46,7 +46,8 @@ export async function startBackupStack(overrides: ConfigOverrides = {}) {
         if (row.operation_id !== null || (status !== undefined && row.status !== status)) return undefined;
         return (await api('GET', `/${instanceId}`)).body.attributes;
       },
-      20_000,
+      // Fifty provisionings at once on a loaded machine take longer than one.
+      60_000,
       `instance ${instanceId} to settle${status ? ` ${status}` : ''}`,
     );
   }

@@ -36,11 +36,11 @@ export async function migrationEnd(
   };
 }
 
-/** The instance's migration lease, if one is held. */
+/** The instance's move lease, if one is held. */
 export const leaseOf = (db: Database, instanceId: string) =>
   db
-    .selectFrom('migration_leases')
-    .select(['migration_id', 'expires_at'])
+    .selectFrom('move_leases')
+    .select(['move_id', 'expires_at'])
     .where('instance_id', '=', instanceId)
     .executeTakeFirst();
 

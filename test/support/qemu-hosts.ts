@@ -7,7 +7,7 @@ import { FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
 import type { QemuDriver } from '../../agent/drivers/qemu/driver.js';
 import type { Accelerator } from '../../agent/drivers/qemu/guests/accelerator.js';
 import { askGuest } from '../../agent/drivers/qemu/guests/guest-channel.js';
-import { guestFiles, guestPid } from '../../agent/drivers/qemu/guests/guest-process.js';
+import { guestFiles, guestPid, runStatus } from '../../agent/drivers/qemu/guests/guest-process.js';
 import type { QemuState } from '../../agent/drivers/qemu/guests/state.js';
 import { qemuStatePath } from '../../agent/drivers/qemu/guests/state.js';
 import { findHypervisor } from '../../db/repositories/hypervisors.js';
@@ -221,9 +221,21 @@ export function ticksPast(host: QemuHost, instanceId: string, after: number, tim
     },
     timeoutMs,
     `a tick above ${after}`,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; console:\n${host.console(instanceId).slice(-2000)}`);
+  ).catch(async (error: Error) => {
+    throw new Error(`${error.message}; ${await guestReport(host, instanceId)}`);
   });
+}
+
+/**
+ * What a failed wait on a guest needs to be understood: whether its QEMU runs and in which state,
+ * its console, and its agent's last words.
+ */
+async function guestReport(host: QemuHost, instanceId: string): Promise<string> {
+  const dir = host.state().instances[instanceId]?.dir;
+  const status = dir ? await runStatus(dir).catch((e: Error) => `unknown (${e.message})`) : undefined;
+  const guest = dir === undefined ? 'not held by this host' : `QEMU ${status ?? 'not running'}`;
+  const agent = host.agent.output.join('').split('\n').slice(-30).join('\n');
+  return `guest: ${guest}; console:\n${host.console(instanceId).slice(-2000)}\nagent:\n${agent}`;
 }
 
 /** The count a guest left on its disk when it last shut down, as it said on its console. */

@@ -13,7 +13,7 @@ import { type ReconcileReport, reconcileOperations } from '../../services/operat
 export async function reconcileOperationsOf(
   deps: ServiceDeps,
   instanceIds: string[],
-): Promise<ReconcileReport> {
+): Promise<{ started: number; abandoned: number }> {
   const age = `${deps.config.OPERATION_RECONCILE_AFTER_MS + 1_000} milliseconds`;
   const aged = await deps.db
     .updateTable('instance_operations')
@@ -23,7 +23,11 @@ export async function reconcileOperationsOf(
     .returning('id')
     .execute();
   try {
-    return await reconcileOperations(deps);
+    // Counted for these instances only: the round also takes other files' operations that a loaded
+    // machine kept running past the threshold.
+    const report: ReconcileReport = await reconcileOperations(deps);
+    const ours = (ids: readonly string[]) => ids.filter((id) => instanceIds.includes(id)).length;
+    return { started: ours(report.started), abandoned: ours(report.abandoned) };
   } finally {
     if (aged.length > 0)
       await deps.db

@@ -4,6 +4,7 @@ import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
 import { buildApis } from '../../api/index.js';
 import { DOCUMENT_NAMES, DOCUMENTS, openApiDocuments } from '../../api/reference/openapi.js';
+import { API_VERSION_HEADER, CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 
 interface Document {
   readonly base: string;
@@ -87,12 +88,23 @@ const asksForPage = (headers: Headers) =>
   !headers.has('authorization') && /\btext\/html\b/.test(headers.get('accept') ?? '');
 
 /**
+ * Whether an answer is in the version the documents describe, the current one. An answer in an
+ * older version is held to that version's shape by the tests of its change (test/api/
+ * versions.test.ts); its status is still checked here, its body not.
+ */
+export function inDocumentedVersion(answer: Headers): boolean {
+  const rendered = answer.get(API_VERSION_HEADER);
+  return rendered === null || rendered === CURRENT_API_VERSION;
+}
+
+/**
  * An answer of the API in a test, checked against its document before the test reads it (its body
  * read from a copy, and only when it is JSON: a stream is left alone).
  */
 export async function checkedResponse(request: Request, res: Response): Promise<Response> {
   const contentType = res.headers.get('content-type');
-  const text = contentType?.includes('json') ? await res.clone().text() : '';
+  const text =
+    inDocumentedVersion(res.headers) && contentType?.includes('json') ? await res.clone().text() : '';
   const body = text === '' ? undefined : JSON.parse(text);
   await assertContract(request.method, request.url, request.headers, res.status, contentType, body);
   return res;

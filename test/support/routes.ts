@@ -107,6 +107,8 @@ export function exampleOf(schema: Body, doc: Body): unknown {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf ?? schema.oneOf) return exampleOf((schema.anyOf ?? schema.oneOf)[0], doc);
+  // A named schema with a description of its use: `allOf: [{ $ref }, { description }]`.
+  if (schema.allOf) return exampleOf(schema.allOf[0], doc);
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {

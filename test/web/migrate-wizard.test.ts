@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { eventually } from '../support/eventually.js';
+import { seedMigrationRecord } from '../support/migrations.js';
 import { type PageBrowser, pageBrowser } from '../support/pages.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -62,6 +63,22 @@ describe('GET /admin/cloudsvc/instances/view/{uuid}/migrate/wizard', () => {
     expect(page.html).toContain('Blocked:');
     expect(page.html).toContain('TARGET_UNREACHABLE');
     expect(page.html).not.toContain('Start the migration');
+  });
+
+  it('offers the move back to a host that retains an earlier move’s copy, with the warning, as the API takes it', async () => {
+    const { source, target, instance } = await placed();
+    // The instance came from `target`, whose copy that move retains (its cleanup still to come).
+    await seedMigrationRecord(env.db, {
+      instanceId: instance.id,
+      sourceId: target.id,
+      targetId: source.id,
+      state: 'COMPLETED',
+    });
+    const page = await b.get(wizard(instance.id, `?mode=AUTO&target=${target.id}`));
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Ready:');
+    expect(page.html).toContain('RETAINED_COPY_REPLACED');
+    expect(page.html).toContain(`Start the migration to ${target.name}`);
   });
 
   it('answers an unknown instance with a 404 page, and a choice that is not valid with 400', async () => {
@@ -126,6 +143,47 @@ describe('the wizard’s start', () => {
     const bad = await start(instance.id, { mode: 'SIDEWAYS', target: target.id });
     expect(bad.status).toBe(400);
     expect(await migrationsOf(instance.id)).toEqual([]);
+  });
+
+  it('offers the convergence policy with its defaults, starts with the figures given, and refuses one out of bounds', async () => {
+    const { target, instance } = await placed();
+    const page = await b.get(wizard(instance.id, `?mode=AUTO&target=${target.id}`));
+    expect(page.html).toContain('Convergence of a live move');
+    expect(page.html).toMatch(/name="max_downtime_ms"[^>]*placeholder="500"/);
+    expect(page.html).toContain('default (never)');
+    for (const [field, value] of [
+      ['max_downtime_ms', '9001'],
+      ['initial_throttle_pct', '71'],
+      ['post_copy', 'always'],
+      ['progress_timeout_s', 'soon'],
+    ] as const) {
+      const bad = await start(instance.id, { mode: 'AUTO', target: target.id, [field]: value });
+      expect(bad.status, field).toBe(400);
+      expect(bad.html, field).toContain(field);
+    }
+    expect(await migrationsOf(instance.id)).toEqual([]);
+    const started = await start(instance.id, {
+      mode: 'AUTO',
+      target: target.id,
+      max_downtime_ms: '60',
+      bandwidth_mbps: '',
+      auto_converge: 'on',
+      post_copy: 'after_timeout',
+    });
+    expect(started.status).toBe(303);
+    const [recorded] = await env.db
+      .selectFrom('migrations')
+      .select('convergence')
+      .where('instance_id', '=', instance.id)
+      .execute();
+    expect(recorded?.convergence).toEqual({
+      max_downtime_ms: 60,
+      bandwidth_mbps: null,
+      auto_converge: { enabled: true, initial_throttle_pct: 20, step_throttle_pct: 10 },
+      post_copy: 'after_timeout',
+      completion_timeout_s_per_gib: 800,
+      progress_timeout_s: 150,
+    });
   });
 
   it('with the workflow service unreachable shows 503, gives back what it took; twice, then one starts', async () => {

@@ -48,7 +48,7 @@ const act = (id: string, action: string, reason: string, confirm = false) =>
   b.post(view(id), { csrf: b.csrf(), action, reason, ...(confirm ? { confirm: 'yes' } : {}) });
 
 describe('GET /admin/cloudsvc/migrations/{uuid}/view', () => {
-  it('shows a completed migration: each state with its time, both sides, the point of no return, the run; no action', async () => {
+  it('shows a completed migration: each state with its time, both sides, its convergence policy, the point of no return, the run; no action', async () => {
     const { source, target, instance } = await pair();
     const migration = await requested(instance.id, target.id);
     await until(migration.uuid, ['CLEANED_UP']);
@@ -61,6 +61,10 @@ describe('GET /admin/cloudsvc/migrations/{uuid}/view', () => {
       /Point of no return<\/dt><dd><span class="mono">(LIVE_MIGRATING|STARTING_TARGET)<\/span>: passed/,
     );
     expect(page.html).toContain(`href="${shown.temporal_ui_url}"`);
+    expect(page.html).toContain(
+      '<dt>Convergence</dt><dd>downtime ≤ 500 ms, no bandwidth cap, auto-converge off, post-copy never, ' +
+        '800 s/GiB to complete, 150 s without progress</dd>',
+    );
     expect(page.html).toContain('No action is possible in this state');
     expect(page.html).toContain('data-live-final');
   });

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,37 +9,53 @@ import { startGateway } from '../../console-gateway/server.js';
 import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
 import { findEvacuation } from '../../db/repositories/evacuations.js';
 import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
-import { updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { markSuspended } from '../../db/repositories/instance-suspension.js';
 import { findInstance } from '../../db/repositories/instances.js';
+import { allocateAddress } from '../../db/repositories/ip-addresses.js';
 import { findMigration } from '../../db/repositories/migrations.js';
 import { findStorageMove } from '../../db/repositories/storage-move-reads.js';
 import type { Asker } from '../../domain/actors.js';
+import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { backupScheduleId } from '../../domain/backups.js';
+import { webhookStreamWorkflowId } from '../../domain/events/delivery.js';
 import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import {
   consoleStreamWorkflowId,
+  imageCatchUpWorkflowId,
+  imageDistributionWorkflowId,
+  imageRemovalWorkflowId,
+  instanceOperationWorkflowId,
   isoDeleteWorkflowId,
   isoFetchWorkflowId,
   providerRunWorkflowId,
+  reverseDnsWorkflowId,
 } from '../../domain/workflow-ids.js';
 import { createLogger } from '../../platform/logger.js';
 import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
-import { createBackupSchedule, deleteBackupSchedule } from '../../services/backups/schedules.js';
+import { createBackupSchedule } from '../../services/backups/schedules/create.js';
+import { deleteBackupSchedule } from '../../services/backups/schedules/delete.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
+import { createImage } from '../../services/catalogue/images.js';
+import { editLocation } from '../../services/catalogue/locations.js';
 import { createConsoleSession } from '../../services/console/sessions.js';
 import { startBackendDrain } from '../../services/evacuations/backend-drain.js';
 import { controlEvacuation } from '../../services/evacuations/control.js';
 import { startEvacuation } from '../../services/evacuations/start.js';
 import { probeHypervisor } from '../../services/hypervisors/probe.js';
-import { deleteInstance, rebuildInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
+import { fetchLackedImages } from '../../services/images/catch-up.js';
+import { addImageVersion, deleteImageVersion } from '../../services/images/versions.js';
+import { deleteInstance, regeneratePassword } from '../../services/instances/lifecycle.js';
 import { provisionInstance } from '../../services/instances/provision.js';
+import { rebuildInstance } from '../../services/instances/rebuild.js';
 import { changeRescueMode } from '../../services/instances/rescue.js';
+import { requestResize } from '../../services/instances/resize.js';
 import { createScheduledAction } from '../../services/instances/scheduled-actions.js';
 import { deleteLibraryIso } from '../../services/media/iso-delete.js';
 import { bootFromIso, changeIsoMount } from '../../services/media/iso-mounts.js';
 import { addIso } from '../../services/media/isos.js';
-import { recoverMigrationWith } from '../../services/migrations/control.js';
+import { recoverMigrationWith, rollBackMigration } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { attachAddress, promoteAddress } from '../../services/networks/addresses.js';
 import { changeFirewall } from '../../services/networks/firewall.js';
@@ -47,7 +63,8 @@ import { allocateFloatingIp } from '../../services/networks/floating-ip-stock.js
 import { attachFloatingIp, moveFloatingIp } from '../../services/networks/floating-ips.js';
 import { attachToPrivateNetwork } from '../../services/networks/private-network-nics.js';
 import { createPrivateNetwork } from '../../services/networks/private-networks.js';
-import { createProvider } from '../../services/providers/providers.js';
+import { resyncReverseDns, setReverseDns } from '../../services/networks/reverse-dns.js';
+import { createProvider, setCredential } from '../../services/providers/providers.js';
 import { startProviderRun } from '../../services/providers/runs.js';
 import { growRootDisk } from '../../services/storage/root-disk.js';
 import { attachVolume } from '../../services/storage/volume-attachments.js';
@@ -57,10 +74,14 @@ import { resizeVolume } from '../../services/storage/volume-resize.js';
 import { createVolume } from '../../services/storage/volumes.js';
 import { recoverStorageMoveWith } from '../../services/storage-moves/control.js';
 import { requestStorageMove } from '../../services/storage-moves/request.js';
+import { createEndpoint } from '../../services/webhooks/endpoints.js';
+import { relayEvents } from '../../services/webhooks/relay.js';
 import { eventually } from '../support/eventually.js';
+import { startPowerDns } from '../support/powerdns.js';
 import { startProviderServer } from '../support/provider-server.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { writeHistoryFixture } from './histories.js';
 
 /**
@@ -79,6 +100,8 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
         PROVIDER_ALLOW_HTTP: 'true',
         EVACUATION_CHECK_EVERY_MS: '300',
         EVACUATION_MOVES_PER_RUN: '2',
+        WEBHOOK_CUSTOMER_ALLOWED_NETWORKS: '127.0.0.0/8',
+        WEBHOOK_RETRY_INITIAL_MS: '200',
       },
     });
     recorder = { type: 'admin', userId: env.admin.id };
@@ -269,6 +292,56 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     const second = await env.provisionedInstance(source.hypervisor);
     target.agent.armFault('disk.verify', { mode: 'fail-permanently' });
     await record('migrateInstance-offer-withdrawn', (await move(second.id)).workflowId);
+  });
+
+  it('migrateInstance: a busy guest’s move given up before its switch, one cancelled in LIVE_MIGRATING, one failed after its switch, one whose step follows its policy', async () => {
+    const { admin, source, target } = await migrationPair();
+    const live = (instanceId: string, convergence: Record<string, unknown> = {}) =>
+      requestMigration(env.deps, admin, {
+        instanceId,
+        targetId: target.hypervisor.id,
+        mode: 'LIVE_REQUIRED',
+        convergence,
+        correlationId: null,
+      });
+    const busy = await env.provisionedInstance(source.hypervisor);
+    source.agent.driver.setDirtyRate(busy.id, 256);
+    await record('migrateInstance-not-converging', (await live(busy.id)).workflowId);
+
+    const cancelled = await live(busy.id, { completion_timeout_s_per_gib: 86_400 });
+    await eventually(
+      async () =>
+        (await listTasksOfWorkflow(env.db, cancelled.workflowId)).some(
+          (t) => t.type === 'migration.live' && t.status === 'running',
+        ),
+      20_000,
+      'the live move to run',
+    );
+    await rollBackMigration(env.deps, admin, {
+      migrationId: cancelled.migrationId,
+      kind: 'cancel',
+      reason: 'too busy today',
+    });
+    await record('migrateInstance-cancelled-live', cancelled.workflowId);
+
+    const idle = await env.provisionedInstance(source.hypervisor);
+    source.agent.armFault('migration.live', { mode: 'fail-after' });
+    const switched = await live(idle.id);
+    await eventually(
+      async () => (await findMigration(env.db, switched.migrationId))?.state === 'RECOVERY_REQUIRED',
+      20_000,
+      'RECOVERY_REQUIRED',
+    );
+    await recoverMigrationWith(env.deps, admin, {
+      migrationId: switched.migrationId,
+      decision: 'retry',
+      reason: 'the guest runs on the target',
+    });
+    await record('migrateInstance-failed-after-switch', switched.workflowId);
+
+    // Its step's limit following the policy: 800 s per GiB of the guest's memory and disk, and an hour.
+    const large = await env.provisionedInstance(source.hypervisor);
+    await record('migrateInstance-live-step-follows-policy', (await live(large.id)).workflowId);
   });
 
   it('evacuateHypervisor: continued as new, completed (one blocked, one failed), and cancelled', async () => {
@@ -569,6 +642,42 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     expect((await env.latestOperation(instance.id)).state).toBe('failed');
   });
 
+  it('resizeInstance: hot, cold, and one the hypervisor refused; provisionInstance with room to grow', async () => {
+    const { hypervisor, agent } = await env.hypervisorWithAgent();
+    const instance = await env.provisionedInstance(hypervisor);
+    await record('provisionInstance-ceiling', (await env.latestOperation(instance.id)).workflow_id);
+    const change = (size: { cpu_cores?: number; disk_mb?: number }) =>
+      requestResize(env.deps, recorder, {
+        instanceId: instance.id,
+        target: size,
+        allowMove: false,
+        correlationId: null,
+      });
+    await change({ cpu_cores: instance.cpu_cores + 1, disk_mb: instance.disk_mb + 1024 });
+    await record('resizeInstance-hot', (await env.latestOperation(instance.id)).workflow_id);
+    await change({ cpu_cores: instance.cpu_cores });
+    await record('resizeInstance-cold', (await env.latestOperation(instance.id)).workflow_id);
+    agent.armFault('instance.resize', { mode: 'fail-permanently' });
+    await change({ cpu_cores: instance.cpu_cores + 1 });
+    await record('resizeInstance-rolled-back', (await env.latestOperation(instance.id)).workflow_id);
+    expect((await env.latestOperation(instance.id)).state).toBe('failed');
+  });
+
+  it('resizeInstance: moved first, its host lacking the room', async () => {
+    const { hypervisor } = await env.hypervisorWithAgent();
+    await env.hypervisorWithAgent({}, { locationId: hypervisor.location_id });
+    const instance = await env.provisionedInstance(hypervisor);
+    await env.db.updateTable('hypervisors').set({ cpu_cores: 1 }).where('id', '=', hypervisor.id).execute();
+    const { operationId } = await requestResize(env.deps, recorder, {
+      instanceId: instance.id,
+      target: { cpu_cores: instance.cpu_cores + 1 },
+      allowMove: true,
+      correlationId: null,
+    });
+    await record('resizeInstance-moved', instanceOperationWorkflowId('resize', instance.id, operationId!));
+    expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
+  });
+
   it('attachVolume, resizeVolume and detachVolume: each done, and each the hypervisor refused; attached again', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
@@ -698,6 +807,188 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     }
   });
 
+  it('distributeImage: fetched by a hypervisor, and refused for a wrong checksum', async () => {
+    const disk = Buffer.from('an image disk');
+    const server = createServer((req, res) =>
+      req.url === '/disk.img' ? res.end(disk) : res.writeHead(404).end(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { hypervisor } = await env.hypervisorWithAgent();
+      const location = await env.db
+        .selectFrom('locations')
+        .select('code')
+        .where('id', '=', hypervisor.location_id)
+        .executeTakeFirstOrThrow();
+      const image = await createImage(env.deps, {
+        code: `image-${randomUUID().slice(0, 8)}`,
+        name: 'Imported',
+        os_family: 'other',
+        virtualization: 'kvm',
+        min_disk_mb: 64,
+        is_public: true,
+      });
+      const deps = {
+        ...env.deps,
+        config: { ...env.deps.config, ISO_ALLOW_HTTP: true, ISO_ALLOWED_NETWORKS: ['127.0.0.0/8'] },
+      };
+      for (const [name, checksum] of [
+        ['distributeImage-fetched', createHash('sha256').update(disk).digest('hex')],
+        ['distributeImage-refused', 'ab'.repeat(32)],
+      ] as const) {
+        const versionId = await addImageVersion(
+          deps,
+          image.id,
+          {
+            url: `${base}/disk.img`,
+            checksum_algorithm: 'sha256',
+            checksum,
+            format: 'raw',
+            locations: [location.code],
+          },
+          null,
+        );
+        await record(name, imageDistributionWorkflowId(versionId));
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('fetchImageCopy: fetched by a hypervisor back online, and refused for a wrong checksum', async () => {
+    const disk = Buffer.from('an image disk');
+    const server = createServer((req, res) =>
+      req.url === '/disk.img' ? res.end(disk) : res.writeHead(404).end(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const location = await seed.location(env.db);
+      const { hypervisor } = await env.hypervisorWithAgent({}, { locationId: location.id });
+      const image = await createImage(env.deps, {
+        code: `image-${randomUUID().slice(0, 8)}`,
+        name: 'Imported',
+        os_family: 'other',
+        virtualization: 'kvm',
+        min_disk_mb: 64,
+        is_public: true,
+      });
+      const deps = {
+        ...env.deps,
+        config: { ...env.deps.config, ISO_ALLOW_HTTP: true, ISO_ALLOWED_NETWORKS: ['127.0.0.0/8'] },
+      };
+      // Away while the versions are added (after its agent's first heartbeat, the next one far
+      // off): their distributions leave its copies pending.
+      await eventually(
+        async () => (await findHypervisor(env.db, hypervisor.id))?.free_cpu_cores != null,
+        30_000,
+        'the first heartbeat',
+      );
+      const away = (status: 'online' | 'unreachable') =>
+        env.db.updateTable('hypervisors').set({ status }).where('id', '=', hypervisor.id).execute();
+      await away('unreachable');
+      const versions: [string, string][] = [];
+      for (const [name, checksum] of [
+        ['fetchImageCopy-fetched', createHash('sha256').update(disk).digest('hex')],
+        ['fetchImageCopy-refused', 'ab'.repeat(32)],
+      ] as const) {
+        const versionId = await addImageVersion(
+          deps,
+          image.id,
+          {
+            url: `${base}/disk.img`,
+            checksum_algorithm: 'sha256',
+            checksum,
+            format: 'raw',
+            locations: [location.code],
+          },
+          null,
+        );
+        await env.temporal.workflow.getHandle(imageDistributionWorkflowId(versionId)).result();
+        versions.push([name, versionId]);
+      }
+      await away('online');
+      await fetchLackedImages(deps, hypervisor.id);
+      for (const [name, versionId] of versions)
+        await record(name, imageCatchUpWorkflowId(versionId, hypervisor.id));
+    } finally {
+      server.close();
+    }
+  });
+
+  it('removeImageCopy: removed, and blocked by a guest made from it', async () => {
+    const disk = Buffer.from('an image disk to remove');
+    const server = createServer((req, res) =>
+      req.url === '/disk.img' ? res.end(disk) : res.writeHead(404).end(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const location = await seed.location(env.db);
+      const { hypervisor, agent } = await env.hypervisorWithAgent({}, { locationId: location.id });
+      const image = await createImage(env.deps, {
+        code: `image-${randomUUID().slice(0, 8)}`,
+        name: 'Imported',
+        os_family: 'other',
+        virtualization: 'kvm',
+        min_disk_mb: 64,
+        is_public: true,
+      });
+      const deps = {
+        ...env.deps,
+        config: { ...env.deps.config, ISO_ALLOW_HTTP: true, ISO_ALLOWED_NETWORKS: ['127.0.0.0/8'] },
+      };
+      const versions: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const versionId = await addImageVersion(
+          deps,
+          image.id,
+          {
+            url: `${base}/disk.img`,
+            checksum_algorithm: 'sha256',
+            checksum: createHash('sha256').update(disk).digest('hex'),
+            format: 'raw',
+            locations: [location.code],
+          },
+          null,
+        );
+        await env.temporal.workflow.getHandle(imageDistributionWorkflowId(versionId)).result();
+        versions.push(versionId);
+      }
+      const [removed, blocked] = versions as [string, string];
+      // A guest the panel no longer counts, made from the second version.
+      await agent.driver.execute(
+        'instance.create',
+        {
+          instance_id: randomUUID(),
+          hostname: 'left.example.test',
+          timezone: 'UTC',
+          root_password: 'not-used-by-this-guest',
+          ssh_keys: [],
+          cpu_cores: 1,
+          memory_mb: 256,
+          disk_mb: 1024,
+          image: blocked,
+          boot_order: ['disk'],
+          ipv4: null,
+          ipv6: null,
+          start: false,
+        },
+        {
+          signal: new AbortController().signal,
+          progress: () => undefined,
+          redeemTransfer: () => Promise.reject(new Error('no transfer here')),
+        },
+      );
+      for (const versionId of versions) await deleteImageVersion(deps, versionId, null);
+      await record('removeImageCopy-removed', imageRemovalWorkflowId(removed, hypervisor.id));
+      await record('removeImageCopy-blocked', imageRemovalWorkflowId(blocked, hypervisor.id));
+    } finally {
+      server.close();
+    }
+  });
+
   it('changeRescueMode: entered, left, and an entry the hypervisor refused', async () => {
     const { hypervisor, agent } = await env.hypervisorWithAgent();
     const instance = await env.provisionedInstance(hypervisor);
@@ -821,4 +1112,79 @@ describe.runIf(process.env.RECORD_HISTORIES === '1')('recording workflow histori
     );
     expect((await env.latestOperation(instance.id)).state).toBe('succeeded');
   });
+
+  it('publishReverseDns: a resync pruned and published, and records failed without a credential', async () => {
+    const pdns = await startPowerDns();
+    try {
+      const location = await seed.location(env.db);
+      const pool = await seed.uniqueIpv4Pool(env.db, location.id);
+      const zone = `${pool.cidr.split('.').slice(0, 3).reverse().join('.')}.in-addr.arpa.`;
+      await pdns.createZone(zone);
+      const provider = await createProvider(env.deps, {
+        name: `recorder-dns-${randomUUID()}`,
+        kind: 'dns',
+        endpoint: pdns.endpoint,
+        dns_zones: [zone],
+      });
+      const instance = await seed.instance(env.db, { userId: env.client.id, locationId: location.id });
+      const address = await allocateAddress(env.db, {
+        locationId: location.id,
+        family: 4,
+        instanceId: instance.id,
+        userId: env.client.id,
+        role: 'additional',
+      });
+      const customer = { type: 'user' as const, userId: env.client.id };
+      const ask = { instanceId: instance.id, addressId: address!.id, rdns: 'recorded.example.com' };
+      await editLocation(env.deps, location.id, { dns_provider: provider.id });
+
+      // No credential yet: the run settles the record failed and ends.
+      await setReverseDns(env.deps, customer, ask);
+      await record('publishReverseDns-no-credential', reverseDnsWorkflowId(location.id));
+
+      await setCredential(env.deps, provider.id, pdns.apiKey);
+      await resyncReverseDns(env.deps, { locationId: location.id, correlationId: null });
+      await record('publishReverseDns-resynced', reverseDnsWorkflowId(location.id));
+      expect(await pdns.resolvePtr(address!.address)).toEqual(['recorded.example.com']);
+    } finally {
+      await pdns.close();
+    }
+  });
+
+  it('deliverWebhooks: delivered after a refusal, and given up when the window closed', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const customer = { type: 'user' as const, userId: env.client.id };
+      const { endpoint, secret } = await createEndpoint(env.deps, customer, {
+        url: receiver.url(),
+        description: '',
+        eventTypes: ['instance.suspended'],
+        enabled: true,
+        apiVersion: CURRENT_API_VERSION,
+        correlationId: null,
+      });
+      receiver.trust(secret);
+      const relayed = async (instanceId: string, deps = env.deps) => {
+        await markSuspended(env.db, instanceId);
+        const workflowId = webhookStreamWorkflowId(endpoint.id, instanceId);
+        await eventually(
+          async () =>
+            (await relayEvents(deps)) && (await env.temporal.workflow.getHandle(workflowId).describe()),
+          20_000,
+          'the stream',
+        );
+        return workflowId;
+      };
+      receiver.answerNext(503);
+      const retried = await seed.instance(env.db, { userId: env.client.id, locationId: env.locationId });
+      await record('deliverWebhooks-retried', await relayed(retried.id));
+      receiver.answerAll(503);
+      const givenUp = await seed.instance(env.db, { userId: env.client.id, locationId: env.locationId });
+      const shortWindow = { ...env.deps, config: { ...env.config, WEBHOOK_RETRY_WINDOW_MS: 1500 } };
+      await record('deliverWebhooks-given-up', await relayed(givenUp.id, shortWindow));
+    } finally {
+      await receiver.close();
+    }
+    // Each stream's run waits a minute for more before it ends.
+  }, 200_000);
 });

@@ -50,5 +50,6 @@ export const attachConflicts = (held: string) =>
 
 /** Why a grow is refused, for both APIs' documents. */
 export const resizeConflicts = (held: string) =>
-  'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); its ' +
-  `hypervisor lacks the room (SVC-CAPACITY-409); ${held}`;
+  'The volume is changing (SVC-CONFLICT-409); the size is above `VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the ' +
+  'growth would take the owner past their `disk_mb` quota (QUOTA_EXCEEDED); its hypervisor lacks the room ' +
+  `(SVC-CAPACITY-409); ${held}`;

@@ -1,7 +1,8 @@
 import { MIGRATION_MODES, MIGRATION_STRATEGIES } from '../../domain/migrations/states.js';
 import type { EvacuationPlanReport } from '../../services/evacuations/plan.js';
 import { z } from '../zod.js';
-import { blocker, warning } from './migration.js';
+import { blocker } from './migration.js';
+import { warning } from './move.js';
 
 const ref = z.object({ uuid: z.string().uuid(), name: z.string() });
 

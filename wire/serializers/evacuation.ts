@@ -10,6 +10,7 @@ import {
 import { MIGRATION_MODES, MIGRATION_STATES } from '../../domain/migrations/states.js';
 import { STORAGE_MOVE_STATES } from '../../domain/storage-moves/states.js';
 import { z } from '../zod.js';
+import { ConvergencePolicyBody } from './convergence.js';
 
 /**
  * An evacuation as administrators see it: its node, its policy, its state, how many of its
@@ -59,10 +60,16 @@ export const EvacuationEnvelope = z
       hypervisor: ref,
       kind: z.enum(EVACUATION_KINDS).openapi({
         description:
-          '`hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to `to_backend`.',
+          '`hypervisor`: its instances migrate away; `backend`: their disks on `from_backend` move to ' +
+          '`to_backend`; `restore`: the instances the evacuation `restores` moved migrate home to `hypervisor`.',
       }),
       from_backend: z.string().nullable(),
       to_backend: z.string().nullable(),
+      restores: z
+        .string()
+        .uuid()
+        .nullable()
+        .openapi({ description: 'A restore’s evacuation: the one whose moved instances it brings home.' }),
       state: z.enum(EVACUATION_STATES),
       policy: z.object({
         mode: z.enum(MIGRATION_MODES),
@@ -70,6 +77,11 @@ export const EvacuationEnvelope = z
         max_parallel_per_target: z.number().int(),
         on_failure: z.enum(FAILURE_POLICIES),
         max_attempts: z.number().int(),
+        convergence: ConvergencePolicyBody.nullable().openapi({
+          description:
+            'The convergence policy its migrations take; null for a backend drain and for evacuations begun ' +
+            'before drains had one (their moves take the defaults of the moment).',
+        }),
       }),
       progress,
       requested_by: z.string(),
@@ -104,6 +116,7 @@ export function serializeEvacuation(
       kind: row.kind,
       from_backend: row.from_backend,
       to_backend: row.to_backend,
+      restores: row.restores,
       state: row.state,
       policy: {
         mode: row.mode,
@@ -111,6 +124,7 @@ export function serializeEvacuation(
         max_parallel_per_target: row.max_parallel_per_target,
         on_failure: row.on_failure,
         max_attempts: row.max_attempts,
+        convergence: row.convergence,
       },
       progress: { ...byState, total: Object.values(byState).reduce((a, b) => a + b, 0) },
       requested_by: row.requested_by,

@@ -1,6 +1,7 @@
 import type { FloatingIpRow } from '../../db/repositories/floating-ips.js';
 import { ADDRESS_STATES, floatingIpStatus } from '../../domain/networks/addresses.js';
 import { z } from '../zod.js';
+import { rdnsPublicationFields, serializeRdnsPublication } from './rdns-publication.js';
 
 const attributes = {
   uuid: z.string().uuid(),
@@ -12,6 +13,7 @@ const attributes = {
     description: '`idle` on no instance; `attaching` or `detaching` while a change is under way.',
   }),
   rdns: z.string().nullable(),
+  ...rdnsPublicationFields,
   created_at: z.string(),
   updated_at: z.string(),
 };
@@ -39,6 +41,7 @@ export function serializeFloatingIp(row: FloatingIpRow): z.infer<typeof Floating
       instance: row.instance_id,
       status: floatingIpStatus(row),
       rdns: row.rdns,
+      ...serializeRdnsPublication(row),
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     },

@@ -30,6 +30,15 @@ export const HypervisorEnvelope = z
           '`withheld_capabilities`; `capabilities` less the withheld ones before the first heartbeat.',
       }),
       storage_backends: z.array(z.string()),
+      migration_bandwidth_mbps: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({
+          description:
+            'Outbound migration bandwidth budget in Mbit/s, shared by the moves out of this hypervisor: each takes at ' +
+            'most this divided by `MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR`, or its own lower cap. Null: no budget.',
+        }),
       capacity,
       free: capacity
         .nullable()
@@ -74,6 +83,7 @@ export function serializeHypervisor(row: Hypervisor): z.infer<typeof HypervisorE
         withheld: row.withheld_capabilities,
       }),
       storage_backends: row.storage_backends,
+      migration_bandwidth_mbps: row.migration_bandwidth_mbps,
       capacity: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
       free: reported
         ? { cpu_cores: row.free_cpu_cores!, memory_mb: row.free_memory_mb!, disk_mb: row.free_disk_mb! }

@@ -1,6 +1,7 @@
 import type { InstanceAddressRow } from '../../db/repositories/instance-addresses.js';
 import { ADDRESS_STATES } from '../../domain/networks/addresses.js';
 import { z } from '../zod.js';
+import { rdnsPublicationFields, serializeRdnsPublication } from './rdns-publication.js';
 
 export const IpAddressEnvelope = z
   .object({
@@ -20,6 +21,7 @@ export const IpAddressEnvelope = z
         description: '`attaching` or `detaching` until the hypervisor has applied the change.',
       }),
       rdns: z.string().nullable().openapi({ description: 'Its reverse DNS name (PTR record).' }),
+      ...rdnsPublicationFields,
       created_at: z.string(),
       updated_at: z.string(),
     }),
@@ -39,6 +41,7 @@ export function serializeIpAddress(row: InstanceAddressRow): z.infer<typeof IpAd
       primary: row.is_primary,
       state: row.state,
       rdns: row.rdns,
+      ...serializeRdnsPublication(row),
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     },

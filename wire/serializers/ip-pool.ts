@@ -1,5 +1,5 @@
 import type { IpPoolRow, listPoolAddresses } from '../../db/repositories/ip-pools.js';
-import { poolCapacity } from '../../domain/networks/ip-pools.js';
+import { poolCapacity, poolFree } from '../../domain/networks/ip-pools.js';
 import { z } from '../zod.js';
 
 export const IpPoolEnvelope = z
@@ -33,7 +33,7 @@ export function serializeIpPool(row: IpPoolRow): z.infer<typeof IpPoolEnvelope> 
       gateway: row.gateway,
       addresses_total: total,
       addresses_assigned: row.assigned,
-      addresses_free: Math.max(0, total - row.assigned),
+      addresses_free: poolFree(row),
       created_at: row.created_at.toISOString(),
     },
   };

@@ -1,7 +1,26 @@
 import type { PlacedInstance } from '../../db/repositories/all-instances.js';
+import type { Instance } from '../../db/repositories/instances.js';
 import { INSTANCE_OPERATIONS } from '../../domain/instances/operations.js';
+import { ExternalIdAttribute } from '../requests/external-id.js';
 import { z } from '../zod.js';
 import { InstanceAttributes, serializeInstance } from './instance.js';
+
+/** An instance an administrator ordered, as its owner sees it, with the billing system's id the order gave it. */
+export const OrderedInstanceEnvelope = z
+  .object({
+    object: z.literal('cloud_instance'),
+    attributes: InstanceAttributes.extend({ external_id: ExternalIdAttribute }).openapi(
+      'OrderedInstanceAttributes',
+    ),
+  })
+  .openapi('OrderedInstance');
+
+export function serializeOrderedInstance(
+  row: NonNullable<Instance>,
+): z.infer<typeof OrderedInstanceEnvelope> {
+  const { object, attributes } = serializeInstance(row);
+  return { object, attributes: { ...attributes, external_id: row.external_id } };
+}
 
 const PlacedInstanceAttributes = InstanceAttributes.extend({
   user_id: z.string().uuid(),
@@ -11,6 +30,7 @@ const PlacedInstanceAttributes = InstanceAttributes.extend({
     .string()
     .nullable()
     .openapi({ description: 'Set while suspended: the customer begins no operation on it.' }),
+  external_id: ExternalIdAttribute,
   location: z.object({ id: z.string().uuid(), code: z.string() }),
   hypervisor: z
     .object({ id: z.string().uuid(), name: z.string() })
@@ -36,6 +56,7 @@ export function serializePlacedInstance(row: PlacedInstance): z.infer<typeof Pla
       plan_id: row.plan_id,
       image_id: row.image_id,
       suspended_at: row.suspended_at?.toISOString() ?? null,
+      external_id: row.external_id,
       location: { id: row.location_id, code: row.location_code },
       hypervisor:
         row.hypervisor_id && row.hypervisor_name

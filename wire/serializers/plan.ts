@@ -10,6 +10,23 @@ export const PlanAttributes = z
     cpu_cores: z.number().int().openapi({ example: 1 }),
     memory_mb: z.number().int().openapi({ example: 1024 }),
     disk_mb: z.number().int().openapi({ example: 20480 }),
+    location_uuid: z
+      .string()
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The location it is offered in; null: every location.' }),
+    resize_group: z.string().nullable().openapi({
+      description:
+        'An instance changes between public plans of one group (`POST /{cloudInstance}/resize`); null: none.',
+    }),
+    monthly_price_cents: z.number().int().nullable().openapi({
+      description: 'What it costs a month, in the provider’s currency’s cents; null: not stated.',
+    }),
+    monthly_transfer_gb: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Traffic included a month, in GB; null: not stated.' }),
     created_at: z.string().openapi({ example: '2026-11-22T01:02:03.000Z' }),
   })
   .openapi('PlanAttributes');
@@ -39,6 +56,10 @@ export function serializePlan(row: PlanRow): z.infer<typeof PlanEnvelope> {
       cpu_cores: row.cpu_cores,
       memory_mb: row.memory_mb,
       disk_mb: row.disk_mb,
+      location_uuid: row.location_id,
+      resize_group: row.resize_group,
+      monthly_price_cents: row.monthly_price_cents,
+      monthly_transfer_gb: row.monthly_transfer_gb,
       created_at: row.created_at.toISOString(),
     },
   };

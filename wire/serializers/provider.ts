@@ -1,6 +1,7 @@
 import type { ProviderRunRow } from '../../db/repositories/provider-run-lists.js';
 import type { ProviderRow } from '../../db/repositories/providers.js';
 import {
+  DNS_PROTOCOLS,
   PROVIDER_KINDS,
   PROVIDER_RESULTS,
   PROVIDER_RUN_KINDS,
@@ -20,6 +21,14 @@ export const ProviderEnvelope = z
       name: z.string().openapi({ example: 'ceph-fra1' }),
       kind: z.enum(PROVIDER_KINDS),
       endpoint: z.string().openapi({ example: 'https://storage.fra1.example.net/api' }),
+      dns_zones: z.array(z.string()).openapi({
+        example: ['2.0.192.in-addr.arpa.'],
+        description: 'A `dns` provider’s reverse zones; empty for other kinds.',
+      }),
+      dns_protocol: z.enum(DNS_PROTOCOLS).nullable().openapi({
+        description:
+          'How a `dns` provider is spoken to: `powerdns` (its HTTP API) or `rfc2136` (dynamic updates signed with TSIG); null for other kinds.',
+      }),
       credential_set: z.boolean(),
       credential_rotated_at: time.nullable(),
       created_at: time,
@@ -36,6 +45,8 @@ export function serializeProvider(row: ProviderRow): z.infer<typeof ProviderEnve
       name: row.name,
       kind: row.kind,
       endpoint: row.endpoint,
+      dns_zones: row.dns_zones,
+      dns_protocol: row.dns_protocol,
       credential_set: row.credential_set,
       credential_rotated_at: iso(row.credential_rotated_at),
       created_at: row.created_at.toISOString(),

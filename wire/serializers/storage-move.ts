@@ -8,91 +8,64 @@ import {
   STORAGE_POINT_OF_NO_RETURN,
 } from '../../domain/storage-moves/states.js';
 import { z } from '../zod.js';
-import { publicDetail, type TemporalLinks, temporalUiUrl, warning } from './migration.js';
+import { isoOrNull, moveFields, serializeMoveFields, type TemporalLinks, warning } from './move.js';
 
-/** A storage move as administrators see it: the disks, both backends, its state and history, its run. */
+/**
+ * A storage move as administrators see it: what every move shows (move.ts), with its hypervisor,
+ * both backends, the disks and the retention deadline of the old copies.
+ */
 
-const detail = z.record(z.string(), z.unknown());
 const disk = z.object({ disk: z.string().openapi({ example: 'root' }), size_mb: z.number().int() });
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const move = moveFields(STORAGE_MOVE_STATES, {
+  noun: 'storage move',
+  pointOfNoReturn: 'SWITCHING: the first state in which the guest uses the new copies.',
+});
 
 export const StorageMoveEnvelope = z
   .object({
     object: z.literal('storage_move'),
     attributes: z.object({
-      uuid: z.string().uuid(),
-      instance_uuid: z.string().uuid(),
+      ...move.identity,
       hypervisor: z.object({ uuid: z.string().uuid(), name: z.string() }),
       from_backend: z.string(),
       to_backend: z.string(),
       disks: z.array(disk).openapi({ description: 'The disks that move: `root`, `volume-<uuid>`.' }),
-      mode: z.enum(MIGRATION_MODES),
-      strategy: z.enum(MIGRATION_STRATEGIES),
-      state: z.enum(STORAGE_MOVE_STATES),
-      point_of_no_return: z.enum(STORAGE_MOVE_STATES),
-      point_of_no_return_passed: z.boolean(),
-      requested_by: z.string(),
-      reason: z.string().nullable(),
-      warnings: z.array(warning),
-      history: z.array(z.object({ state: z.enum(STORAGE_MOVE_STATES), at: z.string(), detail })),
-      failed_step: z.string().nullable(),
-      failure: detail.nullable(),
-      recovery: detail.nullable(),
-      lease: z.object({ holder: z.string(), expires_at: z.string() }).nullable(),
+      ...move.course,
+      ...move.outcome,
       retain_until: z
         .string()
         .nullable()
         .openapi({ description: 'After COMPLETED: when the old copies go.' }),
-      workflow_id: z.string(),
-      temporal_ui_url: z.string().nullable(),
-      created_at: z.string(),
-      updated_at: z.string(),
-      finished_at: z.string().nullable(),
+      ...move.run,
     }),
   })
   .openapi('StorageMove');
 
 export function serializeStorageMove(
-  move: StorageMoveRecord,
+  record: StorageMoveRecord,
   links: TemporalLinks,
 ): z.infer<typeof StorageMoveEnvelope> {
+  const shared = serializeMoveFields(
+    record,
+    {
+      pointOfNoReturn: STORAGE_POINT_OF_NO_RETURN,
+      passed: record.history.some((h) => isPastSwitch(h.state) && h.state !== 'RECOVERY_REQUIRED'),
+    },
+    links,
+  );
   return {
     object: 'storage_move',
     attributes: {
-      uuid: move.id,
-      instance_uuid: move.instance_id,
-      hypervisor: { uuid: move.hypervisor_id, name: move.hypervisor_name },
-      from_backend: move.from_backend,
-      to_backend: move.to_backend,
-      disks: move.disks,
-      mode: move.mode,
-      strategy: move.strategy,
-      state: move.state,
-      point_of_no_return: STORAGE_POINT_OF_NO_RETURN,
-      point_of_no_return_passed: move.history.some(
-        (h) => isPastSwitch(h.state) && h.state !== 'RECOVERY_REQUIRED',
-      ),
-      requested_by: move.requested_by,
-      reason: move.reason,
-      warnings: move.warnings,
-      history: move.history.map((h) => ({
-        state: h.state,
-        at: h.at.toISOString(),
-        detail: publicDetail(h.detail),
-      })),
-      failed_step: move.failed_step,
-      failure: move.failure ? publicDetail(move.failure) : null,
-      recovery: move.recovery ? publicDetail(move.recovery) : null,
-      lease:
-        move.lease_holder && move.lease_expires_at
-          ? { holder: move.lease_holder, expires_at: move.lease_expires_at.toISOString() }
-          : null,
-      retain_until: iso(move.retain_until),
-      workflow_id: move.workflow_id,
-      temporal_ui_url: temporalUiUrl(links, move.workflow_id),
-      created_at: move.created_at.toISOString(),
-      updated_at: move.updated_at.toISOString(),
-      finished_at: iso(move.finished_at),
+      ...shared.identity,
+      hypervisor: { uuid: record.hypervisor_id, name: record.hypervisor_name },
+      from_backend: record.from_backend,
+      to_backend: record.to_backend,
+      disks: record.disks,
+      ...shared.course,
+      ...shared.outcome,
+      retain_until: isoOrNull(record.retain_until),
+      ...shared.run,
     },
   };
 }

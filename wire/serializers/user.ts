@@ -1,4 +1,7 @@
 import type { UserRow } from '../../db/repositories/users.js';
+import { pinnedVersion } from '../../domain/api-versions/versions.js';
+import { ApiVersionName } from '../api-version.js';
+import { ExternalIdAttribute } from '../requests/external-id.js';
 import { z } from '../zod.js';
 
 export const UserEnvelope = z
@@ -11,6 +14,7 @@ export const UserEnvelope = z
       is_admin: z.boolean(),
       disabled: z.boolean().openapi({ description: 'A disabled user’s keys are refused everywhere.' }),
       disabled_at: z.string().nullable(),
+      external_id: ExternalIdAttribute,
       created_at: z.string(),
     }),
   })
@@ -26,6 +30,7 @@ export function serializeUser(row: UserRow): z.infer<typeof UserEnvelope> {
       is_admin: row.is_admin,
       disabled: row.disabled_at !== null,
       disabled_at: row.disabled_at?.toISOString() ?? null,
+      external_id: row.external_id,
       created_at: row.created_at.toISOString(),
     },
   };
@@ -41,6 +46,10 @@ export const UserKeyEnvelope = z
       hint: z
         .string()
         .openapi({ description: 'The key’s first characters, to tell it apart; never the key.' }),
+      api_version: ApiVersionName.openapi({
+        description:
+          'The version the key is pinned to: its requests are answered in it unless they send `Cloudsvc-Version`.',
+      }),
       revoked: z.boolean(),
       created_at: z.string(),
       revoked_at: z.string().nullable(),
@@ -53,6 +62,7 @@ export function serializeUserKey(row: {
   type: string;
   label: string | null;
   hint: string;
+  api_version: string | null;
   created_at: Date;
   revoked_at: Date | null;
 }): z.infer<typeof UserKeyEnvelope> {
@@ -63,6 +73,7 @@ export function serializeUserKey(row: {
       type: row.type as 'client' | 'application',
       label: row.label,
       hint: row.hint,
+      api_version: pinnedVersion(row.api_version),
       revoked: row.revoked_at !== null,
       created_at: row.created_at.toISOString(),
       revoked_at: row.revoked_at?.toISOString() ?? null,

@@ -89,4 +89,33 @@ export const PATCHES = {
     since: '2026-11-28',
     before: "a cancelled storage move ended failed in Temporal's status (type CANCELLED), not cancelled",
   },
+  migrationReleasesCopyOnTarget: {
+    id: 'migration-releases-copy-on-target',
+    since: '2026-11-29',
+    before:
+      'a committed migration left the copy an earlier migration retained on its target to that copy’s own timer (a move back was refused until it was gone)',
+  },
+  migrationConvergencePolicy: {
+    id: 'migration-convergence-policy',
+    since: '2026-11-29',
+    before:
+      "a live move's tasks carried no convergence policy: the hypervisor moved the memory with its own defaults",
+  },
+  migrationTurnsAtSwitch: {
+    id: 'migration-turns-at-switch',
+    since: '2026-11-29',
+    before:
+      'entering LIVE_MIGRATING was a live move’s point of no return: a cancel there was refused and any failure of the live step waited for an operator, even with the guest still running on the source',
+  },
+  provisionRecordsCeiling: {
+    id: 'provision-records-ceiling',
+    since: '2026-11-29',
+    before: 'provisioning did not record the room to grow the hypervisor booted the guest with',
+  },
+  migrationLiveStepFollowsPolicy: {
+    id: 'migration-live-step-follows-policy',
+    since: '2026-11-29',
+    before:
+      'a live move’s step had a long step’s 3 hours whatever its completion timeout: a guest above about 13 GiB at 800 s per GiB had its step time out before its policy gave the move up',
+  },
 } as const satisfies Record<string, { id: string; since: string; before: string }>;

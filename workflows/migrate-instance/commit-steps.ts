@@ -6,6 +6,8 @@ import { reportedPowerState } from '../lib/guest-power.js';
 import { stepFailure } from '../lib/moves/run.js';
 import { PATCHES } from '../lib/patches.js';
 import { cleanUpMigrationSource } from './cleanup.js';
+import { convergenceOf, liveStepOf } from './convergence.js';
+import { releaseCopiesRetainedOnTarget } from './retained-copies.js';
 import type { MigrationRun, MigrationStep } from './run.js';
 import type { MigrationTasks } from './tasks.js';
 
@@ -16,15 +18,15 @@ export function switchAndCommit(
   tasks: MigrationTasks,
 ): MigrationStep[] {
   const { migrationId, operation } = input;
-  const { onSource, onTarget, ids, long } = tasks;
+  const { onSource, onTarget, ids } = tasks;
   const live: MigrationStep = {
     state: 'LIVE_MIGRATING',
     run: async () => {
       const { downtime_ms } = await onSource(
         'migration.live',
-        { ...ids, target_hypervisor_id: input.targetHypervisorId },
+        { ...ids, target_hypervisor_id: input.targetHypervisorId, ...convergenceOf(input) },
         'move the running guest',
-        long,
+        liveStepOf(input, tasks),
       );
       if (patched(PATCHES.migrationRecordsInterruption.id))
         await run.books.recordMigrationInterruption({ migrationId, interruptionMs: downtime_ms });
@@ -114,6 +116,8 @@ export function switchAndCommit(
             },
           });
           run.handedOver = true;
+          if (patched(PATCHES.migrationReleasesCopyOnTarget.id))
+            await releaseCopiesRetainedOnTarget(run, input);
           return undefined;
         }
         setCurrentDetails(

@@ -36,6 +36,8 @@ export function diskSteps(
   const { onSource, onTarget, ids, long } = tasks;
   const disks = movingDisks(input);
   const offered = new Map<string, string>();
+  // Sealed: opened only in the answer that hands each task to its agent.
+  const transport = input.transportSecret ? { transport_secret: input.transportSecret } : {};
   return [
     {
       state: 'TRANSFERRING',
@@ -47,7 +49,7 @@ export function diskSteps(
           );
         const received: number[] = [];
         for (const { disk, token, label } of disks) {
-          const exported = await onSource('disk.export', { ...ids, disk }, `offer ${label}`);
+          const exported = await onSource('disk.export', { ...ids, disk, ...transport }, `offer ${label}`);
           offered.set(disk, exported.checksum);
           await run.books.recordTransferEndpoint({
             migrationId: input.migrationId,
@@ -56,7 +58,7 @@ export function diskSteps(
           });
           const pulled = await onTarget(
             'disk.transfer',
-            { ...ids, disk, transfer_token: token },
+            { ...ids, disk, transfer_token: token, ...transport },
             `pull ${label}`,
             long,
           );

@@ -1,5 +1,9 @@
 import { mayRecover, mayRollBack } from '../../domain/migrations/control.js';
-import type { MigrationState, MigrationStrategy } from '../../domain/migrations/states.js';
+import {
+  isPastPointOfNoReturn,
+  type MigrationState,
+  type MigrationStrategy,
+} from '../../domain/migrations/states.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { installMoveControls } from '../lib/moves/controls.js';
 import { MoveRun, type MoveStep, type StateChange } from '../lib/moves/run.js';
@@ -27,10 +31,16 @@ export class MigrationRun extends MoveRun<MigrationState> {
     super({ label: 'Migration state', attribute: SEARCH_ATTRIBUTES.migrationState });
   }
 
-  /** The run's answers to the panel, asked against its own state with the migration's point of no return. */
-  installControls(strategy: MigrationStrategy): void {
+  /**
+   * The run's answers to the panel, asked against its own state with the migration's point of no
+   * return as the run was begun (`isPast`, switch.ts).
+   */
+  installControls(
+    strategy: MigrationStrategy,
+    isPast: (state: MigrationState) => boolean = (state) => isPastPointOfNoReturn(state, strategy),
+  ): void {
     installMoveControls(this, migrationControls, {
-      mayUndo: (state, reason) => mayRollBack({ state, strategy }, reason),
+      mayUndo: (state, reason) => mayRollBack({ state, strategy }, reason, (s) => isPast(s)),
       mayRecover,
     });
   }

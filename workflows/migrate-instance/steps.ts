@@ -2,6 +2,7 @@ import { patched } from '@temporalio/workflow';
 import type { MigrateInstanceInput } from '../../domain/migrations/run-input.js';
 import { PATCHES } from '../lib/patches.js';
 import { switchAndCommit } from './commit-steps.js';
+import { postCopyOf } from './convergence.js';
 import { diskSteps } from './disk-steps.js';
 import type { MigrationRun, MigrationStep } from './run.js';
 import type { MigrationTasks } from './tasks.js';
@@ -92,7 +93,7 @@ export function migrationSteps(
       run: async () => {
         await onTarget(
           'migration.define_target',
-          { ...ids, final_sync: strategy === 'cold' },
+          { ...ids, final_sync: strategy === 'cold', ...postCopyOf(input) },
           'define the guest',
         );
         return undefined;

@@ -18,6 +18,12 @@ export const imageStoreDir = (env: NodeJS.ProcessEnv = process.env) =>
 export const configuredImage = (code: string, env: NodeJS.ProcessEnv = process.env): GuestImage | undefined =>
   new ImageStore(imageStoreDir(env)).find(code);
 
+/** The kernel of an image we build (one that boots through its kernel), to probe the accelerator with. */
+export function configuredKernel(code: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const image = configuredImage(code, env);
+  return image?.boot === 'kernel' ? image.kernel : undefined;
+}
+
 /**
  * Why real guests cannot run on this machine, or undefined when they can: QEMU and genisoimage
  * installed and the fast image built. What the QEMU tests, the bench and `npm start` ask.

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_TASKS, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
+import { reportedRoom } from '../../../domain/instances/hot-resize.js';
 import { openRelay } from '../../console/relay.js';
 import {
   type Capacity,
@@ -12,6 +13,7 @@ import {
 } from '../driver.js';
 import { artifactTask } from './artifacts/artifact-tasks.js';
 import { ArtifactShelf } from './artifacts/artifacts.js';
+import { deleteStoreImage, fetchStoreImage } from './artifacts/image-imports.js';
 import { ImageStore } from './artifacts/image-store.js';
 import { guestConsole } from './console/console.js';
 import { resizeGuestDisk } from './disks/disk-resize.js';
@@ -24,6 +26,7 @@ import { bootGuestIso, deleteGuestIso, fetchGuestIso, mountGuestIso } from './gu
 import { GuestMetrics } from './guests/metrics.js';
 import { deleteGuest, powerGuest } from './guests/power.js';
 import { changeGuestRescue } from './guests/rescue.js';
+import { resizeGuest } from './guests/resize.js';
 import type { QemuState } from './guests/state.js';
 import { MigrationSource } from './migration/migration-source.js';
 import {
@@ -84,11 +87,14 @@ export class QemuDriver implements HypervisorDriver {
     this.#tasks = {
       'instance.create': (p) => createGuest(guests, this.#backups, as<'instance.create'>(p)),
       'instance.power': (p) => powerGuest(guests, as<'instance.power'>(p)),
-      'instance.state': async (p) => ({
-        power_state: await guests.powerState(guests.existing(as<'instance.state'>(p).instance_id).dir),
-      }),
+      'instance.state': async (p) => {
+        const { instance_id } = as<'instance.state'>(p);
+        const power_state = await guests.powerState(guests.existing(instance_id).dir);
+        return { power_state, ...((await source.movingOut(instance_id)) && { moving_out: true }) };
+      },
       'instance.delete': (p) => deleteGuest(guests, as<'instance.delete'>(p)),
       'instance.rebuild': (p) => rebuildGuest(guests, as<'instance.rebuild'>(p)),
+      'instance.resize': (p) => resizeGuest(guests, as<'instance.resize'>(p)),
       'instance.set_password': (p, ctx) => setPassword(guests, as<'instance.set_password'>(p), ctx),
       'hypervisor.probe': async () => ({ instances: Object.keys(guests.state.instances).length }),
       'migration.prepare_target': (p) => prepareTarget(guests, as<'migration.prepare_target'>(p)),
@@ -107,6 +113,8 @@ export class QemuDriver implements HypervisorDriver {
       'volume.resize': (p) => resizeVolume(guests, as<'volume.resize'>(p)),
       'volume.delete': async (p) => deleteVolume(guests, as<'volume.delete'>(p)),
       'iso.fetch': (p, ctx) => fetchGuestIso(guests, as<'iso.fetch'>(p), ctx.signal),
+      'image.fetch': (p, ctx) => fetchStoreImage(guests.images, as<'image.fetch'>(p), ctx.signal),
+      'image.delete': async (p) => deleteStoreImage(guests.images, guests.state, as<'image.delete'>(p)),
       'iso.mount': (p) => mountGuestIso(guests, as<'iso.mount'>(p)),
       'iso.boot': (p) => bootGuestIso(guests, as<'iso.boot'>(p)),
       'iso.delete': async (p) => deleteGuestIso(guests, as<'iso.delete'>(p)),
@@ -136,13 +144,13 @@ export class QemuDriver implements HypervisorDriver {
   /** The driver, once its image store has an image and the accelerator is chosen. */
   static async start(config: QemuConfig): Promise<QemuDriver> {
     const images = new ImageStore(config.AGENT_QEMU_IMAGE_STORE);
-    const [first] = images.codes();
-    if (!first)
+    const kernel = images.anyKernel();
+    if (!kernel)
       throw new Error(
-        `no image in ${config.AGENT_QEMU_IMAGE_STORE}: build one with scripts/images/busybox.sh`,
+        `no image in ${config.AGENT_QEMU_IMAGE_STORE} that boots by its kernel: build one with scripts/images/busybox.sh`,
       );
     // Any Linux kernel tells whether KVM runs guests here.
-    const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, images.get(first).kernel);
+    const acceleration = await chooseAccelerator(config.AGENT_QEMU_ACCEL, kernel);
     const driver = new QemuDriver(new QemuGuests(config, images, acceleration));
     const { state, bridgedNetwork } = driver.#guests;
     // A bridged host needs its namespace before its first guest, and says so at once if it cannot have one.
@@ -181,8 +189,14 @@ export class QemuDriver implements HypervisorDriver {
     if (!parsed.success) throw new DriverFailure('INVALID_PARAMS', parsed.error.message, false);
     const p = parsed.data as Params;
     // Tasks on one guest run one at a time; guests do not wait for each other. A download (an ISO
-    // fetched for the guest) touches no guest, and holds none of its tasks up meanwhile.
-    const key = type === 'iso.fetch' ? `iso:${String(p.iso_id)}` : String(p.instance_id ?? type);
+    // fetched for the guest, an image for the store) touches no guest, and holds none of its tasks
+    // up meanwhile; an image's removal waits for a fetch of it under way.
+    const key =
+      type === 'iso.fetch'
+        ? `iso:${String(p.iso_id)}`
+        : type === 'image.fetch' || type === 'image.delete'
+          ? `image:${String(p.image)}`
+          : String(p.instance_id ?? type);
     const previous = this.#locks.get(key) ?? Promise.resolve();
     const current = previous.catch(() => undefined).then(() => this.#run(type, p, ctx));
     this.#locks.set(key, current);
@@ -201,7 +215,14 @@ export class QemuDriver implements HypervisorDriver {
   async guests(): Promise<GuestReport[]> {
     const held = Object.entries(this.#guests.state.instances).filter(([, i]) => existsSync(i.dir));
     return Promise.all(
-      held.map(async ([id, i]) => ({ instance_uuid: id, power_state: await this.#guests.powerState(i.dir) })),
+      held.map(async ([id, i]) => {
+        const power_state = await this.#guests.powerState(i.dir);
+        return {
+          instance_uuid: id,
+          power_state,
+          ...reportedRoom(i, power_state),
+        };
+      }),
     );
   }
 

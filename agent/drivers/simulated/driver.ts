@@ -27,11 +27,14 @@ import { simulatedConsole } from './console.js';
 import { resizeDisk } from './disks.js';
 import { artifactNamedBy, crash, SimulatedFaults } from './faults.js';
 import { type SimulatedConfig, SimulatedHost } from './host.js';
+import { deleteImage, fetchImage } from './images.js';
 import { createInstance, deleteInstance, powerInstance, rebuildInstance, setPassword } from './instances.js';
+import { withLiveFigures } from './live-figures.js';
 import { bootIso, deleteInstanceIso, fetchInstanceIso, mountIso } from './media.js';
 import { applyMigrationTask, isMigrationTask, type MigrationTaskType } from './migration.js';
 import { applyFirewall, applyNetwork } from './network.js';
 import { changeRescue } from './rescue.js';
+import { resizeInstance } from './resize.js';
 import { type ArmedFault, FaultsFile, type SimulatedBackupStore, type SimulatedState } from './state.js';
 import {
   abortCopy,
@@ -67,12 +70,17 @@ export class SimulatedDriver implements HypervisorDriver {
     this.#tasks = {
       'instance.create': (p) => createInstance(host, as<'instance.create'>(p)),
       'instance.power': (p) => powerInstance(host, as<'instance.power'>(p)),
-      'instance.state': (p) => ({
-        power_state: host.existing(as<'instance.state'>(p).instance_id).power_state,
-      }),
+      'instance.state': (p) => {
+        const { instance_id } = as<'instance.state'>(p);
+        return {
+          power_state: host.existing(instance_id).power_state,
+          ...(host.movingOut.has(instance_id) && { moving_out: true }),
+        };
+      },
       'instance.delete': (p) => deleteInstance(host, as<'instance.delete'>(p)),
       'instance.rebuild': (p) => rebuildInstance(host, as<'instance.rebuild'>(p)),
       'instance.set_password': (p) => setPassword(host, as<'instance.set_password'>(p)),
+      'instance.resize': (p) => resizeInstance(host, as<'instance.resize'>(p)),
       'backup.create': (p) => createBackup(host, as<'backup.create'>(p)),
       'backup.verify': (p) => verifyBackup(host, as<'backup.verify'>(p)),
       'backup.restore': (p) => stageBackup(host, as<'backup.restore'>(p)),
@@ -90,6 +98,8 @@ export class SimulatedDriver implements HypervisorDriver {
       'volume.resize': (p) => resizeVolume(host, as<'volume.resize'>(p)),
       'volume.delete': (p) => deleteVolume(host, as<'volume.delete'>(p)),
       'iso.fetch': (p, ctx) => fetchInstanceIso(host, as<'iso.fetch'>(p), ctx.signal),
+      'image.fetch': (p, ctx) => fetchImage(host, as<'image.fetch'>(p), ctx.signal),
+      'image.delete': (p) => deleteImage(host, as<'image.delete'>(p)),
       'console.open': (p, ctx) => {
         const open = as<'console.open'>(p);
         return openRelay(open, simulatedConsole(host, open.instance_id), ctx.signal);
@@ -121,6 +131,19 @@ export class SimulatedDriver implements HypervisorDriver {
     return this.#host.store.read();
   }
 
+  /** A test's knob: how fast the guest dirties its memory, MiB/s, for its live moves (live-move.ts). */
+  setDirtyRate(instanceId: string, mibPerS: number): void {
+    this.#host.existing(instanceId).dirty_mib_s = mibPerS;
+    this.#host.save();
+  }
+
+  /** A test's knob: the simulated link live moves out of here go over, MiB/s (0: it moves nothing); null: as fast as their cap. */
+  setLinkRate(mibPerS: number | null): void {
+    if (mibPerS === null) delete this.#host.state.migration_link_mib_s;
+    else this.#host.state.migration_link_mib_s = mibPerS;
+    this.#host.save();
+  }
+
   /** Arms a fault for the coming calls of `type` (see ArmedFault). */
   armFault(type: AgentTaskType, fault: ArmedFault): void {
     this.#faults.arm(FaultsFile.element.parse({ id: randomUUID(), type, ...fault }));
@@ -136,7 +159,8 @@ export class SimulatedDriver implements HypervisorDriver {
     if (fault === 'fail-permanently')
       throw new DriverFailure('SIMULATED_FAILURE', `simulated failure of ${type}`, false);
 
-    await this.#work(type, ctx, fault === 'hang', this.#transferMs(type, parsed.data));
+    const reporting = withLiveFigures(type, parsed.data, this.#host.state, ctx);
+    await this.#work(type, reporting, fault === 'hang', this.#transferMs(type, parsed.data));
     const artifact = fault === 'corrupt' ? artifactNamedBy(type, parsed.data) : undefined;
     if (artifact && !artifact.written) this.#faults.corrupt(artifact);
     const result = isMigrationTask(type)
@@ -208,7 +232,12 @@ export class SimulatedDriver implements HypervisorDriver {
     ctx: TaskContext,
   ): Promise<Record<string, unknown>> {
     const host = this.#host;
-    const applied = await applyMigrationTask(host.state, type, params, ctx, (need) => host.fits(need));
+    // While a live move runs, the source says so to a look at the guest (`instance.state`).
+    const moving = type === 'migration.live' ? (params as { instance_id: string }).instance_id : undefined;
+    if (moving) host.movingOut.add(moving);
+    const applied = await applyMigrationTask(host.state, type, params, ctx, (need, preparing) =>
+      host.fits(need, preparing),
+    ).finally(() => moving && host.movingOut.delete(moving));
     if (applied.detail) host.record(type, applied.instanceId, applied.detail);
     else host.save();
     return applied.result;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AgentTaskType } from '../../../domain/agent-tasks.js';
 import { fitsIn, type Resources } from '../../../domain/capacity.js';
+import { reportedRoom } from '../../../domain/instances/hot-resize.js';
 import type { AgentConfig } from '../../config.js';
 import { StateFile } from '../../state-file.js';
 import { type Capacity, DriverFailure, type GuestReport } from '../driver.js';
-import { hostFreeCapacity } from '../host-capacity.js';
+import { hostFreeCapacity, instancesRoom } from '../host-capacity.js';
 import {
   type SimulatedBackupStore,
   type SimulatedInstance,
@@ -34,6 +35,8 @@ export class SimulatedHost {
   readonly #file: StateFile<SimulatedState>;
   readonly state: SimulatedState;
   readonly store: StateFile<SimulatedBackupStore>;
+  /** The instances a live move out of here is moving now (not kept: a restarted agent moves none). */
+  readonly movingOut = new Set<string>();
 
   constructor(readonly config: SimulatedConfig) {
     this.store = new StateFile(
@@ -69,9 +72,9 @@ export class SimulatedHost {
   }
 
   /** The host's size less its instances, the guests arriving by migration and the volumes (agent/drivers/host-capacity.ts). */
-  freeCapacity(): Capacity {
+  freeCapacity(preparing?: string): Capacity {
     return hostFreeCapacity(this.config.AGENT_CAPACITY, {
-      instances: Object.values(this.state.instances),
+      instances: instancesRoom(this.state.instances, Object.values(this.state.incoming ?? {}), preparing),
       incoming: Object.values(this.state.incoming ?? {}),
       volumes: Object.values(this.state.volumes ?? {}),
     });
@@ -85,10 +88,11 @@ export class SimulatedHost {
     return Object.entries(this.#file.read().instances).map(([id, i]) => ({
       instance_uuid: id,
       power_state: i.power_state,
+      ...reportedRoom(i, i.power_state),
     }));
   }
 
-  fits(need: Resources): boolean {
-    return fitsIn(this.freeCapacity(), need);
+  fits(need: Resources, preparing?: string): boolean {
+    return fitsIn(this.freeCapacity(preparing), need);
   }
 }

@@ -1,4 +1,5 @@
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { reportedRoom } from '../../../domain/instances/hot-resize.js';
 import { DriverFailure } from '../driver.js';
 import { backupContent, diskOf } from './artifacts.js';
 import { type SimulatedHost, sha256 } from './host.js';
@@ -34,6 +35,7 @@ export function createInstance(host: SimulatedHost, p: AgentTaskParams<'instance
     timezone: p.timezone,
     root_password_sha256: sha256(p.root_password),
     ssh_keys: p.ssh_keys,
+    ...userDataOf(p),
     disk_generation: 1,
     last_rebuild_id: null,
     disk,
@@ -41,6 +43,7 @@ export function createInstance(host: SimulatedHost, p: AgentTaskParams<'instance
     snapshots: {},
     restores: {},
     ...(p.firewall && { firewall: p.firewall }),
+    ...(p.ceiling && { ceiling: p.ceiling }),
   };
   host.record(
     'instance.create',
@@ -53,12 +56,15 @@ export function createInstance(host: SimulatedHost, p: AgentTaskParams<'instance
 const created = (instance: SimulatedInstance) => ({
   power_state: instance.power_state,
   ...(instance.firewall && { firewall_revision: instance.firewall.revision }),
+  ...(instance.ceiling && { ceiling: instance.ceiling }),
 });
 
 export function rebuildInstance(host: SimulatedHost, p: AgentTaskParams<'instance.rebuild'>) {
   const instance = host.existing(p.instance_id);
   if (instance.last_rebuild_id !== p.rebuild_id) {
+    delete instance.user_data;
     Object.assign(instance, {
+      ...userDataOf(p),
       image: p.image,
       hostname: p.hostname,
       timezone: p.timezone,
@@ -69,10 +75,15 @@ export function rebuildInstance(host: SimulatedHost, p: AgentTaskParams<'instanc
       power_state: p.start ? 'running' : 'stopped',
       disk: `image ${p.image} (rebuild ${p.rebuild_id})\n`,
     });
+    delete instance.booted_ceiling;
     host.record('instance.rebuild', p.instance_id, p.image);
   }
   return { power_state: instance.power_state };
 }
+
+/** The user-data the guest was given, as a test compares it with the panel's envelope: never its content. */
+const userDataOf = (p: Pick<AgentTaskParams<'instance.create'>, 'user_data'>) =>
+  p.user_data ? { user_data: { kind: p.user_data.kind, sha256: sha256(p.user_data.content) } } : {};
 
 export function setPassword(host: SimulatedHost, p: AgentTaskParams<'instance.set_password'>) {
   const instance = host.existing(p.instance_id);
@@ -90,12 +101,13 @@ export function powerInstance(host: SimulatedHost, p: AgentTaskParams<'instance.
   if (instance.power_state !== target || p.action === 'restart') {
     instance.power_state = target;
     if (target === 'running') {
+      delete instance.booted_ceiling;
       const disk = diskOf(instance);
       disk.disk += `boot ${++disk.boots}\n`;
     }
     host.record('instance.power', p.instance_id, p.action);
   }
-  return { power_state: instance.power_state };
+  return { power_state: instance.power_state, ...reportedRoom(instance, instance.power_state) };
 }
 
 export function deleteInstance(host: SimulatedHost, p: AgentTaskParams<'instance.delete'>) {

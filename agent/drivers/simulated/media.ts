@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { reportedRoom, roomOfBoot } from '../../../domain/instances/hot-resize.js';
 import { fetchIso, removeIsoFile } from '../../media/iso-fetch.js';
 import { DriverFailure } from '../driver.js';
 import type { SimulatedHost } from './host.js';
@@ -80,6 +81,7 @@ export function bootIso(host: SimulatedHost, p: AgentTaskParams<'iso.boot'>) {
   const instance = fetchedIso(host, p.instance_id, p.iso_id);
   instance.mounted_iso = p.iso_id;
   instance.power_state = 'running';
+  instance.booted_ceiling = roomOfBoot(instance.ceiling, instance.memory_mb, 'cdrom') ?? null;
   host.record('iso.boot', p.instance_id, p.iso_id);
-  return { power_state: instance.power_state };
+  return { power_state: instance.power_state, ...reportedRoom(instance, instance.power_state) };
 }

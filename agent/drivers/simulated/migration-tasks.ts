@@ -27,7 +27,11 @@ export const isMigrationTask = (type: AgentTaskType): type is MigrationTaskType 
 
 export type Applied = { result: Record<string, unknown>; detail?: string; instanceId: string };
 export type Arriving = MigrationState & { incoming: Record<string, IncomingInstance> };
-export type Fits = (need: { cpu_cores: number; memory_mb: number; disk_mb: number }) => boolean;
+/** Whether the room fits here; `preparing`: the instance whose arrival asks it (host-capacity.ts instancesRoom). */
+export type Fits = (
+  need: { cpu_cores: number; memory_mb: number; disk_mb: number },
+  preparing?: string,
+) => boolean;
 
 /** A task's handler: idempotent, `detail` set when something changed (recorded as an applied change). */
 export type TaskHandlers<T extends MigrationTaskType> = {

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
 import { DriverFailure, type TaskContext } from '../driver.js';
 import type { IncomingInstance, MigrationState, VolumeContent } from './state.js';
+import { openOffer, sealOffer } from './transport.js';
 
 // The customer's volumes moving with a migrating instance on the simulated hypervisor. A volume's
-// disk is its descriptor (id, size, slot); the sender's endpoint carries it, the way a real
-// endpoint is where the receiver reads the bytes from. It lands in the same slot, as a guest's
+// disk is its descriptor (id, size, slot); the sender's endpoint carries it under the move's
+// transport key (transport.ts), the way a real endpoint is where the receiver reads the bytes from
+// over TLS under that key. It lands in the same slot, as a guest's
 // devices must be the same after a move.
 
 const ENDPOINT_PREFIX = 'sim-volume:';
@@ -26,7 +28,7 @@ function expected(incoming: IncomingInstance, volumeId: string) {
 export const expectedVolumes = (volumes: AgentTaskParams<'migration.prepare_target'>['volumes']) =>
   Object.fromEntries((volumes ?? []).map((v) => [v.volume_id, { size_mb: v.size_mb, arrived: null }]));
 
-export function exportVolume(state: MigrationState, instanceId: string, volumeId: string) {
+export function exportVolume(state: MigrationState, instanceId: string, volumeId: string, key: string) {
   const volume = state.volumes?.[volumeId];
   if (!volume || volume.instance_id !== instanceId || volume.slot === null)
     throw new DriverFailure('VOLUME_NOT_FOUND', 'no such volume on this instance here', false);
@@ -34,7 +36,7 @@ export function exportVolume(state: MigrationState, instanceId: string, volumeId
   return {
     checksum: checksumOf(content),
     size_mb: volume.size_mb,
-    endpoint: `${ENDPOINT_PREFIX}${Buffer.from(JSON.stringify(content)).toString('base64url')}`,
+    endpoint: sealOffer(ENDPOINT_PREFIX, content, key),
   };
 }
 
@@ -42,17 +44,14 @@ export async function transferVolume(
   incoming: IncomingInstance,
   volumeId: string,
   token: string,
+  key: string,
   ctx: TaskContext,
 ) {
   const volume = expected(incoming, volumeId);
   const changed = volume.arrived === null;
   if (changed) {
     const { endpoint } = await ctx.redeemTransfer(token);
-    if (!endpoint.startsWith(ENDPOINT_PREFIX))
-      throw new DriverFailure('TRANSFER_ENDPOINT_UNKNOWN', 'the sender is not a simulated hypervisor', false);
-    const content = JSON.parse(
-      Buffer.from(endpoint.slice(ENDPOINT_PREFIX.length), 'base64url').toString('utf8'),
-    ) as VolumeContent;
+    const content = openOffer<VolumeContent>(endpoint, ENDPOINT_PREFIX, key);
     if (content.volume_id !== volumeId)
       throw new DriverFailure('TRANSFER_REFUSED', 'the sender offered another volume', false);
     volume.arrived = content;
@@ -85,10 +84,4 @@ export function landVolumes(state: MigrationState, incoming: IncomingInstance): 
 export function discardVolumes(state: MigrationState, incoming: IncomingInstance): void {
   for (const id of Object.keys(incoming.volumes ?? {}))
     if (state.volumes?.[id]?.instance_id === incoming.instance_id) delete state.volumes[id];
-}
-
-/** The source's cleanup removes the old copies of the volumes that moved with the instance. */
-export function removeMovedVolumes(state: MigrationState, instanceId: string): void {
-  for (const [id, volume] of Object.entries(state.volumes ?? {}))
-    if (volume.instance_id === instanceId) delete state.volumes![id];
 }

@@ -1,6 +1,8 @@
 import type { TaskContext } from '../driver.js';
 import { DriverFailure } from '../driver.js';
 import { arrivalRoom } from '../host-capacity.js';
+import { appliedConvergence, downtimeUnder } from './convergence.js';
+import { simulateLiveMove } from './live-move.js';
 import { DISK_TASKS } from './migration-disks.js';
 import {
   type Applied,
@@ -11,13 +13,15 @@ import {
   ownInstance,
   type TaskHandlers,
 } from './migration-tasks.js';
-import { discardVolumes, expectedVolumes, landVolumes, removeMovedVolumes } from './migration-volumes.js';
+import { discardVolumes, expectedVolumes, landVolumes } from './migration-volumes.js';
+import { removeRetained, restoreSetAside, setAsideRetained } from './retained-copies.js';
 import type { MigrationState } from './state.js';
 
 export { isMigrationTask, type MigrationTaskType } from './migration-tasks.js';
 
 // The simulated hypervisor's side of a migration: the arriving guest kept under `incoming` until it
-// starts here, and the source's copy until its cleanup. The disks go by migration-disks.ts.
+// starts here, and the source's copy until its cleanup, set aside if the instance comes back here
+// first (retained-copies.ts). The disks go by migration-disks.ts.
 
 /**
  * Each migration task, on the simulated host. Each is idempotent: run twice (an agent restarted
@@ -29,7 +33,7 @@ const MIGRATION_TASKS: TaskHandlers<MigrationTaskType> = {
   'migration.prepare_target': (state, p, _ctx, fits) => {
     if (!state.incoming[p.migration_id]) {
       const volumes = expectedVolumes(p.volumes);
-      if (!fits(arrivalRoom({ ...p, volumes })))
+      if (!fits(arrivalRoom({ ...p, volumes }), p.instance_id))
         throw new DriverFailure('INSUFFICIENT_CAPACITY', 'the target lacks the capacity', false);
       state.incoming[p.migration_id] = {
         instance_id: p.instance_id,
@@ -64,17 +68,38 @@ const MIGRATION_TASKS: TaskHandlers<MigrationTaskType> = {
     return { result: { released: true }, instanceId: p.instance_id };
   },
   'migration.define_target': (state, p) => {
-    incomingOf(state, p.migration_id).defined = true;
+    const incoming = incomingOf(state, p.migration_id);
+    incoming.defined = true;
+    if (p.post_copy) incoming.post_copy = true;
     return { result: { defined: true }, detail: 'defined', instanceId: p.instance_id };
   },
-  'migration.live': (state, p) => {
+  'migration.live': async (state, p, ctx) => {
     // The guest's memory has moved: the source's copy is paused, kept until cleanup.
     const instance = ownInstance(state, p.instance_id);
-    const changed = instance.power_state !== 'stopped';
+    // Set once, as the first attempt set it: a repeat answers what the move ran with.
+    state.converged ??= {};
+    state.converged[p.migration_id] ??= appliedConvergence(p.convergence);
+    const applied = state.converged[p.migration_id]!;
+    if (instance.power_state === 'stopped')
+      return { result: { downtime_ms: downtimeUnder(applied), applied }, instanceId: p.instance_id };
+    const busy = (instance.dirty_mib_s ?? 0) > 0 || state.migration_link_mib_s !== undefined;
+    let downtime = downtimeUnder(applied);
+    // A busy guest (or a slow link) goes through the model; runs without a policy keep the old way.
+    if (busy && p.convergence) {
+      const guest = {
+        memory_mb: instance.memory_mb,
+        dirty_mib_s: instance.dirty_mib_s ?? 0,
+        link_mib_s: state.migration_link_mib_s,
+      };
+      const moved = await simulateLiveMove(guest, p.convergence, applied, ctx, () => {
+        instance.power_state = 'stopped';
+      });
+      downtime = moved.downtime_ms;
+    }
     instance.power_state = 'stopped';
     return {
-      result: { downtime_ms: 12 },
-      ...(changed ? { detail: 'migrated live' } : {}),
+      result: { downtime_ms: downtime, applied },
+      detail: 'migrated live',
       instanceId: p.instance_id,
     };
   },
@@ -83,6 +108,7 @@ const MIGRATION_TASKS: TaskHandlers<MigrationTaskType> = {
     if (!incoming.disk || !incoming.defined)
       throw new DriverFailure('TARGET_NOT_DEFINED', 'the target guest is not defined', false);
     if (!incoming.started) {
+      setAsideRetained(state, incoming);
       state.instances[p.instance_id] = {
         hostname: incoming.disk.hostname,
         cpu_cores: incoming.cpu_cores,
@@ -101,6 +127,8 @@ const MIGRATION_TASKS: TaskHandlers<MigrationTaskType> = {
         ssh_keys: [],
         disk_generation: incoming.disk.disk_generation,
         last_rebuild_id: null,
+        // Moved live, the guest runs on in the process the source booted: with the room it had.
+        ...incoming.disk.growth,
       };
       landVolumes(state, incoming);
       incoming.started = true;
@@ -127,14 +155,15 @@ const MIGRATION_TASKS: TaskHandlers<MigrationTaskType> = {
     if (incoming.started) {
       delete state.instances[p.instance_id];
       discardVolumes(state, incoming);
+      restoreSetAside(state, incoming);
     }
     delete state.incoming[p.migration_id];
     return { result: { discarded: true }, detail: 'discarded', instanceId: p.instance_id };
   },
   'migration.cleanup_source': (state, p) => {
-    if (!state.instances[p.instance_id]) return { result: { removed: false }, instanceId: p.instance_id };
-    delete state.instances[p.instance_id];
-    removeMovedVolumes(state, p.instance_id);
+    delete state.converged?.[p.migration_id];
+    if (!removeRetained(state, p.migration_id, p.instance_id))
+      return { result: { removed: false }, instanceId: p.instance_id };
     return { result: { removed: true }, detail: 'source removed', instanceId: p.instance_id };
   },
 };

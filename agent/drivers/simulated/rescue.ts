@@ -1,4 +1,5 @@
 import type { AgentTaskParams } from '../../../domain/agent-tasks.js';
+import { reportedRoom } from '../../../domain/instances/hot-resize.js';
 import type { SimulatedHost } from './host.js';
 
 /**
@@ -13,13 +14,15 @@ export function changeRescue(
 ) {
   const instance = host.existing(p.instance_id);
   if ((instance.rescue ?? false) === enter && instance.power_state === 'running')
-    return { power_state: 'running' as const };
+    return { power_state: 'running' as const, ...reportedRoom(instance, 'running') };
   instance.rescue = enter;
   instance.power_state = 'running';
+  // Either way the hypervisor boots a kernel of its own choosing: the guest has all its room.
+  delete instance.booted_ceiling;
   if (!enter && instance.disk !== undefined) {
     instance.boots = (instance.boots ?? 0) + 1;
     instance.disk += `boot ${instance.boots}\n`;
   }
   host.record(enter ? 'rescue.enter' : 'rescue.exit', p.instance_id, enter ? 'rescue system' : 'own disk');
-  return { power_state: instance.power_state };
+  return { power_state: instance.power_state, ...reportedRoom(instance, instance.power_state) };
 }

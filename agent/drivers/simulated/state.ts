@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { AppliedConvergence } from '../../../domain/agent-tasks/migration.js';
 import { AGENT_TASK_TYPES, type AgentTaskParams, type AgentTaskType } from '../../../domain/agent-tasks.js';
 import { FAULT_MODES, type FaultMode } from '../../config.js';
 
@@ -24,6 +25,21 @@ export interface IncomingInstance {
   started: boolean;
   /** The customer's volumes coming with it, by volume id (migration-volumes.ts); absent: none. */
   volumes?: Record<string, IncomingVolume>;
+  /** The earlier migration whose retained copy this arrival set aside when it started here (retained-copies.ts). */
+  set_aside_from?: string;
+  /** Readied for post-copy by `migration.define_target` (its `post_copy`). */
+  post_copy?: boolean;
+}
+
+/**
+ * The copy a migration leaves on its source, by migration id, from its disk's export until its
+ * cleanup (retained-copies.ts). While the instance is not back here the copy is the instance's
+ * own entry; once a later migration brings the instance back and starts it here, the old copy is
+ * set aside here, beside it, until this migration's cleanup removes it.
+ */
+export interface OutgoingCopy {
+  instance_id: string;
+  set_aside?: { instance: SimulatedInstance; volumes: Record<string, SimulatedVolume> };
 }
 
 /** A volume coming with a migrating guest: its room, and what arrived once transferred. */
@@ -45,12 +61,23 @@ export interface DiskContent {
   timezone: string;
   root_password_sha256: string;
   disk_generation: number;
+  /**
+   * Not the disk's: the guest's room to grow, which travels in the same offer as the QEMU driver's
+   * setup handoff carries it, so the target's guest has the room the source's process had.
+   * Absent from an offer made before it travelled: none.
+   */
+  growth?: Pick<SimulatedInstance, 'ceiling' | 'booted_ceiling'>;
 }
 
 export interface MigrationState {
   instances: Record<string, SimulatedInstance>;
+  /** The simulated link live moves out of here go over, MiB/s (a test's knob); absent: as fast as their cap. */
+  migration_link_mib_s?: number;
   incoming?: Record<string, IncomingInstance>;
+  /** Each live move out of this host, by migration id: the convergence figures it ran with. */
+  converged?: Record<string, AppliedConvergence>;
   volumes?: Record<string, SimulatedVolume>;
+  outgoing?: Record<string, OutgoingCopy>;
 }
 
 export interface SimulatedInstance {
@@ -68,9 +95,13 @@ export interface SimulatedInstance {
   /** What a test compares with the password the customer was shown; the password itself is not kept. */
   root_password_sha256: string;
   ssh_keys: string[];
+  /** The customer's user-data its last create or rebuild gave it (kind, SHA-256 of the text); absent: none. */
+  user_data?: { kind: string; sha256: string };
   /** How many times the disk was written from an image (1 after create). */
   disk_generation: number;
   last_rebuild_id: string | null;
+  /** How fast the guest dirties its memory, MiB/s (a test's knob, for a live move: live-move.ts); absent: 0. */
+  dirty_mib_s?: number;
   /**
    * The disk's content, in miniature: written by create and rebuild (or from a backup), a line
    * added by each start and restart the panel asks for (what a guest's logs would write). Backups,
@@ -93,6 +124,13 @@ export interface SimulatedInstance {
   mounted_iso?: string | null;
   /** Whether it runs its rescue system (its disk attached) instead of its own disk. */
   rescue?: boolean;
+  /** The room to grow each boot from its own kernel gives it (instance.create, a cold instance.resize); absent: none. */
+  ceiling?: { cpu_cores: number; memory_mb: number };
+  /**
+   * The room its present boot gave it, where less than `ceiling` (from the CD-ROM: no memory room,
+   * as on the QEMU driver); null: none; absent: `ceiling`. Dropped by its next boot from its disk.
+   */
+  booted_ceiling?: { cpu_cores: number; memory_mb: number } | null;
   /** The backend each of its disks is on, by disk name, once a storage move switched it; absent: where it was made. */
   backends?: Record<string, string>;
   /** Storage moves under way or kept for their cleanup, by move id: each disk's copy. */
@@ -191,8 +229,14 @@ export interface SimulatedState {
   armed_faults: PendingFault[];
   /** Instances arriving by migration, by migration id (simulated-migration.ts). */
   incoming?: Record<string, IncomingInstance>;
+  /** Live moves out of this host, by migration id: the convergence figures each ran with. */
+  converged?: Record<string, AppliedConvergence>;
+  /** The simulated link live moves out of here go over, MiB/s (a test's knob); absent: as fast as their cap. */
+  migration_link_mib_s?: number;
   /** The customers' volumes kept here, by volume id; absent until the first. */
   volumes?: Record<string, SimulatedVolume>;
+  /** The copies migrations leave here as their source, by migration id (retained-copies.ts). */
+  outgoing?: Record<string, OutgoingCopy>;
 }
 
 export const simulatedStatePath = (stateDir: string) => join(stateDir, 'simulated-hypervisor.json');

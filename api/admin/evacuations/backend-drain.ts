@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { startBackendDrain } from '../../../services/evacuations/backend-drain.js';
 import { showEvacuation } from '../../../services/evacuations/show.js';
+import { storageMoveFields } from '../../../wire/requests/storage-move-fields.js';
 import {
   commonErrors,
   conflictResponse,
@@ -13,7 +14,6 @@ import {
 } from '../../../wire/schemas.js';
 import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
 import { adminActor } from '../../auth/principals.js';
-import { storageMoveFields } from '../storage-moves/fields.js';
 import { EvacuationRequestBody, policyOfBody } from './fields.js';
 
 const Body = EvacuationRequestBody.omit({ max_parallel_per_target: true })

@@ -1,13 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { backendDrainPlan } from '../../../services/evacuations/backend-plan.js';
+import { storageMoveFields } from '../../../wire/requests/storage-move-fields.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import {
   BackendDrainPlanEnvelope,
   serializeBackendDrainPlan,
 } from '../../../wire/serializers/backend-drain-plan.js';
 import { z } from '../../../wire/zod.js';
-import { storageMoveFields } from '../storage-moves/fields.js';
 
 const Body = z.strictObject(storageMoveFields).openapi('BackendDrainPlanRequest');
 

@@ -48,6 +48,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
     const { evacuationId } = await startEvacuation(deps, adminActor(c), {
       hypervisorId: c.req.valid('param').hypervisor,
       policy: policyOfBody(body),
+      convergence: body.convergence,
       reason: body.reason,
       correlationId: c.get('requestId'),
     });

@@ -1,64 +1,69 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../../http/context.js';
 import { getMigration } from '../../../services/migrations/reads.js';
 import { requestMigration } from '../../../services/migrations/request.js';
-import { migrationMode, reason, targetHypervisor } from '../../../wire/requests/migration-fields.js';
+import { convergenceRequest } from '../../../wire/requests/convergence-fields.js';
+import { targetHypervisor } from '../../../wire/requests/migration-fields.js';
+import { moveMode, reason } from '../../../wire/requests/move-fields.js';
 import {
   commonErrors,
   conflictResponse,
-  ErrorEnvelope,
-  jsonBody,
   jsonContent,
   notFoundResponse,
-  uuidParam,
+  unavailableResponse,
 } from '../../../wire/schemas.js';
 import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
 import { z } from '../../../wire/zod.js';
-import { adminActor } from '../../auth/principals.js';
+import { moveRequestRoute } from '../moves-kit/request.js';
 
 const MigrationRequestBody = z
-  .strictObject({ target_hypervisor_uuid: targetHypervisor, mode: migrationMode, reason: reason.optional() })
+  .strictObject({
+    target_hypervisor_uuid: targetHypervisor,
+    mode: moveMode,
+    reason: reason.optional(),
+    convergence: convergenceRequest.optional(),
+  })
   .openapi('MigrationRequest');
 
-const route = createRoute({
+export const { register } = moveRequestRoute({
   method: 'post',
   path: '/instances/{instance}/migrations',
-  tags: ['Migrations'],
+  tag: 'Migrations',
   summary: 'Request a migration',
   description:
     'Runs the preflight; any blocker refuses the request (409 `MIGRATION_BLOCKED`, naming every blocker). ' +
-    'Otherwise takes the instance’s exclusive migration lease, reserves the target’s capacity, issues the ' +
-    'transfer token and starts the migration workflow. The answer is the migration in `REQUESTED`; follow ' +
-    'it with `GET /migrations/{migration}`.',
-  request: { params: uuidParam('instance'), body: jsonBody(MigrationRequestBody) },
+    'A source with as many moves out under way as `MIGRATION_MAX_OUTBOUND_PER_HYPERVISOR` allows refuses it ' +
+    'with 409 `MIGRATION_SOURCE_BUSY` (the limit and the moves named, `Retry-After: 30`) when that is its only ' +
+    'blocker; nothing is written. ' +
+    'Otherwise takes the instance’s exclusive move lease, reserves the target’s capacity, issues the ' +
+    'transfer token, records the convergence policy in force (`convergence`: the body’s figures over the ' +
+    'configured defaults; a figure out of its bounds is a 400 naming it, and nothing is recorded) and starts the ' +
+    'migration workflow. The answer is the migration in `REQUESTED`; follow ' +
+    'it with `GET /migrations/{migration}`. A refused request changes nothing. A target that still holds the ' +
+    'copy an earlier migration of the instance retains takes the move (warning `RETAINED_COPY_REPLACED`): ' +
+    'that copy stays beside the arriving one until this migration commits, then it is removed.',
+  body: MigrationRequestBody,
   responses: {
     202: jsonContent(MigrationEnvelope, 'Accepted; the migration.'),
     ...commonErrors,
     ...notFoundResponse,
     ...conflictResponse(
-      'The preflight found blockers (MIGRATION_BLOCKED); another migration holds the instance’s lease ' +
+      'The preflight found blockers (MIGRATION_BLOCKED); the source has no slot for one more move out ' +
+        '(MIGRATION_SOURCE_BUSY, with Retry-After); another migration holds the instance’s lease ' +
         '(INSTANCE_MIGRATING); another operation is in progress (SVC-OP-409).',
     ),
-    503: {
-      description:
-        'The workflow service is unavailable (SVC-SYS-503): the migration is not started, what it took is given ' +
+    ...unavailableResponse(
+      'The workflow service is unavailable (SVC-SYS-503): the migration is not started, what it took is given ' +
         'back, and it is recorded ROLLED_BACK with the failure WORKFLOW_UNAVAILABLE.',
-      content: { 'application/json': { schema: ErrorEnvelope } },
-    },
+    ),
   },
-});
-
-export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const body = c.req.valid('json');
-    const deps = c.get('deps');
-    const { migrationId } = await requestMigration(deps, adminActor(c), {
-      instanceId: c.req.valid('param').instance,
+  request: async (deps, actor, ask, body) => {
+    const { migrationId } = await requestMigration(deps, actor, {
+      ...ask,
       targetId: body.target_hypervisor_uuid,
       mode: body.mode,
       reason: body.reason,
-      correlationId: c.get('requestId'),
+      convergence: body.convergence,
     });
-    return c.json(serializeMigration(await getMigration(deps, migrationId), deps.config), 202);
-  });
-}
+    return getMigration(deps, migrationId);
+  },
+  serialize: serializeMigration,
+});

@@ -1,13 +1,18 @@
 import { findConsoleSession } from '../../../db/repositories/console-sessions.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'console/sessions',
-  param: 'session',
+  method: 'get',
+  path: '/console/sessions/{session}',
   tag: 'Console',
   summary: 'Show a console session',
-  envelope: ConsoleSessionEnvelope,
+  responses: {
+    200: jsonContent(ConsoleSessionEnvelope, 'The session.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findConsoleSession,
   serialize: serializeConsoleSession,
 });

@@ -1,20 +1,18 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
-import { changeFirewall } from '../../../services/networks/firewall.js';
 import { Enabled, Rules } from '../../../wire/requests/firewall.js';
 import {
   commonErrors,
   conflictResponse,
   INSTANCE_BUSY,
   jsonBody,
-  jsonContent,
   notFoundResponse,
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
 import { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
+import { answerFirewallChange, firewallAccepted } from '../../routes-kit/firewall.js';
 
 const route = createRoute({
   method: 'put',
@@ -36,10 +34,7 @@ const route = createRoute({
     ),
   },
   responses: {
-    202: jsonContent(
-      FirewallEnvelope,
-      'Accepted; the firewall as now recorded (`in_sync` false until applied).',
-    ),
+    202: firewallAccepted,
     ...commonErrors,
     ...notFoundResponse,
     ...conflictResponse(
@@ -50,13 +45,7 @@ const route = createRoute({
 });
 
 export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const deps = c.get('deps');
-    const record = await changeFirewall(deps, adminActor(c), {
-      instanceId: c.req.valid('param').instance,
-      change: c.req.valid('json'),
-      correlationId: c.get('requestId'),
-    });
-    return c.json(serializeFirewall(record, deps.config.FIREWALL_RULES_MAX), 202);
-  });
+  app.openapi(route, (c) =>
+    answerFirewallChange(c, adminActor(c), c.req.valid('param').instance, c.req.valid('json')),
+  );
 }

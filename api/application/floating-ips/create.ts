@@ -26,7 +26,10 @@ const route = createRoute({
   responses: {
     201: jsonContent(AdminFloatingIpEnvelope, 'The floating IP, `idle`.'),
     ...commonErrors,
-    ...conflictResponse('The location has no free address of the family (SVC-IP-409).'),
+    ...conflictResponse(
+      'The location has no free address of the family (SVC-IP-409); the user would pass their `ips` ' +
+        'quota (QUOTA_EXCEEDED).',
+    ),
   },
 });
 

@@ -1,13 +1,19 @@
 import { deleteFloatingIp } from '../../../services/networks/floating-ip-stock.js';
+import { commonErrors, conflictResponse, notFoundResponse } from '../../../wire/schemas.js';
 import { deleteRoute } from '../delete-route.js';
 
 export const { register } = deleteRoute({
-  resources: 'floating-ips',
-  param: 'floatingIp',
+  method: 'delete',
+  path: '/floating-ips/{floatingIp}',
   tag: 'Floating IPs',
   summary: 'Take a floating IP back',
   description:
     'The address goes back to its pool. Refused while it is on an instance: its owner detaches it first.',
-  held: 'The floating IP is on an instance',
+  responses: {
+    204: { description: 'Deleted.' },
+    ...commonErrors,
+    ...notFoundResponse,
+    ...conflictResponse('The floating IP is on an instance (SVC-INUSE-409).'),
+  },
   remove: deleteFloatingIp,
 });

@@ -1,13 +1,18 @@
 import { findImage } from '../../../db/repositories/images.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'images',
-  param: 'image',
+  method: 'get',
+  path: '/images/{image}',
   tag: 'Images',
   summary: 'Show an image',
-  envelope: AdminImageEnvelope,
+  responses: {
+    200: jsonContent(AdminImageEnvelope, 'The image.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findImage,
   serialize: serializeAdminImage,
 });

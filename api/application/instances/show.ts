@@ -1,4 +1,5 @@
 import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
@@ -6,11 +7,15 @@ import {
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'instances',
-  param: 'instance',
+  method: 'get',
+  path: '/instances/{instance}',
   tag: 'Instances',
   summary: 'Show any tenant’s instance, with placement and running operation',
-  envelope: PlacedInstanceEnvelope,
+  responses: {
+    200: jsonContent(PlacedInstanceEnvelope, 'The instance.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findPlacedInstance,
   serialize: serializePlacedInstance,
 });

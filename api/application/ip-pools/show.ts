@@ -1,13 +1,18 @@
 import { findIpPool } from '../../../db/repositories/ip-pools.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/ip-pool.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'ip-pools',
-  param: 'pool',
+  method: 'get',
+  path: '/ip-pools/{pool}',
   tag: 'IP pools',
   summary: 'Show an IP pool',
-  envelope: IpPoolEnvelope,
+  responses: {
+    200: jsonContent(IpPoolEnvelope, 'The pool.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findIpPool,
   serialize: serializeIpPool,
 });

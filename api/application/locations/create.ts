@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createLocation } from '../../../services/catalogue/locations.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { LocationEnvelope, serializeLocation } from '../../../wire/serializers/location.js';
+import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
 import { LocationCreateFields } from './fields.js';
 
 const route = createRoute({
@@ -15,7 +15,7 @@ const route = createRoute({
     'hypervisor registered in it is online and an IP pool of it has free addresses.',
   request: { body: jsonBody(LocationCreateFields) },
   responses: {
-    201: jsonContent(LocationEnvelope, 'The location.'),
+    201: jsonContent(AdminLocationEnvelope, 'The location.'),
     ...commonErrors,
     ...conflictResponse('A location with this code exists (SVC-CONFLICT-409).'),
   },
@@ -24,6 +24,6 @@ const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
     const row = await createLocation(c.get('deps'), c.req.valid('json'));
-    return c.json(serializeLocation(row), 201);
+    return c.json(serializeAdminLocation(row), 201);
   });
 }

@@ -1,13 +1,18 @@
 import { findLocation } from '../../../db/repositories/locations.js';
-import { LocationEnvelope, serializeLocation } from '../../../wire/serializers/location.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
+import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'locations',
-  param: 'location',
+  method: 'get',
+  path: '/locations/{location}',
   tag: 'Locations',
   summary: 'Show a location',
-  envelope: LocationEnvelope,
+  responses: {
+    200: jsonContent(AdminLocationEnvelope, 'The location.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findLocation,
-  serialize: serializeLocation,
+  serialize: serializeAdminLocation,
 });

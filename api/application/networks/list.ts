@@ -1,21 +1,18 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
-import type { AppEnv } from '../../../http/context.js';
-import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
+import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
 import {
   AdminPrivateNetworkEnvelope,
   serializeAdminPrivateNetwork,
 } from '../../../wire/serializers/private-network.js';
-import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
+import { ownerListRoute } from '../owner-list-route.js';
 
-const route = createRoute({
+export const { register } = ownerListRoute({
   method: 'get',
   path: '/networks',
-  tags: ['Networks'],
+  tag: 'Networks',
   summary: 'List private networks',
   description:
     'Every customer’s private networks, oldest first, with how many instances are on each; paginated.',
-  request: { query: OwnerLocationQuery },
   responses: {
     200: jsonContent(
       listEnvelope(AdminPrivateNetworkEnvelope, 'AdminPrivateNetworkList'),
@@ -23,16 +20,6 @@ const route = createRoute({
     ),
     ...commonErrors,
   },
+  list: listPrivateNetworks,
+  serialize: serializeAdminPrivateNetwork,
 });
-
-export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, async (c) => {
-    const { page, per_page, user, location } = c.req.valid('query');
-    const db = c.get('deps').db;
-    const request = { page, perPage: per_page };
-    const { rows, total } = await listByOwnerAndLocation(db, { user, location }, (filters) =>
-      listPrivateNetworks(db, filters, request),
-    );
-    return c.json(listBody(request, total, rows.map(serializeAdminPrivateNetwork)), 200);
-  });
-}

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../../http/context.js';
 import { createPlan } from '../../../services/catalogue/plans.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
-import { PlanCreateFields } from './fields.js';
+import { PlanCreateFields, planColumns } from './fields.js';
 
 const route = createRoute({
   method: 'post',
@@ -23,7 +23,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const row = await createPlan(c.get('deps'), c.req.valid('json'));
+    const row = await createPlan(c.get('deps'), { location_id: null, ...planColumns(c.req.valid('json')) });
     return c.json(serializeAdminPlan(row), 201);
   });
 }

@@ -1,13 +1,18 @@
 import { findPlan } from '../../../db/repositories/plans.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'plans',
-  param: 'plan',
+  method: 'get',
+  path: '/plans/{plan}',
   tag: 'Plans',
   summary: 'Show a plan',
-  envelope: AdminPlanEnvelope,
+  responses: {
+    200: jsonContent(AdminPlanEnvelope, 'The plan.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findPlan,
   serialize: serializeAdminPlan,
 });

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../../http/context.js';
 import { editPlan } from '../../../services/catalogue/plans.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
-import { PlanUpdateFields } from './fields.js';
+import { PlanUpdateFields, planColumns } from './fields.js';
 
 const route = createRoute({
   method: 'patch',
@@ -19,7 +19,7 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const row = await editPlan(c.get('deps'), c.req.valid('param').plan, c.req.valid('json'));
+    const row = await editPlan(c.get('deps'), c.req.valid('param').plan, planColumns(c.req.valid('json')));
     return c.json(serializeAdminPlan(row), 200);
   });
 }

@@ -2,35 +2,46 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { startProviderRun } from '../../../services/providers/runs.js';
 import {
-  commonErrors,
+  type commonErrors,
   jsonContent,
-  notFoundResponse,
+  type notFoundResponse,
   unavailableResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
 import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
 import { adminActor } from '../../auth/principals.js';
 
+/** A test's or a sync's 202, and its 503: the run's own answers, the same for both kinds. */
+export const runBegunOrJoined = jsonContent(ProviderRunEnvelope, 'The run, begun or joined.');
+export const runUnavailable = unavailableResponse(
+  'The workflow service is unavailable (SVC-SYS-503); the run is marked failed.',
+);
+
 /**
  * `POST /providers/{provider}/<kind>`: a test or a sync begun as a workflow, answered at once with
- * its run (202); a request while one of its kind runs joins it.
+ * its run (202); a request while one of its kind runs joins it. The route file states its method,
+ * path (which ends in its kind) and responses.
  */
-export function runRoute(spec: { kind: 'test' | 'sync'; summary: string; description: string }) {
+export function runRoute<K extends 'test' | 'sync'>(spec: {
+  readonly kind: K;
+  readonly method: 'post';
+  readonly path: `/providers/{provider}/${NoInfer<K>}`;
+  readonly summary: string;
+  readonly description: string;
+  readonly responses: { 202: typeof runBegunOrJoined } & typeof commonErrors &
+    typeof notFoundResponse &
+    typeof runUnavailable;
+}) {
   const route = createRoute({
-    method: 'post',
-    path: `/providers/{provider}/${spec.kind}`,
+    method: spec.method,
+    path: spec.path,
     tags: ['Providers'],
     summary: spec.summary,
     description:
       `${spec.description} Answers 202 with the run at once; read its outcome at ` +
       '`GET /providers/{provider}/runs/{run}`. Asked for while one runs, it answers with that run.',
     request: { params: uuidParam('provider') },
-    responses: {
-      202: jsonContent(ProviderRunEnvelope, 'The run, begun or joined.'),
-      ...commonErrors,
-      ...notFoundResponse,
-      ...unavailableResponse('The workflow service is unavailable (SVC-SYS-503); the run is marked failed.'),
-    },
+    responses: spec.responses,
   });
   return {
     register(app: OpenAPIHono<AppEnv>): void {

@@ -1,13 +1,18 @@
 import { findProvider } from '../../../db/repositories/providers.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'providers',
-  param: 'provider',
+  method: 'get',
+  path: '/providers/{provider}',
   tag: 'Providers',
   summary: 'Show a provider',
-  envelope: ProviderEnvelope,
+  responses: {
+    200: jsonContent(ProviderEnvelope, 'The provider.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findProvider,
   serialize: serializeProvider,
 });

@@ -1,13 +1,18 @@
 import { findTaskWithOperation } from '../../../db/repositories/agent-task-lists.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'tasks',
-  param: 'task',
+  method: 'get',
+  path: '/tasks/{task}',
   tag: 'Tasks',
   summary: 'Show an agent task',
-  envelope: AgentTaskEnvelope,
+  responses: {
+    200: jsonContent(AgentTaskEnvelope, 'The task.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findTaskWithOperation,
   serialize: (row) => serializeAgentTask(row),
 });

@@ -16,14 +16,16 @@ const route = createRoute({
   responses: {
     201: jsonContent(UserEnvelope, 'The user.'),
     ...commonErrors,
-    ...conflictResponse('A user with this email exists (SVC-CONFLICT-409).'),
+    ...conflictResponse(
+      'A user with this email exists (SVC-CONFLICT-409); another user has this `external_id` (EXTERNAL_ID_TAKEN).',
+    ),
   },
 });
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const { email, name, is_admin } = c.req.valid('json');
-    const row = await createUser(c.get('deps'), { email, name, isAdmin: is_admin });
+    const { email, name, is_admin, external_id } = c.req.valid('json');
+    const row = await createUser(c.get('deps'), { email, name, isAdmin: is_admin, externalId: external_id });
     return c.json(serializeUser(row), 201);
   });
 }

@@ -1,13 +1,18 @@
 import { findUser } from '../../../db/repositories/users.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'users',
-  param: 'user',
+  method: 'get',
+  path: '/users/{user}',
   tag: 'Users',
   summary: 'Show a user',
-  envelope: UserEnvelope,
+  responses: {
+    200: jsonContent(UserEnvelope, 'The user.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findUser,
   serialize: serializeUser,
 });

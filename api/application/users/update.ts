@@ -19,7 +19,7 @@ const route = createRoute({
   tags: ['Users'],
   summary: 'Change a user',
   description:
-    'Rename, promote or demote (`is_admin`), disable or enable (`disabled`). A disabled user’s keys are ' +
+    'Rename, promote or demote (`is_admin`), disable or enable (`disabled`), set or clear (null) `external_id`. A disabled user’s keys are ' +
     'refused everywhere, within `AUTH_CACHE_TTL_MS` (5 s by default; the process that took the change forgets its cached lookups at once); their ' +
     'instances stay. A demoted user’s application keys stop working. The caller cannot disable or ' +
     'demote themselves (409 `SVC-CONFLICT-409`).',
@@ -28,7 +28,10 @@ const route = createRoute({
     200: jsonContent(UserEnvelope, 'The user.'),
     ...commonErrors,
     ...notFoundResponse,
-    ...conflictResponse('The caller would disable or demote themselves (SVC-CONFLICT-409).'),
+    ...conflictResponse(
+      'The caller would disable or demote themselves (SVC-CONFLICT-409); another user has this `external_id` ' +
+        '(EXTERNAL_ID_TAKEN).',
+    ),
   },
 });
 

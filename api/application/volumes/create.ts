@@ -26,7 +26,8 @@ const route = createRoute({
     ...commonErrors,
     ...conflictResponse(
       'The name is taken (SVC-CONFLICT-409); the account holds its most volumes, or the size is above ' +
-        '`VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409).',
+        '`VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the owner would pass their `volumes` or `disk_mb` quota ' +
+        '(QUOTA_EXCEEDED).',
     ),
   },
 });

@@ -1,13 +1,18 @@
 import { findVolume } from '../../../db/repositories/volumes.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({
-  resources: 'volumes',
-  param: 'volume',
+  method: 'get',
+  path: '/volumes/{volume}',
   tag: 'Volumes',
   summary: 'Show a volume',
-  envelope: AdminVolumeEnvelope,
+  responses: {
+    200: jsonContent(AdminVolumeEnvelope, 'The volume.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   find: findVolume,
   serialize: serializeAdminVolume,
 });

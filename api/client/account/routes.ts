@@ -1,3 +1,4 @@
+import * as quotas from './quotas.js';
 import * as show from './show.js';
 
-export const accountRoutes = [show];
+export const accountRoutes = [show, quotas];

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Actor } from '../../../domain/actors.js';
+import type { Customer } from '../../../domain/actors.js';
 import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
-import {
+import type {
   commonErrors,
   conflictResponse,
-  jsonContent,
+  JsonResponse,
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
@@ -19,6 +19,11 @@ const KINDS = {
   backup: { segment: 'backups', param: 'cloudBackup', tag: 'Backups', params: backupParams },
   snapshot: { segment: 'snapshots', param: 'cloudSnapshot', tag: 'Snapshots', params: snapshotParams },
 } as const;
+type Kind = keyof typeof KINDS;
+
+/** The path of one backup or snapshot, or of an action on it (`…/{cloudBackup}/verify`). */
+type ArtifactPath<K extends Kind> =
+  `/{cloudInstance}/${(typeof KINDS)[K]['segment']}/{${(typeof KINDS)[K]['param']}}${'' | `/${string}`}`;
 
 /** The instance and the backup or snapshot a request names, and its request id. */
 export interface ArtifactTarget {
@@ -30,40 +35,31 @@ export interface ArtifactTarget {
 /**
  * An action on one backup or snapshot of the caller's instance, accepted with 202 and what its
  * service returns: the action routes (verify, delete and restore of a backup; delete and restore
- * of a snapshot) differ only in these words, their service and the envelope they answer with.
+ * of a snapshot) differ only in their method, path and responses, which the route file states,
+ * their words, their service and the envelope they answer with.
  */
-export function artifactActionRoute<Row, E extends z.ZodType>(spec: {
-  readonly kind: keyof typeof KINDS;
+export function artifactActionRoute<K extends Kind, Row, E extends z.ZodType>(spec: {
+  readonly kind: K;
   readonly method: 'post' | 'delete';
-  /** The last path segment (`verify`, `restore`); none for a delete. */
-  readonly action?: string;
+  readonly path: ArtifactPath<NoInfer<K>>;
   readonly summary: string;
   readonly description: string;
-  readonly accepted: string;
-  readonly conflict: string;
-  readonly envelope: E;
+  readonly responses: { 202: JsonResponse<E> } & typeof commonErrors &
+    typeof notFoundResponse &
+    ReturnType<typeof conflictResponse> &
+    typeof workflowUnavailableResponse;
   readonly serialize: (row: Row) => z.infer<E>;
-  readonly run: (
-    deps: ServiceDeps,
-    actor: Extract<Actor, { type: 'user' }>,
-    target: ArtifactTarget,
-  ) => Promise<Row>;
+  readonly run: (deps: ServiceDeps, actor: Customer, target: ArtifactTarget) => Promise<Row>;
 }) {
   const kind = KINDS[spec.kind];
   const route = createRoute({
     method: spec.method,
-    path: `/{cloudInstance}/${kind.segment}/{${kind.param}}${spec.action ? `/${spec.action}` : ''}`,
+    path: spec.path,
     tags: [kind.tag],
     summary: spec.summary,
     description: spec.description,
     request: { params: kind.params },
-    responses: {
-      202: jsonContent(spec.envelope, spec.accepted),
-      ...commonErrors,
-      ...notFoundResponse,
-      ...conflictResponse(spec.conflict),
-      ...workflowUnavailableResponse,
-    },
+    responses: spec.responses,
   });
   return {
     register(app: OpenAPIHono<AppEnv>): void {

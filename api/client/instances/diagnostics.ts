@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceDiagnostics } from '../../../db/repositories/instance-operations.js';
+import { findInstanceDiagnostics } from '../../../db/repositories/instance-diagnostics.js';
 import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { InstanceAttributes } from '../../../wire/serializers/instance.js';
+import { InstanceAttributes, serializeGuestDrift } from '../../../wire/serializers/instance.js';
 import { z } from '../../../wire/zod.js';
 import { callersInstance } from './callers-instance.js';
 
@@ -20,7 +20,6 @@ const DiagnosticsEnvelope = z
       agent_last_seen_at: z.string().nullable(),
       migrating: z.boolean(),
       guest_drift: InstanceAttributes.shape.guest_drift,
-      guest_drift_since: z.string().nullable(),
       pending_operation: z
         .object({ uuid: z.string().uuid(), operation: z.enum(INSTANCE_OPERATIONS), since: z.string() })
         .nullable(),
@@ -69,8 +68,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
           agent_reachable: facts.hypervisor_status === 'online',
           agent_last_seen_at: facts.hypervisor_last_seen_at?.toISOString() ?? null,
           migrating: facts.migrating,
-          guest_drift: instance.guest_drift,
-          guest_drift_since: instance.guest_drift_since?.toISOString() ?? null,
+          guest_drift: serializeGuestDrift(instance),
           pending_operation:
             facts.running_id && facts.running_kind && facts.running_since
               ? {

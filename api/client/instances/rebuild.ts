@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
-import { rebuildInstance } from '../../../services/instances/lifecycle.js';
+import { rebuildInstance } from '../../../services/instances/rebuild.js';
 import {
   commonErrors,
   conflictResponse,
@@ -12,6 +12,7 @@ import {
 import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor } from '../../auth/principals.js';
+import { userDataField } from '../../routes-kit/instance-order.js';
 
 const RebuildBody = z
   .object({
@@ -27,6 +28,14 @@ const RebuildBody = z
       .max(20)
       .optional()
       .openapi({ description: 'The caller’s SSH keys to install; the instance’s current keys when absent.' }),
+    user_data: userDataField
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'cloud-init user-data replacing the instance’s, as at create (base64; a cloud-config or a script, ' +
+          'at most 32768 bytes decoded); null removes it; absent keeps the one it has.',
+      }),
   })
   .strict()
   .openapi('RebuildRequest');
@@ -38,8 +47,9 @@ const route = createRoute({
   summary: 'Rebuild the instance from an image',
   description:
     'Writes the disk anew from the image (everything on it is lost), with a new root password, readable ' +
-    'once from `GET /{cloudInstance}/settings/password` when the rebuild is done, and the instance’s ' +
-    'hostname and timezone. Allowed from `running` and `stopped`; the instance is `rebuilding`, then ' +
+    'once from `GET /{cloudInstance}/settings/password` when the rebuild is done, the instance’s ' +
+    'hostname and timezone, and its user-data (the one given, else the one it has). A `user_data` refused ' +
+    '(400) changes nothing. Allowed from `running` and `stopped`; the instance is `rebuilding`, then ' +
     '`running`. A failed rebuild leaves it in `error` (a rebuild cannot be undone).',
   request: { params: uuidParam('cloudInstance'), body: jsonBody(RebuildBody) },
   responses: {
@@ -61,6 +71,7 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       instanceId: c.req.valid('param').cloudInstance,
       image: body.image,
       sshKeyIds: body.ssh_keys,
+      userData: body.user_data,
       correlationId: c.get('requestId'),
     });
     return c.json(serializeInstance(instance), 202);

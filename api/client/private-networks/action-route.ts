@@ -6,14 +6,14 @@ import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-netw
 import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import {
-  commonErrors,
+  type commonErrors,
   conflictResponse,
   INSTANCE_HELD,
   jsonBody,
   jsonContent,
-  notFoundResponse,
+  type notFoundResponse,
   uuidParam,
-  workflowUnavailableResponse,
+  type workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
@@ -48,42 +48,51 @@ interface ActionRequest {
   readonly correlationId: string | null;
 }
 
+/** An attach's or a detach's answers, the network either way, and its refusals: the same for both. */
+export const networkAsItWas = jsonContent(
+  PrivateNetworkDetailEnvelope,
+  'It already was so; nothing changed.',
+);
+export const nicChanging = jsonContent(
+  PrivateNetworkDetailEnvelope,
+  'Accepted; the instance’s NIC `attaching` or `detaching`.',
+);
+export const privateNetworkRefused = conflictResponse(
+  'The instance is in another location, its NIC is still changing, or its status does not allow it ' +
+    `(SVC-CONFLICT-409); it is on ${PRIVATE_NICS_PER_INSTANCE} networks already (SVC-QUOTA-409); the address is taken or the ` +
+    `range full (SVC-IP-409); ${INSTANCE_HELD}`,
+);
+
 /**
  * `POST /private-networks/{cloudNetwork}/<action>`: 202 when an operation of the instance began,
- * 200 when the instance already was where it was asked to be; both answer the network.
+ * 200 when the instance already was where it was asked to be; both answer the network. The route
+ * file states its method, path (which ends in its action) and responses.
  */
-export function privateNetworkAction(spec: {
-  readonly action: 'attach' | 'detach';
+export function privateNetworkAction<A extends 'attach' | 'detach'>(spec: {
+  readonly action: A;
+  readonly method: 'post';
+  readonly path: `/private-networks/{cloudNetwork}/${NoInfer<A>}`;
   readonly summary: string;
   readonly description: string;
+  readonly responses: { 200: typeof networkAsItWas; 202: typeof nicChanging } & typeof commonErrors &
+    typeof notFoundResponse &
+    typeof privateNetworkRefused &
+    typeof workflowUnavailableResponse;
   readonly run: (
     deps: ServiceDeps,
     asker: Asker,
     request: ActionRequest,
   ) => Promise<{ network: PrivateNetworkRow; accepted: boolean }>;
 }) {
+  const body: (typeof BODIES)[keyof typeof BODIES] = BODIES[spec.action];
   const route = createRoute({
-    method: 'post',
-    path: `/private-networks/{cloudNetwork}/${spec.action}`,
+    method: spec.method,
+    path: spec.path,
     tags: ['Private networks'],
     summary: spec.summary,
     description: spec.description,
-    request: { params: uuidParam('cloudNetwork'), body: jsonBody(BODIES[spec.action]) },
-    responses: {
-      200: jsonContent(PrivateNetworkDetailEnvelope, 'It already was so; nothing changed.'),
-      202: jsonContent(
-        PrivateNetworkDetailEnvelope,
-        'Accepted; the instance’s NIC `attaching` or `detaching`.',
-      ),
-      ...commonErrors,
-      ...notFoundResponse,
-      ...conflictResponse(
-        'The instance is in another location, its NIC is still changing, or its status does not allow it ' +
-          `(SVC-CONFLICT-409); it is on ${PRIVATE_NICS_PER_INSTANCE} networks already (SVC-QUOTA-409); the address is taken or the ` +
-          `range full (SVC-IP-409); ${INSTANCE_HELD}`,
-      ),
-      ...workflowUnavailableResponse,
-    },
+    request: { params: uuidParam('cloudNetwork'), body: jsonBody(body) },
+    responses: spec.responses,
   });
   return {
     register(app: OpenAPIHono<AppEnv>): void {

@@ -23,7 +23,8 @@ const route = createRoute({
     ...commonErrors,
     ...conflictResponse(
       'The name is taken (SVC-CONFLICT-409); the account holds its most volumes, or the size is above ' +
-        '`VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409).',
+        '`VOLUME_MAX_SIZE_MB` (SVC-QUOTA-409); the account would pass its `volumes` or `disk_mb` quota ' +
+        '(QUOTA_EXCEEDED).',
     ),
   },
 });

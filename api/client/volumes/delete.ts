@@ -1,32 +1,27 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../../http/context.js';
 import {
   commonErrors,
   conflictResponse,
   jsonContent,
   notFoundResponse,
-  uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
 import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
 import { customerActor } from '../../auth/principals.js';
 import {
-  answerVolumeDelete,
   VOLUME_DELETE_CONFLICTS,
   VOLUME_DELETING,
+  volumeDeleteRoute,
   volumeGone,
 } from '../../routes-kit/volumes.js';
 
-const route = createRoute({
+export const { register } = volumeDeleteRoute({
   method: 'delete',
   path: '/volumes/{cloudVolume}',
-  tags: ['Volumes'],
   summary: 'Delete a volume',
   description:
     'A volume on no instance, its content with it. One never attached goes at once, answered 204. One kept on a ' +
     'hypervisor is `deleting` (202) while the hypervisor removes its disk, then gone, its room let go; if the ' +
     'hypervisor fails, it is `available` again. Detach it first: on an instance it is 409 `SVC-INUSE-409`.',
-  request: { params: uuidParam('cloudVolume') },
   responses: {
     202: jsonContent(VolumeEnvelope, VOLUME_DELETING),
     204: volumeGone,
@@ -35,10 +30,6 @@ const route = createRoute({
     ...conflictResponse(VOLUME_DELETE_CONFLICTS),
     ...workflowUnavailableResponse,
   },
+  asker: customerActor,
+  serialize: serializeVolume,
 });
-
-export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, (c) =>
-    answerVolumeDelete(c, customerActor(c), c.req.valid('param').cloudVolume, serializeVolume),
-  );
-}

@@ -27,6 +27,14 @@ const QUICK_TIMING = {
  * a fault test can restart it; the rest a test hits through the processes the stack supervises,
  * which start again what dies. The fault suite and the soak (bench/soak) run on it.
  */
+/** How long the stack may take to print its banner on a loaded machine (a CI run: about 5 minutes). */
+const STACK_START_MS = 360_000;
+/**
+ * The bound for a hook that calls startProdShape: above the stack's own, and its PostgreSQL's
+ * start, so a slow start fails with what the stack printed and leaves nothing running.
+ */
+export const PROD_SHAPE_START_MS = STACK_START_MS + 120_000;
+
 export async function startProdShape(
   settings: Record<string, string> = {},
   options: {
@@ -43,6 +51,8 @@ export async function startProdShape(
   const ports = stackPorts(await freeStackBase());
   // The agents' way to the proxy, through a link the test can cut (a partition).
   const link = options.agentLink ? await startLink(ports.api) : undefined;
+  // A stack that did not come up is ended by startStackProcess; what it stood on is ended here,
+  // or it would outlive the file and slow every file after it.
   const stack = await startStackProcess(
     ['run', 'stack:prod'],
     {
@@ -53,8 +63,12 @@ export async function startProdShape(
       ...(link && { AGENT_PANEL_URL: link.url }),
       ...settings,
     },
-    300_000,
-  );
+    STACK_START_MS,
+  ).catch(async (error: unknown) => {
+    await link?.close();
+    await postgres.stop();
+    throw error;
+  });
   const url = `http://127.0.0.1:${ports.api}`;
   const pool = createDatabase({ url: postgres.url, poolSize: 4, namedStatements: false });
   const hypervisors = await pool.db
@@ -88,6 +102,12 @@ export async function startProdShape(
     agents: numbered.map((h) => agentOf(h.id)),
     nameOf: (hypervisorId: string | null) => hypervisors.find((h) => h.id === hypervisorId)?.name ?? 'none',
     ...parts,
+    /** The Application API of one API process, not through the proxy. */
+    applicationAt: (part: 'api-1' | 'api-2') =>
+      applicationApi(
+        `http://127.0.0.1:${ports.replicaApis[part === 'api-1' ? 0 : 1]}`,
+        stack.field('Application key'),
+      ),
     /** An API process's metrics, as Prometheus would scrape them. */
     metricsOf: async (part: 'api-1' | 'api-2') =>
       (await fetch(`http://127.0.0.1:${ports.replicaApiMetrics[part === 'api-1' ? 0 : 1]}/metrics`)).text(),

@@ -1,6 +1,8 @@
+import type { ConvergencePolicy } from '../../../domain/migrations/convergence.js';
 import type { MigrationPreflightBody } from '../../../wire/serializers/migration.js';
 import { Findings } from '../layout/findings.js';
 import type { Choice } from './choose.js';
+import { ConvergenceInputs } from './convergence.js';
 
 type Preflight = MigrationPreflightBody['attributes'];
 
@@ -8,7 +10,13 @@ type Preflight = MigrationPreflightBody['attributes'];
  * The preflight of the choice: every blocker and warning, then, with no blocker, the start. The
  * start names the target the preflight judged, so the migration goes where the page said.
  */
-export function Check(props: { action: string; choice: Choice; preflight: Preflight; csrf: string }) {
+export function Check(props: {
+  action: string;
+  choice: Choice;
+  preflight: Preflight;
+  csrf: string;
+  convergence: ConvergencePolicy;
+}) {
   const { preflight } = props;
   return (
     <section class="panel" aria-labelledby="check-title">
@@ -38,6 +46,7 @@ export function Check(props: { action: string; choice: Choice; preflight: Prefli
           <input type="hidden" name="target" value={preflight.target.uuid} />
           <label for="start-reason">Reason (recorded with the migration)</label>
           <textarea id="start-reason" name="reason" maxlength={500} />
+          <ConvergenceInputs defaults={props.convergence} />
           <p>
             <button type="submit">Start the migration to {preflight.target.name}</button>
           </p>

@@ -3,6 +3,7 @@ import { notFound } from '../../../domain/errors.js';
 import { getPlacedInstance } from '../../../services/instances/placed.js';
 import { migrationPreflight } from '../../../services/migrations/preflight.js';
 import { getMigration } from '../../../services/migrations/reads.js';
+import { convergenceDefaults } from '../../../services/moves/settings.js';
 import { serializeMigration, serializePreflight } from '../../../wire/serializers/migration.js';
 import { serializePlacedInstance } from '../../../wire/serializers/placed-instance.js';
 import type { PageEnv } from '../context.js';
@@ -64,7 +65,13 @@ export async function renderWizard(c: Context<PageEnv>, instanceId: string, extr
       <InstanceCard instance={instance} />
       <h2>2. Choose a mode and a target</h2>
       <Choose action={action} choice={choice} preflight={preflight} />
-      <Check action={action} choice={choice} preflight={preflight} csrf={c.get('csrf')} />
+      <Check
+        action={action}
+        choice={choice}
+        preflight={preflight}
+        csrf={c.get('csrf')}
+        convergence={convergenceDefaults(deps.config)}
+      />
     </>,
     extras.status ?? (input.problem ? 400 : 200),
   );

@@ -5,6 +5,12 @@ import type { MoveRun, MoveStep, RecoveryRequest } from './run.js';
 /** What a kind brings to the runbook besides its steps: where it turns, and how it ends giving the old side back. */
 export interface MoveKind<S extends string, E> {
   isPastPointOfNoReturn(state: S): boolean;
+  /**
+   * Whether a failure of `state` left the old side authoritative (roll back), for a kind whose
+   * point of no return lies inside a step (a live migration's switchover): it may ask the
+   * hypervisors. Absent: before the point of no return.
+   */
+  failedBeforeTheTurn?(state: S, error: unknown): Promise<boolean>;
   /** A failure (or an administrator's undo) before the point of no return: the rollback, and the run's end. */
   rollBack(failedStep: S, error: unknown): Promise<E>;
   /**
@@ -41,7 +47,7 @@ export async function runSteps<S extends string, E>(
       if (detail) await run.annotate(step.state, detail);
       index++;
     } catch (error) {
-      if (!run.committed && !kind.isPastPointOfNoReturn(step.state))
+      if (!run.committed && (await beforeTheTurn(kind, step.state, error)))
         return await kind.rollBack(step.state, error);
       const next = await decide(run, step.state, error, kind);
       if ('ended' in next) return next.ended;
@@ -49,6 +55,11 @@ export async function runSteps<S extends string, E>(
     }
   }
   return undefined;
+}
+
+function beforeTheTurn<S extends string, E>(kind: MoveKind<S, E>, state: S, error: unknown) {
+  if (kind.failedBeforeTheTurn) return kind.failedBeforeTheTurn(state, error);
+  return !kind.isPastPointOfNoReturn(state);
 }
 
 /** Decisions until one is carried out: a retry or the commit goes on with the steps; the old side ends the move. */

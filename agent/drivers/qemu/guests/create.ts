@@ -24,6 +24,8 @@ export async function createGuest(
   const fromBackup = (p as { from_backup?: { backup_id: string; checksum: string } }).from_backup;
   let instance = guests.state.instances[p.instance_id];
   if (!instance) {
+    if (p.ceiling && (p.ceiling.cpu_cores < p.cpu_cores || p.ceiling.memory_mb < p.memory_mb))
+      throw new DriverFailure('INVALID_PARAMS', 'the ceiling is below the size', false);
     if (!guests.fits(p))
       throw new DriverFailure(
         'INSUFFICIENT_CAPACITY',
@@ -52,6 +54,8 @@ export async function createGuest(
       memory_mb: p.memory_mb,
       disk_mb: p.disk_mb,
       image: p.image,
+      // Room to grow while it runs (resize.ts): its QEMU is started with it.
+      ...(p.ceiling && { ceiling: p.ceiling }),
       ...(p.addresses ? { addresses: p.addresses } : {}),
       // Wired at its first boot with its tap; a host without the bridged network has no port for it.
       ...(p.firewall && guests.bridgedNetwork ? { firewall: p.firewall } : {}),
@@ -68,12 +72,14 @@ export async function createGuest(
   return {
     power_state: await guests.powerState(instance.dir),
     ...(instance.firewall && { firewall_revision: instance.firewall.revision }),
+    ...(instance.ceiling && { ceiling: instance.ceiling }),
   };
 }
 
 /**
  * The disk written anew from the image, once per rebuild id, with the rebuild's password and a
- * seed of the rebuild's hostname, time zone and keys (the settings changed since reach the guest).
+ * seed of the rebuild's hostname, time zone, keys and user-data (the settings changed since reach
+ * the guest; a rebuild without user-data gives the guest none).
  */
 export async function rebuildGuest(guests: QemuGuests, p: AgentTaskParams<'instance.rebuild'>) {
   const instance = guests.existing(p.instance_id);
@@ -101,11 +107,11 @@ export async function rebuildGuest(guests: QemuGuests, p: AgentTaskParams<'insta
   };
 }
 
-/** What the seed tells the guest: the task's choices, and the MAC its network-config matches. */
+/** What the seed tells the guest: the task's choices (the customer's user-data with them), and the MAC its network-config matches. */
 function guestSetup(
   p: Pick<
     AgentTaskParams<'instance.create'>,
-    'instance_id' | 'hostname' | 'timezone' | 'ssh_keys' | 'addresses'
+    'instance_id' | 'hostname' | 'timezone' | 'ssh_keys' | 'addresses' | 'user_data'
   >,
   rootHash: string,
 ): GuestSetup {
@@ -117,5 +123,6 @@ function guestSetup(
     root_hash: rootHash,
     mac: guestMac(p.instance_id),
     addresses: p.addresses,
+    user_data: p.user_data,
   };
 }

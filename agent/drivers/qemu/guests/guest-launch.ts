@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { GuestAddresses } from '../../../../domain/agent-tasks.js';
+import { type HotplugCeiling, roomOfBoot } from '../../../../domain/instances/hot-resize.js';
 import type { GuestImage } from '../artifacts/image-store.js';
 import { type SlottedVolume, volumeArguments } from '../disks/volume-slots.js';
 import { type GuestNetwork, userNetdev } from '../network/guest-network.js';
 import { privateNicArguments, type TappedNic } from '../network/private-nics.js';
 import { type Accelerator, machineArguments } from './accelerator.js';
 import { freePort, guestFiles } from './guest-process.js';
+import { growthKernelArguments, type HotAdded, sizeArguments } from './room-to-grow.js';
 
 // How a guest's QEMU is started: the device set and boot of its command line, the same on a live
 // migration's target; its process once started is guest-process.ts's.
@@ -16,8 +18,13 @@ export type BootSource = 'disk' | 'rescue' | 'cdrom';
 
 export interface GuestShape {
   readonly name: string;
+  /** Its size at boot: what it has less what was added to it while it ran (`hotAdded`). */
   readonly cpu_cores: number;
   readonly memory_mb: number;
+  /** The most it may grow to while it runs; none: booted without room (room-to-grow.ts). */
+  readonly ceiling?: HotplugCeiling;
+  /** The vCPUs and memory added to it while it ran: a migration's target starts with them. */
+  readonly hotAdded?: HotAdded;
   readonly image: GuestImage;
   readonly mac: string;
   readonly network: GuestNetwork;
@@ -36,12 +43,23 @@ export interface GuestShape {
   readonly boot?: BootSource;
 }
 
-/** How the guest starts: the image's kernel directly (its own line or its rescue line), or the BIOS from its CD-ROM. */
+/**
+ * How the guest starts: the image's kernel directly (its own line or its rescue line), or the BIOS
+ * from its CD-ROM, or, for an imported image, the BIOS from its disk (its own bootloader).
+ */
 function bootArguments(guest: GuestShape): string[] {
   const { image } = guest;
   if (guest.boot === 'cdrom') return ['-boot', 'order=d'];
+  if (image.boot === 'firmware') return ['-boot', 'order=c'];
   const cmdline = guest.boot === 'rescue' && image.rescueCmdline ? image.rescueCmdline : image.cmdline;
-  return ['-kernel', image.kernel, '-initrd', image.initrd, '-append', cmdline];
+  return [
+    '-kernel',
+    image.kernel,
+    '-initrd',
+    image.initrd,
+    '-append',
+    cmdline + growthKernelArguments(guest, guest.ceiling),
+  ];
 }
 
 /** The CD-ROM drive every guest has (an AHCI port of q35), empty or holding an ISO read-only. */
@@ -63,6 +81,15 @@ function netdev(guest: GuestShape, sshPort: number | undefined): string[] {
   return [];
 }
 
+/** The room a boot of this shape gives (domain/instances/hot-resize.ts roomOfBoot). */
+export const bootRoom = (guest: GuestShape): HotplugCeiling | undefined =>
+  // A bootloader of the guest's own (an ISO's, an imported disk's) passes no kernel arguments for the room.
+  roomOfBoot(
+    guest.ceiling,
+    guest.memory_mb,
+    guest.boot === 'cdrom' || guest.image.boot === 'firmware' ? 'cdrom' : 'kernel',
+  );
+
 /** The QEMU command line of a guest; the target of a live migration must use the very same one. */
 function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort?: number): string[] {
   const files = guestFiles(dir);
@@ -70,10 +97,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
     '-name',
     guest.name,
     ...machineArguments(accel),
-    '-smp',
-    String(guest.cpu_cores),
-    '-m',
-    String(guest.memory_mb),
+    ...sizeArguments(guest, bootRoom(guest), guest.hotAdded),
     '-nodefaults',
     '-display',
     'none',
@@ -126,12 +150,16 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
   ];
 }
 
-/** Starts the guest's QEMU, detached; `incoming` makes it wait for a live migration instead of booting. */
+/**
+ * Starts the guest's QEMU, detached; `incoming` makes it wait for a live migration instead of
+ * booting, with no listener yet: the migration sets its TLS and then listens (`migrate-incoming`,
+ * migration/migration-target.ts), so no plain connection is ever taken.
+ */
 export async function launchGuest(
   dir: string,
   guest: GuestShape,
   accel: Accelerator,
-  incoming?: { host: string; port: number },
+  incoming = false,
 ): Promise<void> {
   const files = guestFiles(dir);
   rmSync(files.qmp, { force: true });
@@ -140,7 +168,7 @@ export async function launchGuest(
   rmSync(files.sshPort, { force: true });
   const sshPort = guest.sshForward && guest.network === 'user' ? await freePort() : undefined;
   const args = commandLine(dir, guest, accel, sshPort);
-  if (incoming) args.push('-incoming', `tcp:${incoming.host}:${incoming.port}`);
+  if (incoming) args.push('-incoming', 'defer');
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {

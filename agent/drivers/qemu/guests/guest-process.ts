@@ -111,14 +111,24 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** Whether the installed QEMU is at least `major.minor`. */
+function qemuAtLeast(major: number, minor: number): boolean {
+  const version = spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' });
+  const match = /version (\d+)\.(\d+)/.exec(version.stdout ?? '');
+  if (version.status !== 0 || !match) return false;
+  const [found, foundMinor] = [Number(match[1]), Number(match[2])];
+  return found > major || (found === major && foundMinor >= minor);
+}
+
 /**
  * Whether this QEMU moves a guest live the way the driver does it: the target's disk exported with
  * `block-export-add` (5.2) and mirrored into with `copy-mode: write-blocking` (3.0).
  */
-export function liveMigrationWorks(): boolean {
-  const version = spawnSync('qemu-system-x86_64', ['--version'], { encoding: 'utf8' });
-  const match = /version (\d+)\.(\d+)/.exec(version.stdout ?? '');
-  if (version.status !== 0 || !match) return false;
-  const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major > 5 || (major === 5 && minor >= 2);
-}
+export const liveMigrationWorks = (): boolean => qemuAtLeast(5, 2);
+
+/**
+ * Whether this QEMU grows a running guest the way the driver does it (guests/resize.ts): vCPUs by
+ * `device_add` into the slots `query-hotpluggable-cpus` names (2.7), the size read back with
+ * `query-memory-size-summary` (2.11).
+ */
+export const hotResizeWorks = (): boolean => qemuAtLeast(2, 11);

@@ -4,60 +4,44 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GuestAddresses } from '../../../../domain/agent-tasks.js';
 import { type GuestNetworkSet, guestInterfaces } from '../network/guest-interfaces.js';
+import {
+  type CustomerUserData,
+  type PanelSettings,
+  quoted,
+  text,
+  userDataDocument,
+} from './seed-user-data.js';
 
 const run = promisify(execFile);
 
 /** What the guest's first boot is told of itself: the customer's choices and the panel's addresses. */
-export interface GuestSetup {
+export interface GuestSetup extends PanelSettings {
   readonly instance_id: string;
-  readonly hostname: string;
-  readonly timezone: string;
-  readonly ssh_keys: readonly string[];
-  /** The root password's hash (SHA-512 crypt, made by the agent): the password is never here. */
-  readonly root_hash: string;
   readonly mac: string;
   readonly addresses: GuestAddresses | undefined;
   /** Every address and private NIC, once the panel has applied a network set; else the primaries alone. */
   readonly network?: GuestNetworkSet | undefined;
+  /** The customer's own user-data, given beside the panel's (seed-user-data.ts); absent: none. */
+  readonly user_data?: CustomerUserData | undefined;
 }
-
-// Every value is written as a JSON string, which YAML reads as the same string: no value, however
-// it is spelled, can become YAML of its own.
-const quoted = (value: string) => JSON.stringify(value);
 
 /**
  * The three files of a cloud-init NoCloud seed: `meta-data` (the instance id and hostname),
- * `user-data` (a cloud-config with the hostname, time zone, SSH keys for the image's login user,
- * and root's password hash) and `network-config` (version 2: each NIC, found by its MAC, with the
- * panel's addresses and gateways (network/guest-interfaces.ts), or DHCP where the public NIC has no IPv4
+ * `user-data` (the panel's cloud-config, with the customer's user-data where there is one:
+ * seed-user-data.ts) and `network-config` (version 2: each NIC, found by its MAC, with the panel's
+ * addresses and gateways (network/guest-interfaces.ts), or DHCP where the public NIC has no IPv4
  * address).
  */
 export function seedDocuments(
   setup: GuestSetup,
 ): Record<'meta-data' | 'user-data' | 'network-config', string> {
   const metaData = [`instance-id: ${quoted(setup.instance_id)}`, `local-hostname: ${quoted(setup.hostname)}`];
-  const userData = [
-    '#cloud-config',
-    `hostname: ${quoted(setup.hostname)}`,
-    `fqdn: ${quoted(setup.hostname)}`,
-    // The guest's hostname is the whole name the customer chose, as the panel shows it.
-    'prefer_fqdn_over_hostname: true',
-    `timezone: ${quoted(setup.timezone)}`,
-    'ssh_authorized_keys:',
-    ...setup.ssh_keys.map((key) => `  - ${quoted(key)}`),
-    'chpasswd:',
-    '  expire: false',
-    '  users:',
-    `    - { name: root, password: ${quoted(setup.root_hash)}, type: hash }`,
-  ];
   return {
     'meta-data': text(metaData),
-    'user-data': text(userData),
+    'user-data': userDataDocument(setup, setup.user_data),
     'network-config': networkConfig(setup),
   };
 }
-
-const text = (lines: string[]) => `${lines.join('\n')}\n`;
 
 /** The seed's `network-config`: cloud-init's version 2, each NIC by its MAC. */
 export function networkConfig(setup: Pick<GuestSetup, 'mac' | 'addresses' | 'network'>): string {

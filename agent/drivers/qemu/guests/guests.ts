@@ -2,16 +2,18 @@ import { fitsIn, type Resources } from '../../../../domain/capacity.js';
 import type { AgentConfig } from '../../../config.js';
 import { StateFile } from '../../../state-file.js';
 import { type Capacity, DriverFailure } from '../../driver.js';
-import { hostFreeCapacity } from '../../host-capacity.js';
+import { hostFreeCapacity, instancesRoom } from '../../host-capacity.js';
 import type { ImageStore } from '../artifacts/image-store.js';
 import { type SlottedVolume, slottedVolumesOf } from '../disks/volume-slots.js';
 import { BridgedNetwork } from '../network/bridged-network.js';
 import { guestMac } from '../network/guest-network.js';
 import { PendingResetWatches } from '../password/pending-password.js';
 import type { AcceleratorChoice } from './accelerator.js';
-import { type GuestShape, launchGuest } from './guest-launch.js';
+import { bootRoom, type GuestShape, launchGuest } from './guest-launch.js';
 import { guestAlive, guestFiles, killGuest, runStatus } from './guest-process.js';
+import { bootSize } from './room-to-grow.js';
 import {
+  type GuestGrowth,
   type GuestWiring,
   type QemuIncoming,
   type QemuInstance,
@@ -104,16 +106,16 @@ export class QemuGuests {
   }
 
   /** The host's size less its instances, the guests arriving by migration and the volumes (agent/drivers/host-capacity.ts). */
-  freeCapacity(): Capacity {
+  freeCapacity(preparing?: string): Capacity {
     return hostFreeCapacity(this.config.AGENT_CAPACITY, {
-      instances: Object.values(this.state.instances),
+      instances: instancesRoom(this.state.instances, Object.values(this.state.incoming), preparing),
       incoming: Object.values(this.state.incoming),
       volumes: Object.values(this.state.volumes ?? {}),
     });
   }
 
-  fits(need: Resources): boolean {
-    return fitsIn(this.freeCapacity(), need);
+  fits(need: Resources, preparing?: string): boolean {
+    return fitsIn(this.freeCapacity(preparing), need);
   }
 
   async powerState(dir: string): Promise<'running' | 'stopped'> {
@@ -125,15 +127,17 @@ export class QemuGuests {
   shape(
     instanceId: string,
     i: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses' | 'plugged'> &
-      Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>> & {
+      Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>> &
+      GuestGrowth & {
         /** Its volumes, where this host does not keep them yet (a guest arriving live). */
         volumes?: SlottedVolume[];
       },
   ): GuestShape {
     return {
       name: instanceId,
-      cpu_cores: i.cpu_cores,
-      memory_mb: i.memory_mb,
+      ...bootSize(i),
+      ...(i.ceiling && { ceiling: i.ceiling }),
+      ...(i.hot_added && { hotAdded: i.hot_added }),
       image: this.images.get(i.image),
       mac: guestMac(instanceId),
       network: this.config.AGENT_QEMU_NETWORK ?? 'user',
@@ -148,6 +152,11 @@ export class QemuGuests {
 
   async boot(instanceId: string, instance: QemuInstance): Promise<void> {
     if (guestAlive(instance.dir)) return;
+    // What was added while it ran went with its process: it boots at its whole size.
+    if (instance.hot_added) {
+      delete instance.hot_added;
+      this.save();
+    }
     await this.launch(instanceId, instance.dir, instance);
     // A boot from the drive is once: the next is from the disk again.
     if (instance.boot_from_cdrom) {
@@ -158,21 +167,29 @@ export class QemuGuests {
   }
 
   /**
-   * Starts the guest's QEMU (waiting for a live migration's memory with `incoming`) and, on the
-   * bridged network, wires its tap; a guest that cannot be wired is ended rather than left
-   * running unreachable or unfiltered.
+   * Starts the guest's QEMU (waiting for a live migration's memory with `incoming`, launchGuest)
+   * and, on the bridged network, wires its tap; a guest that cannot be wired is ended rather than
+   * left running unreachable or unfiltered.
    */
   async launch(
     instanceId: string,
     dir: string,
     guest: Pick<QemuInstance, 'cpu_cores' | 'memory_mb' | 'image' | 'addresses'> &
       Partial<Pick<QemuInstance, 'dir' | 'mounted_iso' | 'boot_from_cdrom' | 'rescue'>> &
-      GuestWiring & { volumes?: SlottedVolume[] },
-    incoming?: { host: string; port: number },
+      GuestWiring &
+      GuestGrowth & { volumes?: SlottedVolume[] },
+    incoming = false,
   ): Promise<void> {
-    const shape = this.shape(instanceId, guest);
+    // A migration's target starts with exactly the room the source's process has, however it booted.
+    const carried = incoming && guest.booted_ceiling !== undefined;
+    const shape = this.shape(
+      instanceId,
+      carried ? { ...guest, ceiling: guest.booted_ceiling ?? undefined, booted_ceiling: undefined } : guest,
+    );
     try {
       await launchGuest(dir, shape, this.acceleration.accelerator, incoming);
+      guest.booted_ceiling = bootRoom(shape) ?? null;
+      this.save();
       await this.bridgedNetwork?.wire(instanceId, guest).catch(async (error: Error) => {
         await killGuest(dir);
         throw error;

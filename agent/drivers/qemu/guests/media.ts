@@ -1,4 +1,5 @@
 import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
+import { reportedRoom } from '../../../../domain/instances/hot-resize.js';
 import { fetchIso, removeIsoFile } from '../../../media/iso-fetch.js';
 import { DriverFailure } from '../../driver.js';
 import { guestAlive, guestFiles, killGuest } from './guest-process.js';
@@ -86,5 +87,6 @@ export async function bootGuestIso(guests: QemuGuests, p: AgentTaskParams<'iso.b
   guests.save();
   await killGuest(instance.dir);
   await guests.boot(p.instance_id, instance);
-  return { power_state: await guests.powerState(instance.dir) };
+  const power_state = await guests.powerState(instance.dir);
+  return { power_state, ...reportedRoom(instance, power_state) };
 }

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
+import { reportedRoom } from '../../../../domain/instances/hot-resize.js';
 import { removeBackendDisks } from '../disks/backend-disks.js';
 import { releaseVolumesOf } from '../disks/volumes.js';
 import { settlePendingReset } from '../password/pending-password.js';
@@ -26,7 +27,8 @@ export async function powerGuest(guests: QemuGuests, p: AgentTaskParams<'instanc
       await guests.boot(p.instance_id, instance);
       break;
   }
-  return { power_state: await guests.powerState(instance.dir) };
+  const power_state = await guests.powerState(instance.dir);
+  return { power_state, ...reportedRoom(instance, power_state) };
 }
 
 export async function deleteGuest(guests: QemuGuests, p: AgentTaskParams<'instance.delete'>) {

@@ -1,4 +1,5 @@
 import type { AgentTaskParams } from '../../../../domain/agent-tasks.js';
+import { reportedRoom } from '../../../../domain/instances/hot-resize.js';
 import { DriverFailure } from '../../driver.js';
 import { guestAlive, killGuest } from './guest-process.js';
 import type { QemuGuests } from './guests.js';
@@ -14,7 +15,8 @@ export async function changeGuestRescue(
   enter: boolean,
 ) {
   const instance = guests.existing(p.instance_id);
-  if (enter && !guests.images.get(instance.image).rescueCmdline)
+  const image = guests.images.get(instance.image);
+  if (enter && (image.boot !== 'kernel' || !image.rescueCmdline))
     throw new DriverFailure('NOT_SUPPORTED', `the image ${instance.image} has no rescue system`, false);
   if ((instance.rescue ?? false) !== enter || !guestAlive(instance.dir)) {
     instance.rescue = enter;
@@ -22,5 +24,6 @@ export async function changeGuestRescue(
     await killGuest(instance.dir);
     await guests.boot(p.instance_id, instance);
   }
-  return { power_state: await guests.powerState(instance.dir) };
+  const power_state = await guests.powerState(instance.dir);
+  return { power_state, ...reportedRoom(instance, power_state) };
 }

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
+import type { AppliedConvergence } from '../../../../domain/agent-tasks/migration.js';
 import type { AgentTaskParams, GuestAddresses } from '../../../../domain/agent-tasks.js';
+import type { HotplugCeiling } from '../../../../domain/instances/hot-resize.js';
 import type { GuestNetworkSet } from '../network/guest-interfaces.js';
+import type { HotAdded } from './room-to-grow.js';
 
 /** The instance's firewall as `firewall.apply` gave it: its revision, the toggle and the rules. */
 export type GuestFirewallSet = Omit<AgentTaskParams<'firewall.apply'>, 'instance_id'>;
@@ -16,6 +19,26 @@ export interface PluggedNic {
   readonly network_id: string;
 }
 
+/**
+ * A guest's room to grow while it runs (guests/resize.ts): kept with the guest, so a restarted agent,
+ * a repeated task and a migration's target know what its QEMU was started with.
+ */
+export interface GuestGrowth {
+  /** The most it may grow to while it runs, given at each boot from its own kernel; absent: none. */
+  ceiling?: HotplugCeiling;
+  /**
+   * The room its present QEMU process was started with, where that is less than `ceiling` (a boot
+   * from the CD-ROM has no memory room, guest-launch.ts); null: none; absent: `ceiling`. What a hot
+   * change is checked against, the panel is told of, and a migration's target starts with.
+   */
+  booted_ceiling?: HotplugCeiling | null;
+  /**
+   * The vCPUs and memory added to its running QEMU (its `cpu_cores` and `memory_mb` count them);
+   * dropped at its next boot, which starts it at its whole size.
+   */
+  hot_added?: HotAdded;
+}
+
 /** What the bridged network applied for a guest, the newest revision of each (network/tasks.ts). */
 export interface GuestWiring {
   network?: GuestNetworkSet;
@@ -27,10 +50,11 @@ export interface GuestWiring {
 // What the QEMU driver keeps in its state file (AGENT_STATE_DIR/qemu-hypervisor.json): with the
 // guests' own directories, everything a restarted agent needs to find its guests again.
 
-export interface QemuInstance extends GuestWiring {
+export interface QemuInstance extends GuestWiring, GuestGrowth {
   /** Where its disk, QMP socket, pid file and console log are. */
   dir: string;
   hostname: string;
+  /** Its size now, what was added while it runs included. */
   cpu_cores: number;
   memory_mb: number;
   disk_mb: number;
@@ -53,6 +77,8 @@ export interface QemuInstance extends GuestWiring {
   boot_from_cdrom?: boolean;
   /** Whether it runs its image's rescue system (`rescue.enter`) until `rescue.exit`. */
   rescue?: boolean;
+  /** A cold resize stopped it to start it again with its new size (once, even if the task repeats). */
+  resume_after_resize?: boolean;
   /** Storage moves of its disks under way or kept for their cleanup, by move id, then disk (`root`, `volume-<uuid>`). */
   storage_moves?: Record<string, Record<string, QemuStorageMove>>;
 }
@@ -83,8 +109,10 @@ export interface IncomingPorts {
 }
 
 /** A guest arriving by migration, by migration id; its network and firewall come with `network.prepare`. */
-export interface QemuIncoming extends GuestWiring {
+export interface QemuIncoming extends GuestWiring, GuestGrowth {
   instance_id: string;
+  /** The migration whose retained copy of the instance this arrival found here and keeps apart. */
+  set_aside_from?: string;
   hostname: string;
   cpu_cores: number;
   memory_mb: number;
@@ -100,6 +128,12 @@ export interface QemuIncoming extends GuestWiring {
   addresses?: GuestAddresses;
   /** Learnt once, by redeeming the transfer token; kept for the final sync of a cold move. */
   endpoint: string | null;
+  /**
+   * The move's transport key (64 hex), from `disk.transfer`: everything from the source comes
+   * under it, and a live move's waiting guest listens under it. Absent from arrivals begun before
+   * moves were keyed.
+   */
+  transport_secret?: string;
   checksum: string | null;
   network_ready: boolean;
   defined: boolean;
@@ -136,7 +170,12 @@ export interface ExportedVolume {
 /** A disk offered to a migration's target, by migration id. */
 export interface QemuExport {
   instance_id: string;
-  secret: string;
+  /**
+   * The move's transport key (64 hex): the channel serves the offer only to a client that proves
+   * it, and a live move's memory and mirrors go under it. Absent from offers made before moves
+   * were keyed: served to nobody.
+   */
+  transport_secret?: string;
   path: string;
   checksum: string;
   /** A running guest's copy is of a moment; once the guest is stopped, a fresh one is taken. */
@@ -144,6 +183,8 @@ export interface QemuExport {
   /** Where the target's guest waits for the live migration, once it said so. */
   target: IncomingPorts | null;
   downtime_ms: number | null;
+  /** The live move's convergence figures as QEMU held them (a repeated task answers them again). */
+  applied?: AppliedConvergence;
   /**
    * The guest's directory when its disk was offered: the copy the cleanup removes, even if the
    * instance has come back here by another migration since.
@@ -151,6 +192,13 @@ export interface QemuExport {
   dir?: string;
   /** The volumes offered with it, by volume id; the cleanup removes them here. */
   volumes?: Record<string, ExportedVolume>;
+  /**
+   * The copy's own entry, once the instance came back here and its arrival took the instance's
+   * entry (migration/retained-copies.ts): what the cleanup removes of it.
+   */
+  instance?: QemuInstance;
+  /** The copy's volume files, moved aside for an arrival that brings the same volumes, by volume id. */
+  kept_volumes?: Record<string, { path: string; volume: QemuVolume }>;
 }
 
 /** A customer's volume on this host (its file is disks/volume-slots.ts volumeFile), on one guest at most. */

@@ -9,10 +9,10 @@ import { guestAlive } from '../guests/guest-process.js';
 import type { QemuGuests } from '../guests/guests.js';
 import type { IncomingVolume, QemuExport, QemuIncoming } from '../guests/state.js';
 import type { MirroredDisk } from './live-migration.js';
-import { pullDisk } from './transfer-pulls.js';
+import { pullDisk, sourceAt } from './transfer-pulls.js';
 
 // The customer's volumes moving with a migrating guest. The source offers a copy of each (as of
-// the moment, or of the stopped guest) through the same channel and secret as the root disk; the
+// the moment, or of the stopped guest) through the same channel and key as the root disk; the
 // target pulls each into its volume file, by redeeming the volume's own token, and the guest
 // lands with them in the slots the source's setup handoff named.
 
@@ -75,10 +75,16 @@ export function mirroredDisks(guests: QemuGuests, instanceId: string): MirroredD
   return [{ node: 'root' }, ...slots.sort().map((slot) => ({ node: volumeNode(slot) }))];
 }
 
-/** At the source's cleanup: the copies offered, and the volumes that moved with the guest. */
+/**
+ * At the source's cleanup: the copies offered, and the volumes that moved with the guest, where
+ * they are: moved aside for the instance's arrival here (retained-copies.ts), whose own files are
+ * then in the usual place and stay.
+ */
 export function removeMovedVolumes(guests: QemuGuests, offered: QemuExport): void {
+  for (const kept of Object.values(offered.kept_volumes ?? {})) removeDiskFile(kept.path);
   for (const [volumeId, copy] of Object.entries(offered.volumes ?? {})) {
     rmSync(copy.path, { force: true });
+    if (offered.kept_volumes?.[volumeId]) continue;
     if (guests.state.volumes?.[volumeId]?.instance_id !== offered.instance_id) continue;
     removeDiskFile(volumeFile(guests.config.AGENT_STATE_DIR, volumeId));
     delete guests.state.volumes[volumeId];
@@ -94,13 +100,26 @@ function expected(incoming: QemuIncoming, volumeId: string): IncomingVolume {
   return volume;
 }
 
-const pullVolume = async (guests: QemuGuests, volumeId: string, endpoint: string, signal: AbortSignal) => {
+const pullVolume = async (
+  guests: QemuGuests,
+  migrationId: string,
+  incoming: QemuIncoming,
+  volumeId: string,
+  endpoint: string,
+  signal: AbortSignal,
+) => {
   mkdirSync(join(guests.config.AGENT_STATE_DIR, 'volumes'), { recursive: true });
-  return pullDisk(endpoint, volumeFile(guests.config.AGENT_STATE_DIR, volumeId), signal, resource(volumeId));
+  return pullDisk(
+    sourceAt(migrationId, incoming, endpoint),
+    volumeFile(guests.config.AGENT_STATE_DIR, volumeId),
+    signal,
+    resource(volumeId),
+  );
 };
 
 export async function transferVolume(
   guests: QemuGuests,
+  migrationId: string,
   incoming: QemuIncoming,
   volumeId: string,
   token: string,
@@ -113,7 +132,7 @@ export async function transferVolume(
       guests.save();
     }
     ctx.progress(10, `pulling volume ${volumeId} from the source`);
-    volume.checksum = await pullVolume(guests, volumeId, volume.endpoint, ctx.signal);
+    volume.checksum = await pullVolume(guests, migrationId, incoming, volumeId, volume.endpoint, ctx.signal);
     guests.save();
   }
   return { checksum: volume.checksum, size_mb: volume.size_mb };
@@ -128,10 +147,15 @@ export async function verifyVolume(guests: QemuGuests, incoming: QemuIncoming, v
 }
 
 /** A cold move's final sync: each volume as the stopped source has it now. */
-export async function pullFinalVolumes(guests: QemuGuests, incoming: QemuIncoming, signal: AbortSignal) {
+export async function pullFinalVolumes(
+  guests: QemuGuests,
+  migrationId: string,
+  incoming: QemuIncoming,
+  signal: AbortSignal,
+) {
   for (const [volumeId, volume] of Object.entries(incoming.volumes ?? {})) {
     if (!volume.endpoint) throw new DriverFailure('DISK_NOT_RECEIVED', 'no disk arrived for a volume', false);
-    volume.checksum = await pullVolume(guests, volumeId, volume.endpoint, signal);
+    volume.checksum = await pullVolume(guests, migrationId, incoming, volumeId, volume.endpoint, signal);
   }
 }
 

@@ -15,7 +15,7 @@ import type { PasswordHandoff } from './transfer-bodies.js';
 /**
  * What the guest's root password needs besides its disk, for a migration's target (see
  * PasswordHandoffBody): a disk that never booted needs its first password's hash, a guest reset
- * while stopped its waiting reset. Served to the holder of the endpoint's secret only, like the disk.
+ * while stopped its waiting reset. Served to the holder of the move's transport key only, like the disk.
  */
 export function passwordHandoff(guests: QemuGuests, offered: QemuExport): PasswordHandoff | undefined {
   const instance = guests.state.instances[offered.instance_id];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { GuestAddresses } from '../../../../domain/agent-tasks.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../../domain/networks/private-networks.js';
 import { VOLUMES_PER_INSTANCE } from '../../../../domain/volumes.js';
+import { MEMORY_SLOTS_MAX } from '../guests/room-to-grow.js';
 
 const port = z.number().int().min(1).max(65_535);
 /** What the target tells the source once its guest waits for a live migration (IncomingPorts). */
@@ -38,9 +39,47 @@ export const SEED_MAX_BYTES = 1024 * 1024;
  * What the guest boots with besides its disk: the image whose kernel boots it, the addresses its
  * network is shaped by, its cloud-init seed (base64), the very bytes the source attached, so a
  * guest moved live keeps the device it booted with, and its private NICs in their PCIe slots
- * (absent from a source that predates them: none) and its volumes in theirs, so the target's device
- * set is the source's.
+ * (absent from a source that predates them: none) and its volumes in theirs, and the vCPUs and
+ * memory added to it while it ran, so the target's device set is the source's.
  */
+const size = { cpu_cores: z.number().int().positive().max(1024), memory_mb: z.number().int().positive() };
+/**
+ * The guest's size and its room to grow (guests/room-to-grow.ts): what its QEMU was started with
+ * and what was added to it since. Every name here goes into the target's command line, so each is
+ * held to the shape the driver gives it (no comma, no option of its own).
+ */
+const GuestGrowthBody = z.object({
+  ...size,
+  ceiling: z.object(size).nullable(),
+  /** The room its running QEMU was started with, where less than `ceiling`; absent (an older source): `ceiling`. */
+  booted_ceiling: z.object(size).nullable().optional(),
+  hot_added: z.object({
+    cpus: z
+      .array(
+        z.object({
+          id: z.string().regex(/^vcpu(-[a-z]\d{1,4}){1,4}$/),
+          driver: z.string().regex(/^[A-Za-z0-9._-]{1,60}-cpu$/),
+          props: z.record(z.string().regex(/^[a-z]{1,10}-id$/), z.number().int().min(0).max(4096)),
+        }),
+      )
+      .max(1024),
+    dimms: z
+      .array(
+        z.object({
+          id: z.string().regex(/^dimm\d{1,3}$/),
+          size_mb: z.number().int().positive(),
+          slot: z
+            .number()
+            .int()
+            .min(0)
+            .max(MEMORY_SLOTS_MAX - 1),
+          addr: z.number().int().min(0),
+        }),
+      )
+      .max(MEMORY_SLOTS_MAX),
+  }),
+});
+
 export const SetupHandoffBody = z.object({
   image: z.string().min(1).max(100),
   addresses: GuestAddresses.nullable(),
@@ -68,5 +107,7 @@ export const SetupHandoffBody = z.object({
     .max(VOLUMES_PER_INSTANCE)
     .refine((volumes) => new Set(volumes.map((v) => v.slot)).size === volumes.length, 'one volume per slot')
     .optional(),
+  /** Its size and room to grow (absent from a source that predates them: the panel's size, no room). */
+  growth: GuestGrowthBody.optional(),
 });
 export type SetupHandoff = z.infer<typeof SetupHandoffBody>;

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
-import { createBackupSchedule } from '../../../../services/backups/schedules.js';
+import { createBackupSchedule } from '../../../../services/backups/schedules/create.js';
 import {
   commonErrors,
   conflictResponse,

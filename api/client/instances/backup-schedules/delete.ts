@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
-import { deleteBackupSchedule } from '../../../../services/backups/schedules.js';
+import { deleteBackupSchedule } from '../../../../services/backups/schedules/delete.js';
 import { commonErrors, notFoundResponse, workflowUnavailableResponse } from '../../../../wire/schemas.js';
 import { customerActor } from '../../../auth/principals.js';
 import { policyParams } from './bodies.js';

@@ -1,4 +1,5 @@
 import { listPoliciesOfInstance } from '../../../../db/repositories/backup-policies.js';
+import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
@@ -7,13 +8,16 @@ import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({
   paging: 'pages',
-  things: 'backup-schedules',
+  method: 'get',
+  path: '/{cloudInstance}/backup-schedules',
   tag: 'Backup schedules',
   summary: 'The instance’s backup schedules',
   description: 'Oldest first, paginated, each with what its last run did.',
-  item: BackupScheduleEnvelope,
-  listName: 'BackupScheduleList',
-  page: 'A page of schedules.',
+  responses: {
+    200: jsonContent(listEnvelope(BackupScheduleEnvelope, 'BackupScheduleList'), 'A page of schedules.'),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   read: listPoliciesOfInstance,
   serialize: serializeBackupSchedule,
 });

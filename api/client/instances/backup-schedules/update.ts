@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
-import { updateBackupSchedule } from '../../../../services/backups/schedules.js';
+import { updateBackupSchedule } from '../../../../services/backups/schedules/update.js';
 import {
   commonErrors,
   conflictResponse,

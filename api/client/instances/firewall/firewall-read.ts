@@ -1,9 +1,15 @@
-import type { Context } from 'hono';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findFirewall } from '../../../../db/repositories/firewalls.js';
 import type { AppEnv } from '../../../../http/context.js';
-import { jsonContent } from '../../../../wire/schemas.js';
+import {
+  type commonErrors,
+  jsonContent,
+  type notFoundResponse,
+  uuidParam,
+} from '../../../../wire/schemas.js';
 import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
 import { callersInstance } from '../callers-instance.js';
+import type { FirewallPath } from './paths.js';
 
 /** What every firewall path's `GET` says it answers. */
 export const FIREWALL_READ_DESCRIPTION =
@@ -12,9 +18,33 @@ export const FIREWALL_READ_DESCRIPTION =
 /** A firewall read's 200. */
 export const firewallShown = jsonContent(FirewallEnvelope, 'The firewall.');
 
-/** Answers the caller's instance's firewall, whichever part of it the path names. */
-export async function answerFirewall(c: Context<AppEnv>, instanceId: string) {
-  const instance = await callersInstance(c, instanceId);
-  const { db, config } = c.get('deps');
-  return c.json(serializeFirewall(await findFirewall(db, instance.id), config.FIREWALL_RULES_MAX), 200);
+/**
+ * `GET /{cloudInstance}/firewall<part>`: the caller's instance's whole firewall, whichever part the
+ * path names. The route file states its method, path and responses.
+ */
+export function firewallShowRoute(spec: {
+  readonly method: 'get';
+  readonly path: FirewallPath;
+  readonly summary: string;
+  readonly description: string;
+  readonly responses: { 200: typeof firewallShown } & typeof commonErrors & typeof notFoundResponse;
+}) {
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    tags: ['Firewall'],
+    summary: spec.summary,
+    description: spec.description,
+    request: { params: uuidParam('cloudInstance') },
+    responses: spec.responses,
+  });
+  return {
+    register(app: OpenAPIHono<AppEnv>): void {
+      app.openapi(route, async (c) => {
+        const instance = await callersInstance(c, c.req.valid('param').cloudInstance);
+        const { db, config } = c.get('deps');
+        return c.json(serializeFirewall(await findFirewall(db, instance.id), config.FIREWALL_RULES_MAX), 200);
+      });
+    },
+  };
 }

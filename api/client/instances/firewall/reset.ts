@@ -1,26 +1,18 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../../../http/context.js';
 import {
   commonErrors,
   conflictResponse,
   notFoundResponse,
-  uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import {
-  APPLIED_AS_ONE_SET,
-  answerFirewallChange,
-  FIREWALL_WRITE_CONFLICTS,
-  firewallAccepted,
-} from './firewall-write.js';
+import { firewallAccepted } from '../../../routes-kit/firewall.js';
+import { firewallClearRoute } from './clear-route.js';
+import { APPLIED_AS_ONE_SET, FIREWALL_WRITE_CONFLICTS } from './firewall-write.js';
 
-const route = createRoute({
+export const { register } = firewallClearRoute({
   method: 'delete',
   path: '/{cloudInstance}/firewall',
-  tags: ['Firewall'],
   summary: 'Reset the firewall',
   description: `Turns the firewall off and removes every rule. ${APPLIED_AS_ONE_SET}`,
-  request: { params: uuidParam('cloudInstance') },
   responses: {
     202: firewallAccepted,
     ...commonErrors,
@@ -28,10 +20,5 @@ const route = createRoute({
     ...conflictResponse(FIREWALL_WRITE_CONFLICTS),
     ...workflowUnavailableResponse,
   },
+  change: { enabled: false, rules: [] },
 });
-
-export function register(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(route, (c) =>
-    answerFirewallChange(c, c.req.valid('param').cloudInstance, { enabled: false, rules: [] }),
-  );
-}

@@ -4,15 +4,15 @@ import type { Asker } from '../../../../domain/actors.js';
 import type { AppEnv } from '../../../../http/context.js';
 import type { ServiceDeps } from '../../../../services/context.js';
 import {
-  commonErrors,
+  type commonErrors,
   conflictResponse,
   INSTANCE_HELD,
   jsonBody,
   jsonContent,
-  notFoundResponse,
+  type notFoundResponse,
   optionalJsonBody,
   uuidParam,
-  workflowUnavailableResponse,
+  type workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
 import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
 import { z } from '../../../../wire/zod.js';
@@ -25,14 +25,31 @@ export const IsoChoice = z
   })
   .openapi('IsoChoiceRequest');
 
+/** A media action's answers, the library either way, and its refusals: the same for the three. */
+export const driveAsItWas = jsonContent(IsoListEnvelope, 'The drive already was so; nothing changed.');
+export const driveChanging = jsonContent(
+  IsoListEnvelope,
+  'Accepted: an operation of the instance changes its drive.',
+);
+export const mediaRefused = conflictResponse(
+  `The ISO is not \`available\` here, or the instance’s status does not allow it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
+);
+
 /**
  * `POST /{cloudInstance}/media/iso/<action>`: 202 when an operation of the instance began, 200 when
- * the drive already was as asked; both answer the library, which shows the ISO `mounted`.
+ * the drive already was as asked; both answer the library, which shows the ISO `mounted`. The
+ * route file states its method, path (which ends in its action) and responses.
  */
-export function mediaAction(spec: {
-  readonly action: 'mount' | 'unmount' | 'boot';
+export function mediaAction<A extends 'mount' | 'unmount' | 'boot'>(spec: {
+  readonly action: A;
+  readonly method: 'post';
+  readonly path: `/{cloudInstance}/media/iso/${NoInfer<A>}`;
   readonly summary: string;
   readonly description: string;
+  readonly responses: { 200: typeof driveAsItWas; 202: typeof driveChanging } & typeof commonErrors &
+    typeof notFoundResponse &
+    typeof mediaRefused &
+    typeof workflowUnavailableResponse;
   readonly run: (
     deps: ServiceDeps,
     asker: Asker,
@@ -40,8 +57,8 @@ export function mediaAction(spec: {
   ) => Promise<{ accepted: boolean }>;
 }) {
   const route = createRoute({
-    method: 'post',
-    path: `/{cloudInstance}/media/iso/${spec.action}`,
+    method: spec.method,
+    path: spec.path,
     tags: ['Media'],
     summary: spec.summary,
     description: spec.description,
@@ -52,16 +69,7 @@ export function mediaAction(spec: {
           ? optionalJsonBody(z.strictObject({}).openapi('IsoUnmountRequest'))
           : jsonBody(IsoChoice),
     },
-    responses: {
-      200: jsonContent(IsoListEnvelope, 'The drive already was so; nothing changed.'),
-      202: jsonContent(IsoListEnvelope, 'Accepted: an operation of the instance changes its drive.'),
-      ...commonErrors,
-      ...notFoundResponse,
-      ...conflictResponse(
-        `The ISO is not \`available\` here, or the instance’s status does not allow it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
-      ),
-      ...workflowUnavailableResponse,
-    },
+    responses: spec.responses,
   });
   return {
     register(app: OpenAPIHono<AppEnv>): void {

@@ -43,7 +43,7 @@ const route = createRoute({
     ...notFoundResponse,
     ...conflictResponse(
       'The location has no free address of the family (SVC-IP-409); the instance holds its most addresses ' +
-        `(SVC-QUOTA-409); not allowed in its status, or not placed yet (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
+        `(SVC-QUOTA-409); the account would pass its \`ips\` quota (QUOTA_EXCEEDED); not allowed in its status, or not placed yet (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
     ),
     ...workflowUnavailableResponse,
   },

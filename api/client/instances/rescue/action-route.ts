@@ -2,28 +2,42 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
 import { changeRescueMode, rescueStatus } from '../../../../services/instances/rescue.js';
 import {
-  commonErrors,
-  conflictResponse,
-  INSTANCE_HELD,
+  type commonErrors,
+  type conflictResponse,
   jsonContent,
-  notFoundResponse,
+  type notFoundResponse,
   optionalJsonBody,
   uuidParam,
-  workflowUnavailableResponse,
+  type workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
 import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 
-/** `POST /{cloudInstance}/rescue/<enter|exit>`: 202 with the rescue status, the operation begun. */
-export function rescueAction(spec: {
-  readonly action: 'enter' | 'exit';
+/** A rescue action's 202: the rescue status, the operation begun. */
+export const rescueRestarting = jsonContent(
+  RescueEnvelope,
+  'Accepted: the instance is `restarting` into or out of rescue mode.',
+);
+
+/**
+ * `POST /{cloudInstance}/rescue/<enter|exit>`: 202 with the rescue status, the operation begun. The
+ * route file states its method, path (which ends in its action) and responses.
+ */
+export function rescueAction<A extends 'enter' | 'exit'>(spec: {
+  readonly action: A;
+  readonly method: 'post';
+  readonly path: `/{cloudInstance}/rescue/${NoInfer<A>}`;
   readonly summary: string;
   readonly description: string;
+  readonly responses: { 202: typeof rescueRestarting } & typeof commonErrors &
+    typeof notFoundResponse &
+    ReturnType<typeof conflictResponse> &
+    typeof workflowUnavailableResponse;
 }) {
   const route = createRoute({
-    method: 'post',
-    path: `/{cloudInstance}/rescue/${spec.action}`,
+    method: spec.method,
+    path: spec.path,
     tags: ['Rescue'],
     summary: spec.summary,
     description: spec.description,
@@ -33,15 +47,7 @@ export function rescueAction(spec: {
         z.strictObject({}).openapi(spec.action === 'enter' ? 'RescueEnterRequest' : 'RescueExitRequest'),
       ),
     },
-    responses: {
-      202: jsonContent(RescueEnvelope, 'Accepted: the instance is `restarting` into or out of rescue mode.'),
-      ...commonErrors,
-      ...notFoundResponse,
-      ...conflictResponse(
-        `The instance’s status does not allow it (SVC-CONFLICT-409: ${spec.action === 'enter' ? 'it is not running or stopped, or is in rescue mode already' : 'it is not in rescue mode'}); ${INSTANCE_HELD}`,
-      ),
-      ...workflowUnavailableResponse,
-    },
+    responses: spec.responses,
   });
   return {
     register(app: OpenAPIHono<AppEnv>): void {

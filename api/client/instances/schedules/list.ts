@@ -1,4 +1,5 @@
 import { listScheduledActions } from '../../../../db/repositories/scheduled-actions.js';
+import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {
   ScheduledActionEnvelope,
   serializeScheduledAction,
@@ -7,13 +8,19 @@ import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({
   paging: 'pages',
-  things: 'schedules',
+  method: 'get',
+  path: '/{cloudInstance}/schedules',
   tag: 'Scheduled actions',
   summary: 'The instance’s scheduled power actions',
   description: 'Oldest first, paginated, each with what its last run did.',
-  item: ScheduledActionEnvelope,
-  listName: 'ScheduledActionList',
-  page: 'A page of scheduled actions.',
+  responses: {
+    200: jsonContent(
+      listEnvelope(ScheduledActionEnvelope, 'ScheduledActionList'),
+      'A page of scheduled actions.',
+    ),
+    ...commonErrors,
+    ...notFoundResponse,
+  },
   read: listScheduledActions,
   serialize: serializeScheduledAction,
 });

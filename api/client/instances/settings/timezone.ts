@@ -1,8 +1,12 @@
 import { timezone } from '../../../../domain/instances/settings.js';
-import { settingRoute } from './definition.js';
+import { commonErrors, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
+import { InstanceEnvelope } from '../../../../wire/serializers/instance.js';
+import { settingRefused, settingRoute } from './definition.js';
 
 export const { register } = settingRoute({
   setting: 'timezone',
+  method: 'patch',
+  path: '/{cloudInstance}/settings/timezone',
   field: 'timezone',
   value: timezone.openapi({ example: 'Europe/Berlin' }),
   bodyName: 'TimezoneRequest',
@@ -12,5 +16,10 @@ export const { register } = settingRoute({
     'name it knows under an older one (`Asia/Kolkata`, `Europe/Kyiv`); spelled in the database’s case, as a ' +
     'guest looks its zone up by exact name. The panel’s record changes at once; the hypervisor applies the ' +
     'timezone to the guest at the next rebuild (the rebuild task carries it).',
-  changed: 'The instance with its new timezone.',
+  responses: {
+    200: jsonContent(InstanceEnvelope, 'The instance with its new timezone.'),
+    ...commonErrors,
+    ...notFoundResponse,
+    ...settingRefused,
+  },
 });

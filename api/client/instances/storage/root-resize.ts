@@ -47,7 +47,8 @@ const route = createRoute({
     ...commonErrors,
     ...notFoundResponse,
     ...conflictResponse(
-      `Beyond the plan’s disk (SVC-QUOTA-409); the hypervisor lacks the free disk (SVC-CAPACITY-409); the ` +
+      `Beyond the plan’s disk (SVC-QUOTA-409); past the account’s \`disk_mb\` quota (QUOTA_EXCEEDED); the ` +
+        `hypervisor lacks the free disk (SVC-CAPACITY-409); the ` +
         `instance has no plan, is not placed yet, or its status does not allow it (SVC-CONFLICT-409); ${INSTANCE_HELD}`,
     ),
     ...workflowUnavailableResponse,

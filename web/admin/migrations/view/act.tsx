@@ -3,7 +3,7 @@ import { ApiError } from '../../../../domain/errors.js';
 import { OPERATOR_ACTIONS, type OperatorAction } from '../../../../domain/migrations/control.js';
 import { recoverMigrationWith, rollBackMigration } from '../../../../services/migrations/control.js';
 import { getMigration } from '../../../../services/migrations/reads.js';
-import { reason as reasonField } from '../../../../wire/requests/migration-fields.js';
+import { reason as reasonField } from '../../../../wire/requests/move-fields.js';
 import { serializeMigration } from '../../../../wire/serializers/migration.js';
 import type { PageEnv } from '../../context.js';
 import { shortId } from '../../layout/time.js';

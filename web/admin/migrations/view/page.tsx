@@ -13,6 +13,7 @@ import { signedIn } from '../../session/guard.js';
 import { ACTION_TEXTS } from './action-texts.js';
 import { type ActionProblem, Actions } from './actions.js';
 import { History } from './history.js';
+import { LiveProgress } from './live-progress.js';
 import { Steps } from './steps.js';
 import { Summary, Warnings } from './summary.js';
 
@@ -34,6 +35,14 @@ const Standing = (props: { m: Migration }) => (
     <div class="panel">
       <Summary migration={props.m} />
     </div>
+    {props.m.live_progress && (
+      <>
+        <h2>Live move</h2>
+        <div class="panel">
+          <LiveProgress live={props.m.live_progress} />
+        </div>
+      </>
+    )}
     <h2>Steps</h2>
     <div class="panel">
       <Steps migration={props.m} />

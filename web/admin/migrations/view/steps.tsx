@@ -71,7 +71,11 @@ export function Steps(props: { migration: Migration }) {
             </>
           )}
           {step.state === props.migration.point_of_no_return && (
-            <span class="detail"> · point of no return</span>
+            <span class="detail">
+              {' '}
+              · point of no return
+              {step.state === 'LIVE_MIGRATING' ? ' at the switchover (cancel possible before it)' : ''}
+            </span>
           )}
         </li>
       ))}

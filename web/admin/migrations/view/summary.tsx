@@ -1,3 +1,4 @@
+import { policyInWords } from '../../../../domain/migrations/convergence.js';
 import type { MigrationBody } from '../../../../wire/serializers/migration.js';
 import { StateBadge } from '../../layout/badge.js';
 import { Detail } from '../../layout/detail.js';
@@ -28,6 +29,12 @@ export function Summary(props: { migration: Migration }) {
       <dt>Mode, strategy</dt>
       <dd>
         {m.mode}, {m.strategy}
+      </dd>
+      <dt>Convergence</dt>
+      <dd>
+        {m.convergence
+          ? policyInWords(m.convergence)
+          : 'QEMU’s defaults (requested before moves had a policy)'}
       </dd>
       <dt>Point of no return</dt>
       <dd>

@@ -1,0 +1,7 @@
+import type { Timestamp } from '../columns.js';
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_ends_at: Timestamp;
+}
