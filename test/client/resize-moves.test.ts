@@ -137,7 +137,9 @@ describe('a plan change that moves first', () => {
       expect(await activeHolds(id)).toEqual([
         { hypervisor_id: target.id, purpose: 'instance', cpu_cores: 2, memory_mb: 1280, disk_mb: 24_576 },
       ]);
-      expect(t.hostOf(id).hypervisor().instances[id]).toMatchObject({
+      // The target's guest (the source's copy may still be there until the move's clean-up ends).
+      const targetAgent = t.hosts.find((h) => h.hypervisor.id === target.id)!.agent;
+      expect(targetAgent.hypervisor().instances[id]).toMatchObject({
         cpu_cores: 2,
         memory_mb: 1280,
         disk_mb: 24_576,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCredential } from '../../db/repositories/credentials.js';
 import { moveEvacuationState } from '../../db/repositories/evacuations.js';
 import { findHypervisor, markSilentHypervisorsUnreachable } from '../../db/repositories/hypervisors.js';
 import { recordMigrationState } from '../../db/repositories/migration-states.js';
+import { enrollAgent } from '../../services/agents/enroll.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { relayEvents } from '../../services/webhooks/relay.js';
 import { eventually } from '../support/eventually.js';
@@ -237,6 +239,20 @@ describe('hypervisor events', () => {
       { hypervisorId, credentialId: randomUUID() },
       { agentVersion: 'test', capabilities: [], free: { cpuCores: 1, memoryMb: 1024, diskMb: 10_240 } },
     );
+  /**
+   * A hypervisor enrolled as its agent would, with no agent left running: a stopped agent's last
+   * heartbeat may still reach the API after the test has made the node silent, and bring it back.
+   */
+  async function enrolledHypervisor() {
+    const hypervisor = await seed.hypervisor(env.db, env.locationId);
+    const { token } = await createCredential(env.db, {
+      type: 'enrollment',
+      hypervisorId: hypervisor.id,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    await enrollAgent(env.deps, { token, agentVersion: 'test', clientIp: '127.0.0.1' });
+    return hypervisor;
+  }
   /** The liveness sweep, as the worker runs it, finding this node silent (and no busy one of other tests). */
   async function silence(hypervisorId: string) {
     await env.db
@@ -250,8 +266,7 @@ describe('hypervisor events', () => {
   it(
     'records online when the agent enrolls, unreachable when its heartbeats stop, online when one comes back; twice',
     async () => {
-      const { hypervisor, agent } = await env.hypervisorWithAgent();
-      await agent.stop();
+      const hypervisor = await enrolledHypervisor();
       for (let round = 0; round < 2; round++) {
         await silence(hypervisor.id);
         // This sweep takes it, or a worker's of another file (they share the database) did first.
@@ -289,8 +304,7 @@ describe('hypervisor events', () => {
   it(
     'records nothing for a sweep that rolled back; a sweep and a heartbeat at once in commit order',
     async () => {
-      const { hypervisor, agent } = await env.hypervisorWithAgent();
-      await agent.stop();
+      const hypervisor = await enrolledHypervisor();
       await silence(hypervisor.id);
       await rolledBack(env.db, (trx) => sweep(trx));
       expect(await typesOf(env.db, hypervisor.id)).toEqual(['hypervisor.online']);
