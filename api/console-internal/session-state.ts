@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findConsoleSession } from '../../db/repositories/console-sessions.js';
+import { findConsoleSession } from '../../db/repositories/instances/console-sessions.js';
 import type { AppEnv } from '../../http/context.js';
 import { reportSessionState } from '../../services/console/gateway.js';
 import { conflictResponse, jsonBody, jsonContent } from '../../wire/schemas.js';

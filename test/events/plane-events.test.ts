@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moveEvacuationState } from '../../db/repositories/evacuations.js';
-import { findHypervisor, markSilentHypervisorsUnreachable } from '../../db/repositories/hypervisors.js';
-import { recordMigrationState } from '../../db/repositories/migration-states.js';
+import {
+  findHypervisor,
+  markSilentHypervisorsUnreachable,
+} from '../../db/repositories/hypervisors/hypervisors.js';
+import { moveEvacuationState } from '../../db/repositories/moves/evacuations.js';
+import { recordMigrationState } from '../../db/repositories/moves/migration-states.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { relayEvents } from '../../services/webhooks/relay.js';
 import { eventually } from '../support/eventually.js';

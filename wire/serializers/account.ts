@@ -1,4 +1,4 @@
-import type { UserRow } from '../../db/repositories/users.js';
+import type { UserRow } from '../../db/repositories/accounts/users.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../domain/networks/private-networks.js';
 import { VOLUMES_PER_INSTANCE } from '../../domain/volumes.js';
 import type { Config } from '../../platform/config.js';

@@ -1,4 +1,4 @@
-import type { TaskRow } from '../../db/repositories/agent-task-lists.js';
+import type { TaskRow } from '../../db/repositories/hypervisors/agent-task-lists.js';
 import { AGENT_TASK_STATUSES } from '../../domain/agent-protocol.js';
 import { INSTANCE_OPERATIONS, OPERATION_STATES } from '../../domain/instances/operations.js';
 import { z } from '../zod.js';

@@ -1,4 +1,4 @@
-import type { BackupPolicyRow } from '../../db/repositories/backup-policies.js';
+import type { BackupPolicyRow } from '../../db/repositories/storage/backup-policies.js';
 import { SCHEDULE_RUN_OUTCOMES, type ScheduleRunOutcome } from '../../domain/backups.js';
 import { customerFailure } from '../../domain/instances/failures.js';
 import { z } from '../zod.js';

@@ -1,4 +1,4 @@
-import type { BackupRow } from '../../db/repositories/backups.js';
+import type { BackupRow } from '../../db/repositories/storage/backups.js';
 import { BACKUP_STATES } from '../../domain/backups.js';
 import { z } from '../zod.js';
 import { artifactAttributes } from './artifact.js';

@@ -1,4 +1,4 @@
-import type { listBandwidth } from '../../db/repositories/bandwidth.js';
+import type { listBandwidth } from '../../db/repositories/metrics/bandwidth.js';
 import { BANDWIDTH_HISTORY_PERIODS, billingPeriodOf } from '../../domain/networks/bandwidth.js';
 import { z } from '../zod.js';
 

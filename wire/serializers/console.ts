@@ -1,4 +1,4 @@
-import type { ConsoleSessionRow } from '../../db/repositories/console-sessions.js';
+import type { ConsoleSessionRow } from '../../db/repositories/instances/console-sessions.js';
 import { CONSOLE_END_REASONS, CONSOLE_KINDS, CONSOLE_SESSION_STATES } from '../../domain/console/sessions.js';
 import type { ConsoleOffer } from '../../services/console/offers.js';
 import { z } from '../zod.js';

@@ -1,5 +1,5 @@
-import type { EvacuationItemRow } from '../../db/repositories/evacuation-items.js';
-import type { EvacuationRow } from '../../db/repositories/evacuations.js';
+import type { EvacuationItemRow } from '../../db/repositories/moves/evacuation-items.js';
+import type { EvacuationRow } from '../../db/repositories/moves/evacuations.js';
 import {
   EVACUATION_ITEM_STATES,
   EVACUATION_KINDS,

@@ -1,4 +1,4 @@
-import type { StreamedEventRow } from '../../db/repositories/outbox-reads.js';
+import type { StreamedEventRow } from '../../db/repositories/events/outbox-reads.js';
 import type { ApiVersion } from '../../domain/api-versions/versions.js';
 import { EVENT_TYPES } from '../../domain/events/catalogue.js';
 import { EVENT_SCHEMAS, type RenderContext, renderEvent } from '../events.js';

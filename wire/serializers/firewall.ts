@@ -1,5 +1,5 @@
-import type { FirewallDefaults } from '../../db/repositories/firewall-defaults.js';
-import type { FirewallRecord } from '../../db/repositories/firewalls.js';
+import type { FirewallDefaults } from '../../db/repositories/network/firewall-defaults.js';
+import type { FirewallRecord } from '../../db/repositories/network/firewalls.js';
 import {
   FIREWALL_ACTIONS,
   FIREWALL_DIRECTIONS,

@@ -1,4 +1,4 @@
-import type { FloatingIpRow } from '../../db/repositories/floating-ips.js';
+import type { FloatingIpRow } from '../../db/repositories/network/floating-ips.js';
 import { ADDRESS_STATES, floatingIpStatus } from '../../domain/networks/addresses.js';
 import { z } from '../zod.js';
 import { rdnsPublicationFields, serializeRdnsPublication } from './rdns-publication.js';

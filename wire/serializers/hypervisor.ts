@@ -1,4 +1,4 @@
-import type { Hypervisor } from '../../db/repositories/hypervisors.js';
+import type { Hypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { effectiveCapabilities, HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
 import { z } from '../zod.js';
 

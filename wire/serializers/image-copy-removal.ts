@@ -1,4 +1,4 @@
-import type { ImageCopyRemovalRow } from '../../db/repositories/image-copy-removal-reads.js';
+import type { ImageCopyRemovalRow } from '../../db/repositories/catalogue/image-copy-removal-reads.js';
 import { IMAGE_REMOVAL_STATES } from '../../domain/image-removals.js';
 import { z } from '../zod.js';
 

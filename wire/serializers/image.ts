@@ -1,4 +1,4 @@
-import type { ImageRow } from '../../db/repositories/images.js';
+import type { ImageRow } from '../../db/repositories/catalogue/images.js';
 import { VIRTUALIZATIONS } from '../../domain/catalog.js';
 import { z } from '../zod.js';
 

@@ -1,4 +1,4 @@
-import type { InstanceAddressRow } from '../../db/repositories/instance-addresses.js';
+import type { InstanceAddressRow } from '../../db/repositories/network/instance-addresses.js';
 import { z } from '../zod.js';
 import { IpAddressEnvelope, serializeIpAddress } from './ip-address.js';
 

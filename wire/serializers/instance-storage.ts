@@ -1,4 +1,4 @@
-import type { InstanceStorage } from '../../db/repositories/instance-storage.js';
+import type { InstanceStorage } from '../../db/repositories/storage/instance-storage.js';
 import { VOLUME_STATES } from '../../domain/volumes.js';
 import { z } from '../zod.js';
 

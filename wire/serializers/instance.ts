@@ -1,4 +1,4 @@
-import type { Instance } from '../../db/repositories/instances.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
 import { VIRTUALIZATIONS, type Virtualization } from '../../domain/catalog.js';
 import { GUEST_DRIFTS } from '../../domain/instances/guest-inventory.js';
 import { BOOT_DEVICES, type BootDevice, INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
@@ -19,7 +19,7 @@ export function serializeGuestDrift(row: {
   updated_at: Date;
 }): z.infer<typeof GuestDrift> | null {
   if (row.guest_drift === null) return null;
-  // The inventory sets the time with the state (db/repositories/guest-inventory.ts); the row's
+  // The inventory sets the time with the state (db/repositories/hypervisors/guest-inventory.ts); the row's
   // last change is the closest bound should a row ever lack it.
   return { state: row.guest_drift, since: (row.guest_drift_since ?? row.updated_at).toISOString() };
 }

@@ -1,4 +1,4 @@
-import type { InstanceAddressRow } from '../../db/repositories/instance-addresses.js';
+import type { InstanceAddressRow } from '../../db/repositories/network/instance-addresses.js';
 import { ADDRESS_STATES } from '../../domain/networks/addresses.js';
 import { z } from '../zod.js';
 import { rdnsPublicationFields, serializeRdnsPublication } from './rdns-publication.js';

@@ -1,4 +1,4 @@
-import type { IpPoolRow, listPoolAddresses } from '../../db/repositories/ip-pools.js';
+import type { IpPoolRow, listPoolAddresses } from '../../db/repositories/network/ip-pools.js';
 import { poolCapacity, poolFree } from '../../domain/networks/ip-pools.js';
 import { z } from '../zod.js';
 

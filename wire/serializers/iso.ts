@@ -1,4 +1,4 @@
-import type { IsoRow } from '../../db/repositories/instance-isos.js';
+import type { IsoRow } from '../../db/repositories/storage/instance-isos.js';
 import { ISO_STATES } from '../../domain/media/isos.js';
 import { z } from '../zod.js';
 

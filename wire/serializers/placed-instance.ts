@@ -1,5 +1,5 @@
-import type { PlacedInstance } from '../../db/repositories/all-instances.js';
-import type { Instance } from '../../db/repositories/instances.js';
+import type { PlacedInstance } from '../../db/repositories/instances/all-instances.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
 import { INSTANCE_OPERATIONS } from '../../domain/instances/operations.js';
 import { ExternalIdAttribute } from '../requests/external-id.js';
 import { z } from '../zod.js';

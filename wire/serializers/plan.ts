@@ -1,4 +1,4 @@
-import type { PlanRow } from '../../db/repositories/plans.js';
+import type { PlanRow } from '../../db/repositories/catalogue/plans.js';
 import { HOST_REQUIREMENTS } from '../../domain/instances/host-requirements.js';
 import { z } from '../zod.js';
 

@@ -1,5 +1,5 @@
-import type { NicRow } from '../../db/repositories/private-network-nics.js';
-import type { PrivateNetworkRow } from '../../db/repositories/private-networks.js';
+import type { NicRow } from '../../db/repositories/network/private-network-nics.js';
+import type { PrivateNetworkRow } from '../../db/repositories/network/private-networks.js';
 import { ADDRESS_STATES } from '../../domain/networks/addresses.js';
 import { z } from '../zod.js';
 

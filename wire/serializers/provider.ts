@@ -1,5 +1,5 @@
-import type { ProviderRunRow } from '../../db/repositories/provider-run-lists.js';
-import type { ProviderRow } from '../../db/repositories/providers.js';
+import type { ProviderRunRow } from '../../db/repositories/network/provider-run-lists.js';
+import type { ProviderRow } from '../../db/repositories/network/providers.js';
 import {
   DNS_PROTOCOLS,
   PROVIDER_KINDS,

@@ -1,4 +1,4 @@
-import type { PruneRow } from '../../db/repositories/reverse-dns-resyncs.js';
+import type { PruneRow } from '../../db/repositories/network/reverse-dns-resyncs.js';
 import { RDNS_FAILURES, rdnsFailureDetail } from '../../domain/dns/reverse-zones.js';
 import { z } from '../zod.js';
 

@@ -1,4 +1,4 @@
-import type { ReverseWithdrawalRow } from '../../db/repositories/reverse-dns-withdrawals.js';
+import type { ReverseWithdrawalRow } from '../../db/repositories/network/reverse-dns-withdrawals.js';
 import { ptrName, RDNS_FAILURES, rdnsFailureDetail } from '../../domain/dns/reverse-zones.js';
 import { z } from '../zod.js';
 

@@ -1,7 +1,7 @@
 import type {
   AddressReservationRow,
   CapacityReservationRow,
-} from '../../db/repositories/reservation-lists.js';
+} from '../../db/repositories/hypervisors/reservation-lists.js';
 import { ADDRESS_HOLDERS, RESERVATION_PURPOSES, RESERVATION_STATES } from '../../domain/reservations.js';
 import { z } from '../zod.js';
 

@@ -1,4 +1,4 @@
-import type { PlanOfferRow } from '../../db/repositories/instance-sizes.js';
+import type { PlanOfferRow } from '../../db/repositories/instances/instance-sizes.js';
 import type { Asker } from '../../domain/actors.js';
 import type { ResizeJudgement } from '../../services/instances/resize-judgement.js';
 import { z } from '../zod.js';

@@ -1,4 +1,4 @@
-import type { ReverseRecordRow } from '../../db/repositories/reverse-dns.js';
+import type { ReverseRecordRow } from '../../db/repositories/network/reverse-dns.js';
 import { z } from '../zod.js';
 import { rdnsPublicationFields, serializeRdnsPublication } from './rdns-publication.js';
 

@@ -1,4 +1,4 @@
-import type { ScheduledActionRow } from '../../db/repositories/scheduled-actions.js';
+import type { ScheduledActionRow } from '../../db/repositories/instances/scheduled-actions.js';
 import { customerFailure } from '../../domain/instances/failures.js';
 import { SCHEDULED_ACTIONS } from '../../domain/instances/scheduled-actions.js';
 import { z } from '../zod.js';

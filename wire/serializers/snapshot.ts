@@ -1,4 +1,4 @@
-import type { SnapshotRow } from '../../db/repositories/snapshots.js';
+import type { SnapshotRow } from '../../db/repositories/storage/snapshots.js';
 import { SNAPSHOT_STATES } from '../../domain/backups.js';
 import { z } from '../zod.js';
 import { artifactAttributes } from './artifact.js';

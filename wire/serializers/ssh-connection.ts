@@ -1,4 +1,4 @@
-import type { Instance } from '../../db/repositories/instances.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
 import { loginUserOf } from '../../domain/images.js';
 import { z } from '../zod.js';
 

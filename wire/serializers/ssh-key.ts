@@ -1,4 +1,4 @@
-import type { SshKeyRow } from '../../db/repositories/ssh-keys.js';
+import type { SshKeyRow } from '../../db/repositories/accounts/ssh-keys.js';
 import { z } from '../zod.js';
 
 export const SshKeyAttributes = z

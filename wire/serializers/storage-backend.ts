@@ -1,4 +1,4 @@
-import type { StorageBackendRow } from '../../db/repositories/storage-backends.js';
+import type { StorageBackendRow } from '../../db/repositories/storage/storage-backends.js';
 import { STORAGE_BACKENDS } from '../../domain/hypervisors.js';
 import { z } from '../zod.js';
 

@@ -1,4 +1,4 @@
-import type { StorageMoveRecord } from '../../db/repositories/storage-move-reads.js';
+import type { StorageMoveRecord } from '../../db/repositories/moves/storage-move-reads.js';
 import { STORAGE_BACKENDS } from '../../domain/hypervisors.js';
 import { MIGRATION_MODES, MIGRATION_STRATEGIES } from '../../domain/migrations/states.js';
 import { STORAGE_BLOCKER_CODES, type StorageMoveReport } from '../../domain/storage-moves/preflight.js';

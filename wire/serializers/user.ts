@@ -1,4 +1,4 @@
-import type { UserRow } from '../../db/repositories/users.js';
+import type { UserRow } from '../../db/repositories/accounts/users.js';
 import { pinnedVersion } from '../../domain/api-versions/versions.js';
 import { ApiVersionName } from '../api-version.js';
 import { ExternalIdAttribute } from '../requests/external-id.js';

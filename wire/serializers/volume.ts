@@ -1,4 +1,4 @@
-import type { VolumeRow } from '../../db/repositories/volumes.js';
+import type { VolumeRow } from '../../db/repositories/storage/volumes.js';
 import { STORAGE_BACKENDS } from '../../domain/hypervisors.js';
 import { VOLUME_STATES } from '../../domain/volumes.js';
 import { z } from '../zod.js';

@@ -1,4 +1,4 @@
-import type { DeliveryLogRow } from '../../db/repositories/webhook-deliveries.js';
+import type { DeliveryLogRow } from '../../db/repositories/events/webhook-deliveries.js';
 import { EventTypeName } from '../event-types.js';
 import { z } from '../zod.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookEndpointRow } from '../../db/repositories/webhook-endpoints.js';
+import type { WebhookEndpointRow } from '../../db/repositories/events/webhook-endpoints.js';
 import { pinnedVersion } from '../../domain/api-versions/versions.js';
 import { isEventType } from '../../domain/events/catalogue.js';
 import { ApiVersionName } from '../api-version.js';

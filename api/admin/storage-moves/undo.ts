@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { StorageMoveRecord } from '../../../db/repositories/storage-move-reads.js';
+import type { StorageMoveRecord } from '../../../db/repositories/moves/storage-move-reads.js';
 import type { AppEnv } from '../../../http/context.js';
 import { undoStorageMoveWith } from '../../../services/storage-moves/control.js';
 import { ReasonBody } from '../../../wire/requests/move-fields.js';

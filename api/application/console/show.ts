@@ -1,4 +1,4 @@
-import { findConsoleSession } from '../../../db/repositories/console-sessions.js';
+import { findConsoleSession } from '../../../db/repositories/instances/console-sessions.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
 import { showRoute } from '../show-route.js';

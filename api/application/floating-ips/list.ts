@@ -1,4 +1,4 @@
-import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
+import { listFloatingIps } from '../../../db/repositories/network/floating-ips.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
 import { AdminFloatingIpEnvelope, serializeAdminFloatingIp } from '../../../wire/serializers/floating-ip.js';
 import { ownerListRoute } from '../owner-list-route.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listAllInstances } from '../../../db/repositories/all-instances.js';
+import { listAllInstances } from '../../../db/repositories/instances/all-instances.js';
 import { INSTANCE_STATUSES } from '../../../domain/instances/statuses.js';
 import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';

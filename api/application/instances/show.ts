@@ -1,4 +1,4 @@
-import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
+import { findPlacedInstance } from '../../../db/repositories/instances/all-instances.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import {
   PlacedInstanceEnvelope,

@@ -1,4 +1,4 @@
-import { findLocation } from '../../../db/repositories/locations.js';
+import { findLocation } from '../../../db/repositories/catalogue/locations.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
 import { showRoute } from '../show-route.js';

@@ -1,4 +1,4 @@
-import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
+import { listPrivateNetworks } from '../../../db/repositories/network/private-networks.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
 import {
   AdminPrivateNetworkEnvelope,

@@ -1,5 +1,5 @@
-import { findLocation } from '../../../db/repositories/locations.js';
-import { listReverseWithdrawals } from '../../../db/repositories/reverse-dns-withdrawals.js';
+import { findLocation } from '../../../db/repositories/catalogue/locations.js';
+import { listReverseWithdrawals } from '../../../db/repositories/network/reverse-dns-withdrawals.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../wire/schemas.js';
 import {
   ReverseWithdrawalEnvelope,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listTasks } from '../../../db/repositories/agent-task-lists.js';
+import { listTasks } from '../../../db/repositories/hypervisors/agent-task-lists.js';
 import { AGENT_TASK_STATUSES } from '../../../domain/agent-protocol.js';
 import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';

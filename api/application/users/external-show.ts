@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findUserByExternalId } from '../../../db/repositories/users.js';
+import { findUserByExternalId } from '../../../db/repositories/accounts/users.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ExternalIdParam } from '../../../wire/requests/external-id.js';

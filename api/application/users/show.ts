@@ -1,4 +1,4 @@
-import { findUser } from '../../../db/repositories/users.js';
+import { findUser } from '../../../db/repositories/accounts/users.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
 import { showRoute } from '../show-route.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listVolumes } from '../../../db/repositories/volumes.js';
+import { listVolumes } from '../../../db/repositories/storage/volumes.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
 import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { FloatingIpRow } from '../../../db/repositories/floating-ips.js';
+import type { FloatingIpRow } from '../../../db/repositories/network/floating-ips.js';
 import type { Asker } from '../../../domain/actors.js';
 import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceDiagnostics } from '../../../db/repositories/instance-diagnostics.js';
+import { findInstanceDiagnostics } from '../../../db/repositories/instances/instance-diagnostics.js';
 import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';

@@ -1,4 +1,4 @@
-import { listOperationsPageOfInstance } from '../../../db/repositories/instance-operation-reads.js';
+import { listOperationsPageOfInstance } from '../../../db/repositories/instances/instance-operation-reads.js';
 import { keysetListEnvelope } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import { serializeTask, TaskEnvelope } from '../../../wire/serializers/instance-history.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import { listNicsOfNetwork } from '../../../db/repositories/network/private-network-nics.js';
 import type { AppEnv } from '../../../http/context.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
 import { CreatePrivateNetworkBody } from '../../../wire/requests/private-network.js';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listEndpointsOf } from '../../../db/repositories/webhook-endpoints.js';
+import { listEndpointsOf } from '../../../db/repositories/events/webhook-endpoints.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ownerOf } from '../../../services/webhooks/endpoints.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';

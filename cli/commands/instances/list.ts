@@ -1,4 +1,4 @@
-import { listAllInstances } from '../../../db/repositories/all-instances.js';
+import { listAllInstances } from '../../../db/repositories/instances/all-instances.js';
 import { INSTANCE_STATUSES } from '../../../domain/instances/statuses.js';
 import { keysetListBody } from '../../../wire/keyset-list.js';
 import { serializePlacedInstance } from '../../../wire/serializers/placed-instance.js';

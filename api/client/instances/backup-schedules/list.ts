@@ -1,4 +1,4 @@
-import { listPoliciesOfInstance } from '../../../../db/repositories/backup-policies.js';
+import { listPoliciesOfInstance } from '../../../../db/repositories/storage/backup-policies.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {
   BackupScheduleEnvelope,

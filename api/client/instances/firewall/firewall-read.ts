@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findFirewall } from '../../../../db/repositories/firewalls.js';
+import { findFirewall } from '../../../../db/repositories/network/firewalls.js';
 import type { AppEnv } from '../../../../http/context.js';
 import {
   type commonErrors,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
+import { listIsosOfInstance } from '../../../../db/repositories/storage/instance-isos.js';
 import type { Asker } from '../../../../domain/actors.js';
 import type { AppEnv } from '../../../../http/context.js';
 import type { ServiceDeps } from '../../../../services/context.js';

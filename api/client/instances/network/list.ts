@@ -1,4 +1,4 @@
-import { listInstanceAddressPage } from '../../../../db/repositories/instance-addresses.js';
+import { listInstanceAddressPage } from '../../../../db/repositories/network/instance-addresses.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
 import { instanceListRoute } from '../list-route.js';

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import {
   findNetworkRevisions,
   listInstanceAddresses,
-} from '../../../../db/repositories/instance-addresses.js';
+} from '../../../../db/repositories/network/instance-addresses.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import {

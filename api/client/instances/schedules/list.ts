@@ -1,4 +1,4 @@
-import { listScheduledActions } from '../../../../db/repositories/scheduled-actions.js';
+import { listScheduledActions } from '../../../../db/repositories/instances/scheduled-actions.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {
   ScheduledActionEnvelope,

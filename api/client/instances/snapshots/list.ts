@@ -1,4 +1,4 @@
-import { listSnapshotsOfInstance } from '../../../../db/repositories/snapshots.js';
+import { listSnapshotsOfInstance } from '../../../../db/repositories/storage/snapshots.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
 import { instanceListRoute } from '../list-route.js';

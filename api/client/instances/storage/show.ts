@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
+import { findInstanceStorage } from '../../../../db/repositories/storage/instance-storage.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import {
