@@ -3,7 +3,7 @@ import { findConsoleSession } from '../../db/repositories/instances/console-sess
 import type { AppEnv } from '../../http/context.js';
 import { reportSessionState } from '../../services/console/gateway.js';
 import { conflictResponse, jsonBody, jsonContent } from '../../wire/schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../wire/serializers/console.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../wire/serializers/instances/console.js';
 import { z } from '../../wire/zod.js';
 import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';

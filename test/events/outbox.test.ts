@@ -10,7 +10,7 @@ import { findInstance } from '../../db/repositories/instances/instances.js';
 import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { INSTANCE_STATUS_EVENTS } from '../../domain/events/catalogue.js';
 import { EVENT_SCHEMAS, renderEvent } from '../../wire/events.js';
-import { serializeInstance } from '../../wire/serializers/instance.js';
+import { serializeInstance } from '../../wire/serializers/instances/instance.js';
 import { seed } from '../support/seed.js';
 
 /** docs/events.md "Recorded with the change": an event commits with its change, or not at all. */

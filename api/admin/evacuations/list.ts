@@ -6,7 +6,7 @@ import type { AppEnv } from '../../../http/context.js';
 import { countsOf } from '../../../services/evacuations/show.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { EvacuationEnvelope, serializeEvacuation } from '../../../wire/serializers/evacuation.js';
+import { EvacuationEnvelope, serializeEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 import { z } from '../../../wire/zod.js';
 
 const EvacuationListQuery = keysetQuery({

@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   unavailableResponse,
 } from '../../../wire/schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import { moveUndoRoute, type UndoService } from '../moves-kit/undo.js';
 
 /**

@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/moves/storage-move.js';
 import { moveUndoRoute, type UndoService } from '../moves-kit/undo.js';
 
 /** Cancel and rollback: the same request to the move's run; they differ in the outcome recorded. */

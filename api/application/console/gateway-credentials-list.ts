@@ -5,7 +5,7 @@ import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire
 import {
   ConsoleGatewayCredentialEnvelope,
   serializeConsoleGatewayCredential,
-} from '../../../wire/serializers/console-gateway-credential.js';
+} from '../../../wire/serializers/instances/console-gateway-credential.js';
 
 const route = createRoute({
   method: 'get',

@@ -4,7 +4,7 @@ import { findFirewall } from '../../../db/repositories/network/firewalls.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/network/firewall.js';
 
 const route = createRoute({
   method: 'get',

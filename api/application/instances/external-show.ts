@@ -7,7 +7,7 @@ import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schem
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 
 const route = createRoute({
   method: 'get',

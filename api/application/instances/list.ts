@@ -7,7 +7,7 @@ import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { z } from '../../../wire/zod.js';
 
 const InstanceListQuery = keysetQuery({

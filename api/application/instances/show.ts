@@ -3,7 +3,7 @@ import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schem
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

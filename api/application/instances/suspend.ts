@@ -14,7 +14,7 @@ import {
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -3,7 +3,7 @@ import { listIsos } from '../../../db/repositories/storage/instance-isos.js';
 import { ISO_STATES } from '../../../domain/media/isos.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/storage/iso.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({

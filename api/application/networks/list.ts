@@ -3,7 +3,7 @@ import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.j
 import {
   AdminPrivateNetworkEnvelope,
   serializeAdminPrivateNetwork,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { ownerListRoute } from '../owner-list-route.js';
 
 export const { register } = ownerListRoute({

@@ -7,7 +7,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   AdminPrivateNetworkDetailEnvelope,
   serializeAdminPrivateNetworkDetail,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 
 const route = createRoute({
   method: 'get',

@@ -3,7 +3,7 @@ import { findProviderRun } from '../../../db/repositories/network/provider-run-l
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/network/provider.js';
 import { ProviderRunParams } from './fields.js';
 
 const route = createRoute({

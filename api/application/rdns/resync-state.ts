@@ -7,7 +7,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   ReverseDnsResyncStateEnvelope,
   serializeReverseDnsResyncState,
-} from '../../../wire/serializers/rdns-resync-state.js';
+} from '../../../wire/serializers/network/rdns-resync-state.js';
 
 const route = createRoute({
   method: 'get',

@@ -4,7 +4,7 @@ import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../..
 import {
   ReverseWithdrawalEnvelope,
   serializeReverseWithdrawal,
-} from '../../../wire/serializers/rdns-withdrawal.js';
+} from '../../../wire/serializers/network/rdns-withdrawal.js';
 import { childListRoute } from '../child-list-route.js';
 
 export const { register } = childListRoute({

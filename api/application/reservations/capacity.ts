@@ -7,7 +7,7 @@ import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import {
   CapacityReservationEnvelope,
   serializeCapacityReservation,
-} from '../../../wire/serializers/reservation.js';
+} from '../../../wire/serializers/hypervisors/reservation.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = keysetQuery({

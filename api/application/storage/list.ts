@@ -6,7 +6,7 @@ import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '..
 import {
   StorageBackendEnvelope,
   serializeStorageBackend,
-} from '../../../wire/serializers/storage-backend.js';
+} from '../../../wire/serializers/storage/storage-backend.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({

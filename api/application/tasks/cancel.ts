@@ -11,7 +11,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/hypervisors/agent-task.js';
 
 const route = createRoute({
   method: 'post',

@@ -11,7 +11,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/accounts/user.js';
 
 const route = createRoute({
   method: 'get',

@@ -12,7 +12,10 @@ import {
   uuidParam,
   type workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { type FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import {
+  type FloatingIpEnvelope,
+  serializeFloatingIp,
+} from '../../../wire/serializers/network/floating-ip.js';
 import { customerActor } from '../../auth/principals.js';
 import { FloatingIpTargetBody } from './answers.js';
 

@@ -3,7 +3,10 @@ import { findOsFamilyOfInstance } from '../../../db/repositories/catalogue/image
 import { listInstanceSshKeys } from '../../../db/repositories/instances/instances.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { SshConnectionEnvelope, serializeSshConnection } from '../../../wire/serializers/ssh-connection.js';
+import {
+  SshConnectionEnvelope,
+  serializeSshConnection,
+} from '../../../wire/serializers/instances/ssh-connection.js';
 import { callersInstance } from './callers-instance.js';
 
 const route = createRoute({

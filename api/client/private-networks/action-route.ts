@@ -18,7 +18,7 @@ import {
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor } from '../../auth/principals.js';
 

@@ -5,7 +5,7 @@ import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '..
 import {
   PrivateNetworkEnvelope,
   serializePrivateNetwork,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

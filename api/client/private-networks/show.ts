@@ -7,7 +7,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -16,7 +16,7 @@ import {
 import {
   serializeWebhookAttempt,
   WebhookAttemptEnvelope,
-} from '../../../wire/serializers/webhook-delivery.js';
+} from '../../../wire/serializers/events/webhook-delivery.js';
 import type { WebhookSide } from './side.js';
 
 const WebhookAttemptList = listEnvelope(WebhookAttemptEnvelope, 'WebhookAttemptList');

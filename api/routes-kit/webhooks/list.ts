@@ -6,7 +6,7 @@ import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '..
 import {
   serializeWebhookEndpoint,
   WebhookEndpointEnvelope,
-} from '../../../wire/serializers/webhook-endpoint.js';
+} from '../../../wire/serializers/events/webhook-endpoint.js';
 import type { WebhookSide } from './side.js';
 
 const WebhookEndpointList = listEnvelope(WebhookEndpointEnvelope, 'WebhookEndpointList');

@@ -10,7 +10,10 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 import { ImageVersionCreateFields } from './fields.js';
 
 const route = createRoute({

@@ -15,7 +15,7 @@ import {
 import {
   ImageCopyRemovalEnvelope,
   serializeImageCopyRemoval,
-} from '../../../../wire/serializers/image-copy-removal.js';
+} from '../../../../wire/serializers/catalogue/image-copy-removal.js';
 
 const route = createRoute({
   method: 'get',

@@ -3,7 +3,10 @@ import { findImageVersionView } from '../../../../db/repositories/catalogue/imag
 import { notFound } from '../../../../domain/errors.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 
 const route = createRoute({
   method: 'get',

@@ -9,7 +9,10 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 import { ImageVersionUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -3,7 +3,7 @@ import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../..
 import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
-} from '../../../../wire/serializers/backup-schedule.js';
+} from '../../../../wire/serializers/storage/backup-schedule.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -7,7 +7,7 @@ import {
   type notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/network/firewall.js';
 import { callersInstance } from '../callers-instance.js';
 import type { FirewallPath } from './paths.js';
 

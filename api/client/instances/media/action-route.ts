@@ -14,7 +14,7 @@ import {
   uuidParam,
   type workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/storage/iso.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

@@ -8,7 +8,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   InstanceNetworkEnvelope,
   serializeInstanceNetwork,
-} from '../../../../wire/serializers/instance-network.js';
+} from '../../../../wire/serializers/network/instance-network.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({

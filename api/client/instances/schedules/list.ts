@@ -3,7 +3,7 @@ import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../..
 import {
   ScheduledActionEnvelope,
   serializeScheduledAction,
-} from '../../../../wire/serializers/scheduled-action.js';
+} from '../../../../wire/serializers/instances/scheduled-action.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

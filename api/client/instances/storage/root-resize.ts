@@ -15,7 +15,7 @@ import {
 import {
   InstanceStorageEnvelope,
   serializeInstanceStorage,
-} from '../../../../wire/serializers/instance-storage.js';
+} from '../../../../wire/serializers/storage/instance-storage.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

@@ -5,7 +5,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   InstanceStorageEnvelope,
   serializeInstanceStorage,
-} from '../../../../wire/serializers/instance-storage.js';
+} from '../../../../wire/serializers/storage/instance-storage.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({
