@@ -1,9 +1,9 @@
 import type { Database } from '../db/database.js';
 import { holdNewBackup } from '../db/records/backups.js';
-import { recordActivity } from '../db/repositories/activity-log.js';
-import { findPolicy, recordPolicyRun } from '../db/repositories/backup-policies.js';
-import { listBackupsOfPolicy, takeBackupForRetention } from '../db/repositories/backups.js';
-import { findInstance } from '../db/repositories/instances.js';
+import { recordActivity } from '../db/repositories/events/activity-log.js';
+import { findInstance } from '../db/repositories/instances/instances.js';
+import { findPolicy, recordPolicyRun } from '../db/repositories/storage/backup-policies.js';
+import { listBackupsOfPolicy, takeBackupForRetention } from '../db/repositories/storage/backups.js';
 import { type BackupState, defaultArtifactName, retentionVictims } from '../domain/backups.js';
 import type { Config } from '../platform/config.js';
 import {

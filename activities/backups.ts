@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
-import type { BackupMove, SnapshotMove } from '../db/repositories/artifacts.js';
-import { findBackupOfInstance, moveBackup } from '../db/repositories/backups.js';
-import { moveSnapshot } from '../db/repositories/snapshots.js';
+import type { BackupMove, SnapshotMove } from '../db/repositories/storage/artifacts.js';
+import { findBackupOfInstance, moveBackup } from '../db/repositories/storage/backups.js';
+import { moveSnapshot } from '../db/repositories/storage/snapshots.js';
 
 /**
  * Bookkeeping of backups and snapshots. Each is a compare-and-set, so a retried activity is

@@ -3,9 +3,9 @@ import {
   listEvacuationCounts,
   listEvacuationItems,
   moveEvacuationItem,
-} from '../db/repositories/evacuation-items.js';
-import { cancelPendingItems, listItemsInFlight } from '../db/repositories/evacuation-queue.js';
-import { findEvacuation, moveEvacuationState, policyOf } from '../db/repositories/evacuations.js';
+} from '../db/repositories/moves/evacuation-items.js';
+import { cancelPendingItems, listItemsInFlight } from '../db/repositories/moves/evacuation-queue.js';
+import { findEvacuation, moveEvacuationState, policyOf } from '../db/repositories/moves/evacuations.js';
 import type { EvacuationCheck, EvacuationMoves, EvacuationReport } from '../domain/evacuations/moves.js';
 import { itemAfterMove, type MoveFacts } from '../domain/evacuations/outcome.js';
 import {

@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { Database } from '../db/database.js';
-import { claimImageRemoval, settleImageRemoval } from '../db/repositories/image-copy-removals.js';
+import { claimImageRemoval, settleImageRemoval } from '../db/repositories/catalogue/image-copy-removals.js';
 import {
   claimImageFetch,
   claimImageFetches,
   settleImageFetch,
-} from '../db/repositories/image-version-hosts.js';
+} from '../db/repositories/catalogue/image-version-hosts.js';
 
 /** The workflow id of the run calling: the copies it fetches are named after it. */
 function callingRun(): string {

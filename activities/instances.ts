@@ -1,13 +1,13 @@
 import type { Database } from '../db/database.js';
-import { setHotCeiling } from '../db/repositories/instance-size-reports.js';
+import { holdInstanceDisk, releaseInstanceResources } from '../db/repositories/hypervisors/placement.js';
+import { setHotCeiling } from '../db/repositories/instances/instance-size-reports.js';
 import {
   findInstanceLocationId,
   markInstanceDeleted,
   setInstanceDiskSize,
   setInstanceImage,
   setInstancePassword,
-} from '../db/repositories/instances.js';
-import { holdInstanceDisk, releaseInstanceResources } from '../db/repositories/placement.js';
+} from '../db/repositories/instances/instances.js';
 import type { ReverseDnsWaking } from '../domain/dns/publishing.js';
 import type { HotplugCeiling } from '../domain/instances/hot-resize.js';
 

@@ -1,5 +1,10 @@
 import type { Database } from '../db/database.js';
-import { deleteDeletingIso, moveIso, setMountedIso, settleIso } from '../db/repositories/instance-isos.js';
+import {
+  deleteDeletingIso,
+  moveIso,
+  setMountedIso,
+  settleIso,
+} from '../db/repositories/storage/instance-isos.js';
 import type { IsoState } from '../domain/media/isos.js';
 
 /**

@@ -1,19 +1,19 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../db/database.js';
 import { releaseHeldInstance } from '../db/records/held-instances.js';
-import { listMigrationsRetainingOn } from '../db/repositories/migration-facts.js';
+import { listMigrationsRetainingOn } from '../db/repositories/moves/migration-facts.js';
 import {
   annotateMigrationState,
   IllegalMigrationTransition,
   recordMigrationState,
-} from '../db/repositories/migration-states.js';
+} from '../db/repositories/moves/migration-states.js';
 import {
   moveInstanceToTarget,
   recordMigrationInterruption,
   releaseTargetReservation,
-} from '../db/repositories/migrations.js';
-import { renewMoveLease } from '../db/repositories/move-leases.js';
-import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/transfer-tokens.js';
+} from '../db/repositories/moves/migrations.js';
+import { renewMoveLease } from '../db/repositories/moves/move-leases.js';
+import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/moves/transfer-tokens.js';
 import type { PowerState } from '../domain/instances/statuses.js';
 import type { MigrationState } from '../domain/migrations/states.js';
 import { secretBox } from '../platform/secrets.js';

@@ -1,9 +1,9 @@
 import type { Database } from '../db/database.js';
-import { desiredFirewallOf, replaceFirewall } from '../db/repositories/firewalls.js';
-import { desiredNetworkOf } from '../db/repositories/instance-addresses.js';
-import { findInstanceLocationId } from '../db/repositories/instances.js';
-import { revertNetworkChange, settleNetworkChange } from '../db/repositories/network-changes.js';
-import { recordApplied } from '../db/repositories/network-revisions.js';
+import { findInstanceLocationId } from '../db/repositories/instances/instances.js';
+import { desiredFirewallOf, replaceFirewall } from '../db/repositories/network/firewalls.js';
+import { desiredNetworkOf } from '../db/repositories/network/instance-addresses.js';
+import { revertNetworkChange, settleNetworkChange } from '../db/repositories/network/network-changes.js';
+import { recordApplied } from '../db/repositories/network/network-revisions.js';
 import type { ReverseDnsWaking } from '../domain/dns/publishing.js';
 import type { NetworkChange } from '../domain/networks/addresses.js';
 import type { Firewall } from '../domain/networks/firewall.js';

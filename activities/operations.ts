@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
-import { recordActivity } from '../db/repositories/activity-log.js';
-import { settleOperation } from '../db/repositories/instance-operation-ends.js';
-import { findOperation } from '../db/repositories/instance-operation-reads.js';
+import { recordActivity } from '../db/repositories/events/activity-log.js';
+import { settleOperation } from '../db/repositories/instances/instance-operation-ends.js';
+import { findOperation } from '../db/repositories/instances/instance-operation-reads.js';
 import { statusAfterFailure, statusDuring } from '../domain/instances/operations.js';
 import type { InstanceStatus } from '../domain/instances/statuses.js';
 import { type PowerState, statusOfPowerState } from '../domain/instances/statuses.js';

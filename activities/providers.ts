@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { providerCallOf, settleProviderRun } from '../db/repositories/provider-runs.js';
+import { providerCallOf, settleProviderRun } from '../db/repositories/network/provider-runs.js';
 import type { ProviderOutcome } from '../domain/providers.js';
 import { secretBox } from '../platform/secrets.js';
 import { callProvider } from './provider-call.js';

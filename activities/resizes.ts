@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
-import { holdInstanceSize } from '../db/repositories/instance-size-holds.js';
-import { setInstanceSize } from '../db/repositories/instance-size-reports.js';
+import { holdInstanceSize } from '../db/repositories/instances/instance-size-holds.js';
+import { setInstanceSize } from '../db/repositories/instances/instance-size-reports.js';
 import type { Resources } from '../domain/capacity.js';
 import type { HotplugCeiling } from '../domain/instances/hot-resize.js';
 import type { ResizeAfterMove, ResizeMoves } from '../domain/instances/resize-moves.js';

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
-import { recordActivity } from '../db/repositories/activity-log.js';
-import { findInstance } from '../db/repositories/instances.js';
-import { findScheduledAction, recordScheduledRun } from '../db/repositories/scheduled-actions.js';
+import { recordActivity } from '../db/repositories/events/activity-log.js';
+import { findInstance } from '../db/repositories/instances/instances.js';
+import { findScheduledAction, recordScheduledRun } from '../db/repositories/instances/scheduled-actions.js';
 import type { ScheduledAction, ScheduledRunOutcome } from '../domain/instances/scheduled-actions.js';
 import {
   beginScheduledOperation,

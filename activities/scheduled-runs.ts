@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import { recordOperation } from '../db/records/operations.js';
-import { findOperation } from '../db/repositories/instance-operation-reads.js';
-import { findInstance } from '../db/repositories/instances.js';
+import { findOperation } from '../db/repositories/instances/instance-operation-reads.js';
+import { findInstance } from '../db/repositories/instances/instances.js';
 import type { Actor } from '../domain/actors.js';
 import { ApiError } from '../domain/errors.js';
 import type { InstanceOperation } from '../domain/instances/operations.js';

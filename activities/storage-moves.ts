@@ -1,7 +1,10 @@
 import type { Database } from '../db/database.js';
 import { commitStorageMove, endRolledBackStorageMove } from '../db/records/storage-moves.js';
-import { renewMoveLease } from '../db/repositories/move-leases.js';
-import { recordStorageMoveState, type StorageMoveStateFields } from '../db/repositories/storage-moves.js';
+import { renewMoveLease } from '../db/repositories/moves/move-leases.js';
+import {
+  recordStorageMoveState,
+  type StorageMoveStateFields,
+} from '../db/repositories/moves/storage-moves.js';
 import type { PowerState } from '../domain/instances/statuses.js';
 import type { StorageMoveState } from '../domain/storage-moves/states.js';
 

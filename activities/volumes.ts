@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
-import { holdVolumeDisk, setVolumeSize, unhomeVolume } from '../db/repositories/volume-hosts.js';
-import { deleteVolumeRow, moveVolume } from '../db/repositories/volumes.js';
+import { holdVolumeDisk, setVolumeSize, unhomeVolume } from '../db/repositories/storage/volume-hosts.js';
+import { deleteVolumeRow, moveVolume } from '../db/repositories/storage/volumes.js';
 
 /** Bookkeeping of volume operations; each is idempotent, so a retried activity is harmless. */
 export function createVolumeActivities(db: Database) {

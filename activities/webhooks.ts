@@ -6,7 +6,7 @@ import {
   findDeliveryToAttempt,
   finishDelivery,
   recordAttempt,
-} from '../db/repositories/webhook-deliveries.js';
+} from '../db/repositories/events/webhook-deliveries.js';
 import { API_VERSION_HEADER, pinnedVersion } from '../domain/api-versions/versions.js';
 import type { DeliveryOutcome } from '../domain/events/delivery.js';
 import { endpointNetworks } from '../domain/events/endpoints.js';

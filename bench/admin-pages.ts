@@ -7,9 +7,9 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
-import { upsertLocation } from '../db/repositories/catalog.js';
-import { createCredential } from '../db/repositories/credentials.js';
-import { insertUser } from '../db/repositories/users.js';
+import { createCredential } from '../db/repositories/accounts/credentials.js';
+import { insertUser } from '../db/repositories/accounts/users.js';
+import { upsertLocation } from '../db/repositories/catalogue/catalog.js';
 import { happyPath } from '../domain/migrations/states.js';
 import { seedOnlineHypervisors } from './admin-reads.js';
 import { quantiles } from './backups.js';

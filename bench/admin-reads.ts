@@ -6,9 +6,9 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
-import { upsertLocation, upsertPlan } from '../db/repositories/catalog.js';
-import { createCredential } from '../db/repositories/credentials.js';
-import { insertUser } from '../db/repositories/users.js';
+import { createCredential } from '../db/repositories/accounts/credentials.js';
+import { insertUser } from '../db/repositories/accounts/users.js';
+import { upsertLocation, upsertPlan } from '../db/repositories/catalogue/catalog.js';
 import { quantiles } from './backups.js';
 
 export const TARGET = { p50: 50, p99: 150 };

@@ -1,5 +1,5 @@
-import type { Instance } from '../db/repositories/instances.js';
-import { findInstance, insertInstance } from '../db/repositories/instances.js';
+import type { Instance } from '../db/repositories/instances/instances.js';
+import { findInstance, insertInstance } from '../db/repositories/instances/instances.js';
 import type { ServiceDeps } from '../services/context.js';
 import { provisionInstance } from '../services/instances/provision.js';
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { createCredential } from '../db/repositories/credentials.js';
+import { createCredential } from '../db/repositories/accounts/credentials.js';
 import { waitForPort } from '../platform/ports.js';
 import { runningInstance } from './bench-instance.js';
 import type { ApiRounds } from './parts/api-rounds.js';

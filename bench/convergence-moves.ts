@@ -10,8 +10,8 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { findMigration } from '../db/repositories/migrations.js';
-import { insertUser } from '../db/repositories/users.js';
+import { insertUser } from '../db/repositories/accounts/users.js';
+import { findMigration } from '../db/repositories/moves/migrations.js';
 import {
   type ConvergenceRequest,
   completionTimeoutS,

@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import { upsertPlan } from '../db/repositories/catalog.js';
+import { upsertPlan } from '../db/repositories/catalogue/catalog.js';
 import type { DB } from '../db/schema.js';
 import { runningInstance } from './bench-instance.js';
 import type { ApiRounds } from './parts/api-rounds.js';

@@ -7,7 +7,7 @@
  */
 
 import type { Database } from '../db/database.js';
-import { findEvacuation } from '../db/repositories/evacuations.js';
+import { findEvacuation } from '../db/repositories/moves/evacuations.js';
 import type { Actor } from '../domain/actors.js';
 import { ACTIVE_EVACUATION_STATES } from '../domain/evacuations/states.js';
 import type { ServiceDeps } from '../services/context.js';

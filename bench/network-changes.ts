@@ -10,7 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import { insertIpPool } from '../db/repositories/ip-pools.js';
+import { insertIpPool } from '../db/repositories/network/ip-pools.js';
 import type { DB } from '../db/schema.js';
 import { runningInstance } from './bench-instance.js';
 import type { ApiRounds } from './parts/api-rounds.js';

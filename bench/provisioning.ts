@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
-import { upsertImage, upsertPlan } from '../db/repositories/catalog.js';
-import { insertIpPool } from '../db/repositories/ip-pools.js';
+import { upsertImage, upsertPlan } from '../db/repositories/catalogue/catalog.js';
+import { insertIpPool } from '../db/repositories/network/ip-pools.js';
 import { median, settledStatus, wallClock } from './power-actions.js';
 
 export const CREATE_SETTLE_LIMIT_MS = 10_000;

@@ -16,11 +16,11 @@ import { guestFiles, guestPid } from '../agent/drivers/qemu/guests/guest-process
 import type { QemuState } from '../agent/drivers/qemu/guests/state.js';
 import { qemuStatePath } from '../agent/drivers/qemu/guests/state.js';
 import type { Database } from '../db/database.js';
-import { createCredential } from '../db/repositories/credentials.js';
-import { findHypervisor, insertHypervisor } from '../db/repositories/hypervisors.js';
-import { findInstance, insertInstance } from '../db/repositories/instances.js';
-import { findMigration } from '../db/repositories/migrations.js';
-import { insertUser } from '../db/repositories/users.js';
+import { createCredential } from '../db/repositories/accounts/credentials.js';
+import { insertUser } from '../db/repositories/accounts/users.js';
+import { findHypervisor, insertHypervisor } from '../db/repositories/hypervisors/hypervisors.js';
+import { findInstance, insertInstance } from '../db/repositories/instances/instances.js';
+import { findMigration } from '../db/repositories/moves/migrations.js';
 import type { ServiceDeps } from '../services/context.js';
 import { provisionInstance } from '../services/instances/provision.js';
 import { requestMigration } from '../services/migrations/request.js';

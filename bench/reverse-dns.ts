@@ -6,8 +6,8 @@
  * 2 ms with a DNS query. One address of a location of the part's own, renamed round after round.
  */
 
-import { allocateAddress } from '../db/repositories/ip-addresses.js';
-import { insertIpPool } from '../db/repositories/ip-pools.js';
+import { allocateAddress } from '../db/repositories/network/ip-addresses.js';
+import { insertIpPool } from '../db/repositories/network/ip-pools.js';
 import { createLocation, editLocation } from '../services/catalogue/locations.js';
 import { createProvider, setCredential } from '../services/providers/providers.js';
 import type { PowerDns } from '../test/support/powerdns.js';

@@ -10,9 +10,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createDatabase, type Database } from '../db/database.js';
-import { clearSuspension, markSuspended } from '../db/repositories/instance-suspension.js';
-import { insertInstance } from '../db/repositories/instances.js';
-import { insertEndpointWithin } from '../db/repositories/webhook-endpoints.js';
+import { insertEndpointWithin } from '../db/repositories/events/webhook-endpoints.js';
+import { clearSuspension, markSuspended } from '../db/repositories/instances/instance-suspension.js';
+import { insertInstance } from '../db/repositories/instances/instances.js';
 import { CURRENT_API_VERSION } from '../domain/api-versions/versions.js';
 import { generateWebhookSecret, secretBox } from '../platform/secrets.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver.js';

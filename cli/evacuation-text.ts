@@ -1,7 +1,7 @@
 import { policyInWords } from '../domain/migrations/convergence.js';
-import type { BackendDrainPlanBody } from '../wire/serializers/backend-drain-plan.js';
-import type { EvacuationBody } from '../wire/serializers/evacuation.js';
-import type { EvacuationPlanBody } from '../wire/serializers/evacuation-plan.js';
+import type { BackendDrainPlanBody } from '../wire/serializers/moves/backend-drain-plan.js';
+import type { EvacuationBody } from '../wire/serializers/moves/evacuation.js';
+import type { EvacuationPlanBody } from '../wire/serializers/moves/evacuation-plan.js';
 import { counted } from './words.js';
 
 /** The operator's view of an evacuation's plan and of an evacuation: the API's bodies, as an administrator sees them. */

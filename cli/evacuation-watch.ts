@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ACTIVE_EVACUATION_STATES } from '../domain/evacuations/states.js';
 import type { ServiceDeps } from '../services/context.js';
 import { showEvacuation } from '../services/evacuations/show.js';
-import { type EvacuationBody, serializeShownEvacuation } from '../wire/serializers/evacuation.js';
+import { type EvacuationBody, serializeShownEvacuation } from '../wire/serializers/moves/evacuation.js';
 import { EXIT } from './command.js';
 import { progressLine } from './evacuation-text.js';
 

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
-import { findHypervisorIdByName } from '../db/repositories/hypervisors.js';
-import { findInstancesNamed } from '../db/repositories/instances.js';
+import { findHypervisorIdByName } from '../db/repositories/hypervisors/hypervisors.js';
+import { findInstancesNamed } from '../db/repositories/instances/instances.js';
 import { UsageError } from './command.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,7 +5,7 @@ import {
   completeIdempotencyRecord,
   findIdempotencyRecord,
   releaseIdempotencyKey,
-} from '../db/repositories/idempotency.js';
+} from '../db/repositories/accounts/idempotency.js';
 import { ApiError } from '../domain/errors.js';
 
 /** A request that has not stored its answer after this long died: its key may be taken over. */

@@ -4,8 +4,8 @@ import {
   revokeConsoleGatewayCredential,
   revokeCredential,
   revokeUserKey,
-} from '../db/repositories/credentials.js';
-import { findUserByEmail } from '../db/repositories/users.js';
+} from '../db/repositories/accounts/credentials.js';
+import { findUserByEmail } from '../db/repositories/accounts/users.js';
 import type { ApiVersion } from '../domain/api-versions/versions.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import type { ServiceDeps } from './context.js';

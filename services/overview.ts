@@ -1,4 +1,4 @@
-import { capacityByLocation, needingAttention, overviewCounts } from '../db/repositories/overview.js';
+import { capacityByLocation, needingAttention, overviewCounts } from '../db/repositories/metrics/overview.js';
 import type { ServiceDeps } from './context.js';
 
 /** The plane at a glance for an administrator: counts, capacity per location, what waits for them. */

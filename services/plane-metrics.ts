@@ -6,7 +6,7 @@ import {
   listMigrationCounts,
   listOperationCounts,
   listQueuedTasksByHypervisor,
-} from '../db/repositories/plane-gauges.js';
+} from '../db/repositories/metrics/plane-gauges.js';
 import { HYPERVISOR_STATUSES } from '../domain/hypervisors.js';
 import type { LiveProgressRecord } from '../domain/migrations/live-progress.js';
 import { MIGRATION_STATES } from '../domain/migrations/states.js';

@@ -1,11 +1,11 @@
 import type { Database } from '../db/database.js';
-import { recordActivity } from '../db/repositories/activity-log.js';
 import {
   findUserQuotas,
   lockUserQuotas,
   replaceUserQuotas,
   userUsage,
-} from '../db/repositories/user-quotas.js';
+} from '../db/repositories/accounts/user-quotas.js';
+import { recordActivity } from '../db/repositories/events/activity-log.js';
 import { type Actor, actorName } from '../domain/actors.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import {

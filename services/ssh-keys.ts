@@ -1,11 +1,11 @@
 import { isUniqueViolation } from '../db/errors.js';
-import { recordActivity } from '../db/repositories/activity-log.js';
 import {
   deleteSshKeyOfUser,
   insertSshKeyWithin,
   renameSshKeyOfUser,
   type SshKeyRow,
-} from '../db/repositories/ssh-keys.js';
+} from '../db/repositories/accounts/ssh-keys.js';
+import { recordActivity } from '../db/repositories/events/activity-log.js';
 import { actorName, type Customer } from '../domain/actors.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import { parseSshPublicKey } from '../domain/ssh-keys.js';

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../db/errors.js';
-import { insertUser, type UserRow, updateUser } from '../db/repositories/users.js';
+import { insertUser, type UserRow, updateUser } from '../db/repositories/accounts/users.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import type { ServiceDeps } from './context.js';
 

@@ -1,9 +1,9 @@
-import { pruneFinishedTasks } from '../db/repositories/agent-tasks.js';
-import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors.js';
-import { pruneIdempotencyRecords } from '../db/repositories/idempotency.js';
-import { pruneRollups } from '../db/repositories/metric-rollups.js';
-import { pruneSamples } from '../db/repositories/metrics.js';
-import { pruneRelayedEvents } from '../db/repositories/outbox.js';
+import { pruneIdempotencyRecords } from '../db/repositories/accounts/idempotency.js';
+import { pruneRelayedEvents } from '../db/repositories/events/outbox.js';
+import { pruneFinishedTasks } from '../db/repositories/hypervisors/agent-tasks.js';
+import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors/hypervisors.js';
+import { pruneRollups } from '../db/repositories/metrics/metric-rollups.js';
+import { pruneSamples } from '../db/repositories/metrics/metrics.js';
 import type { ServiceDeps } from '../services/context.js';
 import { fetchOwedImages } from '../services/images/catch-up.js';
 import { retryStaleImageRemovals } from '../services/images/removals.js';

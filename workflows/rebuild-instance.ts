@@ -9,7 +9,7 @@ export interface RebuildInstanceInput {
   readonly imageId: string;
   /**
    * The version of the image the disk is written from (none: an image without versions). Read by
-   * the image's bookkeeping from the operation's recorded input (db/repositories/instances.ts
+   * the image's bookkeeping from the operation's recorded input (db/repositories/instances/instances.ts
    * setInstanceImage), so the runbook itself is unchanged.
    */
   readonly imageVersionId?: string | null;

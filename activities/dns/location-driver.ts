@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { dnsTargetOf } from '../../db/repositories/reverse-dns-publishing.js';
+import { dnsTargetOf } from '../../db/repositories/network/reverse-dns-publishing.js';
 import { secretBox } from '../../platform/secrets.js';
 import { type DnsDriver, type DnsFailure, dnsFailure } from './driver.js';
 import { driverFor } from './drivers.js';

@@ -2,12 +2,12 @@ import type { Database } from '../../db/database.js';
 import {
   settleRecordPublication,
   unpublishedRecordsOf,
-} from '../../db/repositories/reverse-dns-publishing.js';
+} from '../../db/repositories/network/reverse-dns-publishing.js';
 import {
   dropSupersededWithdrawals,
   pendingWithdrawalsOf,
   settleWithdrawal,
-} from '../../db/repositories/reverse-dns-withdrawals.js';
+} from '../../db/repositories/network/reverse-dns-withdrawals.js';
 import { absoluteName, ptrName } from '../../domain/dns/reverse-zones.js';
 import type { DnsFailure } from './driver.js';
 import type { PtrOutcome, PtrWork } from './zone-push.js';

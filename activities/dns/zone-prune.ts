@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../../db/database.js';
-import { namedAddressesAmong } from '../../db/repositories/reverse-dns-publishing.js';
-import { settlePrune } from '../../db/repositories/reverse-dns-resyncs.js';
+import { namedAddressesAmong } from '../../db/repositories/network/reverse-dns-publishing.js';
+import { settlePrune } from '../../db/repositories/network/reverse-dns-resyncs.js';
 import { RDNS_TTL_SECONDS } from '../../domain/dns/publishing.js';
 import { addressOfPtrName, type RdnsFailure } from '../../domain/dns/reverse-zones.js';
 import type { DnsDriver, DnsFailure } from './driver.js';

@@ -4,7 +4,7 @@ import { INT4_MAX } from '../../domain/input-bounds.js';
 import type { AppEnv } from '../../http/context.js';
 import { pollNextTask } from '../../services/agents/task-poll.js';
 import { commonErrors, jsonContent } from '../../wire/schemas.js';
-import { serializeOfferedTask } from '../../wire/serializers/offered-task.js';
+import { serializeOfferedTask } from '../../wire/serializers/hypervisors/offered-task.js';
 import { component, z } from '../../wire/zod.js';
 import { agentActor } from '../auth/principals.js';
 

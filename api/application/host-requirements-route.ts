@@ -13,7 +13,7 @@ import {
   HostRequirementsBody,
   type HostRequirementsEnvelope,
   serializeHostRequirements,
-} from '../../wire/serializers/host-requirements.js';
+} from '../../wire/serializers/instances/host-requirements.js';
 import { pathParam } from '../routes-kit/path-params.js';
 
 /**

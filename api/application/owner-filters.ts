@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { findLocationByCode } from '../../db/repositories/catalog.js';
+import { findLocationByCode } from '../../db/repositories/catalogue/catalog.js';
 import { PageQuery } from '../../wire/schemas.js';
 import { z } from '../../wire/zod.js';
 import { catalogueCode } from '../routes-kit/instance-order.js';

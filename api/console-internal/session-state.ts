@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findConsoleSession } from '../../db/repositories/console-sessions.js';
+import { findConsoleSession } from '../../db/repositories/instances/console-sessions.js';
 import type { AppEnv } from '../../http/context.js';
 import { reportSessionState } from '../../services/console/gateway.js';
 import { conflictResponse, jsonBody, jsonContent } from '../../wire/schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../wire/serializers/console.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../wire/serializers/instances/console.js';
 import { z } from '../../wire/zod.js';
 import { gatewayCredentialId } from '../auth/principals.js';
 import { internalErrors } from './errors.js';

@@ -3,7 +3,7 @@ import type { Asker } from '../../domain/actors.js';
 import type { AppEnv } from '../../http/context.js';
 import { changeFirewall, type FirewallChange } from '../../services/networks/firewall.js';
 import { jsonContent } from '../../wire/schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../wire/serializers/firewall.js';
+import { FirewallEnvelope, serializeFirewall } from '../../wire/serializers/network/firewall.js';
 
 /** A firewall change's 202, in the Client and the Application API alike: the firewall as now recorded. */
 export const firewallAccepted = jsonContent(

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { LocationRow } from '../../db/repositories/locations.js';
-import { listLocations } from '../../db/repositories/locations.js';
+import type { LocationRow } from '../../db/repositories/catalogue/locations.js';
+import { listLocations } from '../../db/repositories/catalogue/locations.js';
 import type { AppEnv } from '../../http/context.js';
 import { type commonErrors, type JsonResponse, type ListEnvelope, listBody } from '../../wire/schemas.js';
 import type { z } from '../../wire/zod.js';

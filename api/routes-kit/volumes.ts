@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { findVolume, type VolumeRow } from '../../db/repositories/volumes.js';
+import { findVolume, type VolumeRow } from '../../db/repositories/storage/volumes.js';
 import type { Asker } from '../../domain/actors.js';
 import type { AppEnv } from '../../http/context.js';
 import { deleteVolume } from '../../services/storage/volume-delete.js';

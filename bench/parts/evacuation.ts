@@ -1,5 +1,5 @@
-import { insertHypervisor } from '../../db/repositories/hypervisors.js';
-import { insertUser } from '../../db/repositories/users.js';
+import { insertUser } from '../../db/repositories/accounts/users.js';
+import { insertHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { runningInstance } from '../bench-instance.js';
 import { runEvacuation } from '../evacuations.js';
 import type { BenchStack } from '../stack.js';

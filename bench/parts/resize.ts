@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { insertUser } from '../../db/repositories/users.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { insertUser } from '../../db/repositories/accounts/users.js';
 import { quantiles } from '../backups.js';
 import { benchQemuResizes, type QemuResizeRow } from '../qemu-resizes.js';
 import { runSimulatedResizes } from '../resizes.js';

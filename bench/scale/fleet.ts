@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { upsertLocation } from '../../db/repositories/catalog.js';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { insertHypervisor } from '../../db/repositories/hypervisors.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { upsertLocation } from '../../db/repositories/catalogue/catalog.js';
+import { insertHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import type { BenchStack } from '../stack.js';
 import type { FleetMember } from './fleet-process.js';
 

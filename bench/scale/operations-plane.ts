@@ -7,11 +7,11 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Database } from '../../db/database.js';
-import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalog.js';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { insertHypervisor } from '../../db/repositories/hypervisors.js';
-import { insertIpPool } from '../../db/repositories/ip-pools.js';
-import { insertUser } from '../../db/repositories/users.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { insertUser } from '../../db/repositories/accounts/users.js';
+import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalogue/catalog.js';
+import { insertHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { insertIpPool } from '../../db/repositories/network/ip-pools.js';
 import type { WorkflowStack } from '../stack.js';
 
 export const PLAN = {

@@ -1,5 +1,5 @@
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import type { ServiceDeps } from '../../services/context.js';
 
 /** A hypervisor as the panel last knew it: its status, maintenance and last heartbeat. */

@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/actors.js';
 import type { MoveMode, RecoveryDecision } from '../../domain/moves/states.js';
 import type { ServiceDeps } from '../../services/context.js';
-import type { MoveBody } from '../../wire/serializers/move.js';
+import type { MoveBody } from '../../wire/serializers/moves/move.js';
 import type { CliContext } from '../command.js';
 import type { AskArguments } from './ask.js';
 

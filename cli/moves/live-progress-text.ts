@@ -1,5 +1,5 @@
 import { endInWords, figuresInWords } from '../../domain/migrations/live-progress.js';
-import type { LiveProgressBody } from '../../wire/serializers/live-progress.js';
+import type { LiveProgressBody } from '../../wire/serializers/moves/live-progress.js';
 import { field } from './text.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MigrationPreflightBody } from '../../wire/serializers/migration.js';
+import type { MigrationPreflightBody } from '../../wire/serializers/moves/migration.js';
 import { findings } from './text.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   type MigrationPreflightBody,
   serializeMigration,
   serializePreflight,
-} from '../../wire/serializers/migration.js';
+} from '../../wire/serializers/moves/migration.js';
 import { CONVERGENCE_OPTIONS, convergenceOptions } from '../convergence-options.js';
 import { instanceByReference, optionalHypervisor } from '../references.js';
 import { hypervisorFacts, hypervisorLine, instanceFacts } from './hypervisor-facts.js';

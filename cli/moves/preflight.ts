@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { MoveBody } from '../../wire/serializers/move.js';
+import type { MoveBody } from '../../wire/serializers/moves/move.js';
 import { type Command, EXIT } from '../command.js';
 import { askArguments } from './ask.js';
 import type { MoveAskBase, MoveCliKind, PreflightBody } from './kind.js';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { allowedActions } from '../../domain/moves/control.js';
 import { RECOVERY_DECISIONS, type RecoveryDecision } from '../../domain/moves/states.js';
 import type { ServiceDeps } from '../../services/context.js';
-import type { MoveBody } from '../../wire/serializers/move.js';
+import type { MoveBody } from '../../wire/serializers/moves/move.js';
 import { operatorActor, uuidArgument } from '../arguments.js';
 import { type Command, UsageError } from '../command.js';
 import type { MoveAskBase, MoveCliKind, PreflightBody } from './kind.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { ServiceDeps } from '../../services/context.js';
-import type { MoveBody } from '../../wire/serializers/move.js';
+import type { MoveBody } from '../../wire/serializers/moves/move.js';
 import { operatorActor } from '../arguments.js';
 import { type Command, EXIT } from '../command.js';
 import { confirmed, noTerminal } from '../confirm.js';

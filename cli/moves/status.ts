@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { MoveBody } from '../../wire/serializers/move.js';
+import type { MoveBody } from '../../wire/serializers/moves/move.js';
 import { uuidArgument } from '../arguments.js';
 import type { Command } from '../command.js';
 import type { MoveAskBase, MoveCliKind, PreflightBody } from './kind.js';

@@ -1,4 +1,4 @@
-import type { StorageMovePreflightBody } from '../../wire/serializers/storage-move.js';
+import type { StorageMovePreflightBody } from '../../wire/serializers/moves/storage-move.js';
 import { findings } from './text.js';
 
 /** The operator's view of a storage move's preflight: the admin API's body. */

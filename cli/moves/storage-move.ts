@@ -8,7 +8,7 @@ import {
   type StorageMovePreflightBody,
   serializeStorageMove,
   serializeStorageMovePreflight,
-} from '../../wire/serializers/storage-move.js';
+} from '../../wire/serializers/moves/storage-move.js';
 import { instanceByReference } from '../references.js';
 import { BACKEND_OPTIONS, backendsOf } from '../storage-move-options.js';
 import { hypervisorFacts, hypervisorLine, instanceFacts } from './hypervisor-facts.js';

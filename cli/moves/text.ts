@@ -1,4 +1,4 @@
-import type { MoveBody } from '../../wire/serializers/move.js';
+import type { MoveBody } from '../../wire/serializers/moves/move.js';
 
 // The operator's view of any move, from the admin API's body of its kind: the lines every kind
 // shows, around those the kind adds (its sides or backends, its retention).

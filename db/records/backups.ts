@@ -2,8 +2,8 @@ import { quotaVerdict } from '../../domain/backups.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Config } from '../../platform/config.js';
 import type { Database } from '../database.js';
-import { countArtifactsHeld } from '../repositories/artifacts.js';
-import { type BackupRow, insertBackup } from '../repositories/backups.js';
+import { countArtifactsHeld } from '../repositories/storage/artifacts.js';
+import { type BackupRow, insertBackup } from '../repositories/storage/backups.js';
 
 /**
  * A new backup row (`creating`) within the per-instance limit. Runs in the transaction that began

@@ -2,9 +2,9 @@ import type { Verdict } from '../../domain/errors.js';
 import { mayRestore } from '../../domain/evacuations/restore.js';
 import type { Database } from '../database.js';
 import { isUniqueViolation } from '../errors.js';
-import { insertEvacuationItems } from '../repositories/evacuation-items.js';
-import { listInstancesOfEvacuation } from '../repositories/evacuation-restores.js';
-import { insertEvacuation, type NewEvacuation } from '../repositories/evacuations.js';
+import { insertEvacuationItems } from '../repositories/moves/evacuation-items.js';
+import { listInstancesOfEvacuation } from '../repositories/moves/evacuation-restores.js';
+import { insertEvacuation, type NewEvacuation } from '../repositories/moves/evacuations.js';
 
 /**
  * In one transaction, under the home node's row lock (so that nobody puts it back in maintenance

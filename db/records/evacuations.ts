@@ -1,9 +1,13 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { isUniqueViolation } from '../errors.js';
-import { insertEvacuationItems } from '../repositories/evacuation-items.js';
-import { insertEvacuation, moveEvacuationState, type NewEvacuation } from '../repositories/evacuations.js';
-import { updateHypervisor } from '../repositories/hypervisors.js';
+import { updateHypervisor } from '../repositories/hypervisors/hypervisors.js';
+import { insertEvacuationItems } from '../repositories/moves/evacuation-items.js';
+import {
+  insertEvacuation,
+  moveEvacuationState,
+  type NewEvacuation,
+} from '../repositories/moves/evacuations.js';
 
 /**
  * In one transaction: the evacuation and its instances in the order given; for a node's drain also

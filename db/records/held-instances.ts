@@ -1,10 +1,10 @@
 import { statusAfterFailure, statusDuring } from '../../domain/instances/operations.js';
 import { type PowerState, statusOfPowerState } from '../../domain/instances/statuses.js';
 import type { Database } from '../database.js';
-import { recordActivity } from '../repositories/activity-log.js';
-import { settleOperation } from '../repositories/instance-operation-ends.js';
-import { findOperation } from '../repositories/instance-operation-reads.js';
-import { releaseMoveLease } from '../repositories/move-leases.js';
+import { recordActivity } from '../repositories/events/activity-log.js';
+import { settleOperation } from '../repositories/instances/instance-operation-ends.js';
+import { findOperation } from '../repositories/instances/instance-operation-reads.js';
+import { releaseMoveLease } from '../repositories/moves/move-leases.js';
 
 /**
  * Ends a move's hold on its instance (a migration's, a storage move's), in the caller's

@@ -1,8 +1,8 @@
 import type { Database } from '../database.js';
-import { recordMigrationState } from '../repositories/migration-states.js';
-import { releaseTargetReservation } from '../repositories/migrations.js';
-import { releaseMoveLease } from '../repositories/move-leases.js';
-import { voidTransferTokens } from '../repositories/transfer-tokens.js';
+import { recordMigrationState } from '../repositories/moves/migration-states.js';
+import { releaseTargetReservation } from '../repositories/moves/migrations.js';
+import { releaseMoveLease } from '../repositories/moves/move-leases.js';
+import { voidTransferTokens } from '../repositories/moves/transfer-tokens.js';
 
 /**
  * A migration request whose run could not be started (the workflow service did not answer): in

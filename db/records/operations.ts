@@ -2,12 +2,12 @@ import { type Actor, actorName, actorUserId } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { mayBegin } from '../../domain/instances/operations.js';
 import type { Database } from '../database.js';
-import { recordActivity } from '../repositories/activity-log.js';
+import { recordActivity } from '../repositories/events/activity-log.js';
 import {
   type BeginResult,
   beginOperation,
   type OperationStart,
-} from '../repositories/instance-operations.js';
+} from '../repositories/instances/instance-operations.js';
 
 /**
  * Inside the caller's transaction: the compare-and-set of the operations model and the

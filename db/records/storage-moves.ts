@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { PowerState } from '../../domain/instances/statuses.js';
 import { ROOT_DISK, volumeOfDisk } from '../../domain/migrations/disks.js';
 import type { Database } from '../database.js';
-import { releaseMoveLease } from '../repositories/move-leases.js';
-import { recordStorageMoveState } from '../repositories/storage-moves.js';
+import { releaseMoveLease } from '../repositories/moves/move-leases.js';
+import { recordStorageMoveState } from '../repositories/moves/storage-moves.js';
 import { releaseHeldInstance } from './held-instances.js';
 
 /**

@@ -1,10 +1,10 @@
 import { hashToken } from '../../domain/credentials.js';
 import type { Database } from '../database.js';
-import { upsertImage, upsertLocation, upsertPlan } from '../repositories/catalog.js';
-import { createCredential, findActiveCredential } from '../repositories/credentials.js';
-import { insertHypervisor } from '../repositories/hypervisors.js';
-import { insertIpPool } from '../repositories/ip-pools.js';
-import { findUserByEmail, insertUser } from '../repositories/users.js';
+import { createCredential, findActiveCredential } from '../repositories/accounts/credentials.js';
+import { findUserByEmail, insertUser } from '../repositories/accounts/users.js';
+import { upsertImage, upsertLocation, upsertPlan } from '../repositories/catalogue/catalog.js';
+import { insertHypervisor } from '../repositories/hypervisors/hypervisors.js';
+import { insertIpPool } from '../repositories/network/ip-pools.js';
 
 export const DEMO = {
   location: { code: 'demo-1', name: 'Demo location' },

@@ -5,7 +5,7 @@ import type { InstanceStatus } from './statuses.js';
  * The instance operations model: for every long operation on an instance, the statuses it may
  * start from, the status while it runs, the status it is expected to end in, where a failure
  * leaves the instance, and which running operations it may preempt. The repository's
- * compare-and-set (db/repositories/instance-operations.ts) enforces exactly this table; nothing
+ * compare-and-set (db/repositories/instances/instance-operations.ts) enforces exactly this table; nothing
  * else decides whether an operation may begin.
  */
 export interface OperationRule {

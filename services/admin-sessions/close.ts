@@ -1,5 +1,5 @@
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { endAdminSession } from '../../db/repositories/admin-sessions.js';
+import { endAdminSession } from '../../db/repositories/accounts/admin-sessions.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import type { ServiceDeps } from '../context.js';
 import type { AdminSession } from './resolve.js';
 

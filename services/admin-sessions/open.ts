@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { insertAdminSession } from '../../db/repositories/admin-sessions.js';
-import { findActiveCredential } from '../../db/repositories/credentials.js';
-import { hitRateLimit } from '../../db/repositories/rate-limits.js';
+import { insertAdminSession } from '../../db/repositories/accounts/admin-sessions.js';
+import { findActiveCredential } from '../../db/repositories/accounts/credentials.js';
+import { hitRateLimit } from '../../db/repositories/accounts/rate-limits.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import { issueSessionToken } from '../../domain/admin-sessions.js';
 import { claimedType, hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';

@@ -1,4 +1,4 @@
-import { findAdminSession, touchAdminSession } from '../../db/repositories/admin-sessions.js';
+import { findAdminSession, touchAdminSession } from '../../db/repositories/accounts/admin-sessions.js';
 import { sessionEnd } from '../../domain/admin-sessions.js';
 import { hashToken } from '../../domain/credentials.js';
 import type { ServiceDeps } from '../context.js';

@@ -2,9 +2,9 @@ import {
   consumeEnrollmentToken,
   insertCredential,
   revokeHypervisorCredentials,
-} from '../../db/repositories/credentials.js';
-import { markEnrolled } from '../../db/repositories/hypervisors.js';
-import { hitRateLimit } from '../../db/repositories/rate-limits.js';
+} from '../../db/repositories/accounts/credentials.js';
+import { hitRateLimit } from '../../db/repositories/accounts/rate-limits.js';
+import { markEnrolled } from '../../db/repositories/hypervisors/hypervisors.js';
 import { hashToken, issueSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,4 +1,4 @@
-import { recordHeartbeat } from '../../db/repositories/hypervisors.js';
+import { recordHeartbeat } from '../../db/repositories/hypervisors/hypervisors.js';
 import type { HypervisorStatus } from '../../domain/hypervisors.js';
 import type { ServiceDeps } from '../context.js';
 import { catchUpImages } from '../images/catch-up.js';

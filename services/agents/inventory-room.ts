@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import type { PlacedInstanceRow } from '../../db/repositories/guest-inventory.js';
-import { correctHotCeilings } from '../../db/repositories/instance-size-reports.js';
+import type { PlacedInstanceRow } from '../../db/repositories/hypervisors/guest-inventory.js';
+import { correctHotCeilings } from '../../db/repositories/instances/instance-size-reports.js';
 import type { HotplugCeiling } from '../../domain/instances/hot-resize.js';
 import type { PowerState } from '../../domain/instances/statuses.js';
 

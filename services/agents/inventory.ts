@@ -1,17 +1,17 @@
 import type { Database } from '../../db/database.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import {
   correctGuest,
   knownInstanceIds,
   listPlacedInstances,
   lockHypervisorForInventory,
   type PlacedInstanceRow,
-} from '../../db/repositories/guest-inventory.js';
+} from '../../db/repositories/hypervisors/guest-inventory.js';
 import {
   markInventoryReported,
   type ReportedGuest,
   replaceUnknownGuests,
-} from '../../db/repositories/unknown-guests.js';
+} from '../../db/repositories/hypervisors/unknown-guests.js';
 import { clearsFlagOnly, guestCorrection } from '../../domain/instances/guest-inventory.js';
 import type { HotplugCeiling } from '../../domain/instances/hot-resize.js';
 import type { PowerState } from '../../domain/instances/statuses.js';

@@ -1,4 +1,4 @@
-import { type MetricSample, storeSamples } from '../../db/repositories/metrics.js';
+import { type MetricSample, storeSamples } from '../../db/repositories/metrics/metrics.js';
 import type { ServiceDeps } from '../context.js';
 import type { AgentActor } from './actor.js';
 

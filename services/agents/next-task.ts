@@ -1,5 +1,5 @@
-import { leaseNextTask, type OfferedTask } from '../../db/repositories/agent-tasks.js';
-import { isCredentialActive } from '../../db/repositories/credentials.js';
+import { isCredentialActive } from '../../db/repositories/accounts/credentials.js';
+import { leaseNextTask, type OfferedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import type { AgentActor } from './actor.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import type { LockedTask } from '../../db/repositories/agent-tasks.js';
-import { recordLiveEnd, recordLiveFigures } from '../../db/repositories/migration-progress.js';
+import type { LockedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { recordLiveEnd, recordLiveFigures } from '../../db/repositories/moves/migration-progress.js';
 import type { Delivery, Report } from './task-report-effects.js';
 
 /** A live move's end as recorded, for the process's downtime histogram once the report commits. */

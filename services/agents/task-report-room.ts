@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import type { LockedTask } from '../../db/repositories/agent-tasks.js';
-import { recordBootedCeiling } from '../../db/repositories/instance-size-reports.js';
+import type { LockedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { recordBootedCeiling } from '../../db/repositories/instances/instance-size-reports.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import type { HotplugCeiling } from '../../domain/instances/hot-resize.js';
 import type { Delivery } from './task-report-effects.js';

@@ -1,4 +1,4 @@
-import { redeemTransferToken } from '../../db/repositories/transfer-tokens.js';
+import { redeemTransferToken } from '../../db/repositories/moves/transfer-tokens.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import { secretBox } from '../../platform/secrets.js';

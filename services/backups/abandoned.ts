@@ -1,5 +1,9 @@
 import type { Database } from '../../db/database.js';
-import { type ArtifactKind, failArtifactsInCreation, moveArtifact } from '../../db/repositories/artifacts.js';
+import {
+  type ArtifactKind,
+  failArtifactsInCreation,
+  moveArtifact,
+} from '../../db/repositories/storage/artifacts.js';
 import type { BackupState } from '../../domain/backups.js';
 import type { InstanceOperation } from '../../domain/instances/operations.js';
 import type { RestoreSource } from '../../workflows/restore-instance.js';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { holdNewBackup } from '../../db/records/backups.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import { findInstanceOfUser, type Instance } from '../../db/repositories/instances/instances.js';
 import {
   type BackupRow,
   findBackupOfInstance,
   findRestoreDefaults,
   setBackupProtected,
   takeBackupFor,
-} from '../../db/repositories/backups.js';
-import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+} from '../../db/repositories/storage/backups.js';
 import type { Customer } from '../../domain/actors.js';
 import {
   BACKUP_ACTIONS,

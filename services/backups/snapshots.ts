@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { countArtifactsHeld } from '../../db/repositories/artifacts.js';
-import type { Instance } from '../../db/repositories/instances.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
+import { countArtifactsHeld } from '../../db/repositories/storage/artifacts.js';
 import {
   findSnapshotOfInstance,
   insertSnapshot,
   type SnapshotRow,
   takeSnapshotFor,
-} from '../../db/repositories/snapshots.js';
+} from '../../db/repositories/storage/snapshots.js';
 import type { Customer } from '../../domain/actors.js';
 import {
   defaultArtifactName,

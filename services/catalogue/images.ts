@@ -5,7 +5,7 @@ import {
   type ImageRow,
   insertImage,
   updateImage,
-} from '../../db/repositories/images.js';
+} from '../../db/repositories/catalogue/images.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { removeDeletedCopies } from '../images/removals.js';

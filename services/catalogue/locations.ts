@@ -4,8 +4,8 @@ import {
   insertLocation,
   type LocationRow,
   updateLocation,
-} from '../../db/repositories/locations.js';
-import { findProvider } from '../../db/repositories/providers.js';
+} from '../../db/repositories/catalogue/locations.js';
+import { findProvider } from '../../db/repositories/network/providers.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { inUse } from '../in-use.js';

@@ -5,7 +5,7 @@ import {
   type PlanFields,
   type PlanRow,
   updatePlan,
-} from '../../db/repositories/plans.js';
+} from '../../db/repositories/catalogue/plans.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { inUse } from '../in-use.js';

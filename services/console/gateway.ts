@@ -3,9 +3,13 @@ import {
   endingsAfter,
   latestEnding,
   sweepConsoleSessions,
-} from '../../db/repositories/console-endings.js';
-import { endedAmong, gatewayRelayUrl, heartbeatGateway } from '../../db/repositories/console-gateways.js';
-import { markConnected, redeemConnectToken } from '../../db/repositories/console-sessions.js';
+} from '../../db/repositories/instances/console-endings.js';
+import {
+  endedAmong,
+  gatewayRelayUrl,
+  heartbeatGateway,
+} from '../../db/repositories/instances/console-gateways.js';
+import { markConnected, redeemConnectToken } from '../../db/repositories/instances/console-sessions.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

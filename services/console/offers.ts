@@ -1,5 +1,5 @@
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import type { Instance } from '../../db/repositories/instances.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import { type ConsoleKind, offeredConsoles } from '../../domain/console/sessions.js';
 import { effectiveCapabilities } from '../../domain/hypervisors.js';

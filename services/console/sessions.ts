@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { endConsoleSessions } from '../../db/repositories/console-endings.js';
+import { endConsoleSessions } from '../../db/repositories/instances/console-endings.js';
 import {
   countLiveSessions,
   findConsoleSession,
   findSessionOfInstance,
   insertConsoleSession,
-} from '../../db/repositories/console-sessions.js';
-import { lockInstance } from '../../db/repositories/instances.js';
+} from '../../db/repositories/instances/console-sessions.js';
+import { lockInstance } from '../../db/repositories/instances/instances.js';
 import { type Asker, actorUserId } from '../../domain/actors.js';
 import { type ConsoleKind, mayOpenConsole } from '../../domain/console/sessions.js';
 import { hashToken } from '../../domain/credentials.js';

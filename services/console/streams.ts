@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { endConsoleSessions } from '../../db/repositories/console-endings.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { endConsoleSessions } from '../../db/repositories/instances/console-endings.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import type { ConsoleKind } from '../../domain/console/sessions.js';
 import { ApiError } from '../../domain/errors.js';
 import { consoleStreamWorkflowId } from '../../domain/workflow-ids.js';

@@ -1,5 +1,5 @@
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { listInstancesWithDisksOn } from '../../db/repositories/instance-disks.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { listInstancesWithDisksOn } from '../../db/repositories/storage/instance-disks.js';
 import { notFound } from '../../domain/errors.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { Finding } from '../../domain/migrations/preflight.js';

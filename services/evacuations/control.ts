@@ -1,5 +1,5 @@
-import { listEvacuationItems } from '../../db/repositories/evacuation-items.js';
-import { type EvacuationRow, findEvacuation } from '../../db/repositories/evacuations.js';
+import { listEvacuationItems } from '../../db/repositories/moves/evacuation-items.js';
+import { type EvacuationRow, findEvacuation } from '../../db/repositories/moves/evacuations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { type EvacuationControl, mayControl } from '../../domain/evacuations/states.js';

@@ -1,6 +1,6 @@
-import { findHowLeftBy, findWhereMovedBy } from '../../db/repositories/evacuation-restores.js';
-import type { EvacuationRow } from '../../db/repositories/evacuations.js';
-import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { findHowLeftBy, findWhereMovedBy } from '../../db/repositories/moves/evacuation-restores.js';
+import type { EvacuationRow } from '../../db/repositories/moves/evacuations.js';
+import { instanceMigrationFacts } from '../../db/repositories/moves/migration-facts.js';
 import { refusalPasses } from '../../domain/evacuations/plan.js';
 import { restoreeSkipped } from '../../domain/evacuations/restore.js';
 import type { EvacuationPolicy } from '../../domain/evacuations/states.js';

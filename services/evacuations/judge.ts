@@ -1,8 +1,8 @@
-import { countMigrationsInto } from '../../db/repositories/evacuation-queue.js';
-import type { EvacuationRow } from '../../db/repositories/evacuations.js';
-import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
-import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
-import { migrationsOutOfEach } from '../../db/repositories/migration-sources.js';
+import { countMigrationsInto } from '../../db/repositories/moves/evacuation-queue.js';
+import type { EvacuationRow } from '../../db/repositories/moves/evacuations.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/moves/hypervisor-migration-facts.js';
+import { instanceMigrationFacts } from '../../db/repositories/moves/migration-facts.js';
+import { migrationsOutOfEach } from '../../db/repositories/moves/migration-sources.js';
 import { refusalPasses, whyNot } from '../../domain/evacuations/plan.js';
 import type { EvacuationItemState, EvacuationPolicy } from '../../domain/evacuations/states.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';

@@ -1,6 +1,6 @@
-import { moveEvacuationItem } from '../../db/repositories/evacuation-items.js';
-import type { EvacuationRow } from '../../db/repositories/evacuations.js';
-import { findOperation } from '../../db/repositories/instance-operation-reads.js';
+import { findOperation } from '../../db/repositories/instances/instance-operation-reads.js';
+import { moveEvacuationItem } from '../../db/repositories/moves/evacuation-items.js';
+import type { EvacuationRow } from '../../db/repositories/moves/evacuations.js';
 import { ApiError } from '../../domain/errors.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
 import type { EvacuationKind } from '../../domain/evacuations/states.js';

@@ -1,8 +1,8 @@
-import { moveEvacuationItem } from '../../db/repositories/evacuation-items.js';
-import { listPendingItems, nextDeferredAt } from '../../db/repositories/evacuation-queue.js';
-import { findEvacuation, policyOf } from '../../db/repositories/evacuations.js';
-import { findMigration } from '../../db/repositories/migrations.js';
-import { findStorageMove } from '../../db/repositories/storage-move-reads.js';
+import { moveEvacuationItem } from '../../db/repositories/moves/evacuation-items.js';
+import { listPendingItems, nextDeferredAt } from '../../db/repositories/moves/evacuation-queue.js';
+import { findEvacuation, policyOf } from '../../db/repositories/moves/evacuations.js';
+import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findStorageMove } from '../../db/repositories/moves/storage-move-reads.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
 import type { EvacuationKind } from '../../domain/evacuations/states.js';
 import type { ServiceDeps } from '../context.js';

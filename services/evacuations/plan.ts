@@ -1,6 +1,6 @@
-import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { instancesMigrationFactsOn } from '../../db/repositories/migration-facts.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/moves/hypervisor-migration-facts.js';
+import { instancesMigrationFactsOn } from '../../db/repositories/moves/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
 import { type EvacuationPlan, planEvacuation } from '../../domain/evacuations/plan.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { recordRestore } from '../../db/records/evacuation-restores.js';
-import { listInstancesMovedBy } from '../../db/repositories/evacuation-restores.js';
-import { policyOf } from '../../db/repositories/evacuations.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { listInstancesMovedBy } from '../../db/repositories/moves/evacuation-restores.js';
+import { policyOf } from '../../db/repositories/moves/evacuations.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
 import { mayRestore } from '../../domain/evacuations/restore.js';

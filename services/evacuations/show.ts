@@ -2,8 +2,8 @@ import {
   type EvacuationItemRow,
   listEvacuationCounts,
   listEvacuationItems,
-} from '../../db/repositories/evacuation-items.js';
-import type { EvacuationRow } from '../../db/repositories/evacuations.js';
+} from '../../db/repositories/moves/evacuation-items.js';
+import type { EvacuationRow } from '../../db/repositories/moves/evacuations.js';
 import type { EvacuationItemState } from '../../domain/evacuations/states.js';
 import type { ServiceDeps } from '../context.js';
 import { getEvacuation } from './control.js';

@@ -1,4 +1,4 @@
-import type { StreamedEventRow } from '../../db/repositories/outbox-reads.js';
+import type { StreamedEventRow } from '../../db/repositories/events/outbox-reads.js';
 
 /** Every event after `after` up to `through`, of every customer, oldest first. */
 export interface EventBatch {

@@ -2,7 +2,7 @@ import {
   findLastAssignedSeq,
   findPrunedThrough,
   listEventsAfter,
-} from '../../db/repositories/outbox-reads.js';
+} from '../../db/repositories/events/outbox-reads.js';
 import { ApiError } from '../../domain/errors.js';
 import type { EventFilter } from '../../domain/events/filter.js';
 import type { EventStreamDeps } from './open-stream.js';

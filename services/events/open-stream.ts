@@ -1,4 +1,4 @@
-import { findLastAssignedSeq, findPrunedThrough } from '../../db/repositories/outbox-reads.js';
+import { findLastAssignedSeq, findPrunedThrough } from '../../db/repositories/events/outbox-reads.js';
 import { ApiError } from '../../domain/errors.js';
 import type { EventFilter } from '../../domain/events/filter.js';
 import type { ServiceDeps } from '../context.js';

@@ -3,7 +3,7 @@ import {
   findLastAssignedSeq,
   listEventsAfter,
   listTransactionsInFlight,
-} from '../../db/repositories/outbox-reads.js';
+} from '../../db/repositories/events/outbox-reads.js';
 import { Horizon } from '../../domain/events/horizon.js';
 import type { FeedSubscribers } from './feed-subscribers.js';
 

@@ -3,7 +3,7 @@ import {
   findPrunedThrough,
   listEventsAfter,
   type StreamedEventRow,
-} from '../../db/repositories/outbox-reads.js';
+} from '../../db/repositories/events/outbox-reads.js';
 import { type EventFilter, eventPredicate } from '../../domain/events/filter.js';
 import type { EventBatch, FeedSubscriber } from './feed-subscribers.js';
 

@@ -4,7 +4,7 @@ import {
   type HypervisorFields,
   insertHypervisor,
   locationExists,
-} from '../../db/repositories/hypervisors.js';
+} from '../../db/repositories/hypervisors/hypervisors.js';
 import type { ServiceDeps } from '../context.js';
 import { duplicateName, noSuchLocation } from './refusals.js';
 

@@ -4,7 +4,7 @@ import {
   type HypervisorFields,
   locationExists,
   updateHypervisor,
-} from '../../db/repositories/hypervisors.js';
+} from '../../db/repositories/hypervisors/hypervisors.js';
 import { notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { duplicateName, noSuchLocation } from './refusals.js';

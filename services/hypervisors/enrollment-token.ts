@@ -1,5 +1,8 @@
-import { insertCredential, revokeUnusedEnrollmentTokens } from '../../db/repositories/credentials.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import {
+  insertCredential,
+  revokeUnusedEnrollmentTokens,
+} from '../../db/repositories/accounts/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { issueSecret } from '../../domain/credentials.js';
 import { notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,4 +1,4 @@
-import { type Hypervisor, updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { type Hypervisor, updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 

@@ -1,4 +1,4 @@
-import { listHypervisorNames } from '../../db/repositories/hypervisors.js';
+import { listHypervisorNames } from '../../db/repositories/hypervisors/hypervisors.js';
 import type { ServiceDeps } from '../context.js';
 
 /** Every hypervisor by name, for an administrator to pick one (the admin pages' filters). */

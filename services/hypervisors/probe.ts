@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { probeHypervisorWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';

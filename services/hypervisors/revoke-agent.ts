@@ -1,5 +1,9 @@
-import { revokeHypervisorCredentials } from '../../db/repositories/credentials.js';
-import { findHypervisor, type Hypervisor, setHypervisorStatus } from '../../db/repositories/hypervisors.js';
+import { revokeHypervisorCredentials } from '../../db/repositories/accounts/credentials.js';
+import {
+  findHypervisor,
+  type Hypervisor,
+  setHypervisorStatus,
+} from '../../db/repositories/hypervisors/hypervisors.js';
 import { notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 

@@ -2,7 +2,7 @@ import {
   hypervisorsOwedImages,
   imageVersionsLackedBy,
   type LackedCopyState,
-} from '../../db/repositories/image-version-hosts.js';
+} from '../../db/repositories/catalogue/image-version-hosts.js';
 import { imageCatchUpWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';
 import { startWorkflow, stepTiming } from '../workflow-starts.js';

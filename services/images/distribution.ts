@@ -2,7 +2,7 @@ import {
   addMissingHosts,
   findImageVersion,
   type ImageVersionRow,
-} from '../../db/repositories/image-versions.js';
+} from '../../db/repositories/catalogue/image-versions.js';
 import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { storeNameOf } from '../../domain/image-versions.js';

@@ -2,7 +2,7 @@ import {
   outstandingRemovalsOf,
   removalsOwedBy,
   staleImageRemovals,
-} from '../../db/repositories/image-copy-removals.js';
+} from '../../db/repositories/catalogue/image-copy-removals.js';
 import { storeNameOf } from '../../domain/image-versions.js';
 import { imageRemovalWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';

@@ -4,8 +4,8 @@ import {
   findImageVersion,
   insertImageVersion,
   setImageVersionDeprecated,
-} from '../../db/repositories/image-versions.js';
-import { listLocations } from '../../db/repositories/locations.js';
+} from '../../db/repositories/catalogue/image-versions.js';
+import { listLocations } from '../../db/repositories/catalogue/locations.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { type ChecksumAlgorithm, checkChecksum, type ImageFormat } from '../../domain/image-versions.js';
 import { checkIsoUrl } from '../../domain/media/iso-sources.js';

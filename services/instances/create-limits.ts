@@ -1,4 +1,4 @@
-import { hitRateLimit } from '../../db/repositories/rate-limits.js';
+import { hitRateLimit } from '../../db/repositories/accounts/rate-limits.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 

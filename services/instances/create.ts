@@ -1,16 +1,20 @@
 import type { Database } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
-import { findImageByCode, findLocationByCode, findPlanByCode } from '../../db/repositories/catalog.js';
-import { setInstanceUserData } from '../../db/repositories/instance-user-data.js';
+import { findSshKeysOfUser } from '../../db/repositories/accounts/ssh-keys.js';
+import { findUser } from '../../db/repositories/accounts/users.js';
+import {
+  findImageByCode,
+  findLocationByCode,
+  findPlanByCode,
+} from '../../db/repositories/catalogue/catalog.js';
+import { setInstanceUserData } from '../../db/repositories/instances/instance-user-data.js';
 import {
   findInstance,
   type Instance,
   insertInstance,
   setInstancePassword,
   setInstanceSshKeys,
-} from '../../db/repositories/instances.js';
-import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
-import { findUser } from '../../db/repositories/users.js';
+} from '../../db/repositories/instances/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';

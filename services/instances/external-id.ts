@@ -3,8 +3,8 @@ import {
   findPlacedInstance,
   findPlacedInstanceByExternalId,
   type PlacedInstance,
-} from '../../db/repositories/all-instances.js';
-import { setInstanceExternalId } from '../../db/repositories/instances.js';
+} from '../../db/repositories/instances/all-instances.js';
+import { setInstanceExternalId } from '../../db/repositories/instances/instances.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 

@@ -1,5 +1,5 @@
-import { listRollups } from '../../db/repositories/metric-rollups.js';
-import { listSamples } from '../../db/repositories/metrics.js';
+import { listRollups } from '../../db/repositories/metrics/metric-rollups.js';
+import { listSamples } from '../../db/repositories/metrics/metrics.js';
 import {
   MAX_POINTS,
   type MetricResolution,

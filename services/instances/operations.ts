@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { recordOperation } from '../../db/records/operations.js';
-import { cancelTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { abandonOperation } from '../../db/repositories/instance-operation-ends.js';
-import type { BeginResult, PreemptedOperation } from '../../db/repositories/instance-operations.js';
+import { cancelTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { abandonOperation } from '../../db/repositories/instances/instance-operation-ends.js';
+import type { BeginResult, PreemptedOperation } from '../../db/repositories/instances/instance-operations.js';
 import type { Actor } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';

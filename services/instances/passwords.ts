@@ -1,4 +1,8 @@
-import { findInstanceOfUser, passwordWindow, takeInstancePassword } from '../../db/repositories/instances.js';
+import {
+  findInstanceOfUser,
+  passwordWindow,
+  takeInstancePassword,
+} from '../../db/repositories/instances/instances.js';
 import type { Customer } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { generatePassword, secretBox } from '../../platform/secrets.js';

@@ -1,4 +1,4 @@
-import { findPlacedInstance, type PlacedInstance } from '../../db/repositories/all-instances.js';
+import { findPlacedInstance, type PlacedInstance } from '../../db/repositories/instances/all-instances.js';
 import { notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 

@@ -1,7 +1,11 @@
 import type { Database } from '../../db/database.js';
-import { setPrimaryAddresses } from '../../db/repositories/instances.js';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
-import { lockCandidate, placementCandidates, reserveCapacity } from '../../db/repositories/placement.js';
+import {
+  lockCandidate,
+  placementCandidates,
+  reserveCapacity,
+} from '../../db/repositories/hypervisors/placement.js';
+import { setPrimaryAddresses } from '../../db/repositories/instances/instances.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
 import { fits, noPlacementDetail, placementFor } from '../../domain/placement.js';

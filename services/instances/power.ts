@@ -1,4 +1,4 @@
-import type { Instance } from '../../db/repositories/instances.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { powerOperation } from '../../domain/instances/operations.js';

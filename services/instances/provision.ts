@@ -1,8 +1,12 @@
 import type { Database } from '../../db/database.js';
-import { desiredFirewallOf } from '../../db/repositories/firewalls.js';
-import { findSealedUserData } from '../../db/repositories/instance-user-data.js';
-import { type Instance, listInstanceSshKeys, setInstancePassword } from '../../db/repositories/instances.js';
-import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
+import { findSealedUserData } from '../../db/repositories/instances/instance-user-data.js';
+import {
+  type Instance,
+  listInstanceSshKeys,
+  setInstancePassword,
+} from '../../db/repositories/instances/instances.js';
+import { desiredFirewallOf } from '../../db/repositories/network/firewalls.js';
+import { guestAddressesOf } from '../../db/repositories/network/ip-addresses.js';
 import type { Actor } from '../../domain/actors.js';
 import type { AgentTaskParams } from '../../domain/agent-tasks.js';
 import { ApiError } from '../../domain/errors.js';

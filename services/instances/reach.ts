@@ -1,4 +1,8 @@
-import { findInstance, findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+import {
+  findInstance,
+  findInstanceOfUser,
+  type Instance,
+} from '../../db/repositories/instances/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound, notFoundIn } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,14 +1,18 @@
-import { findImageByCode, findImageOfInstance } from '../../db/repositories/catalog.js';
-import { holdImageVersion } from '../../db/repositories/image-versions.js';
-import { holdImage } from '../../db/repositories/images.js';
+import { findSshKeysOfUser } from '../../db/repositories/accounts/ssh-keys.js';
+import { findImageByCode, findImageOfInstance } from '../../db/repositories/catalogue/catalog.js';
+import { holdImageVersion } from '../../db/repositories/catalogue/image-versions.js';
+import { holdImage } from '../../db/repositories/catalogue/images.js';
 import {
   findSealedUserData,
   setInstanceUserData,
   userDataSummary,
-} from '../../db/repositories/instance-user-data.js';
-import { type Instance, listInstanceSshKeys, setInstanceSshKeys } from '../../db/repositories/instances.js';
-import { guestAddressesOf } from '../../db/repositories/ip-addresses.js';
-import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
+} from '../../db/repositories/instances/instance-user-data.js';
+import {
+  type Instance,
+  listInstanceSshKeys,
+  setInstanceSshKeys,
+} from '../../db/repositories/instances/instances.js';
+import { guestAddressesOf } from '../../db/repositories/network/ip-addresses.js';
 import type { Customer } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,4 +1,4 @@
-import { findRescueFacts } from '../../db/repositories/instance-rescue.js';
+import { findRescueFacts } from '../../db/repositories/instances/instance-rescue.js';
 import type { Asker } from '../../domain/actors.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from './operations.js';

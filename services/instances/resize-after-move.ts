@@ -1,7 +1,11 @@
-import { findOperation } from '../../db/repositories/instance-operation-reads.js';
-import { heldSizeOf, holdInstanceSize, replaceHeldSize } from '../../db/repositories/instance-size-holds.js';
-import { findResizeSubject } from '../../db/repositories/instance-sizes.js';
-import { lockCandidate } from '../../db/repositories/placement.js';
+import { lockCandidate } from '../../db/repositories/hypervisors/placement.js';
+import { findOperation } from '../../db/repositories/instances/instance-operation-reads.js';
+import {
+  heldSizeOf,
+  holdInstanceSize,
+  replaceHeldSize,
+} from '../../db/repositories/instances/instance-size-holds.js';
+import { findResizeSubject } from '../../db/repositories/instances/instance-sizes.js';
 import { ApiError } from '../../domain/errors.js';
 import { checkSizeChange, growthOf, heldDuring, howApplied } from '../../domain/instances/resize.js';
 import type { ResizeAfterMove, ResizeBegun } from '../../domain/instances/resize-moves.js';

@@ -1,11 +1,11 @@
+import { placementCandidates } from '../../db/repositories/hypervisors/placement.js';
 import {
   findPlanOffer,
   findResizeSubject,
   type PlanOfferRow,
   type ResizeSubject,
-} from '../../db/repositories/instance-sizes.js';
-import { findInstanceOfUser } from '../../db/repositories/instances.js';
-import { placementCandidates } from '../../db/repositories/placement.js';
+} from '../../db/repositories/instances/instance-sizes.js';
+import { findInstanceOfUser } from '../../db/repositories/instances/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError, notFound, type Verdict } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { endUnstartedMigration } from '../../db/records/migrations.js';
-import { abandonOperation } from '../../db/repositories/instance-operation-ends.js';
+import { abandonOperation } from '../../db/repositories/instances/instance-operation-ends.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';

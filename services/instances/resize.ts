@@ -1,6 +1,6 @@
-import { holdInstanceSize } from '../../db/repositories/instance-size-holds.js';
-import { findResizeSubject } from '../../db/repositories/instance-sizes.js';
-import { lockCandidate } from '../../db/repositories/placement.js';
+import { lockCandidate } from '../../db/repositories/hypervisors/placement.js';
+import { holdInstanceSize } from '../../db/repositories/instances/instance-size-holds.js';
+import { findResizeSubject } from '../../db/repositories/instances/instance-sizes.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { growthOf, heldDuring } from '../../domain/instances/resize.js';

@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
-import type { ScheduledActionRow } from '../../db/repositories/scheduled-actions.js';
+import type { ScheduledActionRow } from '../../db/repositories/instances/scheduled-actions.js';
 import { scheduledActionScheduleId } from '../../domain/instances/scheduled-actions.js';
 import type { ServiceDeps } from '../context.js';
 import { scheduledStart, stepTiming } from '../workflow-starts.js';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { findInstanceOfUser } from '../../db/repositories/instances.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import { findInstanceOfUser } from '../../db/repositories/instances/instances.js';
 import {
   deleteScheduledAction,
   findScheduledActionOfInstance,
   insertScheduledActionWithin,
   listScheduledActionIds,
   type ScheduledActionRow,
-} from '../../db/repositories/scheduled-actions.js';
+} from '../../db/repositories/instances/scheduled-actions.js';
 import type { Customer } from '../../domain/actors.js';
 import { cronProblem } from '../../domain/backups.js';
 import { ApiError, notFound } from '../../domain/errors.js';

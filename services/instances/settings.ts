@@ -1,9 +1,9 @@
-import { recordActivity } from '../../db/repositories/activity-log.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import {
   changeInstanceSetting,
   type InstanceSettingChange,
-} from '../../db/repositories/instance-settings.js';
-import { findInstanceOfUser, type Instance } from '../../db/repositories/instances.js';
+} from '../../db/repositories/instances/instance-settings.js';
+import { findInstanceOfUser, type Instance } from '../../db/repositories/instances/instances.js';
 import { actorName, type Customer } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { type InstanceSetting, maySettingChange } from '../../domain/instances/settings.js';
@@ -26,7 +26,7 @@ const COLUMN_OF: Record<InstanceSetting, InstanceSettingChange['column']> = {
  * Changes a setting on the panel's record of a customer's instance. Rename is the panel's alone;
  * the hostname and timezone reach the guest with the next rebuild, whose task carries them. Refused
  * while an operation runs on the instance or it is migrating, checked in the same statement that
- * writes (db/repositories/instance-settings.ts); the activity-log line commits with the change.
+ * writes (db/repositories/instances/instance-settings.ts); the activity-log line commits with the change.
  */
 export async function changeSetting(
   deps: Pick<ServiceDeps, 'db'>,

@@ -1,11 +1,11 @@
 import type { Database } from '../../db/database.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { findPlacedInstance } from '../../db/repositories/all-instances.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import { findPlacedInstance } from '../../db/repositories/instances/all-instances.js';
 import {
   clearSuspension,
   lockSuspensionFacts,
   markSuspended,
-} from '../../db/repositories/instance-suspension.js';
+} from '../../db/repositories/instances/instance-suspension.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

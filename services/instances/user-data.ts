@@ -1,4 +1,4 @@
-import type { StoredUserData } from '../../db/repositories/instance-user-data.js';
+import type { StoredUserData } from '../../db/repositories/instances/instance-user-data.js';
 import { ApiError } from '../../domain/errors.js';
 import { judgeUserData } from '../../domain/instances/user-data-verdict.js';
 import { secretBox } from '../../platform/secrets.js';

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { findIso, type IsoRow, lockIsoWithDrive, moveIso } from '../../db/repositories/instance-isos.js';
+import {
+  findIso,
+  type IsoRow,
+  lockIsoWithDrive,
+  moveIso,
+} from '../../db/repositories/storage/instance-isos.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { mayDeleteIso } from '../../domain/media/isos.js';

@@ -1,5 +1,10 @@
 import type { Database } from '../../db/database.js';
-import { findIso, findMountedIso, type IsoRow, lockIsoShared } from '../../db/repositories/instance-isos.js';
+import {
+  findIso,
+  findMountedIso,
+  type IsoRow,
+  lockIsoShared,
+} from '../../db/repositories/storage/instance-isos.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/errors.js';
-import { findIso, type IsoRow, renameIso } from '../../db/repositories/instance-isos.js';
+import { findIso, type IsoRow, renameIso } from '../../db/repositories/storage/instance-isos.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { deleteIso, findIso, type IsoRow, insertIsoWithin } from '../../db/repositories/instance-isos.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import {
+  deleteIso,
+  findIso,
+  type IsoRow,
+  insertIsoWithin,
+} from '../../db/repositories/storage/instance-isos.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkIsoUrl } from '../../domain/media/iso-sources.js';

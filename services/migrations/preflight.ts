@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
-import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/moves/hypervisor-migration-facts.js';
+import { instanceMigrationFacts } from '../../db/repositories/moves/migration-facts.js';
 import { notFound } from '../../domain/errors.js';
 import { type PreflightReport, preflight } from '../../domain/migrations/preflight.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';

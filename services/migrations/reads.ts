@@ -4,7 +4,7 @@ import {
   listMigrationsNeedingAttention as listNeedingAttention,
   type MigrationFilters,
   type MigrationRecord,
-} from '../../db/repositories/migrations.js';
+} from '../../db/repositories/moves/migrations.js';
 import { notFound } from '../../domain/errors.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { findImageOfInstance } from '../../db/repositories/catalog.js';
-import { desiredNetworkOf } from '../../db/repositories/instance-addresses.js';
-import { type ParentRun, recordParentRun } from '../../db/repositories/instance-operation-repairs.js';
-import type { BeginResult } from '../../db/repositories/instance-operations.js';
-import { insertMigration } from '../../db/repositories/migrations.js';
+import { findImageOfInstance } from '../../db/repositories/catalogue/catalog.js';
+import {
+  type ParentRun,
+  recordParentRun,
+} from '../../db/repositories/instances/instance-operation-repairs.js';
+import type { BeginResult } from '../../db/repositories/instances/instance-operations.js';
+import { insertMigration } from '../../db/repositories/moves/migrations.js';
+import { desiredNetworkOf } from '../../db/repositories/network/instance-addresses.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import type { Resources } from '../../domain/capacity.js';
 import type { ApiError } from '../../domain/errors.js';

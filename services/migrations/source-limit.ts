@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { listMigrationsOutOf, lockMigrationHosts } from '../../db/repositories/migration-sources.js';
+import { listMigrationsOutOf, lockMigrationHosts } from '../../db/repositories/moves/migration-sources.js';
 import { ApiError } from '../../domain/errors.js';
 import { mayLeaveHost } from '../../domain/migrations/outbound.js';
 import type { Finding } from '../../domain/migrations/preflight.js';

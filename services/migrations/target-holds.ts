@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
-import { insertTransferToken } from '../../db/repositories/transfer-tokens.js';
-import { listVolumesOfInstance } from '../../db/repositories/volumes.js';
+import { lockCandidate, reserveCapacity } from '../../db/repositories/hypervisors/placement.js';
+import { insertTransferToken } from '../../db/repositories/moves/transfer-tokens.js';
+import { listVolumesOfInstance } from '../../db/repositories/storage/volumes.js';
 import type { Resources } from '../../domain/capacity.js';
 import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import type { BeginResult } from '../../db/repositories/instance-operations.js';
-import { takeMoveLease } from '../../db/repositories/move-leases.js';
+import type { BeginResult } from '../../db/repositories/instances/instance-operations.js';
+import { takeMoveLease } from '../../db/repositories/moves/move-leases.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PlannedOperation, recordPlannedOperation } from '../instances/operations.js';

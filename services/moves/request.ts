@@ -1,4 +1,4 @@
-import type { BeginResult } from '../../db/repositories/instance-operations.js';
+import type { BeginResult } from '../../db/repositories/instances/instance-operations.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Finding } from '../../domain/moves/preflight.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { markAddressDetaching, swapPrimary } from '../../db/repositories/address-changes.js';
+import { findInstanceLocationId } from '../../db/repositories/instances/instances.js';
+import { markAddressDetaching, swapPrimary } from '../../db/repositories/network/address-changes.js';
 import {
   countInstanceAddresses,
   findInstanceAddress,
   findPrimaryAddressId,
   type InstanceAddressRow,
-} from '../../db/repositories/instance-addresses.js';
-import { findInstanceLocationId } from '../../db/repositories/instances.js';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+} from '../../db/repositories/network/instance-addresses.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
 import { type AddressFamily, mayDetach, mayPromote } from '../../domain/networks/addresses.js';

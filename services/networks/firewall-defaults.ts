@@ -3,8 +3,8 @@ import {
   type FirewallDefaults,
   findFirewallDefaults,
   replaceFirewallDefaults,
-} from '../../db/repositories/firewall-defaults.js';
-import { findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
+} from '../../db/repositories/network/firewall-defaults.js';
+import { findFirewall, replaceFirewall } from '../../db/repositories/network/firewalls.js';
 import type { FirewallRuleRequest } from '../../domain/networks/firewall.js';
 import type { ServiceDeps } from '../context.js';
 import { checkedRules } from './firewall.js';

@@ -1,4 +1,8 @@
-import { type FirewallRecord, findFirewall, replaceFirewall } from '../../db/repositories/firewalls.js';
+import {
+  type FirewallRecord,
+  findFirewall,
+  replaceFirewall,
+} from '../../db/repositories/network/firewalls.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, type FieldIssue } from '../../domain/errors.js';
 import {

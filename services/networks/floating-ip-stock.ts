@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { findLocationByCode } from '../../db/repositories/catalog.js';
-import { type FloatingIpRow, findFloatingIp, releaseFloatingIp } from '../../db/repositories/floating-ips.js';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
-import { findUser } from '../../db/repositories/users.js';
+import { findUser } from '../../db/repositories/accounts/users.js';
+import { findLocationByCode } from '../../db/repositories/catalogue/catalog.js';
+import {
+  type FloatingIpRow,
+  findFloatingIp,
+  releaseFloatingIp,
+} from '../../db/repositories/network/floating-ips.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { AddressFamily } from '../../domain/networks/addresses.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,12 +1,16 @@
 import type { Database } from '../../db/database.js';
-import { markAddressDetaching, placeFloatingIp } from '../../db/repositories/address-changes.js';
+import {
+  findInstance,
+  findInstanceLocationId,
+  lockInstance,
+} from '../../db/repositories/instances/instances.js';
+import { markAddressDetaching, placeFloatingIp } from '../../db/repositories/network/address-changes.js';
 import {
   type FloatingIpRow,
   findFloatingIp,
   findFloatingIpOfUser,
-} from '../../db/repositories/floating-ips.js';
-import { countInstanceAddresses } from '../../db/repositories/instance-addresses.js';
-import { findInstance, findInstanceLocationId, lockInstance } from '../../db/repositories/instances.js';
+} from '../../db/repositories/network/floating-ips.js';
+import { countInstanceAddresses } from '../../db/repositories/network/instance-addresses.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound, notFoundIn } from '../../domain/errors.js';
 import { mayLeave, mayPlaceFloatingIp, type NetworkChange } from '../../domain/networks/addresses.js';

@@ -6,7 +6,7 @@ import {
   insertIpPool,
   overlappingPools,
   renameIpPool,
-} from '../../db/repositories/ip-pools.js';
+} from '../../db/repositories/network/ip-pools.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkIpPoolRange, type IpPoolRange } from '../../domain/networks/ip-pools.js';
 import type { ServiceDeps } from '../context.js';

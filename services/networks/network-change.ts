@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import { revertNetworkChange } from '../../db/repositories/network-changes.js';
-import { bumpRevision } from '../../db/repositories/network-revisions.js';
+import { revertNetworkChange } from '../../db/repositories/network/network-changes.js';
+import { bumpRevision } from '../../db/repositories/network/network-revisions.js';
 import type { Asker } from '../../domain/actors.js';
 import type { NetworkChange } from '../../domain/networks/addresses.js';
 import type { ServiceDeps } from '../context.js';

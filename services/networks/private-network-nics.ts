@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { findInstanceLocationId } from '../../db/repositories/instances.js';
+import { findInstanceLocationId } from '../../db/repositories/instances/instances.js';
 import {
   countNicsOfInstance,
   findNicOn,
   insertNic,
   markNicDetaching,
-} from '../../db/repositories/private-network-nics.js';
+} from '../../db/repositories/network/private-network-nics.js';
 import {
   findPrivateNetwork,
   lockPrivateNetwork,
   type PrivateNetworkRow,
-} from '../../db/repositories/private-networks.js';
+} from '../../db/repositories/network/private-networks.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFoundIn } from '../../domain/errors.js';
 import { checkNicAddress, PRIVATE_NICS_PER_INSTANCE } from '../../domain/networks/private-networks.js';

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { findLocationByCode } from '../../db/repositories/catalog.js';
+import { findUser } from '../../db/repositories/accounts/users.js';
+import { findLocationByCode } from '../../db/repositories/catalogue/catalog.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import {
   deletePrivateNetworkRow,
   findPrivateNetwork,
@@ -9,8 +10,7 @@ import {
   insertPrivateNetworkWithin,
   lockPrivateNetwork,
   type PrivateNetworkRow,
-} from '../../db/repositories/private-networks.js';
-import { findUser } from '../../db/repositories/users.js';
+} from '../../db/repositories/network/private-networks.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkPrivateRange, mayDeletePrivateNetwork } from '../../domain/networks/private-networks.js';

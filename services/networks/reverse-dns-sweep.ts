@@ -1,4 +1,4 @@
-import { locationsWithStaleReverseDns } from '../../db/repositories/reverse-dns-stale.js';
+import { locationsWithStaleReverseDns } from '../../db/repositories/network/reverse-dns-stale.js';
 import type { ServiceDeps } from '../context.js';
 import { wakeReverseDnsPublisher } from './reverse-dns-wake.js';
 

@@ -1,4 +1,4 @@
-import { hasPendingWithdrawals } from '../../db/repositories/reverse-dns-withdrawals.js';
+import { hasPendingWithdrawals } from '../../db/repositories/network/reverse-dns-withdrawals.js';
 import { REVERSE_DNS_CHANGED_SIGNAL, type ReverseDnsChanged } from '../../domain/dns/publishing.js';
 import { reverseDnsWorkflowId } from '../../domain/workflow-ids.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,14 +1,17 @@
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { findInstanceAddress, type InstanceAddressRow } from '../../db/repositories/instance-addresses.js';
-import { findLocation } from '../../db/repositories/locations.js';
-import { findReverseRecord, type ReverseRecordRow } from '../../db/repositories/reverse-dns.js';
+import { findLocation } from '../../db/repositories/catalogue/locations.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import {
+  findInstanceAddress,
+  type InstanceAddressRow,
+} from '../../db/repositories/network/instance-addresses.js';
+import { findReverseRecord, type ReverseRecordRow } from '../../db/repositories/network/reverse-dns.js';
 import {
   changeReverseName,
   markLocationForResync,
   type ReverseNameChange,
   settleRecordPublication,
-} from '../../db/repositories/reverse-dns-publishing.js';
-import { requestPrune } from '../../db/repositories/reverse-dns-resyncs.js';
+} from '../../db/repositories/network/reverse-dns-publishing.js';
+import { requestPrune } from '../../db/repositories/network/reverse-dns-resyncs.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,8 +1,11 @@
 import { type WorkflowExecutionStatusName, WorkflowNotFoundError } from '@temporalio/client';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { cancelTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { abandonOperation } from '../../db/repositories/instance-operation-ends.js';
-import { listLingeringOperations, type ParentRun } from '../../db/repositories/instance-operation-repairs.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import { cancelTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { abandonOperation } from '../../db/repositories/instances/instance-operation-ends.js';
+import {
+  listLingeringOperations,
+  type ParentRun,
+} from '../../db/repositories/instances/instance-operation-repairs.js';
 import { statusAfterFailure } from '../../domain/instances/operations.js';
 import { releaseArtifactsOfAbandoned } from '../backups/abandoned.js';
 import type { ServiceDeps } from '../context.js';

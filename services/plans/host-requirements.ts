@@ -1,4 +1,4 @@
-import { setPlanHostRequirements } from '../../db/repositories/host-requirements.js';
+import { setPlanHostRequirements } from '../../db/repositories/instances/host-requirements.js';
 import { notFound } from '../../domain/errors.js';
 import type { HostRequirement } from '../../domain/instances/host-requirements.js';
 import type { ServiceDeps } from '../context.js';

@@ -7,7 +7,7 @@ import {
   type ProviderRow,
   setProviderCredential,
   updateProvider,
-} from '../../db/repositories/providers.js';
+} from '../../db/repositories/network/providers.js';
 import { canonicalReverseZone, DNS_ZONES_MAX } from '../../domain/dns/reverse-zones.js';
 import { parseTsigKey } from '../../domain/dns/tsig-keys.js';
 import { ApiError, notFound } from '../../domain/errors.js';

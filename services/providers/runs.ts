@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { ProviderRunRow } from '../../db/repositories/provider-run-lists.js';
-import { abandonProviderRun, beginProviderRun } from '../../db/repositories/provider-runs.js';
+import type { ProviderRunRow } from '../../db/repositories/network/provider-run-lists.js';
+import { abandonProviderRun, beginProviderRun } from '../../db/repositories/network/provider-runs.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ProviderRunKind } from '../../domain/providers.js';

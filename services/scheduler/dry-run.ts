@@ -1,6 +1,6 @@
-import { findLocation } from '../../db/repositories/locations.js';
-import { placementCandidates } from '../../db/repositories/placement.js';
-import { findPlan } from '../../db/repositories/plans.js';
+import { findLocation } from '../../db/repositories/catalogue/locations.js';
+import { findPlan } from '../../db/repositories/catalogue/plans.js';
+import { placementCandidates } from '../../db/repositories/hypervisors/placement.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
 import {

@@ -1,7 +1,7 @@
-import { poolsOfLocation } from '../../db/repositories/ip-pools.js';
-import { findLocation } from '../../db/repositories/locations.js';
-import { placementCandidates } from '../../db/repositories/placement.js';
-import { type PlanRow, publicPlansOfferedIn } from '../../db/repositories/plans.js';
+import { findLocation } from '../../db/repositories/catalogue/locations.js';
+import { type PlanRow, publicPlansOfferedIn } from '../../db/repositories/catalogue/plans.js';
+import { placementCandidates } from '../../db/repositories/hypervisors/placement.js';
+import { poolsOfLocation } from '../../db/repositories/network/ip-pools.js';
 import { notFound } from '../../domain/errors.js';
 import { poolFree } from '../../domain/networks/ip-pools.js';
 import { placeableCount, verdictOf } from '../../domain/placement.js';

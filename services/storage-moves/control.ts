@@ -1,4 +1,4 @@
-import type { StorageMoveRecord } from '../../db/repositories/storage-move-reads.js';
+import type { StorageMoveRecord } from '../../db/repositories/moves/storage-move-reads.js';
 import type { Actor } from '../../domain/actors.js';
 import { committedBefore } from '../../domain/moves/control.js';
 import type { RecoveryDecision } from '../../domain/moves/states.js';

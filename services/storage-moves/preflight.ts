@@ -1,6 +1,6 @@
-import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
-import { listInstanceDisks } from '../../db/repositories/instance-disks.js';
-import { instanceMigrationFacts } from '../../db/repositories/migration-facts.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/moves/hypervisor-migration-facts.js';
+import { instanceMigrationFacts } from '../../db/repositories/moves/migration-facts.js';
+import { listInstanceDisks } from '../../db/repositories/storage/instance-disks.js';
 import { notFound } from '../../domain/errors.js';
 import type { StorageBackend } from '../../domain/hypervisors.js';
 import type { MoveMode } from '../../domain/moves/states.js';

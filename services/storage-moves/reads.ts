@@ -3,7 +3,7 @@ import {
   listStorageMoves,
   type StorageMoveFilters,
   type StorageMoveRecord,
-} from '../../db/repositories/storage-move-reads.js';
+} from '../../db/repositories/moves/storage-move-reads.js';
 import { notFound } from '../../domain/errors.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { BeginResult } from '../../db/repositories/instance-operations.js';
-import { lockCandidate, reserveCapacity } from '../../db/repositories/placement.js';
-import { insertStorageMove } from '../../db/repositories/storage-moves.js';
+import { lockCandidate, reserveCapacity } from '../../db/repositories/hypervisors/placement.js';
+import type { BeginResult } from '../../db/repositories/instances/instance-operations.js';
+import { insertStorageMove } from '../../db/repositories/moves/storage-moves.js';
 import { type Actor, actorName } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { fits } from '../../domain/placement.js';

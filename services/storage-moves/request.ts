@@ -1,5 +1,5 @@
 import { endUnstartedStorageMove } from '../../db/records/storage-moves.js';
-import { findStorageMove } from '../../db/repositories/storage-move-reads.js';
+import { findStorageMove } from '../../db/repositories/moves/storage-move-reads.js';
 import type { Actor } from '../../domain/actors.js';
 import { WORKFLOW_UNAVAILABLE } from '../../domain/instances/failures.js';
 import type { ServiceDeps } from '../context.js';

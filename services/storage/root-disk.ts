@@ -1,6 +1,6 @@
-import { findInstance } from '../../db/repositories/instances.js';
-import { holdInstanceDisk, lockCandidate } from '../../db/repositories/placement.js';
-import { planDiskOf } from '../../db/repositories/plans.js';
+import { planDiskOf } from '../../db/repositories/catalogue/plans.js';
+import { holdInstanceDisk, lockCandidate } from '../../db/repositories/hypervisors/placement.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { checkRootGrow } from '../../domain/instances/root-disk.js';

@@ -1,14 +1,14 @@
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { findInstanceLocationId } from '../../db/repositories/instances.js';
-import { lockCandidate } from '../../db/repositories/placement.js';
-import { homeVolume, unhomeVolume } from '../../db/repositories/volume-hosts.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { lockCandidate } from '../../db/repositories/hypervisors/placement.js';
+import { findInstanceLocationId } from '../../db/repositories/instances/instances.js';
+import { homeVolume, unhomeVolume } from '../../db/repositories/storage/volume-hosts.js';
 import {
   countVolumesOfInstance,
   findVolume,
   lockVolume,
   moveVolume,
   type VolumeRow,
-} from '../../db/repositories/volumes.js';
+} from '../../db/repositories/storage/volumes.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError, notFoundIn } from '../../domain/errors.js';
 import { fits } from '../../domain/placement.js';

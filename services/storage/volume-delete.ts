@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deleteVolumeRow, lockVolume, moveVolume } from '../../db/repositories/volumes.js';
+import { deleteVolumeRow, lockVolume, moveVolume } from '../../db/repositories/storage/volumes.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { volumeDeleteWorkflowId } from '../../domain/workflow-ids.js';

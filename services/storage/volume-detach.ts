@@ -1,4 +1,4 @@
-import { findVolume, moveVolume } from '../../db/repositories/volumes.js';
+import { findVolume, moveVolume } from '../../db/repositories/storage/volumes.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

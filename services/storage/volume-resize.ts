@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
-import { lockCandidate } from '../../db/repositories/placement.js';
-import { holdVolumeDisk, setVolumeSize } from '../../db/repositories/volume-hosts.js';
-import { findVolume, lockVolume, moveVolume, type VolumeRow } from '../../db/repositories/volumes.js';
+import { lockCandidate } from '../../db/repositories/hypervisors/placement.js';
+import { holdVolumeDisk, setVolumeSize } from '../../db/repositories/storage/volume-hosts.js';
+import { findVolume, lockVolume, moveVolume, type VolumeRow } from '../../db/repositories/storage/volumes.js';
 import type { Asker } from '../../domain/actors.js';
 import { ApiError } from '../../domain/errors.js';
 import { fits } from '../../domain/placement.js';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { findLocationByCode } from '../../db/repositories/catalog.js';
-import { findUser } from '../../db/repositories/users.js';
+import { findUser } from '../../db/repositories/accounts/users.js';
+import { findLocationByCode } from '../../db/repositories/catalogue/catalog.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import {
   findVolume,
   findVolumeOfUser,
   insertVolumeWithin,
   type VolumeRow,
-} from '../../db/repositories/volumes.js';
+} from '../../db/repositories/storage/volumes.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkVolumeSize } from '../../domain/volumes.js';

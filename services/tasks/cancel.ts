@@ -4,7 +4,7 @@ import {
   cancelQueuedTask,
   findTaskWithOperation,
   requeueCancelledTask,
-} from '../../db/repositories/agent-task-lists.js';
+} from '../../db/repositories/hypervisors/agent-task-lists.js';
 import { PANEL_TASK_FAILURES } from '../../domain/agent-tasks.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

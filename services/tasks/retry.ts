@@ -1,5 +1,5 @@
-import { findTaskWithOperation } from '../../db/repositories/agent-task-lists.js';
-import type { Instance } from '../../db/repositories/instances.js';
+import { findTaskWithOperation } from '../../db/repositories/hypervisors/agent-task-lists.js';
+import type { Instance } from '../../db/repositories/instances/instances.js';
 import type { Actor } from '../../domain/actors.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { POWER_ACTIONS, type PowerAction } from '../../domain/instances/statuses.js';

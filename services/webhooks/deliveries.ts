@@ -1,6 +1,6 @@
-import { recordActivity } from '../../db/repositories/activity-log.js';
-import { reopenDelivery } from '../../db/repositories/webhook-deliveries.js';
-import { findEndpointOf } from '../../db/repositories/webhook-endpoints.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
+import { reopenDelivery } from '../../db/repositories/events/webhook-deliveries.js';
+import { findEndpointOf } from '../../db/repositories/events/webhook-endpoints.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import { notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { recordActivity } from '../../db/repositories/activity-log.js';
+import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import {
   deleteEndpointOf,
   type EndpointChange,
@@ -8,7 +8,7 @@ import {
   rotateEndpointSecret,
   updateEndpointOf,
   type WebhookEndpointRow,
-} from '../../db/repositories/webhook-endpoints.js';
+} from '../../db/repositories/events/webhook-endpoints.js';
 import { type Asker, actorName } from '../../domain/actors.js';
 import type { ApiVersion } from '../../domain/api-versions/versions.js';
 import { ApiError, notFound } from '../../domain/errors.js';

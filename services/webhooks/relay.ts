@@ -1,9 +1,9 @@
-import { lockPendingEvents, markEventsRelayed } from '../../db/repositories/outbox.js';
+import { lockPendingEvents, markEventsRelayed } from '../../db/repositories/events/outbox.js';
 import {
   insertDeliveriesOf,
   listDeliveriesToHandOver,
   markHandedOver,
-} from '../../db/repositories/webhook-deliveries.js';
+} from '../../db/repositories/events/webhook-deliveries.js';
 import {
   DELIVERY_QUEUED_SIGNAL,
   type WebhookRetryPolicy,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import { seed } from '../support/seed.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { startEvacuation } from '../../services/evacuations/start.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

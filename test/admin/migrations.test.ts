@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { happyPath } from '../../domain/migrations/states.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

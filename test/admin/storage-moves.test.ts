@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { storageMovePath } from '../../domain/storage-moves/states.js';
 import { attachVolume } from '../../services/storage/volume-attachments.js';
 import { createVolume } from '../../services/storage/volumes.js';

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hypervisorMigrationFacts } from '../../db/repositories/hypervisor-migration-facts.js';
-import { findHypervisor, markSilentHypervisorsUnreachable } from '../../db/repositories/hypervisors.js';
+import {
+  findHypervisor,
+  markSilentHypervisorsUnreachable,
+} from '../../db/repositories/hypervisors/hypervisors.js';
+import { hypervisorMigrationFacts } from '../../db/repositories/moves/hypervisor-migration-facts.js';
 import { bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -7,7 +7,7 @@ import { loadAgentConfig } from '../../agent/config.js';
 import { SimulatedDriver } from '../../agent/drivers/simulated/driver.js';
 import { PanelClient, PanelRefused } from '../../agent/panel-client.js';
 import { runTask } from '../../agent/task-runner.js';
-import { createCredential } from '../../db/repositories/credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { createLogger } from '../../platform/logger.js';
 import { type ApiServer, startApiServer } from '../../server/start.js';
 import { testConfig } from '../support/config.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTask, pruneFinishedTasks } from '../../db/repositories/agent-tasks.js';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { findInstance } from '../../db/repositories/instances.js';
-import { pruneSamples, storeSamples } from '../../db/repositories/metrics.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { findTask, pruneFinishedTasks } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
+import { pruneSamples, storeSamples } from '../../db/repositories/metrics/metrics.js';
 import { eventually } from '../support/eventually.js';
 import { json } from '../support/http.js';
 import { seed } from '../support/seed.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { listActivityOfInstance } from '../../db/repositories/events/activity-log.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { eventually } from '../support/eventually.js';
 import { json } from '../support/http.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { overlap, taskRuns } from '../support/agents/runs.js';
 import { eventually } from '../support/eventually.js';
 import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';

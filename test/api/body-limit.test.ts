@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { type Body, bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

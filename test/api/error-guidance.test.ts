@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperationsOfInstance } from '../../db/repositories/instance-operation-reads.js';
+import { listOperationsOfInstance } from '../../db/repositories/instances/instance-operation-reads.js';
 import { OPERATION_CONFLICT_RETRY_AFTER_SECONDS } from '../../domain/errors.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { INT4_MAX } from '../../domain/input-bounds.js';
 import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';

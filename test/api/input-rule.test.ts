@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 

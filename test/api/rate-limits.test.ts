@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { hitRateLimit } from '../../db/repositories/rate-limits.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { hitRateLimit } from '../../db/repositories/accounts/rate-limits.js';
 import { json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

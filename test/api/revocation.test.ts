@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTask, queueAgentTask } from '../../db/repositories/agent-tasks.js';
-import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
+import { createCredential, revokeCredential } from '../../db/repositories/accounts/credentials.js';
+import { findTask, queueAgentTask } from '../../db/repositories/hypervisors/agent-tasks.js';
 import { bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

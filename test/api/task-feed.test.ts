@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
-import { findOverlookedTasks, queueAgentTask } from '../../db/repositories/agent-tasks.js';
+import { findOverlookedTasks, queueAgentTask } from '../../db/repositories/hypervisors/agent-tasks.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../db/scratch-database.js';
 import { TASK_CHANNEL, TaskFeed } from '../../db/task-channel.js';
 import { createLogger } from '../../platform/logger.js';

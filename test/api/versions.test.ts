@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { buildApis } from '../../api/index.js';
 import { openApiDocuments } from '../../api/reference/openapi.js';
-import { correctGuest } from '../../db/repositories/guest-inventory.js';
-import { listEventsOfResource } from '../../db/repositories/outbox.js';
+import { listEventsOfResource } from '../../db/repositories/events/outbox.js';
 import {
   findDeliveryToAttempt,
   insertDeliveriesOf,
   listDeliveriesToHandOver,
-} from '../../db/repositories/webhook-deliveries.js';
+} from '../../db/repositories/events/webhook-deliveries.js';
+import { correctGuest } from '../../db/repositories/hypervisors/guest-inventory.js';
 import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { eventually } from '../support/eventually.js';
 import { seed } from '../support/seed.js';

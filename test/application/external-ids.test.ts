@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markInstanceDeleted } from '../../db/repositories/instances.js';
+import { markInstanceDeleted } from '../../db/repositories/instances/instances.js';
 import type { Body, Reply } from '../support/http.js';
 import { statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { imageCatchUpWorkflowId, imageDistributionWorkflowId } from '../../domain/workflow-ids.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { fetchLackedImages, fetchOwedImages } from '../../services/images/catch-up.js';

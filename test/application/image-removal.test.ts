@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { imageRemovalWorkflowId } from '../../domain/workflow-ids.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { removeOwedImageCopies, retryStaleImageRemovals } from '../../services/images/removals.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findImageVersion } from '../../db/repositories/image-versions.js';
+import { findImageVersion } from '../../db/repositories/catalogue/image-versions.js';
 import { expectFieldRefusals, expectInUseTwice, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findImage } from '../../db/repositories/images.js';
+import { findImage } from '../../db/repositories/catalogue/images.js';
 import { allPages } from '../support/http.js';
 import { expectDeletedOnce, expectFieldRefusals, expectInUseTwice, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findIpPool } from '../../db/repositories/ip-pools.js';
+import { findIpPool } from '../../db/repositories/network/ip-pools.js';
 import { eventually } from '../support/eventually.js';
 import { allPages } from '../support/http.js';
 import { expectDeletedOnce, expectFieldRefusals, statusesOf } from '../support/refusals.js';

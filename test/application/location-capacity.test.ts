@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reserveCapacity } from '../../db/repositories/placement.js';
+import { reserveCapacity } from '../../db/repositories/hypervisors/placement.js';
 import type { Body } from '../support/http.js';
 import { statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLocation } from '../../db/repositories/locations.js';
+import { findLocation } from '../../db/repositories/catalogue/locations.js';
 import { expectDeletedOnce, expectFieldRefusals, expectInUseTwice, statusesOf } from '../support/refusals.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

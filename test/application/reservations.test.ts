@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMigration } from '../../db/repositories/migrations.js';
-import { reserveCapacity } from '../../db/repositories/placement.js';
+import { reserveCapacity } from '../../db/repositories/hypervisors/placement.js';
+import { insertMigration } from '../../db/repositories/moves/migrations.js';
 import type { Body } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUser } from '../../db/repositories/users.js';
+import { findUser } from '../../db/repositories/accounts/users.js';
 import { allPages } from '../support/http.js';
 import { expectFieldRefusals, statusesOf } from '../support/refusals.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
-import { findHypervisor, setHypervisorStatus } from '../../db/repositories/hypervisors.js';
+import { findHypervisor, setHypervisorStatus } from '../../db/repositories/hypervisors/hypervisors.js';
 import { setMaintenance } from '../../services/hypervisors/maintenance.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { eventually } from '../support/eventually.js';

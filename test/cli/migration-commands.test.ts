@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
-import { setHypervisorStatus, updateHypervisor } from '../../db/repositories/hypervisors.js';
-import { findMigration, listMigrations } from '../../db/repositories/migrations.js';
+import { setHypervisorStatus, updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { findMigration, listMigrations } from '../../db/repositories/moves/migrations.js';
 import { happyPath } from '../../domain/migrations/states.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { eventually } from '../support/eventually.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { eventually } from '../support/eventually.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

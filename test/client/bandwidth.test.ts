@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { billingPeriodOf } from '../../domain/networks/bandwidth.js';
 import type { Body } from '../support/http.js';
 import { seed } from '../support/seed.js';

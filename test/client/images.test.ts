@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertImage } from '../../db/repositories/catalog.js';
+import { upsertImage } from '../../db/repositories/catalogue/catalog.js';
 import { isolatedDatabase } from '../support/database.js';
 import { type Body, bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { beginOperation } from '../../db/repositories/instance-operations.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { beginOperation } from '../../db/repositories/instances/instance-operations.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Party, type Stack, startStack } from '../support/stack.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertImage } from '../../db/repositories/catalog.js';
-import { insertInstance, setInstanceSshKeys } from '../../db/repositories/instances.js';
+import { upsertImage } from '../../db/repositories/catalogue/catalog.js';
+import { insertInstance, setInstanceSshKeys } from '../../db/repositories/instances/instances.js';
 import { bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Party, type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInstance } from '../../db/repositories/instances.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Party, type Stack, startStack } from '../support/stack.js';

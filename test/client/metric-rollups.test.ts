@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { pruneRollups } from '../../db/repositories/metric-rollups.js';
-import { pruneSamples } from '../../db/repositories/metrics.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { pruneRollups } from '../../db/repositories/metrics/metric-rollups.js';
+import { pruneSamples } from '../../db/repositories/metrics/metrics.js';
 import { isolatedDatabase } from '../support/database.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lockUserQuotas } from '../../db/repositories/user-quotas.js';
+import { lockUserQuotas } from '../../db/repositories/accounts/user-quotas.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { eventually } from '../support/eventually.js';

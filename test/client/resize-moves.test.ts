@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaceUserQuotas } from '../../db/repositories/user-quotas.js';
+import { replaceUserQuotas } from '../../db/repositories/accounts/user-quotas.js';
 import { UNLIMITED } from '../../domain/quotas.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';
 import { judgeResize } from '../../services/instances/resize-judgement.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takeMoveLease } from '../../db/repositories/move-leases.js';
-import { replaceUserQuotas } from '../../db/repositories/user-quotas.js';
+import { replaceUserQuotas } from '../../db/repositories/accounts/user-quotas.js';
+import { takeMoveLease } from '../../db/repositories/moves/move-leases.js';
 import { UNLIMITED } from '../../domain/quotas.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSshKeysOfUser } from '../../db/repositories/ssh-keys.js';
+import { findSshKeysOfUser } from '../../db/repositories/accounts/ssh-keys.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { type Body, bearer, json, jsonHeaders } from '../support/http.js';
 import { seed } from '../support/seed.js';

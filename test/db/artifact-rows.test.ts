@@ -8,18 +8,18 @@ import {
   moveBackup,
   setBackupProtected,
   takeBackupFor,
-} from '../../db/repositories/backups.js';
+} from '../../db/repositories/storage/backups.js';
 import {
   findSnapshotOfInstance,
   insertSnapshot,
   listSnapshotsOfInstance,
   moveSnapshot,
   takeSnapshotFor,
-} from '../../db/repositories/snapshots.js';
+} from '../../db/repositories/storage/snapshots.js';
 import { seed } from '../support/seed.js';
 
 /**
- * The row queries the backup and snapshot repositories share (db/repositories/artifact-rows.ts),
+ * The row queries the backup and snapshot repositories share (db/repositories/storage/artifact-rows.ts),
  * through each repository's own functions: what a customer's action reads and takes.
  */
 

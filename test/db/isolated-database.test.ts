@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
-import { insertUser } from '../../db/repositories/users.js';
+import { insertUser } from '../../db/repositories/accounts/users.js';
 import type { ScratchDatabase } from '../../db/scratch-database.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { seed } from '../support/seed.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
-import { queueAgentTask } from '../../db/repositories/agent-tasks.js';
-import { recordLiveEnd, recordLiveFigures } from '../../db/repositories/migration-progress.js';
-import { findMigration, insertMigration } from '../../db/repositories/migrations.js';
+import { queueAgentTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { recordLiveEnd, recordLiveFigures } from '../../db/repositories/moves/migration-progress.js';
+import { findMigration, insertMigration } from '../../db/repositories/moves/migrations.js';
 import type { LiveMigrationFigures } from '../../domain/migrations/live-progress.js';
 import { seed } from '../support/seed.js';
 

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
-import { IllegalMigrationTransition, recordMigrationState } from '../../db/repositories/migration-states.js';
-import { findMigration, insertMigration } from '../../db/repositories/migrations.js';
+import {
+  IllegalMigrationTransition,
+  recordMigrationState,
+} from '../../db/repositories/moves/migration-states.js';
+import { findMigration, insertMigration } from '../../db/repositories/moves/migrations.js';
 import type { MigrationStrategy } from '../../domain/migrations/states.js';
 import { seed } from '../support/seed.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReverseDnsActivities } from '../../activities/reverse-dns.js';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
-import { unpublishedRecordsOf } from '../../db/repositories/reverse-dns-publishing.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
+import { unpublishedRecordsOf } from '../../db/repositories/network/reverse-dns-publishing.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

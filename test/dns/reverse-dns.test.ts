@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import { ptrName } from '../../domain/dns/reverse-zones.js';
 import { reverseDnsWorkflowId } from '../../domain/workflow-ids.js';
 import { eventually } from '../support/eventually.js';

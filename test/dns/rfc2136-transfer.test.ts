@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import { ptrName } from '../../domain/dns/reverse-zones.js';
 import { eventually } from '../support/eventually.js';
 import { type PowerDns, startPowerDns } from '../support/powerdns.js';
@@ -154,7 +154,7 @@ describe.runIf(installed)('a resync of an rfc2136 zone', () => {
 
 /** The location's zone listed through the driver its provider calls for. */
 async function transferAsTheDriverDoes() {
-  const { dnsTargetOf } = await import('../../db/repositories/reverse-dns-publishing.js');
+  const { dnsTargetOf } = await import('../../db/repositories/network/reverse-dns-publishing.js');
   const { driverFor } = await import('../../activities/dns/drivers.js');
   const { secretBox } = await import('../../platform/secrets.js');
   const target = (await dnsTargetOf(t.db, locationId))!;

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import { reverseDnsWorkflowId } from '../../domain/workflow-ids.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReverseDnsActivities } from '../../activities/reverse-dns.js';
-import { allocateAddress } from '../../db/repositories/ip-addresses.js';
+import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import { ptrName } from '../../domain/dns/reverse-zones.js';
 import { wakeStaleReverseDns } from '../../services/networks/reverse-dns-sweep.js';
 import { eventually } from '../support/eventually.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failArtifactsInCreation, moveArtifact } from '../../db/repositories/artifacts.js';
-import { insertBackup } from '../../db/repositories/backups.js';
-import { endConsoleSessions } from '../../db/repositories/console-endings.js';
-import { setInstanceSize } from '../../db/repositories/instance-size-reports.js';
-import { moveVolume } from '../../db/repositories/volumes.js';
+import { endConsoleSessions } from '../../db/repositories/instances/console-endings.js';
+import { setInstanceSize } from '../../db/repositories/instances/instance-size-reports.js';
+import { failArtifactsInCreation, moveArtifact } from '../../db/repositories/storage/artifacts.js';
+import { insertBackup } from '../../db/repositories/storage/backups.js';
+import { moveVolume } from '../../db/repositories/storage/volumes.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential, revokeCredential } from '../../db/repositories/credentials.js';
-import { markSuspended } from '../../db/repositories/instance-suspension.js';
-import { listEventsOfResource, pruneRelayedEvents } from '../../db/repositories/outbox.js';
-import { findPrunedThrough, listEventsAfter } from '../../db/repositories/outbox-reads.js';
+import { createCredential, revokeCredential } from '../../db/repositories/accounts/credentials.js';
+import { listEventsOfResource, pruneRelayedEvents } from '../../db/repositories/events/outbox.js';
+import { findPrunedThrough, listEventsAfter } from '../../db/repositories/events/outbox-reads.js';
+import { markSuspended } from '../../db/repositories/instances/instance-suspension.js';
 import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { EventSubscription } from '../../services/events/subscription.js';
 import { renderEvent } from '../../wire/events.js';

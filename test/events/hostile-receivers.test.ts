@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { markSuspended } from '../../db/repositories/instance-suspension.js';
-import { listEventsOfResource } from '../../db/repositories/outbox.js';
+import { listEventsOfResource } from '../../db/repositories/events/outbox.js';
+import { markSuspended } from '../../db/repositories/instances/instance-suspension.js';
 import { relayEvents } from '../../services/webhooks/relay.js';
 import { eventually } from '../support/eventually.js';
 import { type HostileReceivers, startHostileReceivers } from '../support/hostile-receivers.js';

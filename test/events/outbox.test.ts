@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
-import { settleOperation } from '../../db/repositories/instance-operation-ends.js';
-import { beginOperation } from '../../db/repositories/instance-operations.js';
-import { clearSuspension, markSuspended } from '../../db/repositories/instance-suspension.js';
-import { findInstance } from '../../db/repositories/instances.js';
-import { listEventsOfResource, pruneRelayedEvents } from '../../db/repositories/outbox.js';
+import { listEventsOfResource, pruneRelayedEvents } from '../../db/repositories/events/outbox.js';
+import { settleOperation } from '../../db/repositories/instances/instance-operation-ends.js';
+import { beginOperation } from '../../db/repositories/instances/instance-operations.js';
+import { clearSuspension, markSuspended } from '../../db/repositories/instances/instance-suspension.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { INSTANCE_STATUS_EVENTS } from '../../domain/events/catalogue.js';
 import { EVENT_SCHEMAS, renderEvent } from '../../wire/events.js';
-import { serializeInstance } from '../../wire/serializers/instance.js';
+import { serializeInstance } from '../../wire/serializers/instances/instance.js';
 import { seed } from '../support/seed.js';
 
 /** docs/events.md "Recorded with the change": an event commits with its change, or not at all. */

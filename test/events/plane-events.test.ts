@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { moveEvacuationState } from '../../db/repositories/evacuations.js';
-import { findHypervisor, markSilentHypervisorsUnreachable } from '../../db/repositories/hypervisors.js';
-import { recordMigrationState } from '../../db/repositories/migration-states.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import {
+  findHypervisor,
+  markSilentHypervisorsUnreachable,
+} from '../../db/repositories/hypervisors/hypervisors.js';
+import { moveEvacuationState } from '../../db/repositories/moves/evacuations.js';
+import { recordMigrationState } from '../../db/repositories/moves/migration-states.js';
 import { enrollAgent } from '../../services/agents/enroll.js';
 import { acceptHeartbeat } from '../../services/agents/heartbeat.js';
 import { relayEvents } from '../../services/webhooks/relay.js';

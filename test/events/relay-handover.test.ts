@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearSuspension, markSuspended } from '../../db/repositories/instance-suspension.js';
-import { listEventsOfResource } from '../../db/repositories/outbox.js';
+import { listEventsOfResource } from '../../db/repositories/events/outbox.js';
+import { clearSuspension, markSuspended } from '../../db/repositories/instances/instance-suspension.js';
 import { relayEvents } from '../../services/webhooks/relay.js';
 import { eventually } from '../support/eventually.js';
 import { seed } from '../support/seed.js';

@@ -1,9 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../activities/webhook-post.js';
-import { clearSuspension, markSuspended } from '../../db/repositories/instance-suspension.js';
-import { listEventsOfResource } from '../../db/repositories/outbox.js';
-import { findDelivery } from '../../db/repositories/webhook-deliveries.js';
+import { listEventsOfResource } from '../../db/repositories/events/outbox.js';
+import { findDelivery } from '../../db/repositories/events/webhook-deliveries.js';
+import { clearSuspension, markSuspended } from '../../db/repositories/instances/instance-suspension.js';
 import { relayEvents } from '../../services/webhooks/relay.js';
 import { EVENT_SCHEMAS } from '../../wire/events.js';
 import { eventually } from '../support/eventually.js';

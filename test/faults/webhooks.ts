@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { insertInstance } from '../../db/repositories/instances.js';
+import { insertInstance } from '../../db/repositories/instances/instances.js';
 import { eventually } from '../support/eventually.js';
 import type { ProdShape } from '../support/prod-shape/shape.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigration } from '../../db/repositories/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migrations.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import { getMigration } from '../../services/migrations/reads.js';
 import { requestMigration } from '../../services/migrations/request.js';
-import { serializeMigration } from '../../wire/serializers/migration.js';
+import { serializeMigration } from '../../wire/serializers/moves/migration.js';
 import { migrationEnd } from '../support/migrations.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { operatorCli, settingsOf } from '../cli/operator-cli.js';
 import { eventually } from '../support/eventually.js';
 import { type Body, json } from '../support/http.js';

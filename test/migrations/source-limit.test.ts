@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endUnstartedMigration } from '../../db/records/migrations.js';
-import { setHypervisorStatus } from '../../db/repositories/hypervisors.js';
+import { setHypervisorStatus } from '../../db/repositories/hypervisors/hypervisors.js';
 import { isolatedDatabase, tableDigest } from '../support/database.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -2,12 +2,15 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { listActivityOfInstance } from '../../db/repositories/activity-log.js';
-import { listTasksOfWorkflow } from '../../db/repositories/agent-tasks.js';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { findOperation, listOperationsOfInstance } from '../../db/repositories/instance-operation-reads.js';
-import { beginOperation } from '../../db/repositories/instance-operations.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { listActivityOfInstance } from '../../db/repositories/events/activity-log.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import {
+  findOperation,
+  listOperationsOfInstance,
+} from '../../db/repositories/instances/instance-operation-reads.js';
+import { beginOperation } from '../../db/repositories/instances/instance-operations.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';
 import { requestPowerAction } from '../../services/instances/power.js';

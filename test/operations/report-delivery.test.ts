@@ -1,9 +1,9 @@
 import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { listOperationsOfInstance } from '../../db/repositories/instance-operation-reads.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { listOperationsOfInstance } from '../../db/repositories/instances/instance-operation-reads.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import type { Config } from '../../platform/config.js';
 import type { ApiServer } from '../../server/start.js';
 import { provisionInstance } from '../../services/instances/provision.js';

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reserveCapacity } from '../../db/repositories/placement.js';
+import { reserveCapacity } from '../../db/repositories/hypervisors/placement.js';
 import { instanceOperationWorkflowId } from '../../domain/workflow-ids.js';
 import { eventually } from '../support/eventually.js';
 import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInstance } from '../../db/repositories/instances.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { eventually } from '../support/eventually.js';
 import { FAST_AGENT_TIMING, type Stack, startStack } from '../support/stack.js';
 import { startWorkerProcess } from '../support/worker-process.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBIAN_IMAGE, debianGuestMissing } from '../../agent/drivers/qemu/availability.js';
-import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalog.js';
+import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalogue/catalog.js';
 import { eventually } from '../support/eventually.js';
 import { guestTakesKey, inGuest } from '../support/guest-ssh.js';
 import type { Body } from '../support/http.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestPid } from '../../agent/drivers/qemu/guests/guest-process.js';
-import { findInstance } from '../../db/repositories/instances.js';
+import { findInstance } from '../../db/repositories/instances/instances.js';
 import { eventually } from '../support/eventually.js';
 import { qemuHosts, ticksPast } from '../support/qemu-hosts.js';
 import { seed } from '../support/seed.js';

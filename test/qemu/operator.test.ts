@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { secretBox } from '../../platform/secrets.js';
 import { type CliRun, operatorCli, settingsOf } from '../cli/operator-cli.js';
 import { eventually } from '../support/eventually.js';

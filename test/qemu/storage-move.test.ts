@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { askGuest } from '../../agent/drivers/qemu/guests/guest-channel.js';
 import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
-import { updateHypervisor } from '../../db/repositories/hypervisors.js';
+import { updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import {

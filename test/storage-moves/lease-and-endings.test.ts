@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateHypervisor } from '../../db/repositories/hypervisors.js';
-import { findStorageMove } from '../../db/repositories/storage-move-reads.js';
+import { updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { findStorageMove } from '../../db/repositories/moves/storage-move-reads.js';
 import type { MoveMode } from '../../domain/moves/states.js';
 import type { StorageMoveState } from '../../domain/storage-moves/states.js';
 import { recoverStorageMoveWith, undoStorageMoveWith } from '../../services/storage-moves/control.js';

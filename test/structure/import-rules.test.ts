@@ -75,9 +75,9 @@ describe('the import rules of npm run check', () => {
       'http/planted.ts':
         "import type { buildApis } from '../api/index.js';\nexport type B = typeof buildApis;\n",
       'web/admin/planted.tsx':
-        "import { findMigration } from '../../db/repositories/migrations.js';\nexport const P = () => <p>{String(findMigration)}</p>;\n",
-      'db/repositories/planted.ts':
-        "import type { UsersTable } from '../schema/accounts/users.js';\nexport type U = UsersTable;\n",
+        "import { findMigration } from '../../db/repositories/moves/migrations.js';\nexport const P = () => <p>{String(findMigration)}</p>;\n",
+      'db/repositories/accounts/planted.ts':
+        "import type { UsersTable } from '../../schema/accounts/users.js';\nexport type U = UsersTable;\n",
     });
   });
 
@@ -114,13 +114,13 @@ describe('the import rules of npm run check', () => {
 
   it('fails on an admin page reading a repository, in a .tsx file', () => {
     expect(planted.output).toMatch(
-      /error pages-call-services: web\/admin\/planted\.tsx → db\/repositories\/migrations\.ts/,
+      /error pages-call-services: web\/admin\/planted\.tsx → db\/repositories\/moves\/migrations\.ts/,
     );
   });
 
   it('fails on a table type read from its room, not through db/schema.ts', () => {
     expect(planted.output).toMatch(
-      /error table-types-through-the-schema: db\/repositories\/planted\.ts → db\/schema\/accounts\/users\.ts/,
+      /error table-types-through-the-schema: db\/repositories\/accounts\/planted\.ts → db\/schema\/accounts\/users\.ts/,
     );
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Database } from '../../db/database.js';
-import { listEventsOfResource, type OutboxEventRow } from '../../db/repositories/outbox.js';
+import { listEventsOfResource, type OutboxEventRow } from '../../db/repositories/events/outbox.js';
 import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { type EventType, isEventType } from '../../domain/events/catalogue.js';
 import { EVENT_SCHEMAS, renderEvent } from '../../wire/events.js';

@@ -10,7 +10,7 @@ import { askGuest } from '../../agent/drivers/qemu/guests/guest-channel.js';
 import { guestFiles, guestPid, runStatus } from '../../agent/drivers/qemu/guests/guest-process.js';
 import type { QemuState } from '../../agent/drivers/qemu/guests/state.js';
 import { qemuStatePath } from '../../agent/drivers/qemu/guests/state.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import type { AgentProcess } from './agents/process.js';
 import { eventually } from './eventually.js';

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalog.js';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { insertHypervisor } from '../../db/repositories/hypervisors.js';
-import { insertInstance } from '../../db/repositories/instances.js';
-import { insertIpPool } from '../../db/repositories/ip-pools.js';
-import { insertUser } from '../../db/repositories/users.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { insertUser } from '../../db/repositories/accounts/users.js';
+import { upsertImage, upsertLocation, upsertPlan } from '../../db/repositories/catalogue/catalog.js';
+import { insertHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { insertInstance } from '../../db/repositories/instances/instances.js';
+import { insertIpPool } from '../../db/repositories/network/ip-pools.js';
 import type { CredentialType } from '../../domain/credentials.js';
 import type { InstanceStatus } from '../../domain/instances/statuses.js';
 

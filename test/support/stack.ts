@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { FAST_IMAGE } from '../../agent/drivers/qemu/availability.js';
-import { createCredential } from '../../db/repositories/credentials.js';
-import { findHypervisor } from '../../db/repositories/hypervisors.js';
-import { listOperationsOfInstance } from '../../db/repositories/instance-operation-reads.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
+import { listOperationsOfInstance } from '../../db/repositories/instances/instance-operation-reads.js';
 import type { AppDeps } from '../../http/context.js';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';

@@ -1,6 +1,6 @@
 import { BACKUP_STATES, SNAPSHOT_STATES } from '../../domain/backups.js';
-import { BackupEnvelope, serializeBackup } from '../serializers/backup.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../serializers/snapshot.js';
+import { BackupEnvelope, serializeBackup } from '../serializers/storage/backup.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../serializers/storage/snapshot.js';
 import { z } from '../zod.js';
 import { at, atOrNull, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

@@ -1,5 +1,5 @@
 import { CONSOLE_END_REASONS, CONSOLE_KINDS, CONSOLE_SESSION_STATES } from '../../domain/console/sessions.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../serializers/console.js';
+import { ConsoleSessionEnvelope, serializeConsoleSession } from '../serializers/instances/console.js';
 import { z } from '../zod.js';
 import { at, atOrNull, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

@@ -2,8 +2,8 @@ import { OperationSnapshot } from '../../domain/events/catalogue.js';
 import { GUEST_DRIFTS } from '../../domain/instances/guest-inventory.js';
 import { INSTANCE_STATUSES } from '../../domain/instances/statuses.js';
 import { USER_DATA_KINDS } from '../../domain/instances/user-data.js';
-import { InstanceEnvelope, serializeInstance } from '../serializers/instance.js';
-import { serializeTask, TaskEnvelope } from '../serializers/instance-history.js';
+import { InstanceEnvelope, serializeInstance } from '../serializers/instances/instance.js';
+import { serializeTask, TaskEnvelope } from '../serializers/instances/instance-history.js';
 import { z } from '../zod.js';
 import { at, atOrNull, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

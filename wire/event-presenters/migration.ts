@@ -2,7 +2,7 @@ import { convergencePolicy } from '../../domain/migrations/convergence.js';
 import { LiveProgressRecord } from '../../domain/migrations/live-progress.js';
 import { WARNING_CODES } from '../../domain/migrations/preflight.js';
 import { MIGRATION_MODES, MIGRATION_STATES, MIGRATION_STRATEGIES } from '../../domain/migrations/states.js';
-import { MigrationEnvelope, serializeMigration } from '../serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../serializers/moves/migration.js';
 import { z } from '../zod.js';
 import { at, atOrNull, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

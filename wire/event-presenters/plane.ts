@@ -7,8 +7,8 @@ import {
 import { HYPERVISOR_STATUSES } from '../../domain/hypervisors.js';
 import { convergencePolicy } from '../../domain/migrations/convergence.js';
 import { MIGRATION_MODES } from '../../domain/migrations/states.js';
-import { EvacuationEnvelope, serializeEvacuation } from '../serializers/evacuation.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../serializers/hypervisor.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../serializers/hypervisors/hypervisor.js';
+import { EvacuationEnvelope, serializeEvacuation } from '../serializers/moves/evacuation.js';
 import { z } from '../zod.js';
 import { at, atOrNull, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

@@ -1,4 +1,4 @@
-import type { TemporalLinks } from '../serializers/move.js';
+import type { TemporalLinks } from '../serializers/moves/move.js';
 import { z } from '../zod.js';
 
 // What every event presenter is (docs/events.md "Payload"): an outbox snapshot (the columns the

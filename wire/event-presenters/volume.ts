@@ -1,5 +1,5 @@
 import { VOLUME_STATES } from '../../domain/volumes.js';
-import { serializeVolume, VolumeEnvelope } from '../serializers/volume.js';
+import { serializeVolume, VolumeEnvelope } from '../serializers/storage/volume.js';
 import { z } from '../zod.js';
 import { at, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

@@ -1,5 +1,5 @@
 import { CURRENT_API_VERSION, FIRST_API_VERSION } from '../../domain/api-versions/versions.js';
-import { serializeWebhookEndpoint, WebhookEndpointEnvelope } from '../serializers/webhook-endpoint.js';
+import { serializeWebhookEndpoint, WebhookEndpointEnvelope } from '../serializers/events/webhook-endpoint.js';
 import { z } from '../zod.js';
 import { at, atOrNull, type EventPresenter, EXAMPLE_AT, EXAMPLE_IDS } from './presenter.js';
 

@@ -1,4 +1,4 @@
-import type { StorageMoveFilters } from '../../db/repositories/storage-move-reads.js';
+import type { StorageMoveFilters } from '../../db/repositories/moves/storage-move-reads.js';
 import { STORAGE_MOVE_STATES } from '../../domain/storage-moves/states.js';
 import { z } from '../zod.js';
 

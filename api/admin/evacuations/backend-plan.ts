@@ -6,7 +6,7 @@ import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from
 import {
   BackendDrainPlanEnvelope,
   serializeBackendDrainPlan,
-} from '../../../wire/serializers/backend-drain-plan.js';
+} from '../../../wire/serializers/moves/backend-drain-plan.js';
 import { z } from '../../../wire/zod.js';
 
 const Body = z.strictObject(storageMoveFields).openapi('BackendDrainPlanRequest');

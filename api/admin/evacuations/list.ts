@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listEvacuationCounts } from '../../../db/repositories/evacuation-items.js';
-import { listEvacuations } from '../../../db/repositories/evacuations.js';
+import { listEvacuationCounts } from '../../../db/repositories/moves/evacuation-items.js';
+import { listEvacuations } from '../../../db/repositories/moves/evacuations.js';
 import { EVACUATION_STATES } from '../../../domain/evacuations/states.js';
 import type { AppEnv } from '../../../http/context.js';
 import { countsOf } from '../../../services/evacuations/show.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { EvacuationEnvelope, serializeEvacuation } from '../../../wire/serializers/evacuation.js';
+import { EvacuationEnvelope, serializeEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 import { z } from '../../../wire/zod.js';
 
 const EvacuationListQuery = keysetQuery({

@@ -5,7 +5,7 @@ import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from
 import {
   EvacuationPlanEnvelope,
   serializeEvacuationPlan,
-} from '../../../wire/serializers/evacuation-plan.js';
+} from '../../../wire/serializers/moves/evacuation-plan.js';
 import { EvacuationPlanBody } from './fields.js';
 
 const route = createRoute({

@@ -11,7 +11,7 @@ import {
   unavailableResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 import { adminActor } from '../../auth/principals.js';
 import { EvacuationRequestBody, policyChangesOfBody } from './fields.js';
 

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { showEvacuation } from '../../../services/evacuations/show.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { EvacuationEnvelope, serializeShownEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 
 const route = createRoute({
   method: 'get',

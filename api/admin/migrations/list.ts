@@ -2,7 +2,7 @@ import { listMigrationPage } from '../../../services/migrations/reads.js';
 import { keysetListEnvelope, keysetQuery } from '../../../wire/keyset-list.js';
 import { migrationFilterFields, migrationFiltersOf } from '../../../wire/requests/migration-filters.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import { moveListRoute } from '../moves-kit/list.js';
 
 export const { register } = moveListRoute({

@@ -3,7 +3,7 @@ import { convergenceRequest } from '../../../wire/requests/convergence-fields.js
 import { targetHypervisor } from '../../../wire/requests/migration-fields.js';
 import { moveMode } from '../../../wire/requests/move-fields.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { MigrationPreflightEnvelope, serializePreflight } from '../../../wire/serializers/migration.js';
+import { MigrationPreflightEnvelope, serializePreflight } from '../../../wire/serializers/moves/migration.js';
 import { z } from '../../../wire/zod.js';
 import { movePreflightRoute } from '../moves-kit/preflight.js';
 

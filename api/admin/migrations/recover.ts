@@ -7,7 +7,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import { moveRecoverRoute } from '../moves-kit/recover.js';
 
 export const { register } = moveRecoverRoute({

@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   unavailableResponse,
 } from '../../../wire/schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import { z } from '../../../wire/zod.js';
 import { moveRequestRoute } from '../moves-kit/request.js';
 

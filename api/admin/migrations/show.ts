@@ -1,6 +1,6 @@
 import { getMigration } from '../../../services/migrations/reads.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import { moveShowRoute } from '../moves-kit/show.js';
 
 export const { register } = moveShowRoute({

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { MigrationRecord } from '../../../db/repositories/migrations.js';
+import type { MigrationRecord } from '../../../db/repositories/moves/migrations.js';
 import type { AppEnv } from '../../../http/context.js';
 import { rollBackMigration } from '../../../services/migrations/control.js';
 import { ReasonBody } from '../../../wire/requests/move-fields.js';
@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   unavailableResponse,
 } from '../../../wire/schemas.js';
-import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/migration.js';
+import { MigrationEnvelope, serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import { moveUndoRoute, type UndoService } from '../moves-kit/undo.js';
 
 /**

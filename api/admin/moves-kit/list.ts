@@ -4,7 +4,7 @@ import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import { keysetListBody, type keysetListEnvelope, listRequestOf } from '../../../wire/keyset-list.js';
 import type { commonErrors, JsonResponse } from '../../../wire/schemas.js';
-import type { TemporalLinks } from '../../../wire/serializers/move.js';
+import type { TemporalLinks } from '../../../wire/serializers/moves/move.js';
 import type { z } from '../../../wire/zod.js';
 
 /** What a keyset query (wire/keyset-list.ts) gives besides a kind's filters. */

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import type { commonErrors, JsonResponse, notFoundResponse } from '../../../wire/schemas.js';
-import type { TemporalLinks } from '../../../wire/serializers/move.js';
+import type { TemporalLinks } from '../../../wire/serializers/moves/move.js';
 import type { z } from '../../../wire/zod.js';
 import { type PathOf, pathParam } from './route-parts.js';
 

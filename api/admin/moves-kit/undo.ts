@@ -9,7 +9,7 @@ import {
   jsonBody,
   type notFoundResponse,
 } from '../../../wire/schemas.js';
-import type { TemporalLinks } from '../../../wire/serializers/move.js';
+import type { TemporalLinks } from '../../../wire/serializers/moves/move.js';
 import type { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
 import { type ErrorResponse, pathParam } from './route-parts.js';

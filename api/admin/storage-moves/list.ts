@@ -5,7 +5,7 @@ import {
   storageMoveFiltersOf,
 } from '../../../wire/requests/storage-move-filters.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/moves/storage-move.js';
 import { moveListRoute } from '../moves-kit/list.js';
 
 export const { register } = moveListRoute({

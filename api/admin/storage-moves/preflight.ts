@@ -4,7 +4,7 @@ import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schem
 import {
   StorageMovePreflightEnvelope,
   serializeStorageMovePreflight,
-} from '../../../wire/serializers/storage-move.js';
+} from '../../../wire/serializers/moves/storage-move.js';
 import { z } from '../../../wire/zod.js';
 import { movePreflightRoute } from '../moves-kit/preflight.js';
 

@@ -7,7 +7,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/moves/storage-move.js';
 import { moveRecoverRoute } from '../moves-kit/recover.js';
 
 export const { register } = moveRecoverRoute({

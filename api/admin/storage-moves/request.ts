@@ -8,7 +8,7 @@ import {
   notFoundResponse,
   unavailableResponse,
 } from '../../../wire/schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/moves/storage-move.js';
 import { z } from '../../../wire/zod.js';
 import { moveRequestRoute } from '../moves-kit/request.js';
 

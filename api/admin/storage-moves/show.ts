@@ -1,6 +1,6 @@
 import { getStorageMove } from '../../../services/storage-moves/reads.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/moves/storage-move.js';
 import { moveShowRoute } from '../moves-kit/show.js';
 
 export const { register } = moveShowRoute({

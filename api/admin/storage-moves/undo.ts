@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { StorageMoveRecord } from '../../../db/repositories/storage-move-reads.js';
+import type { StorageMoveRecord } from '../../../db/repositories/moves/storage-move-reads.js';
 import type { AppEnv } from '../../../http/context.js';
 import { undoStorageMoveWith } from '../../../services/storage-moves/control.js';
 import { ReasonBody } from '../../../wire/requests/move-fields.js';
@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/storage-move.js';
+import { StorageMoveEnvelope, serializeStorageMove } from '../../../wire/serializers/moves/storage-move.js';
 import { moveUndoRoute, type UndoService } from '../moves-kit/undo.js';
 
 /** Cancel and rollback: the same request to the move's run; they differ in the outcome recorded. */

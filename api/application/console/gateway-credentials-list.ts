@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listConsoleGatewayCredentials } from '../../../db/repositories/credentials.js';
+import { listConsoleGatewayCredentials } from '../../../db/repositories/accounts/credentials.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
 import {
   ConsoleGatewayCredentialEnvelope,
   serializeConsoleGatewayCredential,
-} from '../../../wire/serializers/console-gateway-credential.js';
+} from '../../../wire/serializers/instances/console-gateway-credential.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,9 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listConsoleSessions } from '../../../db/repositories/console-sessions.js';
+import { listConsoleSessions } from '../../../db/repositories/instances/console-sessions.js';
 import { CONSOLE_SESSION_STATES } from '../../../domain/console/sessions.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
+import {
+  ConsoleSessionEnvelope,
+  serializeConsoleSession,
+} from '../../../wire/serializers/instances/console.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({

@@ -1,6 +1,9 @@
-import { findConsoleSession } from '../../../db/repositories/console-sessions.js';
+import { findConsoleSession } from '../../../db/repositories/instances/console-sessions.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../wire/serializers/console.js';
+import {
+  ConsoleSessionEnvelope,
+  serializeConsoleSession,
+} from '../../../wire/serializers/instances/console.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

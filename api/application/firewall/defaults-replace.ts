@@ -3,7 +3,10 @@ import type { AppEnv } from '../../../http/context.js';
 import { setFirewallDefaults } from '../../../services/networks/firewall-defaults.js';
 import { Enabled, Rules } from '../../../wire/requests/firewall.js';
 import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../../wire/serializers/firewall.js';
+import {
+  FirewallDefaultsEnvelope,
+  serializeFirewallDefaults,
+} from '../../../wire/serializers/network/firewall.js';
 import { z } from '../../../wire/zod.js';
 
 const route = createRoute({

@@ -1,8 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findFirewallDefaults } from '../../../db/repositories/firewall-defaults.js';
+import { findFirewallDefaults } from '../../../db/repositories/network/firewall-defaults.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { FirewallDefaultsEnvelope, serializeFirewallDefaults } from '../../../wire/serializers/firewall.js';
+import {
+  FirewallDefaultsEnvelope,
+  serializeFirewallDefaults,
+} from '../../../wire/serializers/network/firewall.js';
 
 const route = createRoute({
   method: 'get',

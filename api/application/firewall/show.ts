@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findFirewall } from '../../../db/repositories/firewalls.js';
-import { findInstance } from '../../../db/repositories/instances.js';
+import { findInstance } from '../../../db/repositories/instances/instances.js';
+import { findFirewall } from '../../../db/repositories/network/firewalls.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/firewall.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../wire/serializers/network/firewall.js';
 
 const route = createRoute({
   method: 'get',

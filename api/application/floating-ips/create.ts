@@ -2,7 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { allocateFloatingIp } from '../../../services/networks/floating-ip-stock.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { AdminFloatingIpEnvelope, serializeAdminFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import {
+  AdminFloatingIpEnvelope,
+  serializeAdminFloatingIp,
+} from '../../../wire/serializers/network/floating-ip.js';
 import { z } from '../../../wire/zod.js';
 import { catalogueCode } from '../../routes-kit/instance-order.js';
 

@@ -1,6 +1,9 @@
-import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
+import { listFloatingIps } from '../../../db/repositories/network/floating-ips.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
-import { AdminFloatingIpEnvelope, serializeAdminFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import {
+  AdminFloatingIpEnvelope,
+  serializeAdminFloatingIp,
+} from '../../../wire/serializers/network/floating-ip.js';
 import { ownerListRoute } from '../owner-list-route.js';
 
 export const { register } = ownerListRoute({

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createHypervisor } from '../../../services/hypervisors/create.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisors/hypervisor.js';
 import { HypervisorCreateFields, unique } from './fields.js';
 
 const route = createRoute({

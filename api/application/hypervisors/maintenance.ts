@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { setMaintenance } from '../../../services/hypervisors/maintenance.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisors/hypervisor.js';
 import { z } from '../../../wire/zod.js';
 
 const route = createRoute({

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findHypervisor } from '../../../db/repositories/hypervisors.js';
+import { findHypervisor } from '../../../db/repositories/hypervisors/hypervisors.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisors/hypervisor.js';
 
 const route = createRoute({
   method: 'get',

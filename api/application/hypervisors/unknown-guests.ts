@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findHypervisor } from '../../../db/repositories/hypervisors.js';
-import { listUnknownGuests } from '../../../db/repositories/unknown-guests.js';
+import { findHypervisor } from '../../../db/repositories/hypervisors/hypervisors.js';
+import { listUnknownGuests } from '../../../db/repositories/hypervisors/unknown-guests.js';
 import { notFound } from '../../../domain/errors.js';
 import { POWER_STATES } from '../../../domain/instances/statuses.js';
 import type { AppEnv } from '../../../http/context.js';

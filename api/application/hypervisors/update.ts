@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
+import { HypervisorEnvelope, serializeHypervisor } from '../../../wire/serializers/hypervisors/hypervisor.js';
 import { HypervisorFields, unique } from './fields.js';
 
 const HypervisorUpdate = HypervisorFields.partial()

@@ -1,6 +1,6 @@
-import { listImages } from '../../../db/repositories/images.js';
+import { listImages } from '../../../db/repositories/catalogue/images.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
-import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/catalogue/image.js';
 import { catalogueListRoute } from '../../routes-kit/catalogue-list-route.js';
 
 export const { register } = catalogueListRoute({

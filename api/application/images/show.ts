@@ -1,6 +1,6 @@
-import { findImage } from '../../../db/repositories/images.js';
+import { findImage } from '../../../db/repositories/catalogue/images.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/catalogue/image.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { editImage } from '../../../services/catalogue/images.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/image.js';
+import { AdminImageEnvelope, serializeAdminImage } from '../../../wire/serializers/catalogue/image.js';
 import { ImageUpdateFields } from './fields.js';
 
 const route = createRoute({

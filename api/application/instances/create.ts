@@ -6,7 +6,7 @@ import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
 import {
   OrderedInstanceEnvelope,
   serializeOrderedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
 import {

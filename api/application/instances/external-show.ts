@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findPlacedInstanceByExternalId } from '../../../db/repositories/all-instances.js';
+import { findPlacedInstanceByExternalId } from '../../../db/repositories/instances/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ExternalIdParam } from '../../../wire/requests/external-id.js';
@@ -7,7 +7,7 @@ import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schem
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 
 const route = createRoute({
   method: 'get',

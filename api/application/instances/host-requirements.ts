@@ -1,6 +1,6 @@
 import { setHostRequirementsOfInstance } from '../../../services/instances/host-requirements.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { HostRequirementsEnvelope } from '../../../wire/serializers/host-requirements.js';
+import { HostRequirementsEnvelope } from '../../../wire/serializers/instances/host-requirements.js';
 import { hostRequirementsRoute } from '../host-requirements-route.js';
 
 export const { register } = hostRequirementsRoute({

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listAllInstances } from '../../../db/repositories/all-instances.js';
+import { listAllInstances } from '../../../db/repositories/instances/all-instances.js';
 import { INSTANCE_STATUSES } from '../../../domain/instances/statuses.js';
 import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
@@ -7,7 +7,7 @@ import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { z } from '../../../wire/zod.js';
 
 const InstanceListQuery = keysetQuery({

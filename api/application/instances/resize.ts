@@ -13,7 +13,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { ResizeEnvelope, serializeResize } from '../../../wire/serializers/resize.js';
+import { ResizeEnvelope, serializeResize } from '../../../wire/serializers/instances/resize.js';
 import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -1,9 +1,9 @@
-import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
+import { findPlacedInstance } from '../../../db/repositories/instances/all-instances.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

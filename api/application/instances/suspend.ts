@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findPlacedInstance } from '../../../db/repositories/all-instances.js';
+import { findPlacedInstance } from '../../../db/repositories/instances/all-instances.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { suspendInstance } from '../../../services/instances/suspension.js';
@@ -14,7 +14,7 @@ import {
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -13,7 +13,7 @@ import {
 import {
   PlacedInstanceEnvelope,
   serializePlacedInstance,
-} from '../../../wire/serializers/placed-instance.js';
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { z } from '../../../wire/zod.js';
 
 const InstanceUpdateBody = z

@@ -1,6 +1,6 @@
-import { findIpPool, listPoolAddresses } from '../../../db/repositories/ip-pools.js';
+import { findIpPool, listPoolAddresses } from '../../../db/repositories/network/ip-pools.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../wire/schemas.js';
-import { PoolAddressEnvelope, serializePoolAddress } from '../../../wire/serializers/ip-pool.js';
+import { PoolAddressEnvelope, serializePoolAddress } from '../../../wire/serializers/network/ip-pool.js';
 import { childListRoute } from '../child-list-route.js';
 
 export const { register } = childListRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listIpPools } from '../../../db/repositories/ip-pools.js';
+import { listIpPools } from '../../../db/repositories/network/ip-pools.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
-import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/ip-pool.js';
+import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/network/ip-pool.js';
 import { IpPoolListQuery } from './fields.js';
 
 const route = createRoute({

@@ -1,6 +1,6 @@
-import { findIpPool } from '../../../db/repositories/ip-pools.js';
+import { findIpPool } from '../../../db/repositories/network/ip-pools.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/ip-pool.js';
+import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/network/ip-pool.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

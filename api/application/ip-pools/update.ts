@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { renamePool } from '../../../services/networks/ip-pools.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/ip-pool.js';
+import { IpPoolEnvelope, serializeIpPool } from '../../../wire/serializers/network/ip-pool.js';
 import { IpPoolUpdateFields } from './fields.js';
 
 const route = createRoute({

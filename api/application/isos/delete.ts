@@ -9,7 +9,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/storage/iso.js';
 import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({

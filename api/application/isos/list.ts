@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listIsos } from '../../../db/repositories/instance-isos.js';
+import { listIsos } from '../../../db/repositories/storage/instance-isos.js';
 import { ISO_STATES } from '../../../domain/media/isos.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/storage/iso.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({

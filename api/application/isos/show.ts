@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findIso } from '../../../db/repositories/instance-isos.js';
+import { findIso } from '../../../db/repositories/storage/instance-isos.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/storage/iso.js';
 
 const route = createRoute({
   method: 'get',

@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/iso.js';
+import { AdminIsoEnvelope, serializeAdminIso } from '../../../wire/serializers/storage/iso.js';
 import { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
 

@@ -5,7 +5,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   LocationCapacityEnvelope,
   serializeLocationCapacity,
-} from '../../../wire/serializers/location-capacity.js';
+} from '../../../wire/serializers/catalogue/location-capacity.js';
 
 const route = createRoute({
   method: 'get',

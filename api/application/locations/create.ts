@@ -2,7 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createLocation } from '../../../services/catalogue/locations.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
+import {
+  AdminLocationEnvelope,
+  serializeAdminLocation,
+} from '../../../wire/serializers/catalogue/location.js';
 import { LocationCreateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,5 +1,8 @@
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
-import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
+import {
+  AdminLocationEnvelope,
+  serializeAdminLocation,
+} from '../../../wire/serializers/catalogue/location.js';
 import { locationListRoute } from '../../routes-kit/location-list-route.js';
 
 export const { register } = locationListRoute({

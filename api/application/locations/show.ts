@@ -1,6 +1,9 @@
-import { findLocation } from '../../../db/repositories/locations.js';
+import { findLocation } from '../../../db/repositories/catalogue/locations.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
+import {
+  AdminLocationEnvelope,
+  serializeAdminLocation,
+} from '../../../wire/serializers/catalogue/location.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

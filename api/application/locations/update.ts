@@ -2,7 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { editLocation } from '../../../services/catalogue/locations.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { AdminLocationEnvelope, serializeAdminLocation } from '../../../wire/serializers/location.js';
+import {
+  AdminLocationEnvelope,
+  serializeAdminLocation,
+} from '../../../wire/serializers/catalogue/location.js';
 import { LocationUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
+import { listNicsOfNetwork } from '../../../db/repositories/network/private-network-nics.js';
 import type { AppEnv } from '../../../http/context.js';
 import { createPrivateNetwork } from '../../../services/networks/private-networks.js';
 import { CreatePrivateNetworkBody } from '../../../wire/requests/private-network.js';
@@ -7,7 +7,7 @@ import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
 

@@ -1,9 +1,9 @@
-import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
+import { listPrivateNetworks } from '../../../db/repositories/network/private-networks.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
 import {
   AdminPrivateNetworkEnvelope,
   serializeAdminPrivateNetwork,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { ownerListRoute } from '../owner-list-route.js';
 
 export const { register } = ownerListRoute({

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createPlan } from '../../../services/catalogue/plans.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/catalogue/plan.js';
 import { PlanCreateFields, planColumns } from './fields.js';
 
 const route = createRoute({

@@ -1,6 +1,6 @@
 import { setHostRequirementsOfPlan } from '../../../services/plans/host-requirements.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { HostRequirementsEnvelope } from '../../../wire/serializers/host-requirements.js';
+import { HostRequirementsEnvelope } from '../../../wire/serializers/instances/host-requirements.js';
 import { hostRequirementsRoute } from '../host-requirements-route.js';
 
 export const { register } = hostRequirementsRoute({

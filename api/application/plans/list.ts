@@ -1,6 +1,6 @@
-import { listPlans } from '../../../db/repositories/plans.js';
+import { listPlans } from '../../../db/repositories/catalogue/plans.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/catalogue/plan.js';
 import { catalogueListRoute } from '../../routes-kit/catalogue-list-route.js';
 
 export const { register } = catalogueListRoute({

@@ -1,6 +1,6 @@
-import { findPlan } from '../../../db/repositories/plans.js';
+import { findPlan } from '../../../db/repositories/catalogue/plans.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/catalogue/plan.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

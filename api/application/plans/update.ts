@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { editPlan } from '../../../services/catalogue/plans.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/plan.js';
+import { AdminPlanEnvelope, serializeAdminPlan } from '../../../wire/serializers/catalogue/plan.js';
 import { PlanUpdateFields, planColumns } from './fields.js';
 
 const route = createRoute({

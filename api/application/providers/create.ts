@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createProvider } from '../../../services/providers/providers.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/network/provider.js';
 import { ProviderCreateFields } from './fields.js';
 
 const route = createRoute({

@@ -9,7 +9,7 @@ import {
   unavailableResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/network/provider.js';
 import { ProviderCredentialFields } from './fields.js';
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listProviders } from '../../../db/repositories/providers.js';
+import { listProviders } from '../../../db/repositories/network/providers.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/network/provider.js';
 import { ProviderListQuery } from './fields.js';
 
 const route = createRoute({

@@ -10,7 +10,7 @@ import {
   unavailableResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/network/provider.js';
 import { adminActor } from '../../auth/principals.js';
 import { ProviderCredentialFields } from './fields.js';
 

@@ -8,7 +8,7 @@ import {
   unavailableResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/network/provider.js';
 import { adminActor } from '../../auth/principals.js';
 
 /** A test's or a sync's 202, and its 503: the run's own answers, the same for both kinds. */

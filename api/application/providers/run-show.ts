@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findProviderRun } from '../../../db/repositories/provider-run-lists.js';
+import { findProviderRun } from '../../../db/repositories/network/provider-run-lists.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/network/provider.js';
 import { ProviderRunParams } from './fields.js';
 
 const route = createRoute({

@@ -1,7 +1,7 @@
-import { listProviderRuns } from '../../../db/repositories/provider-run-lists.js';
-import { findProvider } from '../../../db/repositories/providers.js';
+import { listProviderRuns } from '../../../db/repositories/network/provider-run-lists.js';
+import { findProvider } from '../../../db/repositories/network/providers.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../wire/schemas.js';
-import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/provider.js';
+import { ProviderRunEnvelope, serializeProviderRun } from '../../../wire/serializers/network/provider.js';
 import { childListRoute } from '../child-list-route.js';
 
 export const { register } = childListRoute({

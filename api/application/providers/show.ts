@@ -1,6 +1,6 @@
-import { findProvider } from '../../../db/repositories/providers.js';
+import { findProvider } from '../../../db/repositories/network/providers.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/network/provider.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

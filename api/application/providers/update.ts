@@ -9,7 +9,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/provider.js';
+import { ProviderEnvelope, serializeProvider } from '../../../wire/serializers/network/provider.js';
 import { ProviderUpdateFields } from './fields.js';
 
 const route = createRoute({

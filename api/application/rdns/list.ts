@@ -1,6 +1,9 @@
-import { listReverseRecords } from '../../../db/repositories/reverse-dns.js';
+import { listReverseRecords } from '../../../db/repositories/network/reverse-dns.js';
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
-import { ReverseRecordEnvelope, serializeReverseRecord } from '../../../wire/serializers/reverse-record.js';
+import {
+  ReverseRecordEnvelope,
+  serializeReverseRecord,
+} from '../../../wire/serializers/network/reverse-record.js';
 import { ownerListRoute } from '../owner-list-route.js';
 
 export const { register } = ownerListRoute({

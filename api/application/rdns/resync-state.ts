@@ -1,13 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findLocation } from '../../../db/repositories/locations.js';
-import { findPrune } from '../../../db/repositories/reverse-dns-resyncs.js';
+import { findLocation } from '../../../db/repositories/catalogue/locations.js';
+import { findPrune } from '../../../db/repositories/network/reverse-dns-resyncs.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import {
   ReverseDnsResyncStateEnvelope,
   serializeReverseDnsResyncState,
-} from '../../../wire/serializers/rdns-resync-state.js';
+} from '../../../wire/serializers/network/rdns-resync-state.js';
 
 const route = createRoute({
   method: 'get',

@@ -12,7 +12,7 @@ import {
 import {
   ReverseDnsResyncEnvelope,
   serializeReverseDnsResync,
-} from '../../../wire/serializers/reverse-record.js';
+} from '../../../wire/serializers/network/reverse-record.js';
 
 const route = createRoute({
   method: 'post',

@@ -3,7 +3,10 @@ import { reverseName } from '../../../domain/networks/reverse-dns.js';
 import type { AppEnv } from '../../../http/context.js';
 import { setAnyReverseDns } from '../../../services/networks/reverse-dns.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { ReverseRecordEnvelope, serializeReverseRecord } from '../../../wire/serializers/reverse-record.js';
+import {
+  ReverseRecordEnvelope,
+  serializeReverseRecord,
+} from '../../../wire/serializers/network/reverse-record.js';
 import { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
 

@@ -1,10 +1,10 @@
-import { findLocation } from '../../../db/repositories/locations.js';
-import { listReverseWithdrawals } from '../../../db/repositories/reverse-dns-withdrawals.js';
+import { findLocation } from '../../../db/repositories/catalogue/locations.js';
+import { listReverseWithdrawals } from '../../../db/repositories/network/reverse-dns-withdrawals.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../wire/schemas.js';
 import {
   ReverseWithdrawalEnvelope,
   serializeReverseWithdrawal,
-} from '../../../wire/serializers/rdns-withdrawal.js';
+} from '../../../wire/serializers/network/rdns-withdrawal.js';
 import { childListRoute } from '../child-list-route.js';
 
 export const { register } = childListRoute({

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listAddressReservations } from '../../../db/repositories/reservation-lists.js';
+import { listAddressReservations } from '../../../db/repositories/hypervisors/reservation-lists.js';
 import { ADDRESS_HOLDERS } from '../../../domain/reservations.js';
 import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
@@ -7,7 +7,7 @@ import { commonErrors, jsonContent } from '../../../wire/schemas.js';
 import {
   AddressReservationEnvelope,
   serializeAddressReservation,
-} from '../../../wire/serializers/reservation.js';
+} from '../../../wire/serializers/hypervisors/reservation.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = keysetQuery({

@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listStorageBackends } from '../../../db/repositories/storage-backends.js';
+import { listStorageBackends } from '../../../db/repositories/storage/storage-backends.js';
 import { STORAGE_BACKENDS } from '../../../domain/hypervisors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import {
   StorageBackendEnvelope,
   serializeStorageBackend,
-} from '../../../wire/serializers/storage-backend.js';
+} from '../../../wire/serializers/storage/storage-backend.js';
 import { z } from '../../../wire/zod.js';
 
 const Query = PageQuery.extend({

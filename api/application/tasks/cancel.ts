@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findTaskWithOperation } from '../../../db/repositories/agent-task-lists.js';
+import { findTaskWithOperation } from '../../../db/repositories/hypervisors/agent-task-lists.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { cancelTask } from '../../../services/tasks/cancel.js';
@@ -11,7 +11,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/hypervisors/agent-task.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listTasks } from '../../../db/repositories/agent-task-lists.js';
+import { listTasks } from '../../../db/repositories/hypervisors/agent-task-lists.js';
 import { AGENT_TASK_STATUSES } from '../../../domain/agent-protocol.js';
 import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/hypervisors/agent-task.js';
 import { z } from '../../../wire/zod.js';
 
 const TaskListQuery = keysetQuery({

@@ -1,6 +1,6 @@
-import { findTaskWithOperation } from '../../../db/repositories/agent-task-lists.js';
+import { findTaskWithOperation } from '../../../db/repositories/hypervisors/agent-task-lists.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/agent-task.js';
+import { AgentTaskEnvelope, serializeAgentTask } from '../../../wire/serializers/hypervisors/agent-task.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

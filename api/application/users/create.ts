@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createUser } from '../../../services/users.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/accounts/user.js';
 import { UserCreateFields } from './fields.js';
 
 const route = createRoute({

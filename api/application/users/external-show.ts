@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findUserByExternalId } from '../../../db/repositories/users.js';
+import { findUserByExternalId } from '../../../db/repositories/accounts/users.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ExternalIdParam } from '../../../wire/requests/external-id.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/accounts/user.js';
 
 const route = createRoute({
   method: 'get',

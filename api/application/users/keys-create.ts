@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findUser } from '../../../db/repositories/users.js';
+import { findUser } from '../../../db/repositories/accounts/users.js';
 import { CURRENT_API_VERSION } from '../../../domain/api-versions/versions.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';

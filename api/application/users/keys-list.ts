@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listUserKeys } from '../../../db/repositories/credentials.js';
-import { findUser } from '../../../db/repositories/users.js';
+import { listUserKeys } from '../../../db/repositories/accounts/credentials.js';
+import { findUser } from '../../../db/repositories/accounts/users.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import {
@@ -11,7 +11,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/accounts/user.js';
 
 const route = createRoute({
   method: 'get',

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { pinKeyOfUser } from '../../../services/keys.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUserKey, UserKeyEnvelope } from '../../../wire/serializers/accounts/user.js';
 import { z } from '../../../wire/zod.js';
 import { KeyPinFields } from './fields.js';
 

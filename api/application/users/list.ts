@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listUsers } from '../../../db/repositories/users.js';
+import { listUsers } from '../../../db/repositories/accounts/users.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
-import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/accounts/user.js';
 import { UserListQuery } from './fields.js';
 
 const route = createRoute({

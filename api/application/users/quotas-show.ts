@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { quotaStanding } from '../../../services/quotas.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { QuotasEnvelope, serializeQuotas } from '../../../wire/serializers/quotas.js';
+import { QuotasEnvelope, serializeQuotas } from '../../../wire/serializers/accounts/quotas.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,6 +1,6 @@
-import { findUser } from '../../../db/repositories/users.js';
+import { findUser } from '../../../db/repositories/accounts/users.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/accounts/user.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

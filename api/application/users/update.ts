@@ -9,7 +9,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { serializeUser, UserEnvelope } from '../../../wire/serializers/user.js';
+import { serializeUser, UserEnvelope } from '../../../wire/serializers/accounts/user.js';
 import { adminActor } from '../../auth/principals.js';
 import { UserUpdateFields } from './fields.js';
 

@@ -12,7 +12,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/storage/volume.js';
 import { adminActor } from '../../auth/principals.js';
 import { VOLUME_CHANGE_ACCEPTED } from '../../routes-kit/volumes.js';
 

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../../http/context.js';
 import { createVolume } from '../../../services/storage/volumes.js';
 import { CreateVolumeBody } from '../../../wire/requests/volume.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/storage/volume.js';
 import { z } from '../../../wire/zod.js';
 import { adminActor } from '../../auth/principals.js';
 

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listVolumes } from '../../../db/repositories/volumes.js';
+import { listVolumes } from '../../../db/repositories/storage/volumes.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/storage/volume.js';
 import { z } from '../../../wire/zod.js';
 import { listByOwnerAndLocation, OwnerLocationQuery } from '../owner-filters.js';
 

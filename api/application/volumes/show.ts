@@ -1,6 +1,6 @@
-import { findVolume } from '../../../db/repositories/volumes.js';
+import { findVolume } from '../../../db/repositories/storage/volumes.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/volume.js';
+import { AdminVolumeEnvelope, serializeAdminVolume } from '../../../wire/serializers/storage/volume.js';
 import { showRoute } from '../show-route.js';
 
 export const { register } = showRoute({

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findUser } from '../../../db/repositories/users.js';
+import { findUser } from '../../../db/repositories/accounts/users.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { AccountEnvelope, serializeAccount } from '../../../wire/serializers/account.js';
+import { AccountEnvelope, serializeAccount } from '../../../wire/serializers/accounts/account.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

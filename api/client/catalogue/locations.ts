@@ -1,5 +1,5 @@
 import { commonErrors, jsonContent, listEnvelope } from '../../../wire/schemas.js';
-import { LocationEnvelope, serializeLocation } from '../../../wire/serializers/location.js';
+import { LocationEnvelope, serializeLocation } from '../../../wire/serializers/catalogue/location.js';
 import { locationListRoute } from '../../routes-kit/location-list-route.js';
 
 export const { register } = locationListRoute({

@@ -6,7 +6,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { FloatingIpEnvelope } from '../../../wire/serializers/floating-ip.js';
+import { FloatingIpEnvelope } from '../../../wire/serializers/network/floating-ip.js';
 import { FLOATING_IP_ACCEPTED, FLOATING_IP_CONFLICTS, FLOATING_IP_UNCHANGED } from './answers.js';
 import { floatingIpPlaceRoute } from './place-route.js';
 

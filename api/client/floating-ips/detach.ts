@@ -9,7 +9,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/network/floating-ip.js';
 import { customerActor } from '../../auth/principals.js';
 import { FLOATING_IP_ACCEPTED, FLOATING_IP_CONFLICTS, FLOATING_IP_UNCHANGED } from './answers.js';
 

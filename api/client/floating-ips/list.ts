@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listFloatingIps } from '../../../db/repositories/floating-ips.js';
+import { listFloatingIps } from '../../../db/repositories/network/floating-ips.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
-import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import { FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/network/floating-ip.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { FloatingIpRow } from '../../../db/repositories/floating-ips.js';
+import type { FloatingIpRow } from '../../../db/repositories/network/floating-ips.js';
 import type { Asker } from '../../../domain/actors.js';
 import type { AppEnv } from '../../../http/context.js';
 import type { ServiceDeps } from '../../../services/context.js';
@@ -12,7 +12,10 @@ import {
   uuidParam,
   type workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { type FloatingIpEnvelope, serializeFloatingIp } from '../../../wire/serializers/floating-ip.js';
+import {
+  type FloatingIpEnvelope,
+  serializeFloatingIp,
+} from '../../../wire/serializers/network/floating-ip.js';
 import { customerActor } from '../../auth/principals.js';
 import { FloatingIpTargetBody } from './answers.js';
 

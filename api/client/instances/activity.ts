@@ -1,7 +1,7 @@
-import { listActivityPageOfInstance } from '../../../db/repositories/activity-log.js';
+import { listActivityPageOfInstance } from '../../../db/repositories/events/activity-log.js';
 import { keysetListEnvelope } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { ActivityEnvelope, serializeActivity } from '../../../wire/serializers/instance-history.js';
+import { ActivityEnvelope, serializeActivity } from '../../../wire/serializers/instances/instance-history.js';
 import { instanceListRoute } from './list-route.js';
 
 export const { register } = instanceListRoute({

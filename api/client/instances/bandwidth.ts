@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listBandwidth } from '../../../db/repositories/bandwidth.js';
+import { listBandwidth } from '../../../db/repositories/metrics/bandwidth.js';
 import { BANDWIDTH_HISTORY_PERIODS, billingPeriodOf } from '../../../domain/networks/bandwidth.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { BandwidthEnvelope, serializeBandwidth } from '../../../wire/serializers/bandwidth.js';
+import { BandwidthEnvelope, serializeBandwidth } from '../../../wire/serializers/network/bandwidth.js';
 import { callersInstance } from './callers-instance.js';
 
 const route = createRoute({

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { findInstanceOfUser, type Instance } from '../../../db/repositories/instances.js';
+import { findInstanceOfUser, type Instance } from '../../../db/repositories/instances/instances.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { customerId } from '../../auth/principals.js';

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { createInstance } from '../../../services/instances/create.js';
 import { commonErrors, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instances/instance.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor, customerId } from '../../auth/principals.js';
 import {

@@ -9,7 +9,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instances/instance.js';
 import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceDiagnostics } from '../../../db/repositories/instance-diagnostics.js';
+import { findInstanceDiagnostics } from '../../../db/repositories/instances/instance-diagnostics.js';
 import { notFound } from '../../../domain/errors.js';
 import { customerFailure } from '../../../domain/instances/failures.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { InstanceAttributes, serializeGuestDrift } from '../../../wire/serializers/instance.js';
+import { InstanceAttributes, serializeGuestDrift } from '../../../wire/serializers/instances/instance.js';
 import { z } from '../../../wire/zod.js';
 import { callersInstance } from './callers-instance.js';
 

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listInstancesOfUser } from '../../../db/repositories/instances.js';
+import { listInstancesOfUser } from '../../../db/repositories/instances/instances.js';
 import type { AppEnv } from '../../../http/context.js';
 import { keysetListBody, keysetListEnvelope, keysetQuery, listRequestOf } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent } from '../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instances/instance.js';
 import { customerId } from '../../auth/principals.js';
 
 const InstanceList = keysetListEnvelope(InstanceEnvelope, 'InstanceList');

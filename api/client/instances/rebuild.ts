@@ -9,7 +9,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instances/instance.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor } from '../../auth/principals.js';
 import { userDataField } from '../../routes-kit/instance-order.js';

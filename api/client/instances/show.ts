@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instances/instance.js';
 import { callersInstance } from './callers-instance.js';
 
 const route = createRoute({

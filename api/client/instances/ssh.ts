@@ -1,9 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findOsFamilyOfInstance } from '../../../db/repositories/images.js';
-import { listInstanceSshKeys } from '../../../db/repositories/instances.js';
+import { findOsFamilyOfInstance } from '../../../db/repositories/catalogue/images.js';
+import { listInstanceSshKeys } from '../../../db/repositories/instances/instances.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { SshConnectionEnvelope, serializeSshConnection } from '../../../wire/serializers/ssh-connection.js';
+import {
+  SshConnectionEnvelope,
+  serializeSshConnection,
+} from '../../../wire/serializers/instances/ssh-connection.js';
 import { callersInstance } from './callers-instance.js';
 
 const route = createRoute({

@@ -1,7 +1,7 @@
-import { listOperationsPageOfInstance } from '../../../db/repositories/instance-operation-reads.js';
+import { listOperationsPageOfInstance } from '../../../db/repositories/instances/instance-operation-reads.js';
 import { keysetListEnvelope } from '../../../wire/keyset-list.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../wire/schemas.js';
-import { serializeTask, TaskEnvelope } from '../../../wire/serializers/instance-history.js';
+import { serializeTask, TaskEnvelope } from '../../../wire/serializers/instances/instance-history.js';
 import { instanceListRoute } from './list-route.js';
 
 export const { register } = instanceListRoute({

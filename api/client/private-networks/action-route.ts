@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
-import type { PrivateNetworkRow } from '../../../db/repositories/private-networks.js';
+import { listNicsOfNetwork } from '../../../db/repositories/network/private-network-nics.js';
+import type { PrivateNetworkRow } from '../../../db/repositories/network/private-networks.js';
 import type { Asker } from '../../../domain/actors.js';
 import { PRIVATE_NICS_PER_INSTANCE } from '../../../domain/networks/private-networks.js';
 import type { AppEnv } from '../../../http/context.js';
@@ -18,7 +18,7 @@ import {
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor } from '../../auth/principals.js';
 

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listPrivateNetworks } from '../../../db/repositories/private-networks.js';
+import { listPrivateNetworks } from '../../../db/repositories/network/private-networks.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import {
   PrivateNetworkEnvelope,
   serializePrivateNetwork,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -1,13 +1,13 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listNicsOfNetwork } from '../../../db/repositories/private-network-nics.js';
-import { findPrivateNetworkOfUser } from '../../../db/repositories/private-networks.js';
+import { listNicsOfNetwork } from '../../../db/repositories/network/private-network-nics.js';
+import { findPrivateNetworkOfUser } from '../../../db/repositories/network/private-networks.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
 import {
   PrivateNetworkDetailEnvelope,
   serializePrivateNetworkDetail,
-} from '../../../wire/serializers/private-network.js';
+} from '../../../wire/serializers/network/private-network.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

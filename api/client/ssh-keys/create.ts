@@ -4,7 +4,7 @@ import { MAX_PUBLIC_KEY_LENGTH } from '../../../domain/ssh-keys.js';
 import type { AppEnv } from '../../../http/context.js';
 import { createSshKey } from '../../../services/ssh-keys.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/accounts/ssh-key.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor } from '../../auth/principals.js';
 import { sshKeyName } from './fields.js';

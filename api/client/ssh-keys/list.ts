@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listSshKeysOfUser } from '../../../db/repositories/ssh-keys.js';
+import { listSshKeysOfUser } from '../../../db/repositories/accounts/ssh-keys.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
-import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/accounts/ssh-key.js';
 import { customerId } from '../../auth/principals.js';
 
 const SshKeyList = listEnvelope(SshKeyEnvelope, 'SshKeyList');

@@ -9,7 +9,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../wire/schemas.js';
-import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/ssh-key.js';
+import { SshKeyEnvelope, serializeSshKey } from '../../../wire/serializers/accounts/ssh-key.js';
 import { z } from '../../../wire/zod.js';
 import { customerActor } from '../../auth/principals.js';
 import { sshKeyName } from './fields.js';

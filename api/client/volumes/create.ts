@@ -3,7 +3,7 @@ import type { AppEnv } from '../../../http/context.js';
 import { createVolume } from '../../../services/storage/volumes.js';
 import { CreateVolumeBody } from '../../../wire/requests/volume.js';
 import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../wire/schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/storage/volume.js';
 import { customerActor } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -5,7 +5,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/storage/volume.js';
 import { customerActor } from '../../auth/principals.js';
 import {
   VOLUME_DELETE_CONFLICTS,

@@ -12,7 +12,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/storage/volume.js';
 import { customerActor } from '../../auth/principals.js';
 import { VOLUME_CHANGE_ACCEPTED } from '../../routes-kit/volumes.js';
 

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listVolumes } from '../../../db/repositories/volumes.js';
+import { listVolumes } from '../../../db/repositories/storage/volumes.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/storage/volume.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

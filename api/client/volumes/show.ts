@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findVolumeOfUser } from '../../../db/repositories/volumes.js';
+import { findVolumeOfUser } from '../../../db/repositories/storage/volumes.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../wire/schemas.js';
-import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/volume.js';
+import { serializeVolume, VolumeEnvelope } from '../../../wire/serializers/storage/volume.js';
 import { customerId } from '../../auth/principals.js';
 
 const route = createRoute({

@@ -9,7 +9,7 @@ import {
   rateLimitedResponse,
   unavailableResponse,
 } from '../../../wire/schemas.js';
-import { EventListEnvelope, eventListBody } from '../../../wire/serializers/event.js';
+import { EventListEnvelope, eventListBody } from '../../../wire/serializers/events/event.js';
 import { z } from '../../../wire/zod.js';
 import { keyOf } from '../../auth/principals.js';
 import { versionOf } from '../../middleware/api-version.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
-import type { StreamedEventRow } from '../../../db/repositories/outbox-reads.js';
+import type { StreamedEventRow } from '../../../db/repositories/events/outbox-reads.js';
 import type { AppEnv } from '../../../http/context.js';
 import type { OpenedStream } from '../../../services/events/open-stream.js';
 import { renderEvent } from '../../../wire/events.js';

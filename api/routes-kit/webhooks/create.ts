@@ -6,7 +6,7 @@ import { commonErrors, conflictResponse, jsonBody, jsonContent } from '../../../
 import {
   serializeWebhookEndpointWithSecret,
   WebhookEndpointWithSecretEnvelope,
-} from '../../../wire/serializers/webhook-endpoint.js';
+} from '../../../wire/serializers/events/webhook-endpoint.js';
 import { versionOf } from '../../middleware/api-version.js';
 import type { WebhookSide } from './side.js';
 

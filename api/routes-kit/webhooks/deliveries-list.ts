@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listAttemptsOfEndpoint } from '../../../db/repositories/webhook-deliveries.js';
-import { findEndpointOf } from '../../../db/repositories/webhook-endpoints.js';
+import { listAttemptsOfEndpoint } from '../../../db/repositories/events/webhook-deliveries.js';
+import { findEndpointOf } from '../../../db/repositories/events/webhook-endpoints.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ownerOf } from '../../../services/webhooks/endpoints.js';
@@ -16,7 +16,7 @@ import {
 import {
   serializeWebhookAttempt,
   WebhookAttemptEnvelope,
-} from '../../../wire/serializers/webhook-delivery.js';
+} from '../../../wire/serializers/events/webhook-delivery.js';
 import type { WebhookSide } from './side.js';
 
 const WebhookAttemptList = listEnvelope(WebhookAttemptEnvelope, 'WebhookAttemptList');

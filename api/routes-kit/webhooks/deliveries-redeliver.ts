@@ -5,7 +5,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   serializeWebhookDelivery,
   WebhookDeliveryEnvelope,
-} from '../../../wire/serializers/webhook-delivery.js';
+} from '../../../wire/serializers/events/webhook-delivery.js';
 import type { WebhookSide } from './side.js';
 
 const route = createRoute({

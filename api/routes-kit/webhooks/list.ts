@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listEndpointsOf } from '../../../db/repositories/webhook-endpoints.js';
+import { listEndpointsOf } from '../../../db/repositories/events/webhook-endpoints.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ownerOf } from '../../../services/webhooks/endpoints.js';
 import { commonErrors, jsonContent, listBody, listEnvelope, PageQuery } from '../../../wire/schemas.js';
 import {
   serializeWebhookEndpoint,
   WebhookEndpointEnvelope,
-} from '../../../wire/serializers/webhook-endpoint.js';
+} from '../../../wire/serializers/events/webhook-endpoint.js';
 import type { WebhookSide } from './side.js';
 
 const WebhookEndpointList = listEnvelope(WebhookEndpointEnvelope, 'WebhookEndpointList');

@@ -5,7 +5,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   serializeWebhookEndpointWithSecret,
   WebhookEndpointWithSecretEnvelope,
-} from '../../../wire/serializers/webhook-endpoint.js';
+} from '../../../wire/serializers/events/webhook-endpoint.js';
 import type { WebhookSide } from './side.js';
 
 const route = createRoute({

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findEndpointOf } from '../../../db/repositories/webhook-endpoints.js';
+import { findEndpointOf } from '../../../db/repositories/events/webhook-endpoints.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { ownerOf } from '../../../services/webhooks/endpoints.js';
@@ -7,7 +7,7 @@ import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../..
 import {
   serializeWebhookEndpoint,
   WebhookEndpointEnvelope,
-} from '../../../wire/serializers/webhook-endpoint.js';
+} from '../../../wire/serializers/events/webhook-endpoint.js';
 import type { WebhookSide } from './side.js';
 
 const route = createRoute({

@@ -6,7 +6,7 @@ import { commonErrors, jsonBody, jsonContent, notFoundResponse, uuidParam } from
 import {
   serializeWebhookEndpoint,
   WebhookEndpointEnvelope,
-} from '../../../wire/serializers/webhook-endpoint.js';
+} from '../../../wire/serializers/events/webhook-endpoint.js';
 import type { WebhookSide } from './side.js';
 
 const route = (side: WebhookSide) =>

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { backendDrainPlan } from '../../../services/evacuations/backend-plan.js';
-import { serializeBackendDrainPlan } from '../../../wire/serializers/backend-drain-plan.js';
+import { serializeBackendDrainPlan } from '../../../wire/serializers/moves/backend-drain-plan.js';
 import { modeOption } from '../../arguments.js';
 import { type Command, EXIT } from '../../command.js';
 import { backendDrainPlanText } from '../../evacuation-text.js';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type EvacuationControl, mayControl } from '../../../domain/evacuations/states.js';
 import { controlEvacuation, getEvacuation } from '../../../services/evacuations/control.js';
 import { showEvacuation } from '../../../services/evacuations/show.js';
-import { serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { serializeShownEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 import { operatorActor, uuidArgument } from '../../arguments.js';
 import { type Command, EXIT } from '../../command.js';
 import { evacuationText } from '../../evacuation-text.js';

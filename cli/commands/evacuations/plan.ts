@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { evacuationPlan } from '../../../services/evacuations/plan.js';
-import { serializeEvacuationPlan } from '../../../wire/serializers/evacuation-plan.js';
+import { serializeEvacuationPlan } from '../../../wire/serializers/moves/evacuation-plan.js';
 import { modeOption } from '../../arguments.js';
 import { type Command, EXIT } from '../../command.js';
 import { planText } from '../../evacuation-text.js';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ApiError } from '../../../domain/errors.js';
 import { restoreEvacuation, restorePreview } from '../../../services/evacuations/restore.js';
 import { showEvacuation } from '../../../services/evacuations/show.js';
-import { serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { serializeShownEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 import { modeOption, operatorActor, uuidArgument } from '../../arguments.js';
 import { type Command, EXIT } from '../../command.js';
 import { confirmed, noTerminal } from '../../confirm.js';

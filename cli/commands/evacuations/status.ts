@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { showEvacuation } from '../../../services/evacuations/show.js';
-import { serializeShownEvacuation } from '../../../wire/serializers/evacuation.js';
+import { serializeShownEvacuation } from '../../../wire/serializers/moves/evacuation.js';
 import { uuidArgument } from '../../arguments.js';
 import type { Command } from '../../command.js';
 import { evacuationText } from '../../evacuation-text.js';

@@ -1,7 +1,7 @@
-import { listHypervisors } from '../../../db/repositories/hypervisors.js';
-import { listLocations } from '../../../db/repositories/locations.js';
+import { listLocations } from '../../../db/repositories/catalogue/locations.js';
+import { listHypervisors } from '../../../db/repositories/hypervisors/hypervisors.js';
 import { listBody } from '../../../wire/schemas.js';
-import { serializeHypervisor } from '../../../wire/serializers/hypervisor.js';
+import { serializeHypervisor } from '../../../wire/serializers/hypervisors/hypervisor.js';
 import type { Command } from '../../command.js';
 import { PAGE_USAGE, parsePageArguments, table } from '../../list-options.js';
 import { counted } from '../../words.js';

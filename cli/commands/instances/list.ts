@@ -1,7 +1,7 @@
-import { listAllInstances } from '../../../db/repositories/all-instances.js';
+import { listAllInstances } from '../../../db/repositories/instances/all-instances.js';
 import { INSTANCE_STATUSES } from '../../../domain/instances/statuses.js';
 import { keysetListBody } from '../../../wire/keyset-list.js';
-import { serializePlacedInstance } from '../../../wire/serializers/placed-instance.js';
+import { serializePlacedInstance } from '../../../wire/serializers/instances/placed-instance.js';
 import { optionalUuid } from '../../arguments.js';
 import type { Command } from '../../command.js';
 import { enumFilter, LIST_USAGE, parseListArguments, table } from '../../list-options.js';

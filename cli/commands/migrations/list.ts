@@ -1,7 +1,7 @@
-import { listMigrations } from '../../../db/repositories/migrations.js';
+import { listMigrations } from '../../../db/repositories/moves/migrations.js';
 import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
 import { keysetListBody } from '../../../wire/keyset-list.js';
-import { serializeMigration } from '../../../wire/serializers/migration.js';
+import { serializeMigration } from '../../../wire/serializers/moves/migration.js';
 import type { Command } from '../../command.js';
 import { enumFilter, LIST_USAGE, parseListArguments, table } from '../../list-options.js';
 import { optionalHypervisor, optionalInstance } from '../../references.js';

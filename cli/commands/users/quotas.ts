@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { findUser, findUserByEmail } from '../../../db/repositories/users.js';
+import { findUser, findUserByEmail } from '../../../db/repositories/accounts/users.js';
 import { INT4_MAX } from '../../../domain/input-bounds.js';
 import { QUOTA_RESOURCES, type QuotaLimits, type QuotaResource } from '../../../domain/quotas.js';
 import { type QuotaStanding, quotaStanding, setUserQuotas } from '../../../services/quotas.js';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { recordActivity } from '../../../db/repositories/activity-log.js';
+import { recordActivity } from '../../../db/repositories/events/activity-log.js';
+import { lockInstance } from '../../../db/repositories/instances/instances.js';
 import {
   type BackupPolicyRow,
   countPoliciesOfInstance,
   deletePolicy,
   insertPolicy,
   policyNameExists,
-} from '../../../db/repositories/backup-policies.js';
-import { lockInstance } from '../../../db/repositories/instances.js';
+} from '../../../db/repositories/storage/backup-policies.js';
 import type { Customer } from '../../../domain/actors.js';
 import { quotaVerdict } from '../../../domain/backups.js';
 import { ApiError } from '../../../domain/errors.js';

@@ -1,9 +1,9 @@
-import { recordActivity } from '../../../db/repositories/activity-log.js';
+import { recordActivity } from '../../../db/repositories/events/activity-log.js';
 import {
   deletePolicy,
   findPolicyOfInstance,
   listPolicyIdsOfInstance,
-} from '../../../db/repositories/backup-policies.js';
+} from '../../../db/repositories/storage/backup-policies.js';
 import type { Customer } from '../../../domain/actors.js';
 import { backupScheduleId } from '../../../domain/backups.js';
 import { ApiError, notFound } from '../../../domain/errors.js';

@@ -1,5 +1,5 @@
-import type { PolicyFields } from '../../../db/repositories/backup-policies.js';
-import { findInstanceOfUser, type Instance } from '../../../db/repositories/instances.js';
+import { findInstanceOfUser, type Instance } from '../../../db/repositories/instances/instances.js';
+import type { PolicyFields } from '../../../db/repositories/storage/backup-policies.js';
 import type { Customer } from '../../../domain/actors.js';
 import { cronProblem } from '../../../domain/backups.js';
 import { ApiError, type FieldIssue, notFound } from '../../../domain/errors.js';

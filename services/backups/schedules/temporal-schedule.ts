@@ -5,8 +5,8 @@ import {
   ScheduleOverlapPolicy,
   type ScheduleUpdateOptions,
 } from '@temporalio/client';
-import type { BackupPolicyRow } from '../../../db/repositories/backup-policies.js';
-import type { Instance } from '../../../db/repositories/instances.js';
+import type { Instance } from '../../../db/repositories/instances/instances.js';
+import type { BackupPolicyRow } from '../../../db/repositories/storage/backup-policies.js';
 import { backupScheduleId } from '../../../domain/backups.js';
 import type { ServiceDeps } from '../../context.js';
 import { scheduledStart, stepTiming } from '../../workflow-starts.js';

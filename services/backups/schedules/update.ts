@@ -1,10 +1,10 @@
-import { recordActivity } from '../../../db/repositories/activity-log.js';
+import { recordActivity } from '../../../db/repositories/events/activity-log.js';
 import {
   type BackupPolicyRow,
   findPolicyOfInstance,
   policyNameExists,
   updatePolicy,
-} from '../../../db/repositories/backup-policies.js';
+} from '../../../db/repositories/storage/backup-policies.js';
 import type { Customer } from '../../../domain/actors.js';
 import { ApiError, notFound } from '../../../domain/errors.js';
 import type { ServiceDeps } from '../../context.js';

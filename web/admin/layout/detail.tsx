@@ -1,4 +1,4 @@
-/** A step's or a failure's detail (already without secrets: wire/serializers/migration.ts), as key: value. */
+/** A step's or a failure's detail (already without secrets: wire/serializers/moves/migration.ts), as key: value. */
 export function Detail(props: { of: Record<string, unknown> | null }) {
   const entries = Object.entries(props.of ?? {});
   if (entries.length === 0) return null;

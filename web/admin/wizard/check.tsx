@@ -1,5 +1,5 @@
 import type { ConvergencePolicy } from '../../../domain/migrations/convergence.js';
-import type { MigrationPreflightBody } from '../../../wire/serializers/migration.js';
+import type { MigrationPreflightBody } from '../../../wire/serializers/moves/migration.js';
 import { Findings } from '../layout/findings.js';
 import type { Choice } from './choose.js';
 import { ConvergenceInputs } from './convergence.js';

@@ -1,5 +1,5 @@
 import { MIGRATION_MODES, type MigrationMode } from '../../../domain/migrations/states.js';
-import type { MigrationPreflightBody } from '../../../wire/serializers/migration.js';
+import type { MigrationPreflightBody } from '../../../wire/serializers/moves/migration.js';
 import { Findings } from '../layout/findings.js';
 
 type Preflight = MigrationPreflightBody['attributes'];

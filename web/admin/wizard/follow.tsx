@@ -1,5 +1,5 @@
 import { TERMINAL_STATES } from '../../../domain/migrations/states.js';
-import type { MigrationBody } from '../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../wire/serializers/moves/migration.js';
 import { StateBadge } from '../layout/badge.js';
 import { Steps } from '../migrations/view/steps.js';
 import { pages } from '../paths.js';

@@ -1,4 +1,4 @@
-import type { PlacedInstanceEnvelope } from '../../../wire/serializers/placed-instance.js';
+import type { PlacedInstanceEnvelope } from '../../../wire/serializers/instances/placed-instance.js';
 import type { z } from '../../../wire/zod.js';
 
 type Instance = z.infer<typeof PlacedInstanceEnvelope>['attributes'];

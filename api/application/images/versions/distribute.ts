@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findImageVersionView } from '../../../../db/repositories/image-versions.js';
+import { findImageVersionView } from '../../../../db/repositories/catalogue/image-versions.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { redistributeImageVersion } from '../../../../services/images/distribution.js';
 import {
@@ -9,7 +9,10 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 
 const route = createRoute({
   method: 'post',

@@ -1,7 +1,10 @@
-import { listImageVersionViews } from '../../../../db/repositories/image-versions.js';
-import { findImage } from '../../../../db/repositories/images.js';
+import { listImageVersionViews } from '../../../../db/repositories/catalogue/image-versions.js';
+import { findImage } from '../../../../db/repositories/catalogue/images.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 import { childListRoute } from '../../child-list-route.js';
 
 export const { register } = childListRoute({

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listImageCopyRemovals } from '../../../../db/repositories/image-copy-removal-reads.js';
-import { findImageVersion } from '../../../../db/repositories/image-versions.js';
+import { listImageCopyRemovals } from '../../../../db/repositories/catalogue/image-copy-removal-reads.js';
+import { findImageVersion } from '../../../../db/repositories/catalogue/image-versions.js';
 import { notFound } from '../../../../domain/errors.js';
 import type { AppEnv } from '../../../../http/context.js';
 import {
@@ -15,7 +15,7 @@ import {
 import {
   ImageCopyRemovalEnvelope,
   serializeImageCopyRemoval,
-} from '../../../../wire/serializers/image-copy-removal.js';
+} from '../../../../wire/serializers/catalogue/image-copy-removal.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,9 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findImageVersionView } from '../../../../db/repositories/image-versions.js';
+import { findImageVersionView } from '../../../../db/repositories/catalogue/image-versions.js';
 import { notFound } from '../../../../domain/errors.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findImageVersionView } from '../../../../db/repositories/image-versions.js';
+import { findImageVersionView } from '../../../../db/repositories/catalogue/image-versions.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { deprecateImageVersion } from '../../../../services/images/versions.js';
 import {
@@ -9,7 +9,10 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { ImageVersionEnvelope, serializeImageVersion } from '../../../../wire/serializers/image-version.js';
+import {
+  ImageVersionEnvelope,
+  serializeImageVersion,
+} from '../../../../wire/serializers/catalogue/image-version.js';
 import { ImageVersionUpdateFields } from './fields.js';
 
 const route = createRoute({

@@ -13,7 +13,7 @@ import {
 import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
-} from '../../../../wire/serializers/backup-schedule.js';
+} from '../../../../wire/serializers/storage/backup-schedule.js';
 import { customerActor } from '../../../auth/principals.js';
 import { CreateScheduleBody } from './bodies.js';
 

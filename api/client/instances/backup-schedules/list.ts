@@ -1,9 +1,9 @@
-import { listPoliciesOfInstance } from '../../../../db/repositories/backup-policies.js';
+import { listPoliciesOfInstance } from '../../../../db/repositories/storage/backup-policies.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
-} from '../../../../wire/serializers/backup-schedule.js';
+} from '../../../../wire/serializers/storage/backup-schedule.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -12,7 +12,7 @@ import {
 import {
   BackupScheduleEnvelope,
   serializeBackupSchedule,
-} from '../../../../wire/serializers/backup-schedule.js';
+} from '../../../../wire/serializers/storage/backup-schedule.js';
 import { customerActor } from '../../../auth/principals.js';
 import { policyParams, UpdateScheduleBody } from './bodies.js';
 

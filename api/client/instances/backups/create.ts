@@ -11,7 +11,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/storage/backup.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

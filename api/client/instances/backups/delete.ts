@@ -7,7 +7,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/storage/backup.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
 export const { register } = artifactActionRoute({

@@ -1,6 +1,6 @@
-import { listBackupsOfInstance } from '../../../../db/repositories/backups.js';
+import { listBackupsOfInstance } from '../../../../db/repositories/storage/backups.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/storage/backup.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -8,7 +8,7 @@ import {
   notFoundResponse,
   optionalJsonBody,
 } from '../../../../wire/schemas.js';
-import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/backup.js';
+import { BackupEnvelope, serializeBackup } from '../../../../wire/serializers/storage/backup.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 import { backupParams } from './params.js';

@@ -3,7 +3,7 @@ import { hostname, instanceName, timezone } from '../../../../domain/instances/s
 import type { AppEnv } from '../../../../http/context.js';
 import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instances/instance.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 import {

@@ -11,7 +11,10 @@ import {
   unavailableResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { NewConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
+import {
+  NewConsoleSessionEnvelope,
+  serializeConsoleSession,
+} from '../../../../wire/serializers/instances/console.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

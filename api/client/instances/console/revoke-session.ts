@@ -8,7 +8,10 @@ import {
   optionalJsonBody,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { ConsoleSessionEnvelope, serializeConsoleSession } from '../../../../wire/serializers/console.js';
+import {
+  ConsoleSessionEnvelope,
+  serializeConsoleSession,
+} from '../../../../wire/serializers/instances/console.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

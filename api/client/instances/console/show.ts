@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
 import { consoleOffer } from '../../../../services/console/offers.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
-import { ConsoleEnvelope, serializeConsole } from '../../../../wire/serializers/console.js';
+import { ConsoleEnvelope, serializeConsole } from '../../../../wire/serializers/instances/console.js';
 import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({

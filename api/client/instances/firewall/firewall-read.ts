@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findFirewall } from '../../../../db/repositories/firewalls.js';
+import { findFirewall } from '../../../../db/repositories/network/firewalls.js';
 import type { AppEnv } from '../../../../http/context.js';
 import {
   type commonErrors,
@@ -7,7 +7,7 @@ import {
   type notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/firewall.js';
+import { FirewallEnvelope, serializeFirewall } from '../../../../wire/serializers/network/firewall.js';
 import { callersInstance } from '../callers-instance.js';
 import type { FirewallPath } from './paths.js';
 

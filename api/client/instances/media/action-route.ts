@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
+import { listIsosOfInstance } from '../../../../db/repositories/storage/instance-isos.js';
 import type { Asker } from '../../../../domain/actors.js';
 import type { AppEnv } from '../../../../http/context.js';
 import type { ServiceDeps } from '../../../../services/context.js';
@@ -14,7 +14,7 @@ import {
   uuidParam,
   type workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/storage/iso.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

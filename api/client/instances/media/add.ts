@@ -11,7 +11,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { IsoEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { IsoEnvelope, serializeIso } from '../../../../wire/serializers/storage/iso.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

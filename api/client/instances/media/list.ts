@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listIsosOfInstance } from '../../../../db/repositories/instance-isos.js';
+import { listIsosOfInstance } from '../../../../db/repositories/storage/instance-isos.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
-import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/iso.js';
+import { IsoListEnvelope, serializeIso } from '../../../../wire/serializers/storage/iso.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({

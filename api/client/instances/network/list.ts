@@ -1,6 +1,6 @@
-import { listInstanceAddressPage } from '../../../../db/repositories/instance-addresses.js';
+import { listInstanceAddressPage } from '../../../../db/repositories/network/instance-addresses.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/network/ip-address.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -2,13 +2,13 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import {
   findNetworkRevisions,
   listInstanceAddresses,
-} from '../../../../db/repositories/instance-addresses.js';
+} from '../../../../db/repositories/network/instance-addresses.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import {
   InstanceNetworkEnvelope,
   serializeInstanceNetwork,
-} from '../../../../wire/serializers/instance-network.js';
+} from '../../../../wire/serializers/network/instance-network.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({

@@ -9,7 +9,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/network/ip-address.js';
 import { customerActor } from '../../../auth/principals.js';
 import { addressParams } from './params.js';
 

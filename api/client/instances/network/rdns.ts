@@ -3,7 +3,7 @@ import { reverseName } from '../../../../domain/networks/reverse-dns.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { setReverseDns } from '../../../../services/networks/reverse-dns.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
-import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/ip-address.js';
+import { IpAddressEnvelope, serializeIpAddress } from '../../../../wire/serializers/network/ip-address.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 import { addressParams } from './params.js';

@@ -10,7 +10,7 @@ import {
   uuidParam,
   type workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
+import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/instances/rescue.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

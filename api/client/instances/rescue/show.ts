@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
 import { rescueStatus } from '../../../../services/instances/rescue.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
-import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/rescue.js';
+import { RescueEnvelope, serializeRescue } from '../../../../wire/serializers/instances/rescue.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({

@@ -10,7 +10,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { ResizeEnvelope, serializeResize } from '../../../../wire/serializers/resize.js';
+import { ResizeEnvelope, serializeResize } from '../../../../wire/serializers/instances/resize.js';
 import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({

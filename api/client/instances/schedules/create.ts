@@ -14,7 +14,7 @@ import {
 import {
   ScheduledActionEnvelope,
   serializeScheduledAction,
-} from '../../../../wire/serializers/scheduled-action.js';
+} from '../../../../wire/serializers/instances/scheduled-action.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 import { fields as backupScheduleFields } from '../backup-schedules/bodies.js';

@@ -1,9 +1,9 @@
-import { listScheduledActions } from '../../../../db/repositories/scheduled-actions.js';
+import { listScheduledActions } from '../../../../db/repositories/instances/scheduled-actions.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {
   ScheduledActionEnvelope,
   serializeScheduledAction,
-} from '../../../../wire/serializers/scheduled-action.js';
+} from '../../../../wire/serializers/instances/scheduled-action.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

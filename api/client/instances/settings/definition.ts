@@ -11,7 +11,7 @@ import {
   type notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { type InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { type InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instances/instance.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

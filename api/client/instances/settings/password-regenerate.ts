@@ -8,7 +8,7 @@ import {
   notFoundResponse,
   uuidParam,
 } from '../../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instances/instance.js';
 import { customerActor } from '../../../auth/principals.js';
 
 const route = createRoute({

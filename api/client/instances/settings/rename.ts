@@ -1,6 +1,6 @@
 import { instanceName } from '../../../../domain/instances/settings.js';
 import { commonErrors, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
-import { InstanceEnvelope } from '../../../../wire/serializers/instance.js';
+import { InstanceEnvelope } from '../../../../wire/serializers/instances/instance.js';
 import { settingRefused, settingRoute } from './definition.js';
 
 export const { register } = settingRoute({

@@ -12,7 +12,7 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/storage/snapshot.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

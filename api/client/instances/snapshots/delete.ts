@@ -7,7 +7,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/storage/snapshot.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
 export const { register } = artifactActionRoute({

@@ -1,6 +1,6 @@
-import { listSnapshotsOfInstance } from '../../../../db/repositories/snapshots.js';
+import { listSnapshotsOfInstance } from '../../../../db/repositories/storage/snapshots.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
-import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/snapshot.js';
+import { SnapshotEnvelope, serializeSnapshot } from '../../../../wire/serializers/storage/snapshot.js';
 import { instanceListRoute } from '../list-route.js';
 
 export const { register } = instanceListRoute({

@@ -7,7 +7,7 @@ import {
   notFoundResponse,
   workflowUnavailableResponse,
 } from '../../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instance.js';
+import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instances/instance.js';
 import { artifactActionRoute } from '../artifact-action.js';
 
 export const { register } = artifactActionRoute({

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
+import { findInstanceStorage } from '../../../../db/repositories/storage/instance-storage.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { growRootDisk } from '../../../../services/storage/root-disk.js';
 import {
@@ -15,7 +15,7 @@ import {
 import {
   InstanceStorageEnvelope,
   serializeInstanceStorage,
-} from '../../../../wire/serializers/instance-storage.js';
+} from '../../../../wire/serializers/storage/instance-storage.js';
 import { z } from '../../../../wire/zod.js';
 import { customerActor } from '../../../auth/principals.js';
 

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findInstanceStorage } from '../../../../db/repositories/instance-storage.js';
+import { findInstanceStorage } from '../../../../db/repositories/storage/instance-storage.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { commonErrors, jsonContent, notFoundResponse, uuidParam } from '../../../../wire/schemas.js';
 import {
   InstanceStorageEnvelope,
   serializeInstanceStorage,
-} from '../../../../wire/serializers/instance-storage.js';
+} from '../../../../wire/serializers/storage/instance-storage.js';
 import { callersInstance } from '../callers-instance.js';
 
 const route = createRoute({

@@ -3,7 +3,7 @@ import { attentionOf } from '../../../../domain/migrations/attention.js';
 import { listHypervisorChoices } from '../../../../services/hypervisors/names.js';
 import { listMigrationPage, listMigrationsNeedingAttention } from '../../../../services/migrations/reads.js';
 import { migrationFiltersOf } from '../../../../wire/requests/migration-filters.js';
-import { serializeMigration } from '../../../../wire/serializers/migration.js';
+import { serializeMigration } from '../../../../wire/serializers/moves/migration.js';
 import type { PageEnv } from '../../context.js';
 import { Notice } from '../../layout/page.js';
 import { pages, routes } from '../../paths.js';

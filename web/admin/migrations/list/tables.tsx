@@ -1,5 +1,5 @@
 import type { Attention } from '../../../../domain/migrations/attention.js';
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 import { StateBadge } from '../../layout/badge.js';
 import { shortId, When } from '../../layout/time.js';
 import { pages } from '../../paths.js';

@@ -4,7 +4,7 @@ import { OPERATOR_ACTIONS, type OperatorAction } from '../../../../domain/migrat
 import { recoverMigrationWith, rollBackMigration } from '../../../../services/migrations/control.js';
 import { getMigration } from '../../../../services/migrations/reads.js';
 import { reason as reasonField } from '../../../../wire/requests/move-fields.js';
-import { serializeMigration } from '../../../../wire/serializers/migration.js';
+import { serializeMigration } from '../../../../wire/serializers/moves/migration.js';
 import type { PageEnv } from '../../context.js';
 import { shortId } from '../../layout/time.js';
 import { migrationParam } from '../../params.js';

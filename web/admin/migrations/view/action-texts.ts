@@ -1,5 +1,5 @@
 import type { OperatorAction } from '../../../../domain/migrations/control.js';
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 
 type Migration = MigrationBody['attributes'];
 

@@ -1,5 +1,5 @@
 import { allowedActions, type OperatorAction } from '../../../../domain/migrations/control.js';
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 import { pages } from '../../paths.js';
 import { ACTION_TEXTS } from './action-texts.js';
 

@@ -1,4 +1,4 @@
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 import { StateBadge } from '../../layout/badge.js';
 import { Detail } from '../../layout/detail.js';
 import { When } from '../../layout/time.js';

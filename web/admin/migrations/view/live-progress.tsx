@@ -1,5 +1,5 @@
 import { bytesInWords, durationInWords } from '../../../../domain/migrations/live-progress.js';
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 import { When } from '../../layout/time.js';
 
 type Live = NonNullable<MigrationBody['attributes']['live_progress']>;

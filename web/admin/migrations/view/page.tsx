@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { OPERATOR_ACTIONS, type OperatorAction } from '../../../../domain/migrations/control.js';
 import { TERMINAL_STATES } from '../../../../domain/migrations/states.js';
 import { getMigration } from '../../../../services/migrations/reads.js';
-import { type MigrationBody, serializeMigration } from '../../../../wire/serializers/migration.js';
+import { type MigrationBody, serializeMigration } from '../../../../wire/serializers/moves/migration.js';
 import type { PageEnv } from '../../context.js';
 import { Notice } from '../../layout/page.js';
 import { shortId } from '../../layout/time.js';

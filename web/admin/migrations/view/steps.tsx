@@ -1,5 +1,5 @@
 import { happyPath, type MigrationState } from '../../../../domain/migrations/states.js';
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 import { When } from '../../layout/time.js';
 
 type Migration = MigrationBody['attributes'];

@@ -1,5 +1,5 @@
 import { policyInWords } from '../../../../domain/migrations/convergence.js';
-import type { MigrationBody } from '../../../../wire/serializers/migration.js';
+import type { MigrationBody } from '../../../../wire/serializers/moves/migration.js';
 import { StateBadge } from '../../layout/badge.js';
 import { Detail } from '../../layout/detail.js';
 import { Findings } from '../../layout/findings.js';
