@@ -5481,7 +5481,7 @@ export interface components {
       /** @example web-1.example.com */
       hostname: string;
       /**
-       * @description A plan’s code (GET /plans).
+       * @description A plan’s code (GET /plans). A plan offered in one location only (its `location_uuid`) is ordered there only: elsewhere 400 naming `plan`.
        * @example demo-small
        */
       plan: string;

@@ -29,7 +29,11 @@ export const userDataField = z
 export const InstanceOrderFields = {
   name: instanceName.optional().openapi({ description: 'The panel’s label; defaults to the hostname.' }),
   hostname: hostname.openapi({ example: 'web-1.example.com' }),
-  plan: catalogueCode.openapi({ example: 'demo-small', description: 'A plan’s code (GET /plans).' }),
+  plan: catalogueCode.openapi({
+    example: 'demo-small',
+    description:
+      'A plan’s code (GET /plans). A plan offered in one location only (its `location_uuid`) is ordered there only: elsewhere 400 naming `plan`.',
+  }),
   image: catalogueCode.openapi({ example: 'debian-12', description: 'An image’s code (GET /images).' }),
   location: catalogueCode.openapi({ example: 'demo-1', description: 'A location’s code (GET /locations).' }),
   ssh_keys: z

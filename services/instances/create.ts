@@ -166,6 +166,11 @@ async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateIn
     location ? undefined : { field: 'location', detail: 'No such location.' },
   ].filter((f) => f !== undefined);
   if (!plan || !image || !location) throw new ApiError('SVC-REQ-400', { fields: unknown });
+  // A plan kept to one location is sold there only, as it is changed to there only (resize).
+  if (plan.location_id !== null && plan.location_id !== location.id)
+    throw new ApiError('SVC-REQ-400', {
+      fields: [{ field: 'plan', detail: `The plan is not offered in location ${location.code}.` }],
+    });
   const tooSmall = (field: string, needMb: number, what: string) =>
     new ApiError('SVC-REQ-400', {
       fields: [{ field, detail: `${what} needs a disk of at least ${needMb} MB.` }],

@@ -159,6 +159,30 @@ describe('create', () => {
     expect(await countInstances()).toBe(before);
   });
 
+  it('orders a plan kept to one location there only: elsewhere 400 naming the plan, twice, and nothing changes', async () => {
+    const kept = await seed.catalog(env.db);
+    const elsewhere = await seed.location(env.db);
+    const moved = await env.admin.call('PATCH', `/api/application/cloudsvc/plans/${kept.plan.id}`, {
+      location_uuid: elsewhere.id,
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const before = await countInstances();
+    for (let round = 0; round < 2; round++) {
+      const refused = await api('POST', '/', createBody({ plan: kept.plan.code }));
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors[0]).toMatchObject({ code: 'SVC-REQ-400', source: { field: 'plan' } });
+      expect(refused.body.errors[0].detail).toContain(location.code);
+    }
+    expect(await countInstances()).toBe(before);
+    // Kept to this location, it is ordered here.
+    await env.admin.call('PATCH', `/api/application/cloudsvc/plans/${kept.plan.id}`, {
+      location_uuid: location.id,
+    });
+    const ordered = await api('POST', '/', createBody({ plan: kept.plan.code }));
+    expect(ordered.status, JSON.stringify(ordered.body)).toBe(202);
+    await settle(ordered.body.attributes.uuid, 'running');
+  });
+
   it('says why no hypervisor fits, and reserves nothing', async () => {
     const big = await seed.catalog(env.db, { cpu_cores: 64 });
     const res = await api('POST', '/', createBody({ plan: big.plan.code }));

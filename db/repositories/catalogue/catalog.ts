@@ -40,7 +40,7 @@ export async function upsertImage(
 export async function findPlanByCode(db: Database, code: string, reach: CatalogueReach) {
   return db
     .selectFrom('plans')
-    .select(['id', 'code', 'cpu_cores', 'memory_mb', 'disk_mb', 'host_requirements'])
+    .select(['id', 'code', 'cpu_cores', 'memory_mb', 'disk_mb', 'host_requirements', 'location_id'])
     .where('code', '=', code)
     .$if(reach === 'public', (q) => q.where('is_public', '=', true))
     .executeTakeFirst();
