@@ -293,7 +293,7 @@ export interface paths {
     post?: never;
     /**
      * Delete any tenant’s instance
-     * @description The customer’s delete, for any instance, suspended or not: from `running`, `stopped` or `error` it moves to `deleting`; once its hypervisor has removed it, its capacity and addresses are released and it is gone (404). If the hypervisor fails, the instance returns to its status and nothing is released.
+     * @description The customer’s delete, for any instance, suspended or not: from `running`, `stopped` or `error` it moves to `deleting`; once its hypervisor has removed it, its capacity and addresses are released and it is gone (404). If the hypervisor fails, the instance returns to its status and nothing is released. Answers the instance as administrators see it (its `external_id` too).
      */
     delete: operations['deleteInstancesInstance'];
     options?: never;
@@ -9390,7 +9390,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Instance'];
+          'application/json': components['schemas']['PlacedInstance'];
         };
       };
       /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */

@@ -234,6 +234,32 @@ describe('an instance’s external id', () => {
     expect((await admin('POST', '/instances', order())).body.attributes.external_id).toBeNull();
   });
 
+  it('is in the answer to an administrator’s delete, which shows the instance as administrators see it', async () => {
+    const externalId = `service-${randomUUID()}`;
+    const created = await admin('POST', '/instances', order({ external_id: externalId }));
+    const id = created.body.attributes.uuid;
+    // Running, its provisioning over, is what a worker would make it; none runs here.
+    await t.db
+      .updateTable('instances')
+      .set({ status: 'running', operation_id: null })
+      .where('id', '=', id)
+      .execute();
+    const deleted = await admin('DELETE', `/instances/${id}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(202);
+    expect(deleted.body.attributes).toMatchObject({
+      uuid: id,
+      status: 'deleting',
+      external_id: externalId,
+      user_id: t.client.id,
+    });
+    // Again while it is deleting: refused, nothing changed.
+    expectRefused(await admin('DELETE', `/instances/${id}`), 409, 'SVC-OP-409');
+    expect((await at('instances', externalId)).body.attributes).toMatchObject({
+      uuid: id,
+      status: 'deleting',
+    });
+  });
+
   it('refuses a malformed one at order and change with 400 naming it, creating and changing nothing', async () => {
     const kept = `kept-${randomUUID()}`;
     const id = (await admin('POST', '/instances', order({ external_id: kept }))).body.attributes.uuid;

@@ -1,4 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { findPlacedInstance } from '../../../db/repositories/instances/all-instances.js';
+import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';
 import { deleteInstance } from '../../../services/instances/lifecycle.js';
 import {
@@ -10,7 +12,10 @@ import {
   uuidParam,
   workflowUnavailableResponse,
 } from '../../../wire/schemas.js';
-import { InstanceEnvelope, serializeInstance } from '../../../wire/serializers/instances/instance.js';
+import {
+  PlacedInstanceEnvelope,
+  serializePlacedInstance,
+} from '../../../wire/serializers/instances/placed-instance.js';
 import { adminActor } from '../../auth/principals.js';
 
 const route = createRoute({
@@ -21,10 +26,11 @@ const route = createRoute({
   description:
     'The customer’s delete, for any instance, suspended or not: from `running`, `stopped` or `error` it moves ' +
     'to `deleting`; once its hypervisor has removed it, its capacity and addresses are released and it is ' +
-    'gone (404). If the hypervisor fails, the instance returns to its status and nothing is released.',
+    'gone (404). If the hypervisor fails, the instance returns to its status and nothing is released. ' +
+    'Answers the instance as administrators see it (its `external_id` too).',
   request: { params: uuidParam('instance') },
   responses: {
-    202: jsonContent(InstanceEnvelope, 'Accepted; the instance in `deleting`.'),
+    202: jsonContent(PlacedInstanceEnvelope, 'Accepted; the instance in `deleting`.'),
     ...commonErrors,
     ...notFoundResponse,
     ...conflictResponse(`Not allowed in the current status (SVC-CONFLICT-409); ${INSTANCE_BUSY}`),
@@ -34,10 +40,16 @@ const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>): void {
   app.openapi(route, async (c) => {
-    const instance = await deleteInstance(c.get('deps'), adminActor(c), {
-      instanceId: c.req.valid('param').instance,
+    const deps = c.get('deps');
+    const instanceId = c.req.valid('param').instance;
+    const before = await findPlacedInstance(deps.db, instanceId);
+    const deleting = await deleteInstance(deps, adminActor(c), {
+      instanceId,
       correlationId: c.get('requestId'),
     });
-    return c.json(serializeInstance(instance), 202);
+    // A hypervisor quick enough may have removed it already: then it is shown as it was, `deleting`.
+    const placed = (await findPlacedInstance(deps.db, instanceId)) ?? before;
+    if (!placed) throw notFound();
+    return c.json(serializePlacedInstance({ ...placed, status: deleting.status }), 202);
   });
 }
