@@ -137,7 +137,7 @@ describe('a plan change that moves first', () => {
       expect(await activeHolds(id)).toEqual([
         { hypervisor_id: target.id, purpose: 'instance', cpu_cores: 2, memory_mb: 1280, disk_mb: 24_576 },
       ]);
-      // The target's guest (the source's copy may still be there until the move's clean-up ends).
+      // The target's guest: the source keeps its stopped copy for the move's retention window.
       const targetAgent = t.hosts.find((h) => h.hypervisor.id === target.id)!.agent;
       expect(targetAgent.hypervisor().instances[id]).toMatchObject({
         cpu_cores: 2,
