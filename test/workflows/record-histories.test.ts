@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadGatewayConfig } from '../../console-gateway/config.js';
 import { startGateway } from '../../console-gateway/server.js';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { markSuspended } from '../../db/repositories/instances/instance-suspension.js';
 import { findInstance } from '../../db/repositories/instances/instances.js';
