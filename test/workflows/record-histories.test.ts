@@ -11,7 +11,7 @@ import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervis
 import { markSuspended } from '../../db/repositories/instances/instance-suspension.js';
 import { findInstance } from '../../db/repositories/instances/instances.js';
 import { findEvacuation } from '../../db/repositories/moves/evacuations.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import { findStorageMove } from '../../db/repositories/moves/storage-move-reads.js';
 import { findFirewall, replaceFirewall } from '../../db/repositories/network/firewalls.js';
 import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
