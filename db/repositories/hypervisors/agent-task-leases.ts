@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../database.js';
-import { activeCredential } from '../accounts/credentials.js';
+import { activeCredential } from '../accounts/active-credentials.js';
 
 /**
  * The agents' side of the queue: the lease a poll takes on its next task, and the tasks a poll
