@@ -33,10 +33,13 @@ import {
   reverseDnsWorkflowId,
 } from '../../domain/workflow-ids.js';
 import { createLogger } from '../../platform/logger.js';
-import { createBackup, deleteBackup, restoreBackup, verifyBackup } from '../../services/backups/backups.js';
+import { createBackup } from '../../services/backups/create-backup.js';
+import { deleteBackup } from '../../services/backups/delete-backup.js';
+import { restoreBackup } from '../../services/backups/restore-backup.js';
 import { createBackupSchedule } from '../../services/backups/schedules/create.js';
 import { deleteBackupSchedule } from '../../services/backups/schedules/delete.js';
 import { createSnapshot, deleteSnapshot, restoreSnapshot } from '../../services/backups/snapshots.js';
+import { verifyBackup } from '../../services/backups/verify-backup.js';
 import { createImage } from '../../services/catalogue/images.js';
 import { editLocation } from '../../services/catalogue/locations.js';
 import { createConsoleSession } from '../../services/console/sessions.js';
