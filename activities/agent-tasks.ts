@@ -6,7 +6,7 @@ import {
   queueAgentTask,
   taskStatus,
   withdrawQueuedTask,
-} from '../db/repositories/hypervisors/agent-tasks.js';
+} from '../db/repositories/hypervisors/agent-task-queue.js';
 import { AGENT_TASKS, type AgentTaskType, PANEL_TASK_FAILURES } from '../domain/agent-tasks.js';
 import { activeTraceParent } from '../platform/tracing.js';
 

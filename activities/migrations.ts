@@ -3,15 +3,15 @@ import type { Database } from '../db/database.js';
 import { releaseHeldInstance } from '../db/records/held-instances.js';
 import { listMigrationsRetainingOn } from '../db/repositories/moves/migration-facts.js';
 import {
+  moveInstanceToTarget,
+  releaseTargetReservation,
+} from '../db/repositories/moves/migration-handover.js';
+import {
   annotateMigrationState,
   IllegalMigrationTransition,
   recordMigrationState,
 } from '../db/repositories/moves/migration-states.js';
-import {
-  moveInstanceToTarget,
-  recordMigrationInterruption,
-  releaseTargetReservation,
-} from '../db/repositories/moves/migrations.js';
+import { recordMigrationInterruption } from '../db/repositories/moves/migrations.js';
 import { renewMoveLease } from '../db/repositories/moves/move-leases.js';
 import { recordTransferEndpoint, voidTransferTokens } from '../db/repositories/moves/transfer-tokens.js';
 import type { PowerState } from '../domain/instances/statuses.js';

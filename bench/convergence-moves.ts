@@ -11,7 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { insertUser } from '../db/repositories/accounts/users.js';
-import { findMigration } from '../db/repositories/moves/migrations.js';
+import { findMigration } from '../db/repositories/moves/migration-records.js';
 import {
   type ConvergenceRequest,
   completionTimeoutS,

@@ -7,7 +7,7 @@
  */
 
 import type { Database } from '../db/database.js';
-import { findMigration } from '../db/repositories/moves/migrations.js';
+import { findMigration } from '../db/repositories/moves/migration-records.js';
 import type { Actor } from '../domain/actors.js';
 import type { ServiceDeps } from '../services/context.js';
 import { requestMigration } from '../services/migrations/request.js';

@@ -20,7 +20,7 @@ import { createCredential } from '../db/repositories/accounts/credentials.js';
 import { insertUser } from '../db/repositories/accounts/users.js';
 import { findHypervisor, insertHypervisor } from '../db/repositories/hypervisors/hypervisors.js';
 import { findInstance, insertInstance } from '../db/repositories/instances/instances.js';
-import { findMigration } from '../db/repositories/moves/migrations.js';
+import { findMigration } from '../db/repositories/moves/migration-records.js';
 import type { ServiceDeps } from '../services/context.js';
 import { provisionInstance } from '../services/instances/provision.js';
 import { requestMigration } from '../services/migrations/request.js';

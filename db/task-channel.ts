@@ -3,7 +3,8 @@ import { NotificationListener, type ReconnectBackoff } from './notification-list
 
 /**
  * The PostgreSQL notification channel on which a queued task is announced (its payload the
- * hypervisor's id): queueing a task notifies it in the same statement (repositories/hypervisors/agent-tasks.ts).
+ * hypervisor's id): queueing a task notifies it in the same statement
+ * (repositories/hypervisors/agent-task-queue.ts).
  */
 export const TASK_CHANNEL = 'agent_tasks';
 

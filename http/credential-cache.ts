@@ -1,5 +1,8 @@
 import type { Database } from '../db/database.js';
-import { type ActiveCredential, findActiveCredential } from '../db/repositories/accounts/credentials.js';
+import {
+  type ActiveCredential,
+  findActiveCredential,
+} from '../db/repositories/accounts/active-credentials.js';
 import { type CredentialType, hashToken } from '../domain/credentials.js';
 
 /** Types whose lookups may be cached. Agent and gateway credentials are always read fresh, so

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { createDatabase } from '../db/database.js';
-import { findOverlookedTasks } from '../db/repositories/hypervisors/agent-tasks.js';
+import { findOverlookedTasks } from '../db/repositories/hypervisors/agent-task-leases.js';
 import { TaskFeed } from '../db/task-channel.js';
 import type { AppDeps } from '../http/context.js';
 import { CredentialCache } from '../http/credential-cache.js';

@@ -1,10 +1,10 @@
+import { createCredential } from '../db/repositories/accounts/credentials.js';
 import {
-  createCredential,
   pinUserKey,
   revokeConsoleGatewayCredential,
   revokeCredential,
   revokeUserKey,
-} from '../db/repositories/accounts/credentials.js';
+} from '../db/repositories/accounts/keys.js';
 import { findUserByEmail } from '../db/repositories/accounts/users.js';
 import type { ApiVersion } from '../domain/api-versions/versions.js';
 import { ApiError, notFound } from '../domain/errors.js';

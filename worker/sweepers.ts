@@ -1,6 +1,6 @@
 import { pruneIdempotencyRecords } from '../db/repositories/accounts/idempotency.js';
 import { pruneRelayedEvents } from '../db/repositories/events/outbox.js';
-import { pruneFinishedTasks } from '../db/repositories/hypervisors/agent-tasks.js';
+import { pruneFinishedTasks } from '../db/repositories/hypervisors/agent-task-queue.js';
 import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors/hypervisors.js';
 import { pruneRollups } from '../db/repositories/metrics/metric-rollups.js';
 import { pruneSamples } from '../db/repositories/metrics/metrics.js';

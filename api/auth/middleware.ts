@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { ActiveCredential } from '../../db/repositories/accounts/credentials.js';
+import type { ActiveCredential } from '../../db/repositories/accounts/active-credentials.js';
 import { pinnedVersion } from '../../domain/api-versions/versions.js';
 import { type CredentialType, claimedType, wrongCredentialDetail } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../database.js';
+import { releaseTargetReservation } from '../repositories/moves/migration-handover.js';
 import { recordMigrationState } from '../repositories/moves/migration-states.js';
-import { releaseTargetReservation } from '../repositories/moves/migrations.js';
 import { releaseMoveLease } from '../repositories/moves/move-leases.js';
 import { voidTransferTokens } from '../repositories/moves/transfer-tokens.js';
 

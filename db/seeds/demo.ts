@@ -1,6 +1,7 @@
 import { hashToken } from '../../domain/credentials.js';
 import type { Database } from '../database.js';
-import { createCredential, findActiveCredential } from '../repositories/accounts/credentials.js';
+import { findActiveCredential } from '../repositories/accounts/active-credentials.js';
+import { createCredential } from '../repositories/accounts/credentials.js';
 import { findUserByEmail, insertUser } from '../repositories/accounts/users.js';
 import { upsertImage, upsertLocation, upsertPlan } from '../repositories/catalogue/catalog.js';
 import { insertHypervisor } from '../repositories/hypervisors/hypervisors.js';

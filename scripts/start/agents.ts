@@ -8,7 +8,8 @@ import {
   qemuGuestsMissing,
 } from '../../agent/drivers/qemu/availability.js';
 import type { Database } from '../../db/database.js';
-import { createCredential, findActiveCredential } from '../../db/repositories/accounts/credentials.js';
+import { findActiveCredential } from '../../db/repositories/accounts/active-credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { hashToken } from '../../domain/credentials.js';
 import type { Children } from './children.js';

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../../db/database.js';
-import { createCredential, findActiveCredential } from '../../db/repositories/accounts/credentials.js';
+import { findActiveCredential } from '../../db/repositories/accounts/active-credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { hashToken } from '../../domain/credentials.js';
 import { waitForPort } from '../../platform/ports.js';
 import type { Children } from './children.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { findActiveCredential } from '../../db/repositories/accounts/active-credentials.js';
 import { insertAdminSession } from '../../db/repositories/accounts/admin-sessions.js';
-import { findActiveCredential } from '../../db/repositories/accounts/credentials.js';
 import { hitRateLimit } from '../../db/repositories/accounts/rate-limits.js';
 import { recordActivity } from '../../db/repositories/events/activity-log.js';
 import { issueSessionToken } from '../../domain/admin-sessions.js';

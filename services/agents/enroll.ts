@@ -1,8 +1,8 @@
 import {
   consumeEnrollmentToken,
-  insertCredential,
   revokeHypervisorCredentials,
-} from '../../db/repositories/accounts/credentials.js';
+} from '../../db/repositories/accounts/agent-credentials.js';
+import { insertCredential } from '../../db/repositories/accounts/credentials.js';
 import { hitRateLimit } from '../../db/repositories/accounts/rate-limits.js';
 import { markEnrolled } from '../../db/repositories/hypervisors/hypervisors.js';
 import { hashToken, issueSecret } from '../../domain/credentials.js';

@@ -1,5 +1,5 @@
-import { isCredentialActive } from '../../db/repositories/accounts/credentials.js';
-import { leaseNextTask, type OfferedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { isCredentialActive } from '../../db/repositories/accounts/active-credentials.js';
+import { leaseNextTask, type OfferedTask } from '../../db/repositories/hypervisors/agent-task-leases.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import type { AgentActor } from './actor.js';

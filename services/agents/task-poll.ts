@@ -1,4 +1,4 @@
-import type { OfferedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import type { OfferedTask } from '../../db/repositories/hypervisors/agent-task-leases.js';
 import type { TaskFeed } from '../../db/task-channel.js';
 import type { ApiMetrics } from '../../platform/metrics.js';
 import { openSealedParams, secretBox } from '../../platform/secrets.js';

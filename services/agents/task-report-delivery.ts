@@ -7,7 +7,10 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '../../db/database.js';
-import { finishLiveTask, markReportDelivered } from '../../db/repositories/hypervisors/agent-tasks.js';
+import {
+  finishLiveTask,
+  markReportDelivered,
+} from '../../db/repositories/hypervisors/agent-task-report-delivery.js';
 import type { ReportAck } from '../../domain/agent-protocol.js';
 import { ApiError } from '../../domain/errors.js';
 import { ack, type Delivery } from './task-report-effects.js';

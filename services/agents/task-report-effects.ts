@@ -1,4 +1,4 @@
-import type { LockedTask, TaskUpdate } from '../../db/repositories/hypervisors/agent-tasks.js';
+import type { LockedTask, TaskUpdate } from '../../db/repositories/hypervisors/agent-task-reports.js';
 import { type AgentTaskStatus, FINISHED_TASK_STATUSES, type ReportAck } from '../../domain/agent-protocol.js';
 import {
   AGENT_TASKS,

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import type { LockedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import type { LockedTask } from '../../db/repositories/hypervisors/agent-task-reports.js';
 import { recordLiveEnd, recordLiveFigures } from '../../db/repositories/moves/migration-progress.js';
 import type { Delivery, Report } from './task-report-effects.js';
 

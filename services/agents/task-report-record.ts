@@ -4,7 +4,7 @@ import {
   type LockedTask,
   lockTaskOfHypervisor,
   type TaskUpdate,
-} from '../../db/repositories/hypervisors/agent-tasks.js';
+} from '../../db/repositories/hypervisors/agent-task-reports.js';
 import { type AgentReportKind, FINISHED_TASK_STATUSES, type ReportAck } from '../../domain/agent-protocol.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { ack, type Delivery, deliveryOf, type Report, stateChange } from './task-report-effects.js';

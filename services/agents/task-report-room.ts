@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import type { LockedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import type { LockedTask } from '../../db/repositories/hypervisors/agent-task-reports.js';
 import { recordBootedCeiling } from '../../db/repositories/instances/instance-size-reports.js';
 import type { AgentTaskType } from '../../domain/agent-tasks.js';
 import type { HotplugCeiling } from '../../domain/instances/hot-resize.js';

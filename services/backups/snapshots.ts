@@ -19,7 +19,7 @@ import {
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { ServiceDeps } from '../context.js';
 import { beginInstanceOperation } from '../instances/operations.js';
-import { placedInstance } from './backups.js';
+import { placedInstance } from './placed-instance.js';
 
 /**
  * Takes a snapshot of the instance (running or stopped), within MAX_SNAPSHOTS_PER_INSTANCE: 202

@@ -1,7 +1,7 @@
 import { moveEvacuationItem } from '../../db/repositories/moves/evacuation-items.js';
 import { listPendingItems, nextDeferredAt } from '../../db/repositories/moves/evacuation-queue.js';
 import { findEvacuation, policyOf } from '../../db/repositories/moves/evacuations.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import { findStorageMove } from '../../db/repositories/moves/storage-move-reads.js';
 import type { NextMove } from '../../domain/evacuations/moves.js';
 import type { EvacuationKind } from '../../domain/evacuations/states.js';

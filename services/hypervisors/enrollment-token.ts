@@ -1,7 +1,5 @@
-import {
-  insertCredential,
-  revokeUnusedEnrollmentTokens,
-} from '../../db/repositories/accounts/credentials.js';
+import { revokeUnusedEnrollmentTokens } from '../../db/repositories/accounts/agent-credentials.js';
+import { insertCredential } from '../../db/repositories/accounts/credentials.js';
 import { findHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { issueSecret } from '../../domain/credentials.js';
 import { notFound } from '../../domain/errors.js';

@@ -1,4 +1,4 @@
-import { revokeHypervisorCredentials } from '../../db/repositories/accounts/credentials.js';
+import { revokeHypervisorCredentials } from '../../db/repositories/accounts/agent-credentials.js';
 import {
   findHypervisor,
   type Hypervisor,

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { versionCopiesOfImage } from '../../db/repositories/catalogue/image-versions.js';
+import { versionCopiesOfImage } from '../../db/repositories/catalogue/image-version-sources.js';
 import { ApiError } from '../../domain/errors.js';
 import { type ImageSource, imageSourceFor } from '../../domain/image-versions.js';
 import type { Config } from '../../platform/config.js';

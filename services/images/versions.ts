@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { deleteImageVersionUnlessUsed } from '../../db/repositories/catalogue/image-version-holds.js';
 import {
-  deleteImageVersionUnlessUsed,
   findImageVersion,
   insertImageVersion,
   setImageVersionDeprecated,

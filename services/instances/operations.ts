@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { recordOperation } from '../../db/records/operations.js';
-import { cancelTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { cancelTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-queue.js';
 import { abandonOperation } from '../../db/repositories/instances/instance-operation-ends.js';
 import type { BeginResult, PreemptedOperation } from '../../db/repositories/instances/instance-operations.js';
 import type { Actor } from '../../domain/actors.js';

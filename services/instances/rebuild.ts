@@ -1,6 +1,6 @@
 import { findSshKeysOfUser } from '../../db/repositories/accounts/ssh-keys.js';
 import { findImageByCode, findImageOfInstance } from '../../db/repositories/catalogue/catalog.js';
-import { holdImageVersion } from '../../db/repositories/catalogue/image-versions.js';
+import { holdImageVersion } from '../../db/repositories/catalogue/image-version-holds.js';
 import { holdImage } from '../../db/repositories/catalogue/images.js';
 import {
   findSealedUserData,

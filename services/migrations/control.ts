@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { MigrationRecord } from '../../db/repositories/moves/migrations.js';
+import type { MigrationRecord } from '../../db/repositories/moves/migration-records.js';
 import type { Actor } from '../../domain/actors.js';
 import { committedBefore, mayRecover, mayRollBack } from '../../domain/migrations/control.js';
 import type { RecoveryDecision } from '../../domain/migrations/states.js';

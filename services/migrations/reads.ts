@@ -1,10 +1,9 @@
 import {
-  findMigration,
   listMigrations,
   listMigrationsNeedingAttention as listNeedingAttention,
   type MigrationFilters,
-  type MigrationRecord,
-} from '../../db/repositories/moves/migrations.js';
+} from '../../db/repositories/moves/migration-lists.js';
+import { findMigration, type MigrationRecord } from '../../db/repositories/moves/migration-records.js';
 import { notFound } from '../../domain/errors.js';
 import type { ListRequest } from '../../domain/pagination.js';
 import type { ServiceDeps } from '../context.js';

@@ -1,6 +1,6 @@
 import { type WorkflowExecutionStatusName, WorkflowNotFoundError } from '@temporalio/client';
 import { recordActivity } from '../../db/repositories/events/activity-log.js';
-import { cancelTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { cancelTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-queue.js';
 import { abandonOperation } from '../../db/repositories/instances/instance-operation-ends.js';
 import {
   listLingeringOperations,

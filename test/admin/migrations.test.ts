@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { findHypervisor, updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
 import { happyPath } from '../../domain/migrations/states.js';
 import { eventually } from '../support/eventually.js';

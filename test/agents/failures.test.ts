@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppliedChange } from '../../agent/drivers/simulated/state.js';
 import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { listActivityOfInstance } from '../../db/repositories/events/activity-log.js';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { findInstance } from '../../db/repositories/instances/instances.js';
 import { provisionInstance } from '../../services/instances/provision.js';
 import { startInProcessAgent } from '../support/agents/in-process.js';

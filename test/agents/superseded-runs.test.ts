@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { findInstance } from '../../db/repositories/instances/instances.js';
 import { overlap, taskRuns } from '../support/agents/runs.js';
 import { eventually } from '../support/eventually.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential, revokeCredential } from '../../db/repositories/accounts/credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { revokeCredential } from '../../db/repositories/accounts/keys.js';
 import { CURRENT_API_VERSION } from '../../domain/api-versions/versions.js';
 import { hashToken } from '../../domain/credentials.js';
 import { CredentialCache } from '../../http/credential-cache.js';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential, revokeCredential } from '../../db/repositories/accounts/credentials.js';
-import { findTask, queueAgentTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { revokeCredential } from '../../db/repositories/accounts/keys.js';
+import { queueAgentTask } from '../../db/repositories/hypervisors/agent-task-queue.js';
+import { findTask } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { bearer, json } from '../support/http.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -5,7 +5,7 @@ import { insertSshKeyWithin } from '../../db/repositories/accounts/ssh-keys.js';
 import { listEventsOfResource } from '../../db/repositories/events/outbox.js';
 import { insertDeliveriesOf } from '../../db/repositories/events/webhook-deliveries.js';
 import { insertEndpointWithin } from '../../db/repositories/events/webhook-endpoints.js';
-import { queueAgentTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { queueAgentTask } from '../../db/repositories/hypervisors/agent-task-queue.js';
 import { insertConsoleSession } from '../../db/repositories/instances/console-sessions.js';
 import { insertScheduledActionWithin } from '../../db/repositories/instances/scheduled-actions.js';
 import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markInstanceDeleted } from '../../db/repositories/instances/instances.js';
-import { listMigrations } from '../../db/repositories/moves/migrations.js';
+import { listMigrations } from '../../db/repositories/moves/migration-lists.js';
 import { seed } from '../support/seed.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { operatorCli, settingsOf } from './operator-cli.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { stepTiming } from '../../services/workflow-starts.js';
 import { createWorker } from '../../worker/worker.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { backupScheduleId } from '../../domain/backups.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';

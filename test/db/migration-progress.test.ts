@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
-import { queueAgentTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { queueAgentTask } from '../../db/repositories/hypervisors/agent-task-queue.js';
 import { recordLiveEnd, recordLiveFigures } from '../../db/repositories/moves/migration-progress.js';
-import { findMigration, insertMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
+import { insertMigration } from '../../db/repositories/moves/migrations.js';
 import type { LiveMigrationFigures } from '../../domain/migrations/live-progress.js';
 import { seed } from '../support/seed.js';
 

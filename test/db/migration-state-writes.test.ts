@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/database.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import {
   IllegalMigrationTransition,
   recordMigrationState,
 } from '../../db/repositories/moves/migration-states.js';
-import { findMigration, insertMigration } from '../../db/repositories/moves/migrations.js';
+import { insertMigration } from '../../db/repositories/moves/migrations.js';
 import type { MigrationStrategy } from '../../domain/migrations/states.js';
 import { seed } from '../support/seed.js';
 

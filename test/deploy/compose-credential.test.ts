@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../console-gateway/config.js';
 import { createDatabase } from '../../db/database.js';
-import { findActiveCredential } from '../../db/repositories/accounts/credentials.js';
+import { findActiveCredential } from '../../db/repositories/accounts/active-credentials.js';
 import { hashToken } from '../../domain/credentials.js';
 import { composeProject } from '../support/compose-file.js';
 import { testConfig } from '../support/config.js';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredential, revokeCredential } from '../../db/repositories/accounts/credentials.js';
+import { createCredential } from '../../db/repositories/accounts/credentials.js';
+import { revokeCredential } from '../../db/repositories/accounts/keys.js';
 import { listEventsOfResource, pruneRelayedEvents } from '../../db/repositories/events/outbox.js';
 import { findPrunedThrough, listEventsAfter } from '../../db/repositories/events/outbox-reads.js';
 import { markSuspended } from '../../db/repositories/instances/instance-suspension.js';

@@ -6,7 +6,7 @@ import { insertSshKeyWithin } from '../../db/repositories/accounts/ssh-keys.js';
 import { listEventsOfResource } from '../../db/repositories/events/outbox.js';
 import { insertDeliveriesOf } from '../../db/repositories/events/webhook-deliveries.js';
 import { insertEndpointWithin } from '../../db/repositories/events/webhook-endpoints.js';
-import { queueAgentTask, withdrawQueuedTask } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { queueAgentTask, withdrawQueuedTask } from '../../db/repositories/hypervisors/agent-task-queue.js';
 import { setHypervisorStatus } from '../../db/repositories/hypervisors/hypervisors.js';
 import { insertPolicy } from '../../db/repositories/storage/backup-policies.js';
 import { insertBackup, moveBackup } from '../../db/repositories/storage/backups.js';

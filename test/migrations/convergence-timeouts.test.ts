@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import type { ConvergenceRequest } from '../../domain/migrations/convergence.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import type { MigrationMode } from '../../domain/migrations/states.js';
 import { getMigration } from '../../services/migrations/reads.js';
 import { requestMigration } from '../../services/migrations/request.js';

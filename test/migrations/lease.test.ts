@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import type { MigrationMode, MigrationState } from '../../domain/migrations/states.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';
 import { requestMigration } from '../../services/migrations/request.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateHypervisor } from '../../db/repositories/hypervisors/hypervisors.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { recoverMigrationWith } from '../../services/migrations/control.js';

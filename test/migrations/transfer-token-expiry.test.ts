@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { leaseOf, migrationEnd } from '../support/migrations.js';
 import { seed } from '../support/seed.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { type BackupStack, startBackupStack } from '../support/backups.js';
 import { eventually } from '../support/eventually.js';

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCredential } from '../../db/repositories/accounts/credentials.js';
 import { listActivityOfInstance } from '../../db/repositories/events/activity-log.js';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import {
   findOperation,
   listOperationsOfInstance,

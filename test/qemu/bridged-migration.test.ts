@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgedNetworkMissing, qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { tapName } from '../../agent/drivers/qemu/network/host-network.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import { requestMigration } from '../../services/migrations/request.js';
 import { fetchIn, guestReaches } from '../support/bridged-host.js';
 import { eventually } from '../support/eventually.js';

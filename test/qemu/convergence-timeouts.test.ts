@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
-import { findTask, listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findTask, listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import type { ConvergenceRequest } from '../../domain/migrations/convergence.js';
 import { dirtyMemory } from '../support/busy-guest.js';
 import { migrationEnd } from '../support/migrations.js';

@@ -5,7 +5,7 @@ import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { Qmp } from '../../agent/drivers/qemu/guests/qmp.js';
 import { guestMac } from '../../agent/drivers/qemu/network/guest-network.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import type { ConvergenceRequest } from '../../domain/migrations/convergence.js';
 import type { MigrationMode, MigrationState } from '../../domain/migrations/states.js';
 import { secretBox } from '../../platform/secrets.js';

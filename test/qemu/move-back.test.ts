@@ -7,7 +7,7 @@ import { qemuGuestsMissing } from '../../agent/drivers/qemu/availability.js';
 import { volumeFile } from '../../agent/drivers/qemu/disks/volume-slots.js';
 import { guestFiles } from '../../agent/drivers/qemu/guests/guest-process.js';
 import { Qmp } from '../../agent/drivers/qemu/guests/qmp.js';
-import { findMigration } from '../../db/repositories/moves/migrations.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
 import { eventually } from '../support/eventually.js';
 import type { QemuHost, qemuHosts } from '../support/qemu-hosts.js';
 import { startQemuMigrationStack, stopQemuStack, ticksPast } from '../support/qemu-hosts.js';

@@ -75,7 +75,7 @@ describe('the import rules of npm run check', () => {
       'http/planted.ts':
         "import type { buildApis } from '../api/index.js';\nexport type B = typeof buildApis;\n",
       'web/admin/planted.tsx':
-        "import { findMigration } from '../../db/repositories/moves/migrations.js';\nexport const P = () => <p>{String(findMigration)}</p>;\n",
+        "import { findMigration } from '../../db/repositories/moves/migration-records.js';\nexport const P = () => <p>{String(findMigration)}</p>;\n",
       'db/repositories/accounts/planted.ts':
         "import type { UsersTable } from '../../schema/accounts/users.js';\nexport type U = UsersTable;\n",
     });
@@ -114,7 +114,7 @@ describe('the import rules of npm run check', () => {
 
   it('fails on an admin page reading a repository, in a .tsx file', () => {
     expect(planted.output).toMatch(
-      /error pages-call-services: web\/admin\/planted\.tsx → db\/repositories\/moves\/migrations\.ts/,
+      /error pages-call-services: web\/admin\/planted\.tsx → db\/repositories\/moves\/migration-records\.ts/,
     );
   });
 

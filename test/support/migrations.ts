@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { Database } from '../../db/database.js';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
-import { findMigration, insertMigration } from '../../db/repositories/moves/migrations.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
+import { findMigration } from '../../db/repositories/moves/migration-records.js';
+import { insertMigration } from '../../db/repositories/moves/migrations.js';
 import type { MigrationState } from '../../domain/migrations/states.js';
 import { migrationCleanupWorkflowId } from '../../domain/workflow-ids.js';
 import { eventually } from './eventually.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-tasks.js';
+import { listTasksOfWorkflow } from '../../db/repositories/hypervisors/agent-task-reads.js';
 import { buildApp } from '../../server/app.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';

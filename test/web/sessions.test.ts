@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeCredential } from '../../db/repositories/accounts/credentials.js';
+import { revokeCredential } from '../../db/repositories/accounts/keys.js';
 import { hashToken } from '../../domain/credentials.js';
 import { pageBrowser } from '../support/pages.js';
 import { seed } from '../support/seed.js';

@@ -1,4 +1,4 @@
-import type { MigrationFilters } from '../../db/repositories/moves/migrations.js';
+import type { MigrationFilters } from '../../db/repositories/moves/migration-lists.js';
 import { MIGRATION_STATES } from '../../domain/migrations/states.js';
 import { z } from '../zod.js';
 

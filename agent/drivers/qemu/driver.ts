@@ -29,16 +29,11 @@ import { changeGuestRescue } from './guests/rescue.js';
 import { resizeGuest } from './guests/resize.js';
 import type { QemuState } from './guests/state.js';
 import { MigrationSource } from './migration/migration-source.js';
-import {
-  defineTarget,
-  discardTarget,
-  prepareNetwork,
-  prepareTarget,
-  releaseNetwork,
-  startTarget,
-  transferDisk,
-  verifyDisk,
-} from './migration/migration-target.js';
+import { discardTarget, prepareTarget } from './migration/migration-target.js';
+import { defineTarget } from './migration/target-definition.js';
+import { transferDisk, verifyDisk } from './migration/target-disks.js';
+import { prepareNetwork, releaseNetwork } from './migration/target-network.js';
+import { startTarget } from './migration/target-start.js';
 import { applyFirewall, applyNetwork } from './network/tasks.js';
 import { setPassword } from './password/password.js';
 import { settlePendingReset } from './password/pending-password.js';

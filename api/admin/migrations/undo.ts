@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { MigrationRecord } from '../../../db/repositories/moves/migrations.js';
+import type { MigrationRecord } from '../../../db/repositories/moves/migration-records.js';
 import type { AppEnv } from '../../../http/context.js';
 import { rollBackMigration } from '../../../services/migrations/control.js';
 import { ReasonBody } from '../../../wire/requests/move-fields.js';

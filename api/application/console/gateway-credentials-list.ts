@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listConsoleGatewayCredentials } from '../../../db/repositories/accounts/credentials.js';
+import { listConsoleGatewayCredentials } from '../../../db/repositories/accounts/keys.js';
 import type { AppEnv } from '../../../http/context.js';
 import { commonErrors, jsonContent, listBody, listEnvelope } from '../../../wire/schemas.js';
 import {

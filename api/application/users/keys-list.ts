@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { listUserKeys } from '../../../db/repositories/accounts/credentials.js';
+import { listUserKeys } from '../../../db/repositories/accounts/keys.js';
 import { findUser } from '../../../db/repositories/accounts/users.js';
 import { notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../../http/context.js';

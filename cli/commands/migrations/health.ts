@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { findMigrationHealth } from '../../../db/repositories/moves/migrations.js';
+import { findMigrationHealth } from '../../../db/repositories/moves/migration-health.js';
 import type { ServiceDeps } from '../../../services/context.js';
 import { type Command, EXIT } from '../../command.js';
 import { counted } from '../../words.js';

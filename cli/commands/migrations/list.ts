@@ -1,4 +1,4 @@
-import { listMigrations } from '../../../db/repositories/moves/migrations.js';
+import { listMigrations } from '../../../db/repositories/moves/migration-lists.js';
 import { MIGRATION_STATES } from '../../../domain/migrations/states.js';
 import { keysetListBody } from '../../../wire/keyset-list.js';
 import { serializeMigration } from '../../../wire/serializers/moves/migration.js';

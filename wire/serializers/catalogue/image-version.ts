@@ -1,4 +1,4 @@
-import type { ImageVersionView } from '../../../db/repositories/catalogue/image-versions.js';
+import type { ImageVersionView } from '../../../db/repositories/catalogue/image-version-views.js';
 import { CHECKSUM_ALGORITHMS, IMAGE_FORMATS, IMAGE_HOST_STATES } from '../../../domain/image-versions.js';
 import { z } from '../../zod.js';
 

@@ -1,4 +1,4 @@
-import type { OfferedTask } from '../../../db/repositories/hypervisors/agent-tasks.js';
+import type { OfferedTask } from '../../../db/repositories/hypervisors/agent-task-leases.js';
 import { type AgentTask, stepKey } from '../../../domain/agent-protocol.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MigrationRecord } from '../../../db/repositories/moves/migrations.js';
+import type { MigrationRecord } from '../../../db/repositories/moves/migration-records.js';
 import { BLOCKER_CODES, type PreflightReport } from '../../../domain/migrations/preflight.js';
 import {
   isPastPointOfNoReturn,

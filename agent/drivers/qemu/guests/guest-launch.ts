@@ -153,7 +153,7 @@ function commandLine(dir: string, guest: GuestShape, accel: Accelerator, sshPort
 /**
  * Starts the guest's QEMU, detached; `incoming` makes it wait for a live migration instead of
  * booting, with no listener yet: the migration sets its TLS and then listens (`migrate-incoming`,
- * migration/migration-target.ts), so no plain connection is ever taken.
+ * migration/target-definition.ts), so no plain connection is ever taken.
  */
 export async function launchGuest(
   dir: string,

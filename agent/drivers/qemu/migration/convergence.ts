@@ -7,7 +7,7 @@ import type { Qmp } from '../guests/qmp.js';
 
 /**
  * Sets the policy: auto-converge and post-copy as capabilities (post-copy needs `postcopy-ram` on
- * the target too: migration-target.ts sets it before the guest there listens), the downtime limit,
+ * the target too: target-definition.ts sets it before the guest there listens), the downtime limit,
  * the throttle steps and the bandwidth cap (none: QEMU's own stays) as parameters.
  */
 export async function setConvergence(qmp: Qmp, policy: ConvergencePolicy): Promise<void> {

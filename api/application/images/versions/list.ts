@@ -1,4 +1,4 @@
-import { listImageVersionViews } from '../../../../db/repositories/catalogue/image-versions.js';
+import { listImageVersionViews } from '../../../../db/repositories/catalogue/image-version-views.js';
 import { findImage } from '../../../../db/repositories/catalogue/images.js';
 import { commonErrors, jsonContent, listEnvelope, notFoundResponse } from '../../../../wire/schemas.js';
 import {

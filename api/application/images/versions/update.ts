@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { findImageVersionView } from '../../../../db/repositories/catalogue/image-versions.js';
+import { findImageVersionView } from '../../../../db/repositories/catalogue/image-version-views.js';
 import type { AppEnv } from '../../../../http/context.js';
 import { deprecateImageVersion } from '../../../../services/images/versions.js';
 import {

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { artifactName } from '../../../../domain/backups.js';
 import type { AppEnv } from '../../../../http/context.js';
-import { createBackup } from '../../../../services/backups/backups.js';
+import { createBackup } from '../../../../services/backups/create-backup.js';
 import {
   commonErrors,
   conflictResponse,

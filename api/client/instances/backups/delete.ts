@@ -1,4 +1,4 @@
-import { deleteBackup } from '../../../../services/backups/backups.js';
+import { deleteBackup } from '../../../../services/backups/delete-backup.js';
 import {
   commonErrors,
   conflictResponse,

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../../http/context.js';
-import { protectBackup } from '../../../../services/backups/backups.js';
+import { protectBackup } from '../../../../services/backups/protect-backup.js';
 import {
   commonErrors,
   conflictResponse,

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { hostname, instanceName, timezone } from '../../../../domain/instances/settings.js';
 import type { AppEnv } from '../../../../http/context.js';
-import { restoreBackupAsNew } from '../../../../services/backups/backups.js';
+import { restoreBackupAsNew } from '../../../../services/backups/restore-backup-as-new.js';
 import { commonErrors, jsonBody, jsonContent, notFoundResponse } from '../../../../wire/schemas.js';
 import { InstanceEnvelope, serializeInstance } from '../../../../wire/serializers/instances/instance.js';
 import { z } from '../../../../wire/zod.js';

@@ -1,4 +1,4 @@
-import { restoreBackup } from '../../../../services/backups/backups.js';
+import { restoreBackup } from '../../../../services/backups/restore-backup.js';
 import {
   commonErrors,
   conflictResponse,

@@ -1,4 +1,4 @@
-import { verifyBackup } from '../../../../services/backups/backups.js';
+import { verifyBackup } from '../../../../services/backups/verify-backup.js';
 import {
   commonErrors,
   conflictResponse,
