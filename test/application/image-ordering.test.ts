@@ -79,7 +79,8 @@ async function addVersion(imageId: string): Promise<string> {
       const state = (id: string) => copies.find((c) => c.uuid === id)?.state;
       return state(holder.id) === 'ready' && state(lacking.id) === 'failed';
     },
-    30_000,
+    // A bound for a hang: a fetch from the loopback took over 30 s on a loaded 2-core machine.
+    90_000,
     'the version ready on one hypervisor only',
   );
   return versionId;
