@@ -12,9 +12,17 @@ export type PlacementPolicy = (typeof PLACEMENT_POLICIES)[number];
 /** A group as placement sees it: its policy and the hypervisors its other members hold. */
 export interface GroupSpread {
   readonly policy: PlacementPolicy;
-  /** Hypervisors a live member is on, or holds a reservation on (a move under way). */
-  readonly memberHosts: ReadonlySet<string>;
+  /** Hypervisors another live member is on, or holds a reservation on (a move under way). */
+  readonly memberHosts: readonly string[];
 }
+
+/** Whether the group forbids the hypervisor outright: `spread`, and another member holds it. */
+export const groupForbids = (group: GroupSpread | null, hypervisorId: string): boolean =>
+  group?.policy === 'spread' && group.memberHosts.includes(hypervisorId);
+
+/** Whether the group would rather not use the hypervisor: another member holds it (any policy). */
+export const groupHolds = (group: GroupSpread | null, hypervisorId: string): boolean =>
+  group?.memberHosts.includes(hypervisorId) ?? false;
 
 /** A group is deleted empty only: its members would lose the promise it made them. */
 export function mayDeletePlacementGroup(members: number): Verdict {

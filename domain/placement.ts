@@ -1,5 +1,5 @@
 import { fitsIn, type Resources } from './capacity.js';
-import type { GroupSpread } from './placement-groups.js';
+import { type GroupSpread, groupForbids, groupHolds } from './placement-groups.js';
 
 /** A hypervisor as placement sees it: its state, its size, and what active reservations hold. */
 export interface PlacementCandidate {
@@ -76,9 +76,9 @@ export function placementFor(
 ): PlacementVerdict {
   const reasons: PlacementReasons = { offline: 0, maintenance: 0, capacity: 0, group: 0 };
   const fitting: PlacementCandidate[] = [];
-  const holdsMember = (c: PlacementCandidate) => group?.memberHosts.has(c.id) ?? false;
+  const holdsMember = (c: PlacementCandidate) => groupHolds(group, c.id);
   for (const candidate of candidates) {
-    if (group?.policy === 'spread' && holdsMember(candidate)) {
+    if (groupForbids(group, candidate.id)) {
       reasons.group++;
       continue;
     }

@@ -253,4 +253,29 @@ describe('placement groups', () => {
     );
     expect((await api('DELETE', `/placement-groups/${spread.uuid}`)).status).toBe(204);
   });
+
+  it('a migration’s preflight refuses a target another member of the spread group holds', async () => {
+    const { location, hypervisorIds } = await locationWithHosts(3);
+    const spread = await group(location.code, 'spread');
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await order(location.code, spread.uuid)).body.attributes.uuid);
+    await Promise.all(ids.map(running));
+    const [mine, theirs] = await Promise.all(ids.map(hostOf));
+    const free = hypervisorIds.find((h) => h !== mine && h !== theirs)!;
+    const preflight = (target?: string) =>
+      env.call(env.admin, 'POST', `/admin/cloudsvc/instances/${ids[0]}/migrations/preflight`, {
+        mode: 'AUTO',
+        ...(target ? { target_hypervisor_uuid: target } : {}),
+      });
+
+    const blocked = (await preflight(theirs!)).body.attributes;
+    expect(blocked.ok).toBe(false);
+    expect(blocked.blockers.map((b: Body) => b.code)).toEqual(['PLACEMENT_GROUP_SPREAD']);
+    const best = (await preflight()).body.attributes;
+    expect(best).toMatchObject({ ok: true, target: { uuid: free } });
+    expect(best.candidates.map((c: Body) => c.uuid)).toEqual([free]);
+    expect(best.rejected.find((r: Body) => r.uuid === theirs).reasons.map((b: Body) => b.code)).toEqual([
+      'PLACEMENT_GROUP_SPREAD',
+    ]);
+  });
 });

@@ -83,18 +83,47 @@ export async function lockPlacementGroupForDelete(trx: Database, id: string): Pr
 
 /**
  * The hypervisors the group's live members hold: the one each is on, and any an active
- * reservation of one holds (a migration's or a resize move's target while it runs).
+ * reservation of one holds (a migration's or a resize move's target while it runs); those of
+ * `exceptInstanceId` left out (the member that is moving).
  */
-export async function memberHostsOf(db: Database, groupId: string): Promise<Set<string>> {
+export async function memberHostsOf(
+  db: Database,
+  groupId: string,
+  exceptInstanceId: string | null = null,
+): Promise<string[]> {
+  const others = sql`i.placement_group_id = ${groupId} and i.deleted_at is null
+    and i.id is distinct from ${exceptInstanceId}::uuid`;
   const { rows } = await sql<{ hypervisor_id: string }>`
-    select i.hypervisor_id from instances i
-     where i.placement_group_id = ${groupId} and i.deleted_at is null and i.hypervisor_id is not null
+    select i.hypervisor_id from instances i where ${others} and i.hypervisor_id is not null
     union
-    select r.hypervisor_id from reservations r
-      join instances i on i.id = r.instance_id
-     where i.placement_group_id = ${groupId} and i.deleted_at is null
-       and r.released_at is null and (r.expires_at is null or r.expires_at > now())`.execute(db);
-  return new Set(rows.map((r) => r.hypervisor_id));
+    select r.hypervisor_id from reservations r join instances i on i.id = r.instance_id
+     where ${others} and r.released_at is null and (r.expires_at is null or r.expires_at > now())`.execute(
+    db,
+  );
+  return rows.map((r) => r.hypervisor_id);
+}
+
+/** The group the instance is in, with the hosts its other members hold (read without a lock: advice); none: null. */
+export async function groupSpreadOfInstance(db: Database, instanceId: string) {
+  const group = await db
+    .selectFrom('instances as i')
+    .innerJoin('placement_groups as g', 'g.id', 'i.placement_group_id')
+    .select(['g.id', 'g.policy'])
+    .where('i.id', '=', instanceId)
+    .executeTakeFirst();
+  if (!group) return null;
+  return { policy: group.policy, memberHosts: await memberHostsOf(db, group.id, instanceId) };
+}
+
+/** The group the instance is in, locked for a placement into it (as a create's); none: undefined. */
+export async function lockGroupOfInstance(trx: Database, instanceId: string) {
+  if (!trx.isTransaction) throw new Error('lockGroupOfInstance runs inside a transaction');
+  const { rows } = await sql<{ id: string; policy: PlacementPolicy }>`
+    select g.id, g.policy from placement_groups g
+      join instances i on i.placement_group_id = g.id
+     where i.id = ${instanceId}
+       for no key update of g`.execute(trx);
+  return rows[0];
 }
 
 export async function deletePlacementGroupRow(trx: Database, id: string): Promise<void> {
