@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { disksToMove, holdTarget } from '../../services/migrations/target-holds.js';
 import { eventually } from '../support/eventually.js';
 import type { Body } from '../support/http.js';
 import { seed } from '../support/seed.js';
@@ -277,5 +278,21 @@ describe('placement groups', () => {
     expect(best.rejected.find((r: Body) => r.uuid === theirs).reasons.map((b: Body) => b.code)).toEqual([
       'PLACEMENT_GROUP_SPREAD',
     ]);
+    // The request's own check, in its transaction under the group's lock, whatever a stale preflight said.
+    const instance = { id: ids[0]!, disk_mb: catalog.plan.disk_mb };
+    const held = env.db.transaction().execute(async (trx) =>
+      holdTarget(trx, {
+        migrationId: randomUUID(),
+        instanceId: instance.id,
+        targetId: theirs!,
+        instance: { cpu_cores: 1, memory_mb: 1024, disk_mb: instance.disk_mb },
+        disks: await disksToMove(trx, instance),
+        tokenTtlMs: 60_000,
+      }),
+    );
+    await expect(held).rejects.toMatchObject({
+      code: 'MIGRATION_BLOCKED',
+      detail: 'The migration is blocked: PLACEMENT_GROUP_SPREAD.',
+    });
   });
 });
