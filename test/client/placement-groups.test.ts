@@ -295,4 +295,34 @@ describe('placement groups', () => {
       detail: 'The migration is blocked: PLACEMENT_GROUP_SPREAD.',
     });
   });
+
+  it('an administrator orders into the user’s group; another user’s group is 400', async () => {
+    const { location } = await locationWithHosts(1);
+    const mine = await group(location.code, 'spread');
+    const orderFor = (user: string) =>
+      env.call(env.admin, 'POST', '/api/application/cloudsvc/instances', {
+        user,
+        hostname: `adm-${randomUUID().slice(0, 6)}.example.com`,
+        plan: catalog.plan.code,
+        image: catalog.image.code,
+        location: location.code,
+        placement_group: mine.uuid,
+      });
+    const wrong = await orderFor(env.stranger.id);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors[0]).toMatchObject({
+      source: { field: 'placement_group' },
+      detail: 'No such placement group.',
+    });
+    const ordered = await orderFor(env.client.id);
+    expect(ordered.status, JSON.stringify(ordered.body)).toBe(202);
+    const shown = await env.call(
+      env.admin,
+      'GET',
+      `/api/application/cloudsvc/instances/${ordered.body.attributes.uuid}`,
+    );
+    expect(shown.body.attributes.placement_group).toMatchObject({ id: mine.uuid, policy: 'spread' });
+    expect((await api('GET', `/placement-groups/${mine.uuid}`)).body.attributes.member_count).toBe(1);
+    await running(ordered.body.attributes.uuid);
+  });
 });
