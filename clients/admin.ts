@@ -566,6 +566,7 @@ export interface components {
         | 'STORAGE_NOT_REACHABLE'
         | 'NETWORK_NOT_REACHABLE'
         | 'LIVE_NOT_SUPPORTED'
+        | 'PLACEMENT_GROUP_SPREAD'
         | 'NO_TARGET';
       detail: string;
     };

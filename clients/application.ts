@@ -5441,6 +5441,14 @@ export interface components {
           | 'resize';
         started_at: string;
       } | null;
+      /** @description The customer’s placement group it is in; null: none. */
+      placement_group: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        /** @enum {string} */
+        policy: 'spread' | 'spread_soft';
+      } | null;
     };
     KeysetListMeta: {
       /** @description Given for a page by number; a page after a cursor counts nothing. */
@@ -5511,6 +5519,11 @@ export interface components {
        * @example I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBbdG91Y2gsIC9ldGMvcmVhZHldCg==
        */
       user_data?: string;
+      /**
+       * Format: uuid
+       * @description The UUID of a placement group of the owner’s in the same location (GET /placement-groups): placement keeps the instance off hypervisors its other members hold (`spread`), or prefers to (`spread_soft`).
+       */
+      placement_group?: string;
       /**
        * @description The billing system’s own id for the instance: 1 to 191 visible ASCII characters (U+0021 to U+007E; no spaces), matched exactly. One instance’s at most (409 `EXTERNAL_ID_TAKEN`); null: none.
        * @example whmcs-service-1042

@@ -318,6 +318,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/placement-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller’s placement groups
+     * @description Every location’s, oldest first, paginated with `page` and `per_page`.
+     */
+    get: operations['getPlacementGroups'];
+    put?: never;
+    /**
+     * Create a placement group
+     * @description A group of your instances in one location that placement spreads over hypervisors: an instance joins it when created with `placement_group`. Names are unique per account.
+     */
+    post: operations['postPlacementGroups'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/placement-groups/{placementGroup}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Show a placement group */
+    get: operations['getPlacementGroupsPlacementGroup'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a placement group
+     * @description Only a group no instance is in: delete its instances first.
+     */
+    delete: operations['deletePlacementGroupsPlacementGroup'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/volumes': {
     parameters: {
       query?: never;
@@ -3831,6 +3876,43 @@ export interface components {
        */
       instance: string;
     };
+    PlacementGroupList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['PlacementGroup'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    PlacementGroup: {
+      /** @enum {string} */
+      object: 'placement_group';
+      attributes: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+        /** @enum {string} */
+        policy: 'spread' | 'spread_soft';
+        /** @description The code of its location. */
+        location: string;
+        /** @description Its instances, not deleted ones. */
+        member_count: number;
+        created_at: string;
+        updated_at: string;
+      };
+    };
+    CreatePlacementGroupRequest: {
+      /** @example web */
+      name: string;
+      /**
+       * @description `spread`: never two members on one hypervisor (a create that finds no hypervisor free of members is refused); `spread_soft`: hypervisors free of members first, any when none is.
+       * @enum {string}
+       */
+      policy: 'spread' | 'spread_soft';
+      /**
+       * @description The code of a location.
+       * @example ams1
+       */
+      location: string;
+    };
     VolumeList: {
       /** @enum {string} */
       object: 'list';
@@ -5358,6 +5440,11 @@ export interface components {
        * @example I2Nsb3VkLWNvbmZpZwpydW5jbWQ6CiAgLSBbdG91Y2gsIC9ldGMvcmVhZHldCg==
        */
       user_data?: string;
+      /**
+       * Format: uuid
+       * @description The UUID of a placement group of the owner’s in the same location (GET /placement-groups): placement keeps the instance off hypervisors its other members hold (`spread`), or prefers to (`spread_soft`).
+       */
+      placement_group?: string;
     };
     PowerRequest: {
       /** @enum {string} */
@@ -8215,6 +8302,391 @@ export interface operations {
       };
       /** @description The workflow service is unavailable (SVC-SYS-503); nothing changed. */
       503: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getPlacementGroups: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of placement groups. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlacementGroupList'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postPlacementGroups: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreatePlacementGroupRequest'];
+      };
+    };
+    responses: {
+      /** @description The group was created. */
+      201: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlacementGroup'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You have a placement group of this name (SVC-CONFLICT-409). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getPlacementGroupsPlacementGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        placementGroup: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group. */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlacementGroup'];
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deletePlacementGroupsPlacementGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path: {
+        placementGroup: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group was deleted. */
+      204: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, foreign or malformed identifier (SVC-RES-404). */
+      404: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An instance is in the group (SVC-INUSE-409). */
+      409: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
         headers: {
           'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;

@@ -33,6 +33,7 @@ import type {
 import type { InstanceOperationsTable } from './schema/instances/instance-operations.js';
 import type { InstanceSshKeysTable } from './schema/instances/instance-ssh-keys.js';
 import type { InstancesTable, InstanceUserDataTable, NewInstance } from './schema/instances/instances.js';
+import type { PlacementGroupsTable } from './schema/instances/placement-groups.js';
 import type { ScheduledActionsTable } from './schema/instances/scheduled-actions.js';
 import type { InstanceBandwidthTable } from './schema/metrics/instance-bandwidth.js';
 import type { InstanceMetricsTable } from './schema/metrics/instance-metrics.js';
@@ -155,6 +156,7 @@ export interface DB {
   firewall_defaults: FirewallDefaultsTable;
   firewall_default_rules: FirewallDefaultRulesTable;
   private_networks: PrivateNetworksTable;
+  placement_groups: PlacementGroupsTable;
   private_network_nics: PrivateNetworkNicsTable;
   volumes: VolumesTable;
   instance_isos: InstanceIsosTable;

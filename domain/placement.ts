@@ -1,4 +1,5 @@
 import { fitsIn, type Resources } from './capacity.js';
+import { type GroupSpread, groupForbids, groupHolds } from './placement-groups.js';
 
 /** A hypervisor as placement sees it: its state, its size, and what active reservations hold. */
 export interface PlacementCandidate {
@@ -10,9 +11,17 @@ export interface PlacementCandidate {
   readonly reserved: Resources;
 }
 
+/** Why hypervisors were passed over, counted; `group`: those a `spread` group forbids. */
+export interface PlacementReasons {
+  offline: number;
+  maintenance: number;
+  capacity: number;
+  group: number;
+}
+
 export type PlacementVerdict =
   | { ok: true; hypervisorIds: string[] }
-  | { ok: false; reasons: { offline: number; maintenance: number; capacity: number } };
+  | { ok: false; reasons: PlacementReasons };
 
 /** Why a hypervisor takes an instance or not: the first rule it fails, in the order placement checks them. */
 export type CandidateVerdict = 'fits' | 'offline' | 'maintenance' | 'capacity';
@@ -55,17 +64,35 @@ export const placeableCount = (candidates: readonly PlacementCandidate[], need: 
  * Where an instance may go: hypervisors of its location that are online, not in maintenance, and
  * have the plan's resources free after their reservations; the ones with the most memory left
  * first (memory runs out first on a VM host). When none fits, why each was passed over, counted.
+ *
+ * In a placement group (docs/api.md "Placement groups") a host holding another member is
+ * forbidden under `spread` (counted as `group`, whatever else it lacks: the group is the reason the
+ * customer can act on) and ranked after every host without one under `spread_soft`.
  */
-export function placementFor(candidates: readonly PlacementCandidate[], need: Resources): PlacementVerdict {
-  const reasons = { offline: 0, maintenance: 0, capacity: 0 };
+export function placementFor(
+  candidates: readonly PlacementCandidate[],
+  need: Resources,
+  group: GroupSpread | null = null,
+): PlacementVerdict {
+  const reasons: PlacementReasons = { offline: 0, maintenance: 0, capacity: 0, group: 0 };
   const fitting: PlacementCandidate[] = [];
+  const holdsMember = (c: PlacementCandidate) => groupHolds(group, c.id);
   for (const candidate of candidates) {
+    if (groupForbids(group, candidate.id)) {
+      reasons.group++;
+      continue;
+    }
     const verdict = verdictOf(candidate, need);
     if (verdict === 'fits') fitting.push(candidate);
     else reasons[verdict]++;
   }
   if (fitting.length === 0) return { ok: false, reasons };
-  fitting.sort((a, b) => freeOf(b).memory_mb - freeOf(a).memory_mb || a.id.localeCompare(b.id));
+  fitting.sort(
+    (a, b) =>
+      Number(holdsMember(a)) - Number(holdsMember(b)) ||
+      freeOf(b).memory_mb - freeOf(a).memory_mb ||
+      a.id.localeCompare(b.id),
+  );
   return { ok: true, hypervisorIds: fitting.map((c) => c.id) };
 }
 
@@ -79,11 +106,9 @@ export function shortfallOf(candidate: PlacementCandidate, need: Resources): str
 }
 
 /** The customer-safe sentence for a placement that found nothing (no hypervisor names). */
-export function noPlacementDetail(
-  location: string,
-  reasons: { offline: number; maintenance: number; capacity: number },
-): string {
+export function noPlacementDetail(location: string, reasons: PlacementReasons): string {
   const parts = [
+    reasons.group > 0 ? `${reasons.group} holding another instance of its spread placement group` : undefined,
     reasons.capacity > 0 ? `${reasons.capacity} without the free capacity` : undefined,
     reasons.maintenance > 0 ? `${reasons.maintenance} in maintenance` : undefined,
     reasons.offline > 0 ? `${reasons.offline} not reachable` : undefined,

@@ -20,6 +20,7 @@ import { scheduledActionRoutes } from './instances/schedules/routes.js';
 import { settingsRoutes } from './instances/settings/routes.js';
 import { snapshotRoutes } from './instances/snapshots/routes.js';
 import { storageRoutes } from './instances/storage/routes.js';
+import { placementGroupRoutes } from './placement-groups/routes.js';
 import { privateNetworkRoutes } from './private-networks/routes.js';
 import { sshKeyRoutes } from './ssh-keys/routes.js';
 import { volumeRoutes } from './volumes/routes.js';
@@ -36,6 +37,7 @@ export function clientApi() {
     sshKeyRoutes,
     floatingIpRoutes,
     privateNetworkRoutes,
+    placementGroupRoutes,
     volumeRoutes,
     webhookRoutes,
     eventRoutes,

@@ -43,6 +43,15 @@ export const InstanceOrderFields = {
     .openapi({ description: 'UUIDs of the owner’s SSH keys (GET /ssh-keys) to install for root.' }),
   timezone: timezone.default('UTC').openapi({ example: 'Europe/Berlin' }),
   user_data: userDataField.optional(),
+  placement_group: z
+    .string()
+    .uuid()
+    .optional()
+    .openapi({
+      description:
+        'The UUID of a placement group of the owner’s in the same location (GET /placement-groups): placement ' +
+        'keeps the instance off hypervisors its other members hold (`spread`), or prefers to (`spread_soft`).',
+    }),
 };
 
 export const IdempotencyHeader = z.object({
@@ -96,6 +105,7 @@ export const orderRequest = (ownerId: string, body: OrderBody): CreateInstanceRe
   sshKeyIds: body.ssh_keys,
   timezone: body.timezone,
   userData: body.user_data,
+  placementGroupId: body.placement_group,
 });
 
 /** The order's context: its Idempotency-Key, bound to this path and body, and the request id. */

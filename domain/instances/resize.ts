@@ -1,6 +1,7 @@
 import type { Resources } from '../capacity.js';
 import type { Verdict } from '../errors.js';
 import { fits, type PlacementCandidate, placementFor, shortfallOf } from '../placement.js';
+import type { GroupSpread } from '../placement-groups.js';
 import { type HotplugCeiling, type ResizeMode, resizeMode } from './hot-resize.js';
 
 /**
@@ -106,6 +107,8 @@ export function roomFor(
   others: readonly PlacementCandidate[],
   from: Resources,
   to: Resources,
+  /** Its placement group (docs/api.md "Placement groups"): a move goes where placement would put it. */
+  group: GroupSpread | null = null,
 ): ResizeRoom {
   const growth = growthOf(from, to);
   if (fits(host, growth)) return { kind: 'fits' };
@@ -113,6 +116,7 @@ export function roomFor(
   const elsewhere = placementFor(
     others.filter((c) => c.id !== host.id),
     to,
+    group,
   );
   if (!elsewhere.ok) return { kind: 'none', shortfall };
   const target = others.find((c) => c.id === elsewhere.hypervisorIds[0])!;

@@ -9,6 +9,7 @@ import {
   transferWarnings,
 } from '../moves/preflight.js';
 import { fits } from '../placement.js';
+import { type GroupSpread, groupForbids } from '../placement-groups.js';
 import type { MigrationMode, MigrationStrategy } from './states.js';
 
 // The API, the schema and the evacuations read findings as the migration preflight gives them.
@@ -43,6 +44,8 @@ export const BLOCKERS = {
     'The storage backend of the instance or of one of its volumes is not reachable from the target.',
   NETWORK_NOT_REACHABLE: 'The instance’s networks do not reach the target (another location).',
   LIVE_NOT_SUPPORTED: 'LIVE_REQUIRED, but the target does not advertise live_migration.',
+  PLACEMENT_GROUP_SPREAD:
+    'Another instance of the instance’s spread placement group is on the target (or moving there).',
   NO_TARGET: 'No hypervisor can take the instance.',
 } as const;
 export type BlockerCode = keyof typeof BLOCKERS;
@@ -85,6 +88,8 @@ export interface InstanceFacts {
   readonly volumes: { readonly diskMb: number; readonly backends: readonly string[] };
   /** Whether an ISO is in its CD-ROM drive. */
   readonly isoMounted: boolean;
+  /** Its placement group, with the hosts its other members hold; null: none. */
+  readonly placementGroup: GroupSpread | null;
 }
 
 export interface HypervisorFacts {
@@ -148,6 +153,8 @@ export function targetBlockers(
   if (target.locationId !== source.locationId) found.push('NETWORK_NOT_REACHABLE');
   if (strategyFor(mode, target.capabilities.includes('live_migration'), policy) === undefined)
     found.push('LIVE_NOT_SUPPORTED');
+  // docs/api.md "Placement groups": a move may not put two of a spread group on one host either.
+  if (groupForbids(instance.placementGroup, target.id)) found.push('PLACEMENT_GROUP_SPREAD');
   return found.map((code) => ({ code, detail: BLOCKERS[code] }));
 }
 

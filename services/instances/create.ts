@@ -28,6 +28,7 @@ import { countCreation, type RateLimitState, withRateLimitHeaders } from './crea
 import { externalIdTakenBy, refuseTakenExternalId } from './external-id.js';
 import { launchOperation, recordPlannedOperation } from './operations.js';
 import { holdResources, place } from './placement.js';
+import { placementGroupOf, spreadUnderLock } from './placement-groups.js';
 import { planProvisioning } from './provision.js';
 import { acceptUserData } from './user-data.js';
 
@@ -50,6 +51,8 @@ export interface CreateInstanceRequest {
   readonly source?: { backupId: string; checksum: string; minDiskMb: number };
   /** A billing system's own id for the instance, an administrator's order only; none when absent. */
   readonly externalId?: string | null;
+  /** The owner's placement group, of the same location, to place it by (docs/api.md "Placement groups"). */
+  readonly placementGroupId?: string | undefined;
 }
 
 export interface CreateContext {
@@ -184,7 +187,8 @@ async function resolveRequest(deps: ServiceDeps, actor: Asker, request: CreateIn
     throw new ApiError('SVC-REQ-400', { fields: [{ field: 'ssh_keys', detail: 'No such SSH key.' }] });
   const userData = request.userData === undefined ? undefined : acceptUserData(deps, request.userData);
   const source = await imageSourceIn(deps, image, { locationId: location.id });
-  return { plan, image, location, keys, userData, source };
+  const placementGroupId = await placementGroupOf(deps.db, request, location);
+  return { plan, image, location, keys, userData, source, placementGroupId };
 }
 
 /**
@@ -199,7 +203,7 @@ async function recordInstance(
   actor: Asker,
   request: CreateInstanceRequest,
   context: CreateContext,
-  { plan, image, location, keys, userData, source }: Named,
+  { plan, image, location, keys, userData, source, placementGroupId }: Named,
 ) {
   const need = resourcesOf(plan);
   // The owner's quotas first, before the host's and the pools' locks (services/quotas.ts): an IPv4
@@ -207,7 +211,8 @@ async function recordInstance(
   const checkQuotas = await holdQuotas(trx, request.ownerId);
   const order = { instances: 1, ...need };
   checkQuotas({ ...order, ips: 1 });
-  const hypervisorId = await place(trx, location, need, source.hypervisorIds);
+  const group = placementGroupId === null ? null : await spreadUnderLock(trx, placementGroupId);
+  const hypervisorId = await place(trx, location, need, source.hypervisorIds, group);
   const row = await insertInstance(trx, {
     user_id: request.ownerId,
     location_id: location.id,
@@ -227,6 +232,7 @@ async function recordInstance(
     source_backup_id: request.source?.backupId ?? null,
     external_id: request.externalId ?? null,
     host_requirements: JSON.stringify(plan.host_requirements),
+    placement_group_id: placementGroupId,
   });
   const addresses = await holdResources(
     trx,

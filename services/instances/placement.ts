@@ -9,12 +9,15 @@ import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError } from '../../domain/errors.js';
 import { fits, noPlacementDetail, placementFor } from '../../domain/placement.js';
+import type { GroupSpread } from '../../domain/placement-groups.js';
 
 /**
  * Picks the hypervisor and holds it: the candidates ranked without locks, then the first one that
  * still fits once locked (a concurrent create may have taken its room in between). An imported
  * image's order is placed only on a hypervisor that holds its version ready (docs/api.md "Image
  * versions"); the others are not candidates at all, so the 409's reasons count only those.
+ * In a placement group, `group` is read under the group's lock (placementGroupOf), so a second
+ * create into it sees the first's member; the rule is domain/placement.ts's.
  */
 export async function place(
   trx: Database,
@@ -22,11 +25,12 @@ export async function place(
   need: Resources,
   /** Only these may take it (those that hold its image's version ready); null: any of the location. */
   onlyAmong: readonly string[] | null = null,
+  group: GroupSpread | null = null,
 ): Promise<string> {
   const candidates = (await placementCandidates(trx, location.id)).filter(
     (c) => onlyAmong === null || onlyAmong.includes(c.id),
   );
-  const verdict = placementFor(candidates, need);
+  const verdict = placementFor(candidates, need, group);
   if (!verdict.ok) {
     throw new ApiError('SVC-PLACEMENT-409', { detail: noPlacementDetail(location.code, verdict.reasons) });
   }
@@ -40,6 +44,7 @@ export async function place(
       offline: 0,
       maintenance: 0,
       capacity: verdict.hypervisorIds.length,
+      group: 0,
     }),
   });
 }

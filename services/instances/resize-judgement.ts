@@ -6,6 +6,7 @@ import {
   type ResizeSubject,
 } from '../../db/repositories/instances/instance-sizes.js';
 import { findInstanceOfUser } from '../../db/repositories/instances/instances.js';
+import { groupSpreadOfInstance } from '../../db/repositories/instances/placement-groups.js';
 import type { Asker } from '../../domain/actors.js';
 import type { Resources } from '../../domain/capacity.js';
 import { ApiError, notFound, type Verdict } from '../../domain/errors.js';
@@ -127,7 +128,7 @@ export async function judgeResize(
   const candidates = await placementCandidates(deps.db, subject.location_id);
   const host = candidates.find((c) => c.id === hypervisorId);
   if (!host) throw notFound();
-  const room = roomFor(host, candidates, from, to);
+  const room = roomFor(host, candidates, from, to, await groupSpreadOfInstance(deps.db, subject.id));
   const { mode, reasons } = howApplied(from, to, subject.ceiling, subject.status === 'running');
   return {
     subject: { ...subject, hypervisor_id: hypervisorId },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { lockCandidate, reserveCapacity } from '../../db/repositories/hypervisors/placement.js';
+import { lockGroupOfInstance, memberHostsOf } from '../../db/repositories/instances/placement-groups.js';
 import { insertTransferToken } from '../../db/repositories/moves/transfer-tokens.js';
 import { listVolumesOfInstance } from '../../db/repositories/storage/volumes.js';
 import type { Resources } from '../../domain/capacity.js';
@@ -8,6 +9,7 @@ import { hashToken } from '../../domain/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 import { ROOT_DISK, volumeDisk } from '../../domain/migrations/disks.js';
 import { fits } from '../../domain/placement.js';
+import { groupForbids } from '../../domain/placement-groups.js';
 
 /** A disk the migration moves, with the token its target redeems for it (in clear until sealed). */
 export interface DiskToMove {
@@ -76,6 +78,14 @@ export async function holdTarget(
       .join()
   )
     throw blocked('INSTANCE_BUSY');
+  // A member of a spread group: its group's row locked before the target's, as a create into the
+  // group locks them, so a create and a move never both take one host for the group.
+  const group = await lockGroupOfInstance(trx, hold.instanceId);
+  const spread = group && {
+    policy: group.policy,
+    memberHosts: await memberHostsOf(trx, group.id, hold.instanceId),
+  };
+  if (groupForbids(spread ?? null, hold.targetId)) throw blocked('PLACEMENT_GROUP_SPREAD');
   const locked = await lockCandidate(trx, hold.targetId);
   const volumesMb = volumes.reduce((sum, v) => sum + v.sizeMb, 0);
   if (!locked || !fits(locked, { ...hold.instance, disk_mb: hold.instance.disk_mb + volumesMb }))

@@ -7,6 +7,7 @@ import { insertDeliveriesOf } from '../../db/repositories/events/webhook-deliver
 import { insertEndpointWithin } from '../../db/repositories/events/webhook-endpoints.js';
 import { queueAgentTask } from '../../db/repositories/hypervisors/agent-task-queue.js';
 import { insertConsoleSession } from '../../db/repositories/instances/console-sessions.js';
+import { insertPlacementGroup } from '../../db/repositories/instances/placement-groups.js';
 import { insertScheduledActionWithin } from '../../db/repositories/instances/scheduled-actions.js';
 import { allocateAddress } from '../../db/repositories/network/ip-addresses.js';
 import { insertPrivateNetworkWithin } from '../../db/repositories/network/private-networks.js';
@@ -85,6 +86,7 @@ const FOREIGN: Record<string, (s: Seeded) => string> = {
   cloudSnapshot: (s) => s.foreignSnapshotId,
   cloudIpAddress: (s) => s.foreignAddressId,
   cloudNetwork: (s) => s.foreignNetworkId,
+  placementGroup: (s) => s.foreignPlacementGroupId,
   scheduleUuid: (s) => s.foreignScheduleId,
   cloudVolume: (s) => s.foreignVolumeId,
   sessionUuid: (s) => s.foreignSessionId,
@@ -102,6 +104,7 @@ interface Seeded {
   foreignSnapshotId: string;
   foreignAddressId: string;
   foreignNetworkId: string;
+  foreignPlacementGroupId: string;
   foreignScheduleId: string;
   foreignVolumeId: string;
   foreignSessionId: string;
@@ -259,6 +262,12 @@ beforeAll(async () => {
     foreignSnapshotId: foreignSnapshot.id,
     foreignAddressId: foreignAddress!.id,
     foreignNetworkId: foreignNetwork.id,
+    foreignPlacementGroupId: await insertPlacementGroup(db, {
+      userId: other.id,
+      locationId: location.id,
+      name: 'other',
+      policy: 'spread',
+    }),
     foreignScheduleId: foreignSchedule!.id,
     foreignVolumeId,
     foreignSessionId,

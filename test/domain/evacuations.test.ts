@@ -36,6 +36,7 @@ const guest = (id: string, memoryMb: number, extra: Partial<InstanceFacts> = {})
     resources: { cpu_cores: 2, memory_mb: memoryMb, disk_mb: 10_240 },
     volumes: { diskMb: 0, backends: [] },
     isoMounted: false,
+    placementGroup: null,
     ...extra,
   },
 });
@@ -86,6 +87,36 @@ describe('the plan of an evacuation', () => {
       {
         instance: { id: 'bound', name: 'bound' },
         blockers: [expect.objectContaining({ code: 'HOST_BOUND_GPU_PASSTHROUGH' })],
+      },
+    ]);
+  });
+
+  it('skips a target another member of the instance’s spread group holds; a soft group’s is taken', () => {
+    const spread = (memberHosts: string[]) => ({
+      placementGroup: { policy: 'spread' as const, memberHosts },
+    });
+    const plan = planEvacuation({
+      source,
+      hypervisors: [source, node('big', 32_768), node('small', 16_384)],
+      instances: [
+        guest('grouped', 4096, spread(['big'])),
+        guest('cornered', 4096, spread(['big', 'small'])),
+        guest('soft', 4096, { placementGroup: { policy: 'spread_soft', memberHosts: ['big'] } }),
+      ],
+      mode: 'AUTO',
+      policy,
+    });
+    expect(plan.moves.map((m) => [m.instance.id, m.target.id])).toEqual([
+      ['grouped', 'small'],
+      ['soft', 'big'],
+    ]);
+    expect(plan.unmovable).toEqual([
+      {
+        instance: { id: 'cornered', name: 'cornered' },
+        blockers: [
+          { code: 'NO_TARGET', detail: 'big: PLACEMENT_GROUP_SPREAD' },
+          { code: 'NO_TARGET', detail: 'small: PLACEMENT_GROUP_SPREAD' },
+        ],
       },
     ]);
   });

@@ -24,7 +24,8 @@ function placed(query: ReturnType<typeof live>) {
   return query
     .innerJoin('locations as l', 'l.id', 'i.location_id')
     .leftJoin('hypervisors as h', 'h.id', 'i.hypervisor_id')
-    .leftJoin('instance_operations as o', 'o.id', 'i.operation_id');
+    .leftJoin('instance_operations as o', 'o.id', 'i.operation_id')
+    .leftJoin('placement_groups as g', 'g.id', 'i.placement_group_id');
 }
 
 function withColumns(query: ReturnType<typeof live>) {
@@ -60,6 +61,9 @@ function withColumns(query: ReturnType<typeof live>) {
     'o.id as operation_id',
     'o.kind as operation_kind',
     'o.created_at as operation_started_at',
+    'g.id as placement_group_id',
+    'g.name as placement_group_name',
+    'g.policy as placement_group_policy',
   ]);
 }
 

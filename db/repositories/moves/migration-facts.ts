@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { InstanceFacts } from '../../../domain/migrations/preflight.js';
+import type { PlacementPolicy } from '../../../domain/placement-groups.js';
 import type { Database } from '../../database.js';
 import { moveLeaseHeld } from './move-leases.js';
 
@@ -37,6 +38,20 @@ const factRows = (db: Database) =>
       sql<boolean>`exists (select 1 from instance_isos s where s.instance_id = i.id and s.mounted)`.as(
         'iso_mounted',
       ),
+      sql<PlacementPolicy | null>`(select g.policy from placement_groups g where g.id = i.placement_group_id)`.as(
+        'placement_policy',
+      ),
+      // The hosts its group's other live members hold, as placement reads them (memberHostsOf).
+      sql<string[]>`array(
+        select m.hypervisor_id from instances m
+         where m.placement_group_id = i.placement_group_id and m.id <> i.id
+           and m.deleted_at is null and m.hypervisor_id is not null
+        union
+        select r.hypervisor_id from reservations r join instances m on m.id = r.instance_id
+         where m.placement_group_id = i.placement_group_id and m.id <> i.id and m.deleted_at is null
+           and r.released_at is null and (r.expires_at is null or r.expires_at > now()))`.as(
+        'placement_group_hosts',
+      ),
     ])
     .where('i.deleted_at', 'is', null);
 
@@ -54,6 +69,10 @@ function withFacts(row: FactRow) {
     resources: { cpu_cores: row.cpu_cores, memory_mb: row.memory_mb, disk_mb: row.disk_mb },
     volumes: { diskMb: row.volume_disk_mb, backends: row.volume_backends },
     isoMounted: row.iso_mounted,
+    placementGroup:
+      row.placement_policy === null
+        ? null
+        : { policy: row.placement_policy, memberHosts: row.placement_group_hosts },
   };
   return { row, facts };
 }

@@ -58,6 +58,8 @@ export interface InstancesTable {
   user_data_sha256: Generated<string | null>;
   /** A billing system's own id for the instance (domain/external-ids.ts); null: none. */
   external_id: Generated<string | null>;
+  /** The customer's placement group it is a member of (domain/placement-groups.ts); null: none. */
+  placement_group_id: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;

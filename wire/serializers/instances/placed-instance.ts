@@ -1,6 +1,7 @@
 import type { PlacedInstance } from '../../../db/repositories/instances/all-instances.js';
 import type { Instance } from '../../../db/repositories/instances/instances.js';
 import { INSTANCE_OPERATIONS } from '../../../domain/instances/operations.js';
+import { PLACEMENT_POLICIES } from '../../../domain/placement-groups.js';
 import { ExternalIdAttribute } from '../../requests/external-id.js';
 import { z } from '../../zod.js';
 import { InstanceAttributes, serializeInstance } from './instance.js';
@@ -40,6 +41,10 @@ const PlacedInstanceAttributes = InstanceAttributes.extend({
     .object({ id: z.string().uuid(), kind: z.enum(INSTANCE_OPERATIONS), started_at: z.string() })
     .nullable()
     .openapi({ description: 'The operation under way, if any.' }),
+  placement_group: z
+    .object({ id: z.string().uuid(), name: z.string(), policy: z.enum(PLACEMENT_POLICIES) })
+    .nullable()
+    .openapi({ description: 'The customer’s placement group it is in; null: none.' }),
 }).openapi('PlacedInstanceAttributes');
 
 export const PlacedInstanceEnvelope = z
@@ -69,6 +74,10 @@ export function serializePlacedInstance(row: PlacedInstance): z.infer<typeof Pla
               kind: row.operation_kind,
               started_at: row.operation_started_at.toISOString(),
             }
+          : null,
+      placement_group:
+        row.placement_group_id && row.placement_group_name && row.placement_group_policy
+          ? { id: row.placement_group_id, name: row.placement_group_name, policy: row.placement_group_policy }
           : null,
     },
   };
