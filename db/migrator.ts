@@ -71,6 +71,8 @@ import * as rdnsResyncs from './migrations/20261207T0400_rdns_resyncs.js';
 import * as imageFetchRuns from './migrations/20261207T0500_image_fetch_runs.js';
 import * as imageCopyRemovals from './migrations/20261208T0100_image_copy_removals.js';
 import * as externalIds from './migrations/20261208T0200_external_ids.js';
+import * as usageHistory from './migrations/20261209T0100_usage_history.js';
+import * as usageRecords from './migrations/20261209T0101_usage_records.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -146,6 +148,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261207T0500_image_fetch_runs': imageFetchRuns,
   '20261208T0100_image_copy_removals': imageCopyRemovals,
   '20261208T0200_external_ids': externalIds,
+  '20261209T0100_usage_history': usageHistory,
+  '20261209T0101_usage_records': usageRecords,
 };
 
 export interface MigrationOutcome {

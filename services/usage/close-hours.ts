@@ -1,0 +1,41 @@
+import { claimHour, lastClosedHour, storeHourRecords } from '../../db/repositories/usage-records.js';
+import { firstStateAt, holdHistory, statesForHour } from '../../db/repositories/usage-states.js';
+import { usageOfHour } from '../../domain/usage/build.js';
+import { addHours, hoursToClose } from '../../domain/usage/hours.js';
+import type { ServiceDeps } from '../context.js';
+
+export type HourClosing = { closed: true; records: number } | { closed: false };
+
+/**
+ * Closes `hour` (docs/usage.md "Closing"): claims it, waits for every change still being written
+ * into the history, rebuilds the hour from it and stores its records, in one transaction that
+ * calls nothing outside the database. An hour already closed, or closed at the same moment by
+ * another worker, is left as it is. An hour that has not ended is refused (a programming error).
+ */
+export async function closeHour(
+  deps: Pick<ServiceDeps, 'db'>,
+  hour: Date,
+  now = new Date(),
+): Promise<HourClosing> {
+  if (addHours(hour, 1).getTime() > now.getTime())
+    throw new Error(`hour ${hour.toISOString()} has not ended`);
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await claimHour(trx, hour))) return { closed: false };
+    await holdHistory(trx);
+    const records = usageOfHour(hour, await statesForHour(trx, hour));
+    await storeHourRecords(trx, hour, records);
+    return { closed: true, records: records.length };
+  });
+}
+
+/**
+ * The worker's sweep: closes every ended hour after the last closed one (from the first hour of
+ * the history, before any), oldest first, a day's worth at most per pass. The hours it closed.
+ */
+export async function closeEndedHours(deps: Pick<ServiceDeps, 'db'>, now = new Date()): Promise<Date[]> {
+  const last = await lastClosedHour(deps.db);
+  const hours = hoursToClose(last, last ? null : await firstStateAt(deps.db), now);
+  const closed: Date[] = [];
+  for (const hour of hours) if ((await closeHour(deps, hour, now)).closed) closed.push(hour);
+  return closed;
+}

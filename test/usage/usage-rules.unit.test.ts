@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { type UsageState, usageOfHour } from '../../domain/usage/build.js';
+import { csvCell, csvLine } from '../../domain/usage/csv.js';
+import { hoursToClose, USAGE_HOURS_PER_SWEEP, usageRangeVerdict } from '../../domain/usage/hours.js';
+import { billedStatusOf } from '../../domain/usage/metrics.js';
+
+const H = new Date('2026-11-01T10:00:00Z');
+const at = (minutes: number) => new Date(H.getTime() + minutes * 60_000);
+const state = (overrides: Partial<UsageState>): UsageState => ({
+  resourceType: 'instance',
+  resourceId: 'i-1',
+  userId: 'u-1',
+  instanceId: 'i-1',
+  planId: 'p-1',
+  planCode: 'small',
+  status: 'running',
+  suspended: false,
+  cpuCores: 2,
+  memoryMb: 2048,
+  diskMb: 20480,
+  changedAt: at(-30),
+  ...overrides,
+});
+const quantities = (states: UsageState[]) =>
+  Object.fromEntries(
+    usageOfHour(H, states).map((r) => [`${r.resourceId} ${r.metric} ${r.planCode}`, r.quantity]),
+  );
+
+describe('an hour built from its history', () => {
+  it('counts a whole hour for a state that held all of it, and nothing of an earlier change', () => {
+    expect(quantities([state({})])).toEqual({ 'i-1 instance.running small': '1.000000' });
+  });
+
+  it('splits the hour at each change: running, stopped, suspended', () => {
+    const states = [
+      state({}),
+      state({ status: 'stopped', changedAt: at(15) }),
+      state({ status: 'stopped', suspended: true, changedAt: at(45) }),
+    ];
+    expect(quantities(states)).toEqual({
+      'i-1 instance.running small': '0.250000',
+      'i-1 instance.stopped small': '0.500000',
+      'i-1 instance.suspended small': '0.250000',
+    });
+  });
+
+  it('bills a custom size by vCPU, memory and disk, and a plan change by plan', () => {
+    const states = [
+      state({ planId: null, planCode: null, changedAt: at(20) }),
+      state({ planId: 'p-2', planCode: 'large', changedAt: at(40) }),
+    ];
+    expect(quantities(states)).toEqual({
+      'i-1 instance.running null': '0.333333',
+      'i-1 instance.vcpu null': '0.666667',
+      'i-1 instance.memory null': '0.666667',
+      'i-1 instance.disk null': '6.666667',
+      'i-1 instance.running large': '0.333333',
+    });
+  });
+
+  it('stops at a delete or an unbilled status, and counts volumes and held addresses', () => {
+    const states = [
+      state({}),
+      state({ status: 'deleting', changedAt: at(6) }),
+      state({ resourceType: 'ip_address', resourceId: 'a-1', status: 'held', changedAt: at(30) }),
+      state({ resourceType: 'ip_address', resourceId: 'a-1', status: null, userId: null, changedAt: at(42) }),
+      state({ resourceType: 'volume', resourceId: 'v-1', status: 'available', diskMb: 10240 }),
+    ];
+    expect(quantities(states)).toEqual({
+      'i-1 instance.running small': '0.100000',
+      'a-1 ip_address.held small': '0.200000',
+      'v-1 volume.storage small': '10.000000',
+    });
+  });
+
+  it('gives the same records for the same history', () => {
+    const states = [state({}), state({ status: 'stopped', changedAt: at(7) })];
+    expect(usageOfHour(H, states)).toEqual(usageOfHour(H, [...states]));
+  });
+});
+
+describe('billed statuses', () => {
+  it('maps the instance statuses, a suspension over either', () => {
+    expect(billedStatusOf('migrating', false)).toBe('running');
+    expect(billedStatusOf('rebuilding', false)).toBe('stopped');
+    expect(billedStatusOf('running', true)).toBe('suspended');
+    expect(billedStatusOf('provisioning', true)).toBeNull();
+    expect(billedStatusOf('deleted', false)).toBeNull();
+  });
+});
+
+describe('hours', () => {
+  it('refuses ranges that are not whole hours, reversed, empty or longer than a month', () => {
+    const d = (s: string) => new Date(s);
+    expect(usageRangeVerdict(d('2026-11-01T00:00:00Z'), d('2026-12-01T00:00:00Z')).ok).toBe(true);
+    for (const [from, to] of [
+      ['2026-11-01T00:30:00Z', '2026-11-02T00:00:00Z'],
+      ['2026-11-02T00:00:00Z', '2026-11-01T00:00:00Z'],
+      ['2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z'],
+      ['2026-01-01T00:00:00Z', '2026-12-01T00:00:00Z'],
+    ] as const)
+      expect(usageRangeVerdict(d(from), d(to))).toMatchObject({ ok: false, code: 'SVC-USAGE-422' });
+  });
+
+  it('closes ended hours after the last closed, a day at most per sweep', () => {
+    const now = new Date('2026-11-01T12:30:00Z');
+    expect(hoursToClose(new Date('2026-11-01T09:00:00Z'), null, now).map((h) => h.toISOString())).toEqual([
+      '2026-11-01T10:00:00.000Z',
+      '2026-11-01T11:00:00.000Z',
+    ]);
+    expect(hoursToClose(null, new Date('2026-10-01T09:12:00Z'), now)).toHaveLength(USAGE_HOURS_PER_SWEEP);
+    expect(hoursToClose(null, null, now)).toEqual([]);
+    // 12:00's hour ends at 13:00: not yet.
+    expect(hoursToClose(new Date('2026-11-01T11:00:00Z'), null, new Date('2026-11-01T13:00:30Z'))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('CSV cells', () => {
+  it('escapes formula starts and quotes separators', () => {
+    expect(['=1+1', '+1', '-2', '@SUM(A1)', '\tx'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+1",
+      "'-2",
+      "'@SUM(A1)",
+      "'\tx",
+    ]);
+    expect(csvCell('a,"b"')).toBe('"a,""b"""');
+    expect(csvCell('=HYPERLINK("x","y")')).toBe('"\'=HYPERLINK(""x"",""y"")"');
+    expect(csvCell(null)).toBe('');
+    expect(csvLine(['plain', 1.5])).toBe('plain,1.5\r\n');
+  });
+});
