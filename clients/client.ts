@@ -3607,7 +3607,9 @@ export interface components {
           | 'instance.memory'
           | 'instance.disk'
           | 'volume.storage'
-          | 'ip_address.held';
+          | 'ip_address.held'
+          | 'traffic.inbound'
+          | 'traffic.outbound';
         /**
          * @description A decimal of six places, in `unit`.
          * @example 0.500000

@@ -73,6 +73,7 @@ import * as imageCopyRemovals from './migrations/20261208T0100_image_copy_remova
 import * as externalIds from './migrations/20261208T0200_external_ids.js';
 import * as usageHistory from './migrations/20261209T0100_usage_history.js';
 import * as usageRecords from './migrations/20261209T0101_usage_records.js';
+import * as usageTraffic from './migrations/20261209T0102_usage_traffic.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -150,6 +151,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261208T0200_external_ids': externalIds,
   '20261209T0100_usage_history': usageHistory,
   '20261209T0101_usage_records': usageRecords,
+  '20261209T0102_usage_traffic': usageTraffic,
 };
 
 export interface MigrationOutcome {

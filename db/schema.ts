@@ -63,7 +63,12 @@ import type { InstanceBackupsTable } from './schema/storage/instance-backups.js'
 import type { InstanceIsosTable } from './schema/storage/instance-isos.js';
 import type { InstanceSnapshotsTable } from './schema/storage/instance-snapshots.js';
 import type { VolumesTable } from './schema/storage/volumes.js';
-import type { UsageHoursTable, UsageRecordsTable, UsageStatesTable } from './schema/usage/usage.js';
+import type {
+  UsageHoursTable,
+  UsageRecordsTable,
+  UsageStatesTable,
+  UsageTrafficTable,
+} from './schema/usage/usage.js';
 
 // The table types importers named from this module before each had a file of its own.
 export type {
@@ -168,6 +173,7 @@ export interface DB {
   storage_move_events: StorageMoveEventsTable;
   admin_sessions: AdminSessionsTable;
   usage_states: UsageStatesTable;
+  usage_traffic: UsageTrafficTable;
   usage_hours: UsageHoursTable;
   usage_records: UsageRecordsTable;
 }

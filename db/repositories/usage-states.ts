@@ -69,9 +69,10 @@ export async function firstStateAt(db: Database): Promise<Date | null> {
 }
 
 /**
- * Waits for every transaction that is writing history to commit, and holds off new ones until
- * the caller's transaction ends: their changes are then dated after it (usage_clock()).
+ * Waits for every transaction that is writing history (states or traffic) to commit, and holds
+ * off new ones until the caller's transaction ends: their changes are then dated after it
+ * (usage_clock()).
  */
 export async function holdHistory(db: Database): Promise<void> {
-  await sql`lock table usage_states in share mode`.execute(db);
+  await sql`lock table usage_states, usage_traffic in share mode`.execute(db);
 }

@@ -42,6 +42,9 @@ const DIVISOR: Record<UsageMetric, bigint> = {
   'instance.disk': BigInt(HOUR_MS) * MB_PER_GB,
   'volume.storage': BigInt(HOUR_MS) * MB_PER_GB,
   'ip_address.held': BigInt(HOUR_MS),
+  // Counted, not held over time (domain/usage/traffic.ts).
+  'traffic.inbound': 1n,
+  'traffic.outbound': 1n,
 };
 
 /** What one state measures while it holds: each metric with the amount it counts per millisecond. */
@@ -63,7 +66,7 @@ function measuresOf(state: UsageState): [UsageMetric, number][] {
 }
 
 /** `numerator / divisor` to six decimal places, rounded half up (both non-negative). */
-function decimal(numerator: bigint, divisor: bigint): string {
+export function decimal(numerator: bigint, divisor: bigint): string {
   const micro = (numerator * 1_000_000n * 2n + divisor) / (divisor * 2n);
   const whole = micro / 1_000_000n;
   return `${whole}.${(micro % 1_000_000n).toString().padStart(6, '0')}`;

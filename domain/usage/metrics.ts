@@ -4,6 +4,7 @@ import type { InstanceStatus } from '../instances/statuses.js';
  * The metrics a usage record measures (docs/usage.md "Metrics"): each its unit and what it
  * counts. An instance of a plan is billed by the hour in the status it was in; an instance of a
  * custom size (no plan) by its vCPUs, memory and disk besides, over every hour it was billed.
+ * Traffic counts in the hour its samples were stored: received by the guest in, sent by it out.
  */
 export const USAGE_METRICS = {
   'instance.running': { unit: 'hours' },
@@ -14,6 +15,8 @@ export const USAGE_METRICS = {
   'instance.disk': { unit: 'gb-hours' },
   'volume.storage': { unit: 'gb-hours' },
   'ip_address.held': { unit: 'hours' },
+  'traffic.inbound': { unit: 'bytes' },
+  'traffic.outbound': { unit: 'bytes' },
 } as const;
 export type UsageMetric = keyof typeof USAGE_METRICS;
 export const USAGE_METRIC_NAMES = Object.keys(USAGE_METRICS) as UsageMetric[];

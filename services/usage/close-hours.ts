@@ -1,8 +1,19 @@
+import type { Database } from '../../db/database.js';
 import { claimHour, lastClosedHour, storeHourRecords } from '../../db/repositories/usage-records.js';
 import { firstStateAt, holdHistory, statesForHour } from '../../db/repositories/usage-states.js';
-import { usageOfHour } from '../../domain/usage/build.js';
+import { trafficForHour } from '../../db/repositories/usage-traffic.js';
+import { type UsageRecordDraft, usageOfHour } from '../../domain/usage/build.js';
 import { addHours, hoursToClose } from '../../domain/usage/hours.js';
+import { trafficOfHour } from '../../domain/usage/traffic.js';
 import type { ServiceDeps } from '../context.js';
+
+/** The records of `hour`, built from the history alone: what its closing stores, and a check of it. */
+export async function rebuildHour(db: Database, hour: Date): Promise<UsageRecordDraft[]> {
+  return [
+    ...usageOfHour(hour, await statesForHour(db, hour)),
+    ...trafficOfHour(hour, await trafficForHour(db, hour)),
+  ];
+}
 
 export type HourClosing = { closed: true; records: number } | { closed: false };
 
@@ -22,7 +33,7 @@ export async function closeHour(
   return deps.db.transaction().execute(async (trx) => {
     if (!(await claimHour(trx, hour))) return { closed: false };
     await holdHistory(trx);
-    const records = usageOfHour(hour, await statesForHour(trx, hour));
+    const records = await rebuildHour(trx, hour);
     await storeHourRecords(trx, hour, records);
     return { closed: true, records: records.length };
   });

@@ -23,11 +23,17 @@ export const minutesInto = (hour: Date, minutes: number) => new Date(hour.getTim
 export { addHours };
 
 /** A running instance of `userId`: of `planId`, or (null) of a custom size of 2 vCPUs, 2 GB and 40 GB. */
-export function newInstance(db: Database, userId: string, locationId: string, planId: string | null) {
+export function newInstance(
+  db: Database,
+  userId: string,
+  locationId: string,
+  planId: string | null,
+  hypervisorId: string | null = null,
+) {
   return insertInstance(db, {
     user_id: userId,
     location_id: locationId,
-    hypervisor_id: null,
+    hypervisor_id: hypervisorId,
     plan_id: planId,
     image_id: null,
     name: 'usage-1',

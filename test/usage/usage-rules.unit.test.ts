@@ -3,6 +3,7 @@ import { type UsageState, usageOfHour } from '../../domain/usage/build.js';
 import { csvCell, csvLine } from '../../domain/usage/csv.js';
 import { hoursToClose, USAGE_HOURS_PER_SWEEP, usageRangeVerdict } from '../../domain/usage/hours.js';
 import { billedStatusOf } from '../../domain/usage/metrics.js';
+import { trafficOfHour } from '../../domain/usage/traffic.js';
 
 const H = new Date('2026-11-01T10:00:00Z');
 const at = (minutes: number) => new Date(H.getTime() + minutes * 60_000);
@@ -76,6 +77,18 @@ describe('an hour built from its history', () => {
   it('gives the same records for the same history', () => {
     const states = [state({}), state({ status: 'stopped', changedAt: at(7) })];
     expect(usageOfHour(H, states)).toEqual(usageOfHour(H, [...states]));
+  });
+});
+
+describe('traffic of an hour', () => {
+  it('gives the bytes each way as records, none for a way without traffic or an instance without owner', () => {
+    const records = trafficOfHour(H, [
+      { instanceId: 'i-1', userId: 'u-1', inboundBytes: '9007199254740993', outboundBytes: '0' },
+      { instanceId: 'i-2', userId: null, inboundBytes: '5', outboundBytes: '5' },
+    ]);
+    expect(records.map((r) => [r.resourceId, r.metric, r.quantity, r.unit])).toEqual([
+      ['i-1', 'traffic.inbound', '9007199254740993.000000', 'bytes'],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Timestamp } from '../columns.js';
+import type { BigIntColumn, Timestamp } from '../columns.js';
 
 /** A change of what a resource is billed for (db/migrations/20261209T0100_usage_history.ts). */
 export interface UsageStatesTable {
@@ -17,6 +17,16 @@ export interface UsageStatesTable {
   memory_mb: number | null;
   disk_mb: number | null;
   changed_at: Timestamp;
+}
+
+/** Traffic added to an instance's period counters (db/migrations/20261209T0102_usage_traffic.ts). */
+export interface UsageTrafficTable {
+  id: Generated<string>;
+  instance_id: string;
+  user_id: string | null;
+  inbound_bytes: BigIntColumn;
+  outbound_bytes: BigIntColumn;
+  recorded_at: Timestamp;
 }
 
 /** A closed hour (db/migrations/20261209T0101_usage_records.ts). */
