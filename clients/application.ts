@@ -7425,7 +7425,7 @@ export interface components {
          */
         instance_uuid: string | null;
         /** @enum {string} */
-        resource_type: 'instance' | 'volume' | 'ip_address';
+        resource_type: 'instance' | 'volume' | 'ip_address' | 'backup' | 'snapshot';
         /** Format: uuid */
         resource_uuid: string;
         /**
@@ -7443,6 +7443,8 @@ export interface components {
           | 'instance.memory'
           | 'instance.disk'
           | 'volume.storage'
+          | 'backup.storage'
+          | 'snapshot.storage'
           | 'ip_address.held'
           | 'traffic.inbound'
           | 'traffic.outbound';

@@ -3589,7 +3589,7 @@ export interface components {
          */
         instance_uuid: string | null;
         /** @enum {string} */
-        resource_type: 'instance' | 'volume' | 'ip_address';
+        resource_type: 'instance' | 'volume' | 'ip_address' | 'backup' | 'snapshot';
         /** Format: uuid */
         resource_uuid: string;
         /**
@@ -3607,6 +3607,8 @@ export interface components {
           | 'instance.memory'
           | 'instance.disk'
           | 'volume.storage'
+          | 'backup.storage'
+          | 'snapshot.storage'
           | 'ip_address.held'
           | 'traffic.inbound'
           | 'traffic.outbound';

@@ -74,6 +74,7 @@ import * as externalIds from './migrations/20261208T0200_external_ids.js';
 import * as usageHistory from './migrations/20261209T0100_usage_history.js';
 import * as usageRecords from './migrations/20261209T0101_usage_records.js';
 import * as usageTraffic from './migrations/20261209T0102_usage_traffic.js';
+import * as usageArtifacts from './migrations/20261209T0103_usage_artifacts.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -152,6 +153,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261209T0100_usage_history': usageHistory,
   '20261209T0101_usage_records': usageRecords,
   '20261209T0102_usage_traffic': usageTraffic,
+  '20261209T0103_usage_artifacts': usageArtifacts,
 };
 
 export interface MigrationOutcome {

@@ -14,6 +14,8 @@ export const USAGE_METRICS = {
   'instance.memory': { unit: 'gb-hours' },
   'instance.disk': { unit: 'gb-hours' },
   'volume.storage': { unit: 'gb-hours' },
+  'backup.storage': { unit: 'gb-hours' },
+  'snapshot.storage': { unit: 'gb-hours' },
   'ip_address.held': { unit: 'hours' },
   'traffic.inbound': { unit: 'bytes' },
   'traffic.outbound': { unit: 'bytes' },
@@ -21,7 +23,7 @@ export const USAGE_METRICS = {
 export type UsageMetric = keyof typeof USAGE_METRICS;
 export const USAGE_METRIC_NAMES = Object.keys(USAGE_METRICS) as UsageMetric[];
 
-export const USAGE_RESOURCE_TYPES = ['instance', 'volume', 'ip_address'] as const;
+export const USAGE_RESOURCE_TYPES = ['instance', 'volume', 'ip_address', 'backup', 'snapshot'] as const;
 export type UsageResourceType = (typeof USAGE_RESOURCE_TYPES)[number];
 
 export const BILLED_STATUSES = ['running', 'stopped', 'suspended'] as const;

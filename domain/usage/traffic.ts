@@ -1,5 +1,5 @@
 import type { UsageRecordDraft } from './build.js';
-import { decimal } from './build.js';
+import { decimal } from './measures.js';
 import { USAGE_METRICS } from './metrics.js';
 
 /** An instance's traffic stored within one hour (usage_traffic summed), in bytes. */
