@@ -7,7 +7,7 @@ import { addHours, at, minutesInto, newInstance, pastHour } from '../usage/histo
 
 /**
  * Reading usage records (docs/usage.md "Reading"): the Application API's, by user, instance and
- * range, as JSON pages and CSV; the customer's own through the Client API; hostile ranges refused.
+ * range, as JSON pages and CSV; hostile ranges refused (by the Client API too).
  */
 let t: Stack;
 let H: Date;
@@ -123,28 +123,5 @@ describe('GET /usage (Application API)', () => {
 
   it('is refused to a client key', async () => {
     expect((await t.call(t.client, 'GET', `/api/application/cloudsvc/usage?${range()}`)).status).toBe(403);
-  });
-});
-
-describe('GET /account/usage (Client API)', () => {
-  it('shows the customer their own records only', async () => {
-    const reply = await customer(t.client, range());
-    expect(reply.status).toBe(200);
-    expect(
-      new Set(reply.body.data.map((r: { attributes: { user_uuid: string } }) => r.attributes.user_uuid)),
-    ).toEqual(new Set([t.client.id]));
-    expect(metrics(reply)).toHaveLength(3);
-  });
-
-  it("gives a stranger nothing of another's instance", async () => {
-    const reply = await customer(t.stranger, `${range()}&instance=${mine.id}`);
-    expect(reply.status).toBe(200);
-    expect(reply.body.data).toEqual([]);
-    const csv = await t.call(
-      t.stranger,
-      'GET',
-      `/api/client/cloud/account/usage?${range()}&instance=${mine.id}&format=csv`,
-    );
-    expect((csv.body as string).trimEnd().split('\r\n')).toHaveLength(1);
   });
 });

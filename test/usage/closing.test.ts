@@ -108,34 +108,4 @@ describe('an hour closed from the history', () => {
     await expect(closeHour(t.deps, addHours(new Date(), 0))).rejects.toThrow(/has not ended/);
     expect(await storedOf(t.db, H, [instance.id])).toEqual(before);
   });
-
-  it('waits for a change still being written before it reads the history', async () => {
-    const H = pastHour();
-    const instance = await at(t.db, minutesInto(H, -5), (trx) =>
-      newInstance(trx, t.client.id, t.locationId, plan.id),
-    );
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const writer = at(t.db, minutesInto(H, 30), async (trx) => {
-      await trx.updateTable('instances').set({ status: 'stopped' }).where('id', '=', instance.id).execute();
-      await held;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    let closedYet = false;
-    const closing = closeHour(t.deps, H).then((outcome) => {
-      closedYet = true;
-      return outcome;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(closedYet).toBe(false);
-    release();
-    await writer;
-    expect(await closing).toMatchObject({ closed: true });
-    expect(await storedOf(t.db, H, [instance.id])).toEqual({
-      [`${instance.id} instance.running ${plan.code}`]: '0.500000',
-      [`${instance.id} instance.stopped ${plan.code}`]: '0.500000',
-    });
-  });
 });
