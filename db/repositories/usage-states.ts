@@ -69,10 +69,13 @@ export async function firstStateAt(db: Database): Promise<Date | null> {
 }
 
 /**
- * Waits for every transaction that is writing history (states or traffic) to commit, and holds
- * off new ones until the caller's transaction ends: their changes are then dated after it
- * (usage_clock()).
+ * Waits for every transaction that is writing history (states or traffic) to commit: taking the
+ * tables in share mode waits for their writers, and is let go at once. A change written after it
+ * is dated after it (usage_clock() reads the clock once it holds its own lock), so in a later hour
+ * than any that has ended by then.
  */
-export async function holdHistory(db: Database): Promise<void> {
-  await sql`lock table usage_states, usage_traffic in share mode`.execute(db);
+export async function awaitHistoryWriters(db: Database): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`lock table usage_states, usage_traffic in share mode`.execute(trx);
+  });
 }

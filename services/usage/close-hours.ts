@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { claimHour, lastClosedHour, storeHourRecords } from '../../db/repositories/usage-records.js';
-import { firstStateAt, holdHistory, statesForHour } from '../../db/repositories/usage-states.js';
+import { awaitHistoryWriters, firstStateAt, statesForHour } from '../../db/repositories/usage-states.js';
 import { trafficForHour } from '../../db/repositories/usage-traffic.js';
 import { type UsageRecordDraft, usageOfHour } from '../../domain/usage/build.js';
 import { addHours, hoursToClose } from '../../domain/usage/hours.js';
@@ -18,10 +18,11 @@ export async function rebuildHour(db: Database, hour: Date): Promise<UsageRecord
 export type HourClosing = { closed: true; records: number } | { closed: false };
 
 /**
- * Closes `hour` (docs/usage.md "Closing"): claims it, waits for every change still being written
- * into the history, rebuilds the hour from it and stores its records, in one transaction that
- * calls nothing outside the database. An hour already closed, or closed at the same moment by
- * another worker, is left as it is. An hour that has not ended is refused (a programming error).
+ * Closes `hour` (docs/usage.md "Closing"): waits for every change still being written into the
+ * history, then claims the hour, rebuilds it from the history and stores its records, in one
+ * transaction that calls nothing outside the database. An hour already closed, or closed at the
+ * same moment by another worker, is left as it is. An hour that has not ended is refused (a
+ * programming error).
  */
 export async function closeHour(
   deps: Pick<ServiceDeps, 'db'>,
@@ -30,9 +31,9 @@ export async function closeHour(
 ): Promise<HourClosing> {
   if (addHours(hour, 1).getTime() > now.getTime())
     throw new Error(`hour ${hour.toISOString()} has not ended`);
+  await awaitHistoryWriters(deps.db);
   return deps.db.transaction().execute(async (trx) => {
     if (!(await claimHour(trx, hour))) return { closed: false };
-    await holdHistory(trx);
     const records = await rebuildHour(trx, hour);
     await storeHourRecords(trx, hour, records);
     return { closed: true, records: records.length };
