@@ -42,6 +42,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/account/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the caller’s usage records
+     * @description What the account was provided, hour by hour (docs/usage.md): the records of its closed hours from `from` (included) to `to` (excluded), of all its resources or one `instance`’s (another account’s instance has no records here), by hour and then as written. Paginated with `page` and `per_page`; as CSV (`Accept: text/csv` or `format=csv`) the whole range at once.
+     */
+    get: operations['getAccountUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/images': {
     parameters: {
       query?: never;
@@ -3592,6 +3612,71 @@ export interface components {
       /** @description IP addresses of either family: each instance’s, extra ones and floating IPs. */
       ips: number;
     };
+    UsageRecordList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['UsageRecord'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    UsageRecord: {
+      /** @enum {string} */
+      object: 'usage_record';
+      attributes: {
+        /** @description The record’s id (a decimal integer), in the order written. */
+        id: string;
+        /** @description The hour measured, by its first instant (UTC). */
+        hour: string;
+        /** Format: uuid */
+        user_uuid: string;
+        /**
+         * Format: uuid
+         * @description The instance it belongs to; null: none.
+         */
+        instance_uuid: string | null;
+        /** @enum {string} */
+        resource_type: 'instance' | 'volume' | 'ip_address' | 'backup' | 'snapshot';
+        /** Format: uuid */
+        resource_uuid: string;
+        /**
+         * Format: uuid
+         * @description The instance’s plan; null: a custom size.
+         */
+        plan_uuid: string | null;
+        plan_code: string | null;
+        /** @enum {string} */
+        metric:
+          | 'instance.running'
+          | 'instance.stopped'
+          | 'instance.suspended'
+          | 'instance.vcpu'
+          | 'instance.memory'
+          | 'instance.disk'
+          | 'volume.storage'
+          | 'backup.storage'
+          | 'snapshot.storage'
+          | 'ip_address.held'
+          | 'traffic.inbound'
+          | 'traffic.outbound';
+        /**
+         * @description A decimal of six places, in `unit`.
+         * @example 0.500000
+         */
+        quantity: string;
+        /** @example hours */
+        unit: string;
+        /** @description When the hour was closed into this record. */
+        recorded_at: string;
+      };
+    };
+    ListMeta: {
+      pagination: {
+        total: number;
+        count: number;
+        per_page: number;
+        current_page: number;
+        total_pages: number;
+      };
+    };
     ImageList: {
       /** @enum {string} */
       object: 'list';
@@ -3616,15 +3701,6 @@ export interface components {
       min_disk_mb: number;
       /** @example 2026-11-22T01:02:03.000Z */
       created_at: string;
-    };
-    ListMeta: {
-      pagination: {
-        total: number;
-        count: number;
-        per_page: number;
-        current_page: number;
-        total_pages: number;
-      };
     };
     PlanList: {
       /** @enum {string} */
@@ -6527,6 +6603,112 @@ export interface operations {
       };
       /** @description A request body that is not application/json (SVC-REQ-415). */
       415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error (SVC-SYS-000); quote the support_id. */
+      500: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAccountUsage: {
+    parameters: {
+      query: {
+        page?: number;
+        per_page?: number;
+        /** @description The first hour read (included): a whole UTC hour (ISO 8601). The range is at most 744 hours. */
+        from: string;
+        /** @description The hour the range ends at (excluded): a whole UTC hour (ISO 8601). The range is at most 744 hours. */
+        to: string;
+        /** @description Only this instance’s records. */
+        instance?: string;
+        /** @description `csv`: the whole range as CSV, as `Accept: text/csv` asks (no paging). */
+        format?: 'json' | 'csv';
+      };
+      header?: {
+        /** @description The version to answer in, instead of the one the key is pinned to. A value that names no version is refused with 400 SVC-VERSION-400 and changes nothing. This document describes 2026-12-06; what older versions answer differently is in docs/api-changelog.md. An answer in a deprecated version carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <…>; rel="deprecation"`. */
+        'Cloudsvc-Version'?: components['parameters']['ApiVersion'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of usage records (application/json), or every record of the range (text/csv). */
+      200: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageRecordList'];
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid input (SVC-REQ-400), malformed JSON (SVC-REQ-JSON). */
+      400: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown, revoked or expired credential (SVC-AUTH-401). */
+      401: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A credential of another type (SVC-AUTH-403); the detail names the type this API takes. */
+      403: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body larger than BODY_LIMIT_BYTES (SVC-REQ-413). */
+      413: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request body that is not application/json (SVC-REQ-415). */
+      415: {
+        headers: {
+          'Cloudsvc-Version': components['headers']['ApiVersion'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A range that is not whole hours, reversed, or longer than a month (SVC-USAGE-422). */
+      422: {
         headers: {
           'Cloudsvc-Version': components['headers']['ApiVersion'];
           [name: string]: unknown;

@@ -71,6 +71,10 @@ import * as rdnsResyncs from './migrations/20261207T0400_rdns_resyncs.js';
 import * as imageFetchRuns from './migrations/20261207T0500_image_fetch_runs.js';
 import * as imageCopyRemovals from './migrations/20261208T0100_image_copy_removals.js';
 import * as externalIds from './migrations/20261208T0200_external_ids.js';
+import * as usageHistory from './migrations/20261209T0100_usage_history.js';
+import * as usageRecords from './migrations/20261209T0101_usage_records.js';
+import * as usageTraffic from './migrations/20261209T0102_usage_traffic.js';
+import * as usageArtifacts from './migrations/20261209T0103_usage_artifacts.js';
 import * as placementGroups from './migrations/20261209T0200_placement_groups.js';
 
 /** Every migration, in order. A static list, so the same code runs under tsx, node and a bundle. */
@@ -147,6 +151,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261207T0500_image_fetch_runs': imageFetchRuns,
   '20261208T0100_image_copy_removals': imageCopyRemovals,
   '20261208T0200_external_ids': externalIds,
+  '20261209T0100_usage_history': usageHistory,
+  '20261209T0101_usage_records': usageRecords,
+  '20261209T0102_usage_traffic': usageTraffic,
+  '20261209T0103_usage_artifacts': usageArtifacts,
   '20261209T0200_placement_groups': placementGroups,
 };
 

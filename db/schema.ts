@@ -64,6 +64,12 @@ import type { InstanceBackupsTable } from './schema/storage/instance-backups.js'
 import type { InstanceIsosTable } from './schema/storage/instance-isos.js';
 import type { InstanceSnapshotsTable } from './schema/storage/instance-snapshots.js';
 import type { VolumesTable } from './schema/storage/volumes.js';
+import type {
+  UsageHoursTable,
+  UsageRecordsTable,
+  UsageStatesTable,
+  UsageTrafficTable,
+} from './schema/usage/usage.js';
 
 // The table types importers named from this module before each had a file of its own.
 export type {
@@ -102,7 +108,7 @@ export type {
 /**
  * The database as Kysely sees it: each table's name and the type of its rows. Each table's type
  * has a file in a room of db/schema/ by concern (accounts, catalogue, events, hypervisors,
- * instances, metrics, moves, network, storage; the shared column types in db/schema/columns.ts),
+ * instances, metrics, moves, network, storage, usage; the shared column types in db/schema/columns.ts),
  * kept by hand beside db/migrations/ (test/db/schema.test.ts holds them to the migrated database).
  * Everything else imports the table types from here, never from db/schema/.
  */
@@ -168,4 +174,8 @@ export interface DB {
   storage_moves: StorageMovesTable;
   storage_move_events: StorageMoveEventsTable;
   admin_sessions: AdminSessionsTable;
+  usage_states: UsageStatesTable;
+  usage_traffic: UsageTrafficTable;
+  usage_hours: UsageHoursTable;
+  usage_records: UsageRecordsTable;
 }

@@ -35,6 +35,11 @@ export const ERROR_CATALOGUE = {
   'SVC-RES-404': { status: 404, detail: 'The requested resource was not found.' },
   'SVC-AUTH-401': { status: 401, detail: 'A valid credential is required.' },
   'SVC-AUTH-403': { status: 403, detail: 'This credential is not allowed to use this API.' },
+  'SVC-USAGE-422': {
+    status: 422,
+    detail:
+      'The usage range is not one the plane answers: whole UTC hours, `from` before `to`, at most a month.',
+  },
   'SVC-IDEMP-409': {
     status: 409,
     detail: 'A request with this Idempotency-Key is still in progress. Retry once it has finished.',

@@ -48,7 +48,7 @@ export const ErrorEnvelope = z
   })
   .openapi('Error');
 
-const errorResponse = (description: string) => ({
+export const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: ErrorEnvelope } },
 });

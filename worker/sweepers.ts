@@ -4,11 +4,13 @@ import { pruneFinishedTasks } from '../db/repositories/hypervisors/agent-task-qu
 import { markSilentHypervisorsUnreachable } from '../db/repositories/hypervisors/hypervisors.js';
 import { pruneRollups } from '../db/repositories/metrics/metric-rollups.js';
 import { pruneSamples } from '../db/repositories/metrics/metrics.js';
+import { USAGE_SWEEP_INTERVAL_MS } from '../domain/usage/hours.js';
 import type { ServiceDeps } from '../services/context.js';
 import { fetchOwedImages } from '../services/images/catch-up.js';
 import { retryStaleImageRemovals } from '../services/images/removals.js';
 import { wakeStaleReverseDns } from '../services/networks/reverse-dns-sweep.js';
 import { reconcileOperations } from '../services/operations/reconcile.js';
+import { closeEndedHours } from '../services/usage/close-hours.js';
 import { relayEvents } from '../services/webhooks/relay.js';
 
 /**
@@ -19,7 +21,8 @@ import { relayEvents } from '../services/webhooks/relay.js';
  * the outbox to their webhook deliveries; locations whose reverse DNS publishing was never woken
  * (the wake lost) are woken; image copies nobody has worked on for IMAGE_COPY_RETRY_AFTER_MS on
  * online hypervisors are asked for again: a deleted version's, to be removed; a version's owed to
- * a host (missing or pending), to be fetched. Each sweep is idempotent, so several workers may run
+ * a host (missing or pending), to be fetched; every usage hour that has ended is closed into its
+ * records (docs/usage.md "Closing"), once whichever worker gets it. Each sweep is idempotent, so several workers may run
  * them side by side.
  */
 export function startSweepers(deps: ServiceDeps): () => void {
@@ -66,6 +69,11 @@ export function startSweepers(deps: ServiceDeps): () => void {
       if (removals > 0) logger.info('image removals asked again by the sweep', { removals });
       const hypervisors = await fetchOwedImages(deps);
       if (hypervisors > 0) logger.info('owed image copies fetched by the sweep', { hypervisors });
+    }),
+    every(USAGE_SWEEP_INTERVAL_MS, 'usage hours', async () => {
+      const closed = await closeEndedHours(deps);
+      if (closed.length > 0)
+        logger.info('usage hours closed', { hours: closed.length, last: closed.at(-1)?.toISOString() });
     }),
     every(config.WEBHOOK_RELAY_INTERVAL_MS, 'outbox relay', async () => {
       await relayEvents(deps);

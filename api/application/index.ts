@@ -22,6 +22,7 @@ import { reservationRoutes } from './reservations/routes.js';
 import { schedulerRoutes } from './scheduler/routes.js';
 import { storageRoutes } from './storage/routes.js';
 import { taskRoutes } from './tasks/routes.js';
+import { usageRoutes } from './usage/routes.js';
 import { userRoutes } from './users/routes.js';
 import { volumeRoutes } from './volumes/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -62,6 +63,7 @@ export function applicationApi() {
     schedulerRoutes,
     webhookRoutes,
     eventRoutes,
+    usageRoutes,
   ]) {
     for (const route of group) route.register(app);
   }

@@ -1,0 +1,3 @@
+import * as list from './list.js';
+
+export const usageRoutes = [list];
