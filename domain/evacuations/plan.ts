@@ -55,8 +55,8 @@ export const evacuationOrder = (a: Evacuee, b: Evacuee): number =>
 /**
  * The dry run of an evacuation: each instance judged by the migration preflight in turn, largest
  * first, against the plane as it would be with the moves planned before it, so that the moves
- * spread over the targets by their free capacity (preflight prefers live-capable targets, then the
- * most free memory) and two instances never count on the same room. An instance that cannot move
+ * spread over the targets by their free capacity (preflight prefers live-capable targets, then those
+ * no other member of a soft placement group holds, then the most free memory) and two instances never count on the same room. An instance that cannot move
  * is listed with every reason (its own blockers, or each rejected target's).
  */
 export function planEvacuation(input: {

@@ -9,7 +9,7 @@ import {
   transferWarnings,
 } from '../moves/preflight.js';
 import { fits } from '../placement.js';
-import { type GroupSpread, groupForbids } from '../placement-groups.js';
+import { type GroupSpread, groupForbids, groupHolds } from '../placement-groups.js';
 import type { MigrationMode, MigrationStrategy } from './states.js';
 
 // The API, the schema and the evacuations read findings as the migration preflight gives them.
@@ -194,8 +194,8 @@ const freeMemory = (h: HypervisorFacts) => h.total.memory_mb - h.reserved.memory
 
 /**
  * The preflight of a migration: the instance's own blockers, then every other hypervisor of the
- * plane judged as a target (ranked: live-capable first where the mode wants live, then most free
- * memory), and for the requested target (or the best candidate) its blockers, warnings and the
+ * plane judged as a target (ranked: live-capable first where the mode wants live, then those no
+ * other member of its soft placement group holds, then most free memory), and for the requested target (or the best candidate) its blockers, warnings and the
  * strategy of each mode.
  */
 export function preflight(input: {
@@ -211,6 +211,8 @@ export function preflight(input: {
   const judged = input.hypervisors
     .filter((h) => h.id !== source.id)
     .map((h) => ({ h, reasons: targetBlockers(instance, source, h, mode, policy) }));
+  // A soft group's member hosts are taken last (a spread group's were rejected above).
+  const groupHeld = (id: string) => (groupHolds(instance.placementGroup, id) ? 1 : 0);
   const candidates = judged
     .filter((j) => j.reasons.length === 0)
     .map(({ h }) => ({
@@ -222,6 +224,7 @@ export function preflight(input: {
     .sort(
       (a, b) =>
         (a.strategy === b.strategy ? 0 : a.strategy === 'live' ? -1 : 1) ||
+        groupHeld(a.id) - groupHeld(b.id) ||
         b.free_memory_mb - a.free_memory_mb ||
         a.id.localeCompare(b.id),
     );

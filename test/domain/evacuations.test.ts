@@ -91,7 +91,7 @@ describe('the plan of an evacuation', () => {
     ]);
   });
 
-  it('skips a target another member of the instance’s spread group holds; a soft group’s is taken', () => {
+  it('skips a target another member of the instance’s spread group holds; a soft group’s is taken last', () => {
     const spread = (memberHosts: string[]) => ({
       placementGroup: { policy: 'spread' as const, memberHosts },
     });
@@ -106,9 +106,10 @@ describe('the plan of an evacuation', () => {
       mode: 'AUTO',
       policy,
     });
+    // Big has the more free memory, but another member of soft's group is on it.
     expect(plan.moves.map((m) => [m.instance.id, m.target.id])).toEqual([
       ['grouped', 'small'],
-      ['soft', 'big'],
+      ['soft', 'small'],
     ]);
     expect(plan.unmovable).toEqual([
       {
@@ -119,6 +120,17 @@ describe('the plan of an evacuation', () => {
         ],
       },
     ]);
+  });
+
+  it('takes a soft group’s member host when no other will do', () => {
+    const plan = planEvacuation({
+      source,
+      hypervisors: [source, node('big', 32_768), node('small', 2048)],
+      instances: [guest('soft', 4096, { placementGroup: { policy: 'spread_soft', memberHosts: ['big'] } })],
+      mode: 'AUTO',
+      policy,
+    });
+    expect(plan.moves.map((m) => [m.instance.id, m.target.id])).toEqual([['soft', 'big']]);
   });
 
   it('LIVE_REQUIRED leaves out the targets without live migration', () => {
