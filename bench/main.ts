@@ -67,6 +67,11 @@
  *     by BENCH_IMAGE_AGENTS (2) simulated agents through its distribution (the agent's own fetcher,
  *     checksum verified): MB/s per hypervisor, version added to copy ready, and together
  *     (image-fetches.ts).
+ * 19. usage: a month of usage history of BENCH_USAGE_USERS (100) customers of
+ *     BENCH_USAGE_INSTANCES_PER_USER (100) instances each, written by the tables' triggers; its hours
+ *     closed by the closing service (wall and this process's CPU per hour, per 10,000 instances),
+ *     for BENCH_USAGE_CLOSE_S (300) at most; then one customer's month read through the API as CSV
+ *     and as JSON pages. Target: <= 2 s (usage-history.ts, usage-reads.ts).
  * BENCH_PARTS (e.g. `power` or `show,agent`) runs some parts only; all by default. A part that
  * fails prints why and the bench goes on to the next; the exit code has bit N-1 set for each part N
  * that failed (qemu alone: 64), and the last line names them.
@@ -91,6 +96,7 @@ import { rdnsPart } from './parts/rdns.js';
 import { resizePart } from './parts/resize.js';
 import { showPart } from './parts/show.js';
 import { storagePart } from './parts/storage.js';
+import { usagePart } from './parts/usage.js';
 import { hypervisorSizeFor } from './provisioning.js';
 import { type BenchStack, startBenchStack } from './stack.js';
 
@@ -114,6 +120,7 @@ const PARTS: readonly { name: string; run: (stack: BenchStack) => Promise<void> 
   { name: 'rdns', run: rdnsPart },
   { name: 'events', run: eventsPart },
   { name: 'images', run: imagesPart },
+  { name: 'usage', run: usagePart },
 ];
 const names = PARTS.map((p) => p.name);
 const chosen = new Set((process.env.BENCH_PARTS ?? names.join(',')).split(',').map((p) => p.trim()));
