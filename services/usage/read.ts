@@ -1,5 +1,6 @@
 import {
   listUsageRecords,
+  type UsageCursor,
   type UsageFilters,
   type UsageRecordRow,
   usageRecordsAfter,
@@ -33,7 +34,7 @@ export function readUsagePage(deps: Pick<ServiceDeps, 'db'>, filters: UsageFilte
 }
 
 /**
- * Every record of the range, in the order written, read a batch at a time as the consumer takes
+ * Every record of the range, by hour and then as written (as the pages list them), read a batch at a time as the consumer takes
  * them, so an export of a month holds one batch in memory, not the month.
  */
 export function exportUsage(
@@ -43,7 +44,7 @@ export function exportUsage(
   header: string,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after = '0';
+  let after: UsageCursor | null = null;
   let headerSent = false;
   return new ReadableStream({
     async pull(controller) {
@@ -54,7 +55,8 @@ export function exportUsage(
       }
       const rows = await usageRecordsAfter(deps.db, filters, after, EXPORT_BATCH);
       if (rows.length > 0) {
-        after = rows[rows.length - 1]?.id ?? after;
+        const last = rows[rows.length - 1]!;
+        after = { hour: last.hour, id: last.id };
         controller.enqueue(encoder.encode(rows.map(line).join('')));
       }
       if (rows.length < EXPORT_BATCH) controller.close();

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertPlan } from '../../db/repositories/catalogue/catalog.js';
+import {
+  listUsageRecords,
+  type UsageCursor,
+  usageRecordsAfter,
+} from '../../db/repositories/usage/usage-records.js';
 import { closeHour } from '../../services/usage/close-hours.js';
 import type { Reply } from '../support/http.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -91,6 +96,21 @@ describe('GET /usage (Application API)', () => {
       expect(lines[1]).toContain(`,"'=HYPERLINK(""http://x"",""y"")-`);
       expect(lines.slice(1).every((line) => !line.includes(',=') && !line.includes(',"='))).toBe(true);
     }
+  });
+
+  it('exports in batches that each start where the last ended, in the pages’ order', async () => {
+    const filters = { userId: t.client.id, from: H, to: addHours(H, 2) };
+    const listed = await listUsageRecords(t.db, filters, { offset: 0, limit: 100 });
+    const exported: string[] = [];
+    let after: UsageCursor | null = null;
+    for (;;) {
+      const [row] = await usageRecordsAfter(t.db, filters, after, 1);
+      if (!row) break;
+      exported.push(row.id);
+      after = { hour: row.hour, id: row.id };
+    }
+    expect(exported).toEqual(listed.rows.map((r) => r.id));
+    expect(exported).toHaveLength(3);
   });
 
   it('refuses hostile ranges with 422 and changes nothing', async () => {
